@@ -1,0 +1,71 @@
+//! Parse throughput on a ~100 MB BVH made by repeating the motion rows of
+//! `../shared/corpus/bvh/cmu_cgspeed_01_03.bvh`, side by side with the `bvh_anim` crate.
+//!
+//! Run: `cargo bench --bench parse`. Results: see benches/RESULTS.md and the README.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use skelview::cache::ScopedThreads;
+use skelview::core::PositionRule;
+use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source, bvh};
+
+const TARGET_BYTES: usize = 100 << 20;
+
+fn corpus_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bvh/cmu_cgspeed_01_03.bvh")
+}
+
+/// Writes (once) the big file: the corpus header, then its rows repeated to ~100 MB.
+fn big_bvh() -> PathBuf {
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data/cmu_01_03_100mb.bvh");
+    if out.exists() {
+        return out;
+    }
+    let src = std::fs::read(corpus_file()).expect("the corpus (../shared/corpus) is needed for this benchmark");
+    let find = |needle: &[u8], from: usize| {
+        src[from..].windows(needle.len()).position(|w| w == needle).map(|p| p + from).expect("corpus BVH layout")
+    };
+    let motion = find(b"MOTION", 0);
+    let time_line = find(b"Frame Time", motion);
+    let rows_start = find(b"\n", time_line) + 1;
+    let mut rows = src[rows_start..].to_vec();
+    if rows.last() != Some(&b'\n') {
+        rows.push(b'\n');
+    }
+    let per_copy = rows.iter().filter(|&&c| c == b'\n').count();
+    let copies = TARGET_BYTES / rows.len() + 1;
+    let mut data = src[..motion].to_vec();
+    data.extend_from_slice(format!("MOTION\nFrames: {}\nFrame Time: 0.0083333\n", per_copy * copies).as_bytes());
+    for _ in 0..copies {
+        data.extend_from_slice(&rows);
+    }
+    std::fs::create_dir_all(out.parent().expect("has a parent")).expect("create target/bench-data");
+    std::fs::write(&out, data).expect("write bench data");
+    out
+}
+
+fn parse(c: &mut Criterion) {
+    let path = big_bvh();
+    let bytes = std::fs::read(&path).expect("read bench data");
+    let mut g = c.benchmark_group("parse_bvh_100mb");
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(12));
+    g.bench_function("skelview_all_cores_from_memory", |b| {
+        b.iter(|| bvh::parse_slice(&bytes, PositionRule::Replace, &ScopedThreads::per_core(), &mut Quiet).expect("parses"))
+    });
+    g.bench_function("skelview_one_core_from_memory", |b| {
+        b.iter(|| bvh::parse_slice(&bytes, PositionRule::Replace, &Sequential, &mut Quiet).expect("parses"))
+    });
+    g.bench_function("skelview_all_cores_from_file", |b| {
+        let request = LoadRequest::Bvh(Source::File(path.clone()));
+        b.iter(|| formats::load(&request, &LoadOptions::default(), &ScopedThreads::per_core(), &mut Quiet).expect("parses"))
+    });
+    g.bench_function("bvh_anim_0_4_from_memory", |b| b.iter(|| bvh_anim::from_bytes(&bytes[..]).expect("bvh_anim parses")));
+    g.finish();
+}
+
+criterion_group!(benches, parse);
+criterion_main!(benches);

@@ -1,0 +1,169 @@
+//! Hand-rolled argument parsing (few commands; no need for a parser crate).
+
+use std::path::PathBuf;
+
+use crate::core::PositionRule;
+use crate::formats::LoadOptions;
+
+/// Usage text printed by `--help` and on usage errors.
+pub const USAGE: &str = "\
+usage:
+  skelview [FILE...]                      describe files (the bundled sample when none)
+  skelview info FILE... [--json]          format, joints, frames, fps, units, warnings
+  skelview positions FILE... [--frames LIST] [--raw]
+                                          CSV `joint,frame,x,y,z` of global joint positions;
+                                          LIST like 0,1,50,-1 (negative from the end) or all;
+                                          metres and Y-up unless --raw (file units and axes)
+  skelview check PATH...                  validate files or whole folders; exit 1 if any fails
+
+options:
+  --bvh-positions replace|add   BVH position channels replace the OFFSET (default) or add to it
+  --amc-fps N                   frame rate of AMC files (default 120)
+  -h, --help                    this text
+  -V, --version                 version
+
+An .amc file finds its .asf (same name, CMU NN_MM -> NN, a name prefix, or matching bones);
+give both to choose: skelview info skel.asf take.amc";
+
+/// A parsed command line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Args {
+    /// What to do.
+    pub command: Command,
+    /// How to read files.
+    pub options: LoadOptions,
+}
+
+/// Frames requested from `positions`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FrameList {
+    /// Every frame.
+    All,
+    /// These frames; negative counts from the end (-1 is the last).
+    Some(Vec<i64>),
+}
+
+/// The subcommands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Print usage.
+    Help,
+    /// Print the version.
+    Version,
+    /// Describe files.
+    Info {
+        /// Files (empty: the bundled sample).
+        files: Vec<PathBuf>,
+        /// JSON instead of text.
+        json: bool,
+    },
+    /// Print joint positions as CSV.
+    Positions {
+        /// Files.
+        files: Vec<PathBuf>,
+        /// Frames to print.
+        frames: FrameList,
+        /// File units and axes.
+        raw: bool,
+    },
+    /// Validate files and folders.
+    Check {
+        /// Files or folders.
+        paths: Vec<PathBuf>,
+    },
+}
+
+/// Parses `argv` (program name first).
+pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
+    let mut it = argv.into_iter().skip(1).peekable();
+    let mut options = LoadOptions::default();
+    let sub = match it.peek().map(String::as_str) {
+        Some("info" | "positions" | "check" | "help") => it.next(),
+        _ => None,
+    };
+    let mut files = Vec::new();
+    let (mut json, mut raw, mut frames) = (false, false, None);
+    let mut only_files = false;
+    while let Some(a) = it.next() {
+        if only_files || !a.starts_with('-') || a == "-" {
+            files.push(PathBuf::from(a));
+            continue;
+        }
+        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        match a.as_str() {
+            "--" => only_files = true,
+            "-h" | "--help" => return Ok(Args { command: Command::Help, options }),
+            "-V" | "--version" => return Ok(Args { command: Command::Version, options }),
+            "--json" => json = true,
+            "--raw" => raw = true,
+            "--frames" => frames = Some(parse_frames(&value("--frames")?)?),
+            "--bvh-positions" => {
+                options.bvh_positions = match value("--bvh-positions")?.as_str() {
+                    "replace" => PositionRule::Replace,
+                    "add" => PositionRule::Add,
+                    other => return Err(format!("--bvh-positions takes replace or add, not '{other}'")),
+                }
+            }
+            "--amc-fps" => {
+                let v = value("--amc-fps")?;
+                let fps: f64 = v.parse().map_err(|_| format!("--amc-fps takes a number, not '{v}'"))?;
+                if !(fps > 0.0 && fps.is_finite()) {
+                    return Err(format!("--amc-fps must be positive, not '{v}'"));
+                }
+                options.amc_frame_time_secs = 1.0 / fps;
+            }
+            other => return Err(format!("unknown option '{other}'")),
+        }
+    }
+    let command = match sub.as_deref() {
+        Some("help") => Command::Help,
+        Some("positions") => {
+            if files.is_empty() {
+                return Err("positions needs at least one FILE".into());
+            }
+            Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw }
+        }
+        Some("check") => {
+            if files.is_empty() {
+                return Err("check needs at least one PATH".into());
+            }
+            Command::Check { paths: files }
+        }
+        _ => Command::Info { files, json },
+    };
+    Ok(Args { command, options })
+}
+
+/// Parses `0,1,50,-1` or `all`.
+pub fn parse_frames(s: &str) -> Result<FrameList, String> {
+    if s.eq_ignore_ascii_case("all") {
+        return Ok(FrameList::All);
+    }
+    s.split(',')
+        .map(|p| p.trim().parse::<i64>().map_err(|_| format!("--frames takes numbers like 0,1,50,-1 or 'all', not '{p}'")))
+        .collect::<Result<Vec<_>, _>>()
+        .map(FrameList::Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Result<Args, String> {
+        parse_args(std::iter::once("skelview").chain(s.split_whitespace()).map(String::from).collect())
+    }
+
+    #[test]
+    fn parses_commands_and_options() {
+        let a = args("positions a.bvh --frames 0,1,-1 --raw --bvh-positions add").unwrap();
+        assert_eq!(a.command, Command::Positions { files: vec!["a.bvh".into()], frames: FrameList::Some(vec![0, 1, -1]), raw: true });
+        assert_eq!(a.options.bvh_positions, PositionRule::Add);
+        assert_eq!(args("").unwrap().command, Command::Info { files: vec![], json: false });
+        assert_eq!(args("x.bvh").unwrap().command, Command::Info { files: vec!["x.bvh".into()], json: false });
+        assert!(args("check").is_err());
+        assert!(args("info --bogus").is_err());
+        assert!(args("--amc-fps 0").is_err());
+        assert_eq!(parse_frames("all"), Ok(FrameList::All));
+        assert!(parse_frames("1,x").is_err());
+    }
+}

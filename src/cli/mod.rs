@@ -1,0 +1,72 @@
+//! The command line: `info`, `positions`, `check`.
+//!
+//! Exit codes: 0 success, 1 `check` found failures, 2 an error (bad file or usage).
+
+mod args;
+mod check;
+mod info;
+mod json;
+mod positions;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub use args::{Args, Command, parse_args};
+
+use crate::core::Motion;
+use crate::formats::{self, LoadError, LoadRequest, Quiet, Source};
+
+/// The sample shown when no file is given (CC0-like MIT test file; see assets/SAMPLES.md).
+pub const SAMPLE_BVH: &[u8] = include_bytes!("../../assets/walk01.bvh");
+/// Name the bundled sample is reported under.
+pub const SAMPLE_NAME: &str = "assets/walk01.bvh";
+
+/// Result of a command: the exit code.
+pub type ExitCode = i32;
+
+/// Runs the command line; returns the process exit code.
+pub fn run(argv: Vec<String>) -> ExitCode {
+    let args = match parse_args(argv) {
+        Ok(a) => a,
+        Err(message) => {
+            eprintln!("skelview: {message}\n\n{}", args::USAGE);
+            return 2;
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let code = match &args.command {
+        Command::Help => {
+            let _ = writeln!(out, "{}", args::USAGE);
+            0
+        }
+        Command::Version => {
+            let _ = writeln!(out, "skelview {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        Command::Info { files, json } => info::run(&args, files, *json, &mut out),
+        Command::Positions { files, frames, raw } => positions::run(&args, files, frames, *raw, &mut out),
+        Command::Check { paths } => check::run(&args, paths, &mut out),
+    };
+    let _ = out.flush();
+    code
+}
+
+/// Loads every motion named by `files` (the bundled sample when empty), reporting the first
+/// error on stderr.
+fn load_all(args: &Args, files: &[PathBuf]) -> Result<Vec<Motion>, LoadError> {
+    let requests: Vec<Result<LoadRequest, LoadError>> = if files.is_empty() {
+        vec![Ok(LoadRequest::Bvh(Source::Memory { name: SAMPLE_NAME.into(), bytes: Arc::from(SAMPLE_BVH) }))]
+    } else {
+        LoadRequest::from_paths(files)
+    };
+    let parallel = crate::cache::ScopedThreads::per_core();
+    requests.into_iter().map(|r| formats::load(&r?, &args.options, &parallel, &mut Quiet)).collect()
+}
+
+/// Prints a load error as `file:line:col: message` and returns exit code 2.
+fn fail(e: &LoadError) -> ExitCode {
+    eprintln!("{e}");
+    2
+}

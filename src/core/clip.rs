@@ -1,0 +1,120 @@
+//! Per-frame channel values in one contiguous buffer.
+
+/// How a time between two frames is sampled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Interpolation {
+    /// The frame nearest in time.
+    Nearest,
+    /// Translations lerped, rotations slerped as quaternions (never per Euler component).
+    #[default]
+    Linear,
+}
+
+/// Channel values for every frame: `values[frame * channels_per_frame + channel]`.
+///
+/// Rotations are stored in radians, translations in the file's own length units.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Clip {
+    /// Seconds between frames, exactly as the file states it (not rounded through fps).
+    pub frame_time_secs: f64,
+    channels_per_frame: usize,
+    num_frames: usize,
+    values: Vec<f32>,
+}
+
+impl Clip {
+    /// A clip over `values`, which must hold `num_frames × channels_per_frame` numbers.
+    ///
+    /// # Panics
+    /// When the buffer length does not match; loaders check counts before building a clip.
+    pub fn new(frame_time_secs: f64, channels_per_frame: usize, num_frames: usize, values: Vec<f32>) -> Self {
+        assert_eq!(values.len(), channels_per_frame * num_frames, "clip buffer size");
+        Self { frame_time_secs, channels_per_frame, num_frames, values }
+    }
+
+    /// A clip with no frames (a skeleton shown in its rest pose).
+    pub fn empty(frame_time_secs: f64, channels_per_frame: usize) -> Self {
+        Self::new(frame_time_secs, channels_per_frame, 0, Vec::new())
+    }
+
+    /// Number of frames.
+    pub fn num_frames(&self) -> usize {
+        self.num_frames
+    }
+
+    /// Number of values in one frame.
+    pub fn channels_per_frame(&self) -> usize {
+        self.channels_per_frame
+    }
+
+    /// Frames per second implied by the frame time (0 when the frame time is 0).
+    pub fn fps(&self) -> f64 {
+        if self.frame_time_secs > 0.0 { 1.0 / self.frame_time_secs } else { 0.0 }
+    }
+
+    /// Length of the capture: frames × frame time.
+    pub fn duration_secs(&self) -> f64 {
+        self.num_frames as f64 * self.frame_time_secs
+    }
+
+    /// Time of the last frame, the end of the playable range.
+    pub fn last_frame_time_secs(&self) -> f64 {
+        self.num_frames.saturating_sub(1) as f64 * self.frame_time_secs
+    }
+
+    /// The values of one frame.
+    ///
+    /// # Panics
+    /// When `frame >= num_frames()`.
+    pub fn frame(&self, frame: usize) -> &[f32] {
+        let start = frame * self.channels_per_frame;
+        &self.values[start..start + self.channels_per_frame]
+    }
+
+    /// The whole buffer, frame-major.
+    pub fn values(&self) -> &[f32] {
+        &self.values
+    }
+
+    /// Resolves a time to `(frame, next_frame, blend)` with time clamped to the clip;
+    /// `None` for a clip without frames.
+    pub fn locate(&self, time_secs: f64) -> Option<(usize, usize, f32)> {
+        if self.num_frames == 0 {
+            return None;
+        }
+        let last = self.num_frames - 1;
+        if !(self.frame_time_secs > 0.0) || !time_secs.is_finite() || time_secs <= 0.0 {
+            return Some((0, 0, 0.0));
+        }
+        let f = time_secs / self.frame_time_secs;
+        if f >= last as f64 {
+            return Some((last, last, 0.0));
+        }
+        let i = f.floor() as usize;
+        Some((i, (i + 1).min(last), (f - i as f64) as f32))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locate_clamps_and_blends() {
+        let c = Clip::new(0.5, 1, 3, vec![0.0, 1.0, 2.0]);
+        assert_eq!(c.locate(-1.0), Some((0, 0, 0.0)));
+        assert_eq!(c.locate(0.25), Some((0, 1, 0.5)));
+        assert_eq!(c.locate(0.5), Some((1, 2, 0.0)));
+        assert_eq!(c.locate(99.0), Some((2, 2, 0.0)));
+        assert_eq!(c.duration_secs(), 1.5);
+        assert_eq!(c.last_frame_time_secs(), 1.0);
+        assert_eq!(Clip::empty(0.1, 3).locate(0.0), None);
+    }
+
+    #[test]
+    fn frame_time_is_kept_exactly() {
+        let c = Clip::empty(0.0083333, 0);
+        assert_eq!(c.frame_time_secs, 0.0083333);
+        assert!((c.fps() - 120.0005).abs() < 1e-3);
+    }
+}

@@ -1,0 +1,16 @@
+//! The format-independent model: skeletons, clips, poses and playback.
+//!
+//! Depends on glam only: no GPU, no UI, no threads, so everything here is
+//! testable on a machine without a display.
+
+pub mod clip;
+pub mod motion;
+pub mod pose;
+pub mod skeleton;
+pub mod units;
+
+pub use clip::{Clip, Interpolation};
+pub use motion::{Format, Motion, SourceInfo, Warning};
+pub use pose::{GlobalPose, LocalPose, LocalTransform};
+pub use skeleton::{ChannelKind, EulerConvention, Joint, PositionRule, Skeleton, SkeletonError};
+pub use units::{LengthUnit, UpAxis};

@@ -1,0 +1,92 @@
+//! `Motion`: what every loader returns.
+
+use std::path::PathBuf;
+
+use super::clip::Clip;
+use super::skeleton::Skeleton;
+use super::units::{LengthUnit, UpAxis};
+
+/// File formats skelview reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Biovision hierarchy.
+    Bvh,
+    /// Acclaim skeleton (+ motion) files.
+    AsfAmc,
+}
+
+impl Format {
+    /// Display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Bvh => "BVH",
+            Self::AsfAmc => "ASF/AMC",
+        }
+    }
+}
+
+/// A problem that did not stop the load, located in its file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Warning {
+    /// The file the warning is about.
+    pub path: PathBuf,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in bytes).
+    pub col: usize,
+    /// What was found and what was done about it.
+    pub message: String,
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}: warning: {}", self.path.display(), self.line, self.col, self.message)
+    }
+}
+
+/// Where a motion came from and what the file declared about itself.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceInfo {
+    /// Format of the file(s).
+    pub format: Format,
+    /// Files read (ASF then AMC for Acclaim).
+    pub paths: Vec<PathBuf>,
+    /// Frame count written in the file, where it states one.
+    pub declared_frames: Option<u64>,
+    /// Units text as declared (ASF `:units`), if any.
+    pub declared_units: Option<String>,
+    /// Divisor applied to raw lengths to get file units (ASF `length` multiplier; 1 otherwise).
+    pub length_divisor: f32,
+    /// Length unit: declared or detected from the body's height.
+    pub unit: LengthUnit,
+    /// True when `unit` was detected rather than declared.
+    pub unit_detected: bool,
+    /// Up axis: declared or detected.
+    pub up_axis: UpAxis,
+    /// True when `up_axis` was detected rather than declared.
+    pub up_detected: bool,
+    /// Typical height of a pose (median over sampled frames) in raw file units.
+    pub body_height: f32,
+    /// Angle unit of the file's rotation values (`deg` or `rad`).
+    pub angle_unit: &'static str,
+}
+
+/// A skeleton, its clip, and what the loader learned on the way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Motion {
+    /// Joints, parents first.
+    pub skeleton: Skeleton,
+    /// Channel values per frame (may have no frames: rest pose only).
+    pub clip: Clip,
+    /// Provenance and declared/detected units.
+    pub source: SourceInfo,
+    /// Problems met while loading that did not stop it.
+    pub warnings: Vec<Warning>,
+}
+
+impl Motion {
+    /// Metres per raw file unit (the ASF length divisor and the unit applied).
+    pub fn metres_per_raw_unit(&self) -> f32 {
+        self.source.unit.metres() / self.source.length_divisor
+    }
+}

@@ -1,0 +1,269 @@
+//! Joints in a flat `Vec`, parents before children, checked once on load.
+
+use glam::{Quat, Vec3};
+use thiserror::Error;
+
+/// One animated degree of freedom of a joint, as stored in a clip row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChannelKind {
+    /// Translation along the parent's X axis (file units).
+    TranslateX,
+    /// Translation along the parent's Y axis (file units).
+    TranslateY,
+    /// Translation along the parent's Z axis (file units).
+    TranslateZ,
+    /// Rotation about X (radians in the clip).
+    RotateX,
+    /// Rotation about Y (radians in the clip).
+    RotateY,
+    /// Rotation about Z (radians in the clip).
+    RotateZ,
+    /// Stretch along the bone (ASF `l`): added to the tail's length (file units).
+    Length,
+}
+
+impl ChannelKind {
+    /// True for the three rotation channels.
+    pub fn is_rotation(self) -> bool {
+        matches!(self, Self::RotateX | Self::RotateY | Self::RotateZ)
+    }
+
+    /// True for the three translation channels.
+    pub fn is_translation(self) -> bool {
+        matches!(self, Self::TranslateX | Self::TranslateY | Self::TranslateZ)
+    }
+
+    /// Unit axis of a rotation or translation channel (zero for `Length`).
+    pub fn axis(self) -> Vec3 {
+        match self {
+            Self::TranslateX | Self::RotateX => Vec3::X,
+            Self::TranslateY | Self::RotateY => Vec3::Y,
+            Self::TranslateZ | Self::RotateZ => Vec3::Z,
+            Self::Length => Vec3::ZERO,
+        }
+    }
+
+    /// Name as BVH writes it (`Xposition`, `Zrotation`, ...).
+    pub fn bvh_name(self) -> &'static str {
+        match self {
+            Self::TranslateX => "Xposition",
+            Self::TranslateY => "Yposition",
+            Self::TranslateZ => "Zposition",
+            Self::RotateX => "Xrotation",
+            Self::RotateY => "Yrotation",
+            Self::RotateZ => "Zrotation",
+            Self::Length => "length",
+        }
+    }
+
+    /// Short name as ASF writes it (`tx`, `rz`, `l`, ...).
+    pub fn short_name(self) -> &'static str {
+        match self {
+            Self::TranslateX => "tx",
+            Self::TranslateY => "ty",
+            Self::TranslateZ => "tz",
+            Self::RotateX => "rx",
+            Self::RotateY => "ry",
+            Self::RotateZ => "rz",
+            Self::Length => "l",
+        }
+    }
+}
+
+/// How the listed rotation channels of a joint compose into one rotation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EulerConvention {
+    /// The first listed channel is outermost: `Z X Y` gives R = Rz·Rx·Ry (BVH).
+    FirstOutermost,
+    /// Channels are applied in listed order: `rx ry rz` gives M = Rz·Ry·Rx (ASF/AMC).
+    LastOutermost,
+}
+
+/// What a joint's translation channels do to its rest offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PositionRule {
+    /// Channel values replace the offset on the axes they name (Blender, bvhio, pybvh).
+    #[default]
+    Replace,
+    /// Channel values are added to the offset (Meredith & Maddock, three.js).
+    Add,
+}
+
+impl PositionRule {
+    /// Lower-case name used on the command line and in `info`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Replace => "replace",
+            Self::Add => "add",
+        }
+    }
+}
+
+/// One joint. Its local transform is
+/// `parent_from_joint = T(offset ⊕ translation channels) · pre_rotation · R(channels) ·
+/// post_rotation · T(tail + length channel)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Joint {
+    /// Name as written in the file (decoded as UTF-8, else Latin-1).
+    pub name: String,
+    /// Index of the parent joint; always smaller than this joint's index.
+    pub parent: Option<usize>,
+    /// Rest translation in the parent's frame, applied before the rotation.
+    pub offset: Vec3,
+    /// Fixed rotation applied before the channel rotation (ASF axis C, HTR base rotation).
+    pub pre_rotation: Quat,
+    /// Fixed rotation applied after the channel rotation (ASF C⁻¹).
+    pub post_rotation: Quat,
+    /// Translation applied after the rotation (ASF bone vector `direction × length`).
+    pub tail: Vec3,
+    /// Channels in the order their values appear in a clip row.
+    pub channels: Vec<ChannelKind>,
+    /// Index of this joint's first channel within a clip row.
+    pub first_channel: usize,
+    /// How the rotation channels compose.
+    pub euler: EulerConvention,
+    /// Lower/upper limits per channel in the clip's units (radians for rotations), if declared.
+    pub limits: Vec<(f32, f32)>,
+    /// True for a BVH End Site (or another marker without channels that ends a chain).
+    pub is_end_site: bool,
+}
+
+impl Joint {
+    /// A joint at `offset` with no channels and identity rotations.
+    pub fn new(name: impl Into<String>, parent: Option<usize>, offset: Vec3) -> Self {
+        Self {
+            name: name.into(),
+            parent,
+            offset,
+            pre_rotation: Quat::IDENTITY,
+            post_rotation: Quat::IDENTITY,
+            tail: Vec3::ZERO,
+            channels: Vec::new(),
+            first_channel: 0,
+            euler: EulerConvention::FirstOutermost,
+            limits: Vec::new(),
+            is_end_site: false,
+        }
+    }
+
+    /// The rotation channels in listed order, e.g. `ZXY`.
+    pub fn rotation_order(&self) -> String {
+        self.channels
+            .iter()
+            .filter(|c| c.is_rotation())
+            .map(|c| match c {
+                ChannelKind::RotateX => 'X',
+                ChannelKind::RotateY => 'Y',
+                _ => 'Z',
+            })
+            .collect()
+    }
+}
+
+/// A skeleton whose joints are ordered parents first.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Skeleton {
+    joints: Vec<Joint>,
+    channels_per_frame: usize,
+    /// How translation channels combine with offsets.
+    pub position_rule: PositionRule,
+}
+
+/// A skeleton that breaks the ordering or channel-layout invariants.
+#[derive(Debug, Error, PartialEq)]
+pub enum SkeletonError {
+    /// A parent index points at itself or a later joint.
+    #[error("joint {joint} ('{name}') has parent {parent}, which does not come before it")]
+    ParentAfterChild { joint: usize, name: String, parent: usize },
+    /// Channel ranges are not packed in joint order.
+    #[error("joint {joint} ('{name}') starts at channel {found}, expected {expected}")]
+    ChannelLayout { joint: usize, name: String, found: usize, expected: usize },
+    /// A limits list whose length differs from the channel count.
+    #[error("joint {joint} ('{name}') has {limits} limits for {channels} channels")]
+    LimitCount { joint: usize, name: String, limits: usize, channels: usize },
+}
+
+impl Skeleton {
+    /// Builds a skeleton, assigning `first_channel` in joint order and checking that every
+    /// parent comes before its children.
+    pub fn new(mut joints: Vec<Joint>, position_rule: PositionRule) -> Result<Self, SkeletonError> {
+        let mut next = 0;
+        for (i, joint) in joints.iter_mut().enumerate() {
+            if let Some(p) = joint.parent {
+                if p >= i {
+                    return Err(SkeletonError::ParentAfterChild { joint: i, name: joint.name.clone(), parent: p });
+                }
+            }
+            if !joint.limits.is_empty() && joint.limits.len() != joint.channels.len() {
+                return Err(SkeletonError::LimitCount {
+                    joint: i,
+                    name: joint.name.clone(),
+                    limits: joint.limits.len(),
+                    channels: joint.channels.len(),
+                });
+            }
+            joint.first_channel = next;
+            next += joint.channels.len();
+        }
+        Ok(Self { joints, channels_per_frame: next, position_rule })
+    }
+
+    /// All joints, parents before children.
+    pub fn joints(&self) -> &[Joint] {
+        &self.joints
+    }
+
+    /// Number of joints (end sites included).
+    pub fn len(&self) -> usize {
+        self.joints.len()
+    }
+
+    /// True when the skeleton has no joints.
+    pub fn is_empty(&self) -> bool {
+        self.joints.is_empty()
+    }
+
+    /// Number of f32 values in one clip row.
+    pub fn channels_per_frame(&self) -> usize {
+        self.channels_per_frame
+    }
+
+    /// Indices of the joints without a parent.
+    pub fn roots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.joints.iter().enumerate().filter(|(_, j)| j.parent.is_none()).map(|(i, _)| i)
+    }
+
+    /// Index of the joint with this exact name.
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.joints.iter().position(|j| j.name == name)
+    }
+
+    /// Indices of the direct children of `joint`.
+    pub fn children(&self, joint: usize) -> impl Iterator<Item = usize> + '_ {
+        self.joints.iter().enumerate().filter(move |(_, j)| j.parent == Some(joint)).map(|(i, _)| i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_parent_after_child() {
+        let joints = vec![Joint::new("a", Some(1), Vec3::ZERO), Joint::new("b", None, Vec3::ZERO)];
+        assert!(matches!(Skeleton::new(joints, PositionRule::Replace), Err(SkeletonError::ParentAfterChild { joint: 0, .. })));
+    }
+
+    #[test]
+    fn packs_channels_in_joint_order() {
+        let mut a = Joint::new("a", None, Vec3::ZERO);
+        a.channels = vec![ChannelKind::TranslateX, ChannelKind::RotateZ];
+        let mut b = Joint::new("b", Some(0), Vec3::ZERO);
+        b.channels = vec![ChannelKind::RotateY];
+        let s = Skeleton::new(vec![a, b], PositionRule::Replace).unwrap();
+        assert_eq!(s.channels_per_frame(), 3);
+        assert_eq!(s.joints()[1].first_channel, 2);
+        assert_eq!(s.roots().collect::<Vec<_>>(), vec![0]);
+        assert_eq!(s.children(0).collect::<Vec<_>>(), vec![1]);
+    }
+}

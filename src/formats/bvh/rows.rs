@@ -1,0 +1,169 @@
+//! The MOTION rows: one frame per line, one number per channel. This is the hot loop.
+
+use crate::formats::error::ParseError;
+use crate::formats::text::{describe, is_blank, parse_number_at, token_end};
+
+/// Parses rows of a fixed number of channels, scaling each column (degrees → radians).
+#[derive(Clone, Debug)]
+pub struct RowParser {
+    /// Multiplier per column; its length is the number of values per row.
+    pub scales: Vec<f32>,
+}
+
+/// What a call to [`RowParser::parse`] found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RowStats {
+    /// Complete rows appended.
+    pub rows: usize,
+    /// Offset of an incomplete last row that was dropped (only at the end of the file).
+    pub dropped_partial_row: Option<u64>,
+}
+
+impl RowParser {
+    /// Appends the rows in `bytes` (whole lines; `base` is the file offset of `bytes[0]`) to `out`.
+    ///
+    /// With `at_eof`, a last line with too few values is dropped and reported instead of
+    /// failing: a truncated download still shows every complete frame.
+    pub fn parse(&self, bytes: &[u8], base: u64, at_eof: bool, out: &mut Vec<f32>) -> Result<RowStats, ParseError> {
+        let n = self.scales.len();
+        let len = bytes.len();
+        let mut stats = RowStats::default();
+        let mut i = 0;
+        while i < len {
+            while i < len && is_blank(bytes[i]) {
+                i += 1;
+            }
+            if i == len {
+                break;
+            }
+            if bytes[i] == b'\n' {
+                i += 1;
+                continue;
+            }
+            if n == 0 {
+                return Err(ParseError::expected(
+                    base + i as u64,
+                    "an empty motion row (the skeleton has no channels)",
+                    describe(&bytes[i..token_end(bytes, i)]),
+                ));
+            }
+            let row_start = i;
+            let row_len = out.len();
+            for (k, &scale) in self.scales.iter().enumerate() {
+                while i < len && is_blank(bytes[i]) {
+                    i += 1;
+                }
+                if i == len || bytes[i] == b'\n' {
+                    if i == len && at_eof {
+                        out.truncate(row_len);
+                        stats.dropped_partial_row = Some(base + row_start as u64);
+                        return Ok(stats);
+                    }
+                    return Err(ParseError::expected(base + i as u64, format!("{n} values in this motion row"), format!("{k}")));
+                }
+                let parsed = parse_number_at(bytes, i);
+                let Some((value, end)) = parsed.filter(|&(_, end)| end == len || is_blank(bytes[end]) || bytes[end] == b'\n') else {
+                    return Err(ParseError::expected(base + i as u64, "a number", describe(&bytes[i..token_end(bytes, i)])));
+                };
+                let used = end - i;
+                let v = value as f32 * scale;
+                if !v.is_finite() {
+                    return Err(ParseError::invalid(base + i as u64, format!("number out of range: {}", describe(&bytes[i..i + used]))));
+                }
+                out.push(v);
+                i += used;
+            }
+            while i < len && is_blank(bytes[i]) {
+                i += 1;
+            }
+            if i < len && bytes[i] != b'\n' {
+                return Err(ParseError::expected(
+                    base + i as u64,
+                    format!("end of row after {n} values"),
+                    describe(&bytes[i..token_end(bytes, i)]),
+                ));
+            }
+            stats.rows += 1;
+        }
+        Ok(stats)
+    }
+}
+
+/// Splits `bytes` into at most `parts` pieces of similar size, each ending after a newline
+/// (the last may end without one).
+pub fn split_lines(bytes: &[u8], parts: usize) -> Vec<(usize, &[u8])> {
+    let mut out = Vec::with_capacity(parts.max(1));
+    let mut start = 0;
+    for k in 1..parts.max(1) {
+        let target = bytes.len() * k / parts;
+        if target <= start {
+            continue;
+        }
+        match memchr::memchr(b'\n', &bytes[target..]) {
+            Some(p) => {
+                let end = target + p + 1;
+                out.push((start, &bytes[start..end]));
+                start = end;
+            }
+            None => break,
+        }
+    }
+    if start < bytes.len() || out.is_empty() {
+        out.push((start, &bytes[start..]));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parser(n: usize) -> RowParser {
+        RowParser { scales: vec![1.0; n] }
+    }
+
+    #[test]
+    fn parses_rows_with_tabs_crlf_and_blank_lines() {
+        let mut out = Vec::new();
+        let s = parser(3).parse(b"\n1 2 3\r\n\t4\t5 6 \n\n7 8 9", 0, true, &mut out).unwrap();
+        assert_eq!(s.rows, 3);
+        assert_eq!(out, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
+    }
+
+    #[test]
+    fn reports_short_and_long_rows_with_offsets() {
+        let mut out = Vec::new();
+        let e = parser(3).parse(b"1 2 3\n4 5\n", 100, false, &mut out).unwrap_err();
+        assert_eq!(e.offset, 109);
+        assert!(e.to_string().contains("expected 3 values in this motion row, found 2"), "{e}");
+        let e = parser(2).parse(b"1 2 3\n", 0, false, &mut out).unwrap_err();
+        assert!(e.to_string().contains("end of row after 2 values"), "{e}");
+        let e = parser(2).parse(b"1 nan\n", 0, false, &mut out).unwrap_err();
+        assert_eq!(e.offset, 2);
+        let e = parser(1).parse(b"1e999\n", 0, false, &mut out).unwrap_err();
+        assert!(e.to_string().contains("out of range"), "{e}");
+        let e = parser(1).parse(b"1.5.5\n", 0, false, &mut out).unwrap_err();
+        assert!(e.to_string().contains("expected a number"), "{e}");
+    }
+
+    #[test]
+    fn drops_a_truncated_last_row_only_at_eof() {
+        let mut out = Vec::new();
+        let s = parser(3).parse(b"1 2 3\n4 5", 0, true, &mut out).unwrap();
+        assert_eq!((s.rows, s.dropped_partial_row), (1, Some(6)));
+        assert_eq!(out, [1.0, 2.0, 3.0]);
+    }
+
+    #[test]
+    fn split_keeps_whole_lines() {
+        let text = b"aa\nbbbb\nc\ndddd\ne";
+        let parts = split_lines(text, 3);
+        let joined: Vec<u8> = parts.iter().flat_map(|(_, p)| p.iter().copied()).collect();
+        assert_eq!(joined, text);
+        for (start, p) in &parts[..parts.len() - 1] {
+            assert_eq!(*p.last().unwrap(), b'\n');
+            assert_eq!(&text[*start..*start + p.len()], *p);
+        }
+        assert_eq!(split_lines(b"", 4).len(), 1);
+    }
+}

@@ -1,0 +1,333 @@
+//! File formats: detection, loading into a [`Motion`], errors with `file:line:col`.
+
+pub mod acclaim;
+pub mod bvh;
+pub mod error;
+pub mod text;
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use error::{LoadError, ParseError, ParseErrorKind, RawWarning};
+
+use crate::core::units::{LengthUnit, detect_body_size};
+use crate::core::{Clip, Format, Motion, PositionRule, Skeleton, SourceInfo};
+use error::{FileLines, LineSource, locate_warnings};
+
+/// Runs independent jobs, possibly at the same time. The core never spawns threads itself;
+/// callers that may (the loader, the CLI) pass a runner that does.
+pub trait Parallel: Sync {
+    /// How many parts are worth splitting work into.
+    fn width(&self) -> usize;
+    /// Runs every job to completion before returning.
+    fn run<'a>(&self, jobs: Vec<Box<dyn FnOnce() + Send + 'a>>);
+}
+
+/// Runs jobs one after the other on the calling thread.
+pub struct Sequential;
+
+impl Parallel for Sequential {
+    fn width(&self) -> usize {
+        1
+    }
+    fn run<'a>(&self, jobs: Vec<Box<dyn FnOnce() + Send + 'a>>) {
+        jobs.into_iter().for_each(|job| job());
+    }
+}
+
+/// Hears about a load while it runs.
+pub trait LoadObserver {
+    /// Called once, as soon as the skeleton and the first frames are parsed.
+    fn skeleton_ready(&mut self, _skeleton: &Skeleton, _first_frames: &Clip) {}
+    /// Called after each block; `Break` cancels the load.
+    fn progress(&mut self, _bytes_done: u64, _bytes_total: Option<u64>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+/// An observer that ignores everything.
+pub struct Quiet;
+impl LoadObserver for Quiet {}
+
+/// Choices a user can make about how files are read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadOptions {
+    /// What BVH position channels do to offsets.
+    pub bvh_positions: PositionRule,
+    /// Frame time for AMC files (they state none).
+    pub amc_frame_time_secs: f64,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        Self { bvh_positions: PositionRule::Replace, amc_frame_time_secs: acclaim::DEFAULT_AMC_FRAME_TIME_SECS }
+    }
+}
+
+/// What a file is, by extension first and content second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// `.bvh`
+    Bvh,
+    /// `.asf`
+    Asf,
+    /// `.amc`
+    Amc,
+    /// A motion format skelview knows of but does not read yet (named).
+    NotYetSupported(&'static str),
+    /// Anything else.
+    Unknown,
+}
+
+impl FileKind {
+    /// Detects the kind from the path's extension, else from the first bytes.
+    pub fn detect(path: &Path, head: &[u8]) -> Self {
+        let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+        let ext = name.rsplit('.').next().unwrap_or("");
+        match ext {
+            "bvh" => return Self::Bvh,
+            "asf" => return Self::Asf,
+            "amc" => return Self::Amc,
+            "htr" | "gtr" => return Self::NotYetSupported("HTR/GTR"),
+            "x3d" | "x3dv" | "wrl" => return Self::NotYetSupported("H-Anim X3D"),
+            "mnm" => return Self::NotYetSupported("MNM name map"),
+            _ => {}
+        }
+        if name.ends_with(".acl.sjson") || name.ends_with(".acl.zip") {
+            return Self::NotYetSupported("ACL clip");
+        }
+        Self::sniff(head)
+    }
+
+    /// Detects the kind from content alone.
+    pub fn sniff(head: &[u8]) -> Self {
+        let head = head.strip_prefix(&[0xEF, 0xBB, 0xBF][..]).unwrap_or(head);
+        let start = head.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(head.len());
+        let text = head[start..head.len().min(start + 4096)].to_ascii_lowercase();
+        let contains = |needle: &[u8]| text.windows(needle.len()).any(|w| w == needle);
+        if text.starts_with(b"hierarchy") {
+            Self::Bvh
+        } else if contains(b":bonedata") || (contains(b":version") && contains(b":root")) {
+            Self::Asf
+        } else if contains(b":fully-specified") || contains(b":degrees") {
+            Self::Amc
+        } else {
+            Self::Unknown
+        }
+    }
+}
+
+/// Bytes to load, from a file or from memory (the bundled sample).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// A file on disk.
+    File(PathBuf),
+    /// Bytes in memory, with a name for messages.
+    Memory {
+        /// Name shown in messages.
+        name: PathBuf,
+        /// The contents.
+        bytes: Arc<[u8]>,
+    },
+}
+
+impl Source {
+    /// The path or name used in messages.
+    pub fn path(&self) -> &Path {
+        match self {
+            Self::File(p) => p,
+            Self::Memory { name, .. } => name,
+        }
+    }
+
+    fn read_all(&self) -> Result<Arc<[u8]>, LoadError> {
+        match self {
+            Self::File(p) => std::fs::read(p).map(Arc::from).map_err(|source| LoadError::Io { path: p.clone(), source }),
+            Self::Memory { bytes, .. } => Ok(bytes.clone()),
+        }
+    }
+}
+
+/// One motion to load: a BVH file, or an ASF with an optional AMC.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoadRequest {
+    /// A BVH file.
+    Bvh(Source),
+    /// An Acclaim skeleton and, optionally, a motion for it.
+    Acclaim {
+        /// The skeleton file.
+        asf: Source,
+        /// The motion file (rest pose only when absent).
+        amc: Option<Source>,
+    },
+}
+
+impl LoadRequest {
+    /// The file named first in messages (the AMC for an Acclaim pair: that is what users open).
+    pub fn main_path(&self) -> &Path {
+        match self {
+            Self::Bvh(s) | Self::Acclaim { asf: s, amc: None } => s.path(),
+            Self::Acclaim { amc: Some(m), .. } => m.path(),
+        }
+    }
+
+    /// Groups command-line paths into requests: an `.amc` pairs with an `.asf` given beside it
+    /// (the nearest one before it, else after it), or with one found next to it on disk; an
+    /// `.asf` that no `.amc` took is loaded alone (rest pose).
+    pub fn from_paths(paths: &[PathBuf]) -> Vec<Result<LoadRequest, LoadError>> {
+        let kinds: Vec<FileKind> = paths.iter().map(|p| FileKind::detect(p, &read_head(p))).collect();
+        let mut asf_used = vec![false; paths.len()];
+        let mut out = Vec::new();
+        for (i, p) in paths.iter().enumerate() {
+            match kinds[i] {
+                FileKind::Bvh => out.push(Ok(Self::Bvh(Source::File(p.clone())))),
+                FileKind::Amc => {
+                    let before = (0..i).rev().find(|&k| kinds[k] == FileKind::Asf);
+                    let after = (i + 1..paths.len()).find(|&k| kinds[k] == FileKind::Asf);
+                    let asf = match before.or(after) {
+                        Some(k) => {
+                            asf_used[k] = true;
+                            Ok(paths[k].clone())
+                        }
+                        None => acclaim::pairing::find_asf(p).map_err(|message| LoadError::Unsupported { path: p.clone(), message }),
+                    };
+                    out.push(asf.map(|a| Self::Acclaim { asf: Source::File(a), amc: Some(Source::File(p.clone())) }));
+                }
+                FileKind::Asf => out.push(Ok(Self::Acclaim { asf: Source::File(p.clone()), amc: None })),
+                FileKind::NotYetSupported(name) => out.push(Err(LoadError::Unsupported {
+                    path: p.clone(),
+                    message: format!("{name} files are not supported yet (BVH and ASF/AMC are)"),
+                })),
+                FileKind::Unknown => out.push(Err(LoadError::Unsupported {
+                    path: p.clone(),
+                    message: "not a motion file skelview reads (expected .bvh, .asf or .amc)".into(),
+                })),
+            }
+        }
+        // Drop the lone-ASF requests whose ASF an AMC took.
+        let mut k = 0;
+        out.retain(|_| {
+            let keep = !(kinds[k] == FileKind::Asf && asf_used[k]);
+            k += 1;
+            keep
+        });
+        out
+    }
+}
+
+fn read_head(path: &Path) -> Vec<u8> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(4096).read_to_end(&mut head);
+    }
+    head
+}
+
+/// Loads one request into a [`Motion`].
+pub fn load(
+    request: &LoadRequest,
+    options: &LoadOptions,
+    parallel: &dyn Parallel,
+    observer: &mut dyn LoadObserver,
+) -> Result<Motion, LoadError> {
+    match request {
+        LoadRequest::Bvh(source) => load_bvh(source, options, parallel, observer),
+        LoadRequest::Acclaim { asf, amc } => load_acclaim(asf, amc.as_ref(), options, observer),
+    }
+}
+
+fn load_bvh(source: &Source, options: &LoadOptions, parallel: &dyn Parallel, observer: &mut dyn LoadObserver) -> Result<Motion, LoadError> {
+    let path = source.path().to_owned();
+    let result = match source {
+        Source::File(p) => {
+            let file = std::fs::File::open(p).map_err(|source| LoadError::Io { path: path.clone(), source })?;
+            let total = file.metadata().ok().map(|m| m.len());
+            bvh::load(file, total, options.bvh_positions, parallel, observer)
+        }
+        Source::Memory { bytes, .. } => bvh::parse_slice(bytes, options.bvh_positions, parallel, observer),
+    };
+    let mut lines: Box<dyn LineSource> = match source {
+        Source::File(p) => Box::new(FileLines(p)),
+        Source::Memory { bytes, .. } => Box::new(MemLines(bytes.clone())),
+    };
+    let parsed = result.map_err(|e| LoadError::from_parse(&path, lines.as_mut(), e))?;
+    let warnings = locate_warnings(&path, lines.as_mut(), parsed.warnings);
+    let size = detect_body_size(&parsed.skeleton, &parsed.clip);
+    let source_info = SourceInfo {
+        format: Format::Bvh,
+        paths: vec![path],
+        declared_frames: Some(parsed.declared_frames),
+        declared_units: None,
+        length_divisor: 1.0,
+        unit: LengthUnit::from_height(size.height),
+        unit_detected: true,
+        up_axis: size.up,
+        up_detected: true,
+        body_height: size.height,
+        angle_unit: "deg",
+    };
+    Ok(Motion { skeleton: parsed.skeleton, clip: parsed.clip, source: source_info, warnings })
+}
+
+struct MemLines(Arc<[u8]>);
+impl LineSource for MemLines {
+    fn line_cols(&mut self, offsets: &[u64]) -> Vec<(usize, usize)> {
+        (&self.0[..]).line_cols(offsets)
+    }
+}
+
+fn load_acclaim(
+    asf_src: &Source,
+    amc_src: Option<&Source>,
+    options: &LoadOptions,
+    observer: &mut dyn LoadObserver,
+) -> Result<Motion, LoadError> {
+    let asf_path = asf_src.path().to_owned();
+    let asf_bytes = asf_src.read_all()?;
+    let asf = acclaim::parse_asf(&asf_bytes).map_err(|e| LoadError::from_parse(&asf_path, &mut &asf_bytes[..], e))?;
+    let mut warnings = locate_warnings(&asf_path, &mut &asf_bytes[..], asf.warnings);
+    let n = asf.skeleton.channels_per_frame();
+    observer.skeleton_ready(&asf.skeleton, &Clip::empty(options.amc_frame_time_secs, n));
+    let mut paths = vec![asf_path];
+    let clip = match amc_src {
+        None => Clip::empty(options.amc_frame_time_secs, n),
+        Some(src) => {
+            let amc_path = src.path().to_owned();
+            let bytes = src.read_all()?;
+            if observer.progress(0, Some(bytes.len() as u64)).is_break() {
+                return Err(LoadError::Cancelled { path: amc_path });
+            }
+            let amc = acclaim::parse_amc(&bytes, &asf.skeleton, asf.radians, options.amc_frame_time_secs)
+                .map_err(|e| LoadError::from_parse(&amc_path, &mut &bytes[..], e))?;
+            warnings.extend(locate_warnings(&amc_path, &mut &bytes[..], amc.warnings));
+            if observer.progress(bytes.len() as u64, Some(bytes.len() as u64)).is_break() {
+                return Err(LoadError::Cancelled { path: amc_path });
+            }
+            paths.push(amc_path);
+            amc.clip
+        }
+    };
+    let size = detect_body_size(&asf.skeleton, &clip);
+    let height_in_file_units = size.height / asf.length_multiplier;
+    let source = SourceInfo {
+        format: Format::AsfAmc,
+        paths,
+        declared_frames: None,
+        declared_units: asf.units_text,
+        length_divisor: asf.length_multiplier,
+        unit: LengthUnit::from_height(height_in_file_units),
+        unit_detected: true,
+        up_axis: size.up,
+        up_detected: true,
+        body_height: size.height,
+        angle_unit: if asf.radians { "rad" } else { "deg" },
+    };
+    Ok(Motion { skeleton: asf.skeleton, clip, source, warnings })
+}
+
+/// Loads a file or an ASF/AMC pair on the calling thread with default options.
+pub fn load_paths(paths: &[PathBuf]) -> Result<Vec<Motion>, LoadError> {
+    LoadRequest::from_paths(paths).into_iter().map(|r| load(&r?, &LoadOptions::default(), &Sequential, &mut Quiet)).collect()
+}

@@ -1,0 +1,289 @@
+//! Byte-level helpers shared by the text parsers: numbers, names, whitespace.
+
+/// Powers of ten that are exact in f64.
+const POW10: [f64; 23] =
+    [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+
+/// True for the bytes that separate tokens on a line (space, tab, CR, form feed, vertical tab).
+#[inline]
+pub fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
+
+/// True for any whitespace byte including newline.
+#[inline]
+pub fn is_space(b: u8) -> bool {
+    is_blank(b) || b == b'\n'
+}
+
+/// Parses a decimal number (`-12`, `3.5`, `.5`, `1e-5`, `4.2E+03`) at the start of `b`.
+///
+/// Returns the value and the bytes consumed, or `None` when `b` does not start with a number.
+/// `inf` and `nan` are not numbers here. The caller checks what follows the number.
+#[inline]
+pub fn parse_number(b: &[u8]) -> Option<(f64, usize)> {
+    let mut i = 0;
+    let negative = match b.first() {
+        Some(b'-') => {
+            i = 1;
+            true
+        }
+        Some(b'+') => {
+            i = 1;
+            false
+        }
+        _ => false,
+    };
+    let mut mantissa: u64 = 0;
+    let mut digits = 0u32; // significant digits taken into the mantissa
+    let mut exponent: i32 = 0;
+    let mut any_digit = false;
+    let mut exact = true;
+    while let Some(&c) = b.get(i) {
+        let d = c.wrapping_sub(b'0');
+        if d >= 10 {
+            break;
+        }
+        any_digit = true;
+        if digits < 19 {
+            mantissa = mantissa * 10 + d as u64;
+            if mantissa != 0 {
+                digits += 1;
+            }
+        } else {
+            exponent += 1;
+            exact = false;
+        }
+        i += 1;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(&c) = b.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d >= 10 {
+                break;
+            }
+            any_digit = true;
+            if digits < 19 {
+                mantissa = mantissa * 10 + d as u64;
+                if mantissa != 0 {
+                    digits += 1;
+                }
+                exponent -= 1;
+            } else if d != 0 {
+                exact = false;
+            }
+            i += 1;
+        }
+    }
+    if !any_digit {
+        return None;
+    }
+    if let Some(&(b'e' | b'E')) = b.get(i) {
+        let mut j = i + 1;
+        let exp_negative = match b.get(j) {
+            Some(b'-') => {
+                j += 1;
+                true
+            }
+            Some(b'+') => {
+                j += 1;
+                false
+            }
+            _ => false,
+        };
+        let start = j;
+        let mut e: i32 = 0;
+        while let Some(&c) = b.get(j) {
+            let d = c.wrapping_sub(b'0');
+            if d >= 10 {
+                break;
+            }
+            e = e.saturating_mul(10).saturating_add(d as i32);
+            j += 1;
+        }
+        if j > start {
+            exponent = exponent.saturating_add(if exp_negative { -e } else { e });
+            i = j;
+        }
+        // "1e" with no digits: the number ends before the 'e' and the caller rejects the 'e'.
+    }
+    let value = if mantissa == 0 {
+        0.0
+    } else if exact && mantissa < (1u64 << 53) && (-22..=22).contains(&exponent) {
+        // Both operands exact: one correctly rounded operation.
+        if exponent >= 0 { mantissa as f64 * POW10[exponent as usize] } else { mantissa as f64 / POW10[(-exponent) as usize] }
+    } else {
+        // Rare (long mantissas, big exponents): let the standard library round correctly.
+        let text = std::str::from_utf8(&b[usize::from(b.first().is_some_and(|c| *c == b'-' || *c == b'+'))..i]).ok()?;
+        text.parse::<f64>().ok()?
+    };
+    Some((if negative { -value } else { value }, i))
+}
+
+/// Digit count and value of the run of up to 8 ASCII digits at `b[i..i + 8]` (which must
+/// exist), using SWAR: one 8-byte load, no branch per digit.
+#[inline]
+fn eight_digits(b: &[u8], i: usize) -> (usize, u64) {
+    let chunk: [u8; 8] = b[i..i + 8].try_into().unwrap_or([0; 8]);
+    let v = u64::from_le_bytes(chunk);
+    let t = v.wrapping_sub(0x3030_3030_3030_3030);
+    // A byte is a digit iff (byte - '0') <= 9. Borrows and carries only move towards later
+    // bytes, so the first flagged byte is exact.
+    let non_digit = (t.wrapping_add(0x7676_7676_7676_7676) | t) & 0x8080_8080_8080_8080;
+    let n = (non_digit.trailing_zeros() / 8) as usize;
+    if n == 0 {
+        return (0, 0);
+    }
+    // Keep the n digit bytes, moved to the top so that missing digits read as leading zeros.
+    let t = t << (8 * (8 - n));
+    let t = t.wrapping_mul(10).wrapping_add(t >> 8);
+    let t = ((t & 0x0000_00FF_0000_00FF)
+        .wrapping_mul(100 + (1_000_000 << 32))
+        .wrapping_add(((t >> 16) & 0x0000_00FF_0000_00FF).wrapping_mul(1 + (10_000 << 32))))
+        >> 32;
+    (n, t)
+}
+
+/// Like [`parse_number`] at `b[start..]`, for values stored as f32: a fast path handles the
+/// plain decimals that fill motion rows (`-12.3456`: at most 7 digits each side of the point,
+/// no exponent) when at least 17 bytes follow. Returns the value and the end offset.
+///
+/// The fast path multiplies by an f64 power of ten instead of dividing (division dominated
+/// the parse): the f64 result is within one f64 ulp, so the f32 it rounds to is the
+/// correctly rounded one except, at worst, one f32 ulp off in vanishingly rare ties.
+#[inline]
+pub fn parse_number_at(b: &[u8], start: usize) -> Option<(f64, usize)> {
+    if start + 17 <= b.len() {
+        let mut i = start;
+        let negative = b[i] == b'-';
+        i += negative as usize;
+        let (n_int, int_part) = eight_digits(b, i);
+        if n_int < 8 {
+            i += n_int;
+            let (mut n_frac, mut frac) = (0, 0);
+            let mut fast = true;
+            if b[i] == b'.' {
+                (n_frac, frac) = eight_digits(b, i + 1);
+                i += 1 + n_frac;
+                fast = n_frac < 8;
+            }
+            if fast && n_int + n_frac > 0 && !matches!(b[i], b'e' | b'E' | b'.') {
+                let mantissa = int_part * POW10_U64[n_frac] + frac;
+                // Below 2^53: the signed conversion is one instruction, the unsigned one several.
+                let value = (mantissa as i64) as f64 * NEG_POW10[n_frac];
+                return Some((if negative { -value } else { value }, i));
+            }
+        }
+    }
+    parse_number(&b[start..]).map(|(v, n)| (v, start + n))
+}
+
+const NEG_POW10: [f64; 8] = [1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7];
+const POW10_U64: [u64; 8] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000];
+
+/// Decodes a name: UTF-8 when valid, otherwise each byte as Latin-1 (never fails).
+pub fn decode_name(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => bytes.iter().map(|&b| b as char).collect(),
+    }
+}
+
+/// A short, printable rendering of a token for error messages.
+pub fn describe(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        return "end of line".to_owned();
+    }
+    let shown: String = decode_name(&bytes[..bytes.len().min(24)]).chars().map(|c| if c.is_control() { '\u{FFFD}' } else { c }).collect();
+    if bytes.len() > 24 { format!("'{shown}…'") } else { format!("'{shown}'") }
+}
+
+/// Byte range of the token starting at `i` (up to the next whitespace).
+pub fn token_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && !is_space(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(s: &str) -> Option<(f64, usize)> {
+        parse_number(s.as_bytes())
+    }
+
+    #[test]
+    fn parses_the_forms_real_files_use() {
+        assert_eq!(num("12"), Some((12.0, 2)));
+        assert_eq!(num("-0.5 "), Some((-0.5, 4)));
+        assert_eq!(num(".25"), Some((0.25, 3)));
+        assert_eq!(num("3."), Some((3.0, 2)));
+        assert_eq!(num("+7"), Some((7.0, 2)));
+        assert_eq!(num("1e3"), Some((1000.0, 3)));
+        assert_eq!(num("-6.33626e-016"), Some((-6.33626e-16, 13)));
+        assert_eq!(num("4.2E+03x"), Some((4200.0, 7)));
+        assert_eq!(num("1e"), Some((1.0, 1)));
+        assert_eq!(num("0.0083333"), Some((0.0083333, 9)));
+        assert_eq!(num("-0"), Some((-0.0, 2)));
+    }
+
+    #[test]
+    fn rejects_non_numbers() {
+        assert_eq!(num("nan"), None);
+        assert_eq!(num("inf"), None);
+        assert_eq!(num("-"), None);
+        assert_eq!(num("."), None);
+        assert_eq!(num(""), None);
+    }
+
+    #[test]
+    fn long_and_huge_numbers_round_like_std() {
+        for s in ["123456789012345678901234", "0.1234567890123456789012", "1e400", "1e-400", "9007199254740993", "2.5e-30"] {
+            let (v, n) = num(s).unwrap();
+            assert_eq!(n, s.len());
+            assert_eq!(v, s.parse::<f64>().unwrap(), "{s}");
+        }
+    }
+
+    #[test]
+    fn fast_path_agrees_with_the_general_parser() {
+        let cases = [
+            "0",
+            "-0",
+            "12.3456",
+            "-12.3456",
+            "1234567.1234567",
+            "12345678",
+            "0.12345678",
+            "1.",
+            ".5",
+            "-.5",
+            "1e5",
+            "12.5e-3",
+            "7",
+            "-",
+            ".",
+            "1.2.3",
+            "9999999.9999999",
+        ];
+        for c in cases {
+            let padded = format!("{c} 0000000000000000000");
+            // Compared as the f32 the rows store.
+            let f32s = |r: Option<(f64, usize)>| r.map(|(v, n)| (v as f32, n));
+            let fast = parse_number_at(padded.as_bytes(), 0);
+            let slow = parse_number(padded.as_bytes());
+            assert_eq!(f32s(fast), f32s(slow), "{c}");
+            let shifted = format!("xx{padded}");
+            assert_eq!(f32s(parse_number_at(shifted.as_bytes(), 2)), f32s(slow.map(|(v, n)| (v, n + 2))), "{c}");
+        }
+    }
+
+    #[test]
+    fn latin1_names_decode() {
+        assert_eq!(decode_name(b"J\xfcrgen"), "Jürgen");
+        assert_eq!(decode_name("Jürgen".as_bytes()), "Jürgen");
+    }
+}

@@ -1,0 +1,9 @@
+//! skelview: a real-time 3D skeleton viewer for motion-capture files.
+//!
+//! Data flows one way: file bytes → [`core::Motion`] (skeleton + clip) → pose cache →
+//! global pose at time t → (viewer) draw data → pixels.
+
+pub mod cache;
+pub mod cli;
+pub mod core;
+pub mod formats;

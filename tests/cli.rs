@@ -1,0 +1,115 @@
+//! The command line as scripts use it: output formats and exit codes.
+
+mod common;
+
+use std::process::{Command, Output};
+
+fn skelview(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skelview")).args(args).output().expect("run skelview")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn no_arguments_describes_the_bundled_sample() {
+    let o = skelview(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("format:          BVH"), "{out}");
+    assert!(out.contains("frames:          101"), "{out}");
+    assert!(out.contains("positions rule:  replace"), "{out}");
+}
+
+#[test]
+fn positions_csv_has_the_documented_shape() {
+    let tmp = std::env::temp_dir().join(format!("skelview-cli-{}.bvh", std::process::id()));
+    std::fs::write(&tmp, skelview::cli::SAMPLE_BVH).unwrap();
+    let path = tmp.to_str().unwrap();
+    let o = skelview(&["positions", path, "--frames", "0,1,-1", "--raw"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "joint,frame,x,y,z");
+    assert_eq!(lines.len(), 1 + 3 * 24, "24 joints (19 + 5 end sites) × 3 frames");
+    assert!(lines[1].starts_with("Hips,0,"));
+    assert!(lines.iter().any(|l| l.starts_with("Head/EndSite,100,")), "{out}");
+    // Default output is metres and Y-up: the sample is in centimetres.
+    let raw_y: f32 = lines[1].split(',').nth(3).unwrap().parse().unwrap();
+    let o = skelview(&["positions", path, "--frames", "0"]);
+    let metres_y: f32 = stdout(&o).lines().nth(1).unwrap().split(',').nth(3).unwrap().parse().unwrap();
+    assert!((metres_y - raw_y * 0.01).abs() < 1e-5, "{metres_y} vs {raw_y}");
+    let o = skelview(&["positions", path, "--frames", "500"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("frame 500 is out of range (the clip has 101 frames)"), "{}", stderr(&o));
+    std::fs::remove_file(&tmp).ok();
+}
+
+#[test]
+fn info_json_is_one_object_per_file() {
+    let o = skelview(&["info", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.starts_with('{') && out.trim_end().ends_with('}'), "{out}");
+    for key in ["\"format\":\"BVH\"", "\"frames\":101", "\"frame_time_secs\":0.0416667", "\"position_rule\":\"replace\"", "\"warnings\":[]"]
+    {
+        assert!(out.contains(key), "missing {key} in {out}");
+    }
+}
+
+#[test]
+fn errors_print_file_line_col_and_exit_2() {
+    let tmp = std::env::temp_dir().join(format!("skelview-bad-{}.bvh", std::process::id()));
+    std::fs::write(&tmp, "HIERARCHY\nROOT A\n{\n  OFFSET 0 0 0\n  CHANNELS 1 Xposition\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n1 2\n")
+        .unwrap();
+    for cmd in ["info", "positions"] {
+        let o = skelview(&[cmd, tmp.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        assert_eq!(stderr(&o).trim(), format!("{}:10:3: expected end of row after 1 values, found '2'", tmp.display()));
+    }
+    let o = skelview(&["check", tmp.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains(":10:3: expected end of row"), "{}", stdout(&o));
+    std::fs::remove_file(&tmp).ok();
+    let o = skelview(&["info", "/nonexistent/x.bvh"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("/nonexistent/x.bvh: "), "{}", stderr(&o));
+    let o = skelview(&["info", "--frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown option '--frobnicate'"));
+}
+
+#[test]
+fn check_the_corpus_finds_no_error_in_bvh_and_acclaim_files() {
+    let Some(corpus) = common::corpus() else { return };
+    let o = skelview(&["check", corpus.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(!out.contains("\nerror"), "{out}");
+    for line in out.lines().filter(|l| l.contains(".bvh") || l.contains(".amc") || l.contains(".asf")) {
+        assert!(line.starts_with("ok ") || line.starts_with("warning "), "{line}");
+    }
+    assert!(out.contains("Frames: says 3069 but the file has 3070 motion rows"), "{out}");
+    assert!(out.lines().last().unwrap().starts_with("checked 51 files: 26 ok, 1 with warnings, 0 failed, 24 skipped"), "{out}");
+}
+
+#[test]
+fn an_amc_finds_its_asf_and_both_may_be_given() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = corpus.join("asfamc");
+    let amc = dir.join("cmu_charleston1.amc");
+    let asf = dir.join("cmu_charleston.asf");
+    let alone = skelview(&["info", amc.to_str().unwrap()]);
+    let both = skelview(&["info", asf.to_str().unwrap(), amc.to_str().unwrap()]);
+    assert_eq!(alone.status.code(), Some(0), "{}", stderr(&alone));
+    assert_eq!(stdout(&alone), stdout(&both));
+    assert!(stdout(&alone).contains("frames:          506"));
+    let rest = skelview(&["positions", asf.to_str().unwrap(), "--frames", "0", "--raw"]);
+    assert_eq!(rest.status.code(), Some(0));
+    assert_eq!(stdout(&rest).lines().count(), 1 + 31);
+}
