@@ -7,3 +7,4 @@ pub mod cache;
 pub mod cli;
 pub mod core;
 pub mod formats;
+pub mod render;

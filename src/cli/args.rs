@@ -15,6 +15,9 @@ usage:
                                           LIST like 0,1,50,-1 (negative from the end) or all;
                                           metres and Y-up unless --raw (file units and axes)
   skelview check PATH...                  validate files or whole folders; exit 1 if any fails
+  skelview render FILE... --out FILE.png [--frame N | --time S] [--size WxH]
+                  [--view persp|front|side|top] [--ortho] [--axes]
+                                          draw with the viewer's renderer, without a window
 
 options:
   --bvh-positions replace|add   BVH position channels replace the OFFSET (default) or add to it
@@ -66,6 +69,13 @@ pub enum Command {
         /// File units and axes.
         raw: bool,
     },
+    /// Render to a PNG.
+    Render {
+        /// Files (empty: the bundled sample).
+        files: Vec<PathBuf>,
+        /// What and how to render.
+        options: super::render::RenderOptions,
+    },
     /// Validate files and folders.
     Check {
         /// Files or folders.
@@ -78,11 +88,19 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
     let mut it = argv.into_iter().skip(1).peekable();
     let mut options = LoadOptions::default();
     let sub = match it.peek().map(String::as_str) {
-        Some("info" | "positions" | "check" | "help") => it.next(),
+        Some("info" | "positions" | "check" | "render" | "help") => it.next(),
         _ => None,
     };
     let mut files = Vec::new();
     let (mut json, mut raw, mut frames) = (false, false, None);
+    let mut render = super::render::RenderOptions {
+        at: super::render::At::Frame(0),
+        size: (1280, 720),
+        view: crate::render::ViewPreset::Perspective,
+        ortho: false,
+        axes: false,
+        out: PathBuf::new(),
+    };
     let mut only_files = false;
     while let Some(a) = it.next() {
         if only_files || !a.starts_with('-') || a == "-" {
@@ -97,6 +115,27 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
             "--json" => json = true,
             "--raw" => raw = true,
             "--frames" => frames = Some(parse_frames(&value("--frames")?)?),
+            "--frame" => {
+                let v = value("--frame")?;
+                render.at = super::render::At::Frame(v.parse().map_err(|_| format!("--frame takes a frame number, not '{v}'"))?);
+            }
+            "--time" => {
+                let v = value("--time")?;
+                let t: f64 = v.parse().map_err(|_| format!("--time takes seconds, not '{v}'"))?;
+                if !t.is_finite() {
+                    return Err(format!("--time takes seconds, not '{v}'"));
+                }
+                render.at = super::render::At::Time(t);
+            }
+            "--size" => render.size = super::render::parse_size(&value("--size")?)?,
+            "--view" => {
+                let v = value("--view")?;
+                render.view =
+                    crate::render::ViewPreset::parse(&v).ok_or_else(|| format!("--view takes persp, front, side or top, not '{v}'"))?;
+            }
+            "--ortho" => render.ortho = true,
+            "--axes" => render.axes = true,
+            "--out" | "-o" => render.out = PathBuf::from(value("--out")?),
             "--bvh-positions" => {
                 options.bvh_positions = match value("--bvh-positions")?.as_str() {
                     "replace" => PositionRule::Replace,
@@ -122,6 +161,15 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
                 return Err("positions needs at least one FILE".into());
             }
             Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw }
+        }
+        Some("render") => {
+            if render.out.as_os_str().is_empty() {
+                return Err("render needs --out FILE.png".into());
+            }
+            if !super::render::is_png(&render.out) {
+                return Err(format!("--out must name a .png file, not '{}'", render.out.display()));
+            }
+            Command::Render { files, options: render }
         }
         Some("check") => {
             if files.is_empty() {

@@ -7,6 +7,7 @@ mod check;
 mod info;
 mod json;
 mod positions;
+pub mod render;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -48,6 +49,7 @@ pub fn run(argv: Vec<String>) -> ExitCode {
         Command::Info { files, json } => info::run(&args, files, *json, &mut out),
         Command::Positions { files, frames, raw } => positions::run(&args, files, frames, *raw, &mut out),
         Command::Check { paths } => check::run(&args, paths, &mut out),
+        Command::Render { files, options } => render::run(&args, files, options),
     };
     let _ = out.flush();
     code

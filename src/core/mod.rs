@@ -5,12 +5,14 @@
 
 pub mod clip;
 pub mod motion;
+pub mod playback;
 pub mod pose;
 pub mod skeleton;
 pub mod units;
 
 pub use clip::{Clip, Interpolation};
 pub use motion::{Format, Motion, SourceInfo, Warning};
+pub use playback::{Playback, PlaybackCommand};
 pub use pose::{GlobalPose, LocalPose, LocalTransform};
 pub use skeleton::{ChannelKind, EulerConvention, Joint, PositionRule, Skeleton, SkeletonError};
 pub use units::{LengthUnit, UpAxis};

@@ -1,0 +1,146 @@
+//! `skelview render`: the viewer's renderer, offscreen, to a PNG.
+
+use std::path::{Path, PathBuf};
+
+use glam::Vec3;
+
+use super::{Args, ExitCode, fail, load_all};
+use crate::core::pose::{self, GlobalPose, LocalPose};
+use crate::core::{Interpolation, Motion};
+use crate::render::offscreen::{self, Gpu};
+use crate::render::scene::{self, DrawData, Style};
+use crate::render::{OrbitCamera, RenderTarget, SkeletonRenderer, ViewPreset};
+
+/// Options of `render`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RenderOptions {
+    /// Frame to show (default: 0), or a time.
+    pub at: At,
+    /// Image size in pixels.
+    pub size: (u32, u32),
+    /// Camera preset.
+    pub view: ViewPreset,
+    /// Orthographic projection.
+    pub ortho: bool,
+    /// Draw joint axes.
+    pub axes: bool,
+    /// Output PNG.
+    pub out: PathBuf,
+}
+
+/// Which instant to render.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum At {
+    /// A frame (negative: from the end).
+    Frame(i64),
+    /// A time in seconds.
+    Time(f64),
+}
+
+/// Distinct colours for overlaid clips.
+pub const CLIP_COLORS: [[f32; 4]; 8] = [
+    [0.78, 0.80, 0.86, 1.0],
+    [0.95, 0.45, 0.35, 1.0],
+    [0.40, 0.75, 0.95, 1.0],
+    [0.55, 0.85, 0.45, 1.0],
+    [0.90, 0.75, 0.30, 1.0],
+    [0.75, 0.50, 0.90, 1.0],
+    [0.35, 0.85, 0.80, 1.0],
+    [0.95, 0.55, 0.75, 1.0],
+];
+
+/// Builds the draw data of `motions` at one instant and a camera framing them.
+pub fn compose(motions: &[Motion], at: At, style: &Style, view: ViewPreset, aspect: f32, ortho: bool) -> (DrawData, OrbitCamera) {
+    let mut draw = DrawData::default();
+    let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
+    let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+    let mut size = 0f32;
+    let mut positions = Vec::new();
+    for (k, m) in motions.iter().enumerate() {
+        match at {
+            At::Frame(f) => {
+                let n = m.clip.num_frames().max(1) as i64;
+                pose::frame_pose(&m.skeleton, &m.clip, (if f < 0 { n + f } else { f }).clamp(0, n - 1) as usize, &mut local);
+            }
+            At::Time(t) => pose::sample_pose(&m.skeleton, &m.clip, t, Interpolation::Linear, &mut local),
+        }
+        pose::global_pose(&m.skeleton, &local, &mut global);
+        let display = scene::display_from_file(m);
+        let body = scene::body_size_m(m);
+        size = size.max(body);
+        let clip_style = Style { bone_color: CLIP_COLORS[k % CLIP_COLORS.len()], ..*style };
+        scene::build(&m.skeleton, &global, display, body, &clip_style, None, &mut draw);
+        scene::joint_positions(&global, display, &mut positions);
+        for p in &positions {
+            lo = lo.min(*p);
+            hi = hi.max(*p);
+        }
+    }
+    let mut camera = OrbitCamera { orthographic: ortho, ..OrbitCamera::default() };
+    camera.set_preset(view);
+    if lo.x <= hi.x {
+        camera.frame_bounds(lo, hi, aspect);
+    }
+    scene::grid(Vec3::new(camera.target.x, 0.0, camera.target.z), size.max(0.1), style, &mut draw.lines);
+    (draw, camera)
+}
+
+/// Renders motions to an RGBA image with the given options (sample count 1: tests use this).
+pub fn render_image(
+    gpu: &Gpu,
+    motions: &[Motion],
+    options: &RenderOptions,
+    samples: u32,
+) -> Result<(Vec<u8>, OrbitCamera), offscreen::RenderError> {
+    let style = Style { axes: options.axes, ..Style::default() };
+    let aspect = options.size.0 as f32 / options.size.1 as f32;
+    let (draw, camera) = compose(motions, options.at, &style, options.view, aspect, options.ortho);
+    let mut renderer = SkeletonRenderer::new(&gpu.device, wgpu::TextureFormat::Rgba8UnormSrgb, samples);
+    let target = RenderTarget::new(&gpu.device, &renderer, options.size);
+    let globals = offscreen::globals(&camera, aspect);
+    let pixels = offscreen::render_rgba(gpu, &mut renderer, &target, &globals, &draw, BACKGROUND)?;
+    Ok((pixels, camera))
+}
+
+/// Background of renders (a dark blue-grey, linear).
+pub const BACKGROUND: [f64; 4] = [0.018, 0.020, 0.026, 1.0];
+
+pub(super) fn run(args: &Args, files: &[PathBuf], options: &RenderOptions) -> ExitCode {
+    let motions = match load_all(args, files) {
+        Ok(m) => m,
+        Err(e) => return fail(&e),
+    };
+    let gpu = match offscreen::headless() {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("skelview: {e}");
+            return 2;
+        }
+    };
+    match render_image(&gpu, &motions, options, 4).and_then(|(pixels, _)| offscreen::write_png(&options.out, options.size, &pixels)) {
+        Ok(()) => {
+            eprintln!("wrote {} ({}x{}, {})", options.out.display(), options.size.0, options.size.1, gpu.adapter);
+            0
+        }
+        Err(e) => {
+            eprintln!("skelview: {e}");
+            2
+        }
+    }
+}
+
+/// Parses `WxH`.
+pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("--size takes WIDTHxHEIGHT like 1280x720, not '{s}'");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h): (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
+    if !(1..=8192).contains(&w) || !(1..=8192).contains(&h) {
+        return Err(format!("--size must be between 1x1 and 8192x8192, not '{s}'"));
+    }
+    Ok((w, h))
+}
+
+/// True when `path` names a PNG file.
+pub fn is_png(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"))
+}

@@ -1,0 +1,117 @@
+//! Offscreen rendering on whatever adapter exists (lavapipe on CI): bone and joint pixels
+//! appear where the camera projects the joints of a known pose, background elsewhere.
+//! Without an adapter the tests skip with a note, except under CI=true where they fail.
+
+use std::sync::Arc;
+
+use glam::Vec3;
+use skelview::cli::render::{At, BACKGROUND, RenderOptions, render_image};
+use skelview::core::Motion;
+use skelview::core::pose::{self, GlobalPose, LocalPose};
+use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+use skelview::render::offscreen::{self, Gpu};
+use skelview::render::{ViewPreset, scene};
+
+fn gpu() -> Option<Gpu> {
+    match offscreen::headless() {
+        Ok(g) => Some(g),
+        Err(e) if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") => panic!("CI needs a graphics adapter: {e}"),
+        Err(e) => {
+            eprintln!("skipping: {e}");
+            None
+        }
+    }
+}
+
+fn load(name: &str, text: &[u8]) -> Motion {
+    let request = LoadRequest::Bvh(Source::Memory { name: name.into(), bytes: Arc::from(text) });
+    formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
+}
+
+/// An upright two-bone chain 1.7 units tall in metres-sized units: 0 → 0.85 → 1.7.
+const POLE: &[u8] = b"HIERARCHY\nROOT base\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n JOINT mid\n {\n  OFFSET 0 0.85 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 0.85 0\n  }\n }\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0 0 0 0\n0.5 0 0 -90 0 0\n";
+
+fn background_u8() -> [u8; 3] {
+    // sRGB encoding of the linear clear colour.
+    let enc = |c: f64| ((if c <= 0.0031308 { c * 12.92 } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 }) * 255.0).round() as u8;
+    [enc(BACKGROUND[0]), enc(BACKGROUND[1]), enc(BACKGROUND[2])]
+}
+
+fn pixel(rgba: &[u8], w: u32, x: f32, y: f32) -> [u8; 3] {
+    let i = ((y.round() as u32) * w + x.round() as u32) as usize * 4;
+    [rgba[i], rgba[i + 1], rgba[i + 2]]
+}
+
+fn differs(a: [u8; 3], b: [u8; 3]) -> bool {
+    a.iter().zip(b).any(|(x, y)| x.abs_diff(y) > 24)
+}
+
+/// True when some pixel within 2 px of (x, y) differs from the background: thin end-site
+/// spheres are a few pixels wide and the projected centre may fall on their edge.
+fn drawn_near(rgba: &[u8], w: u32, h: u32, x: f32, y: f32, bg: [u8; 3]) -> bool {
+    (-2..=2).any(|dy| {
+        (-2..=2).any(|dx| {
+            let (px, py) = (x + dx as f32, y + dy as f32);
+            px >= 0.0 && py >= 0.0 && px < w as f32 - 0.5 && py < h as f32 - 0.5 && differs(pixel(rgba, w, px, py), bg)
+        })
+    })
+}
+
+#[test]
+fn joints_appear_where_they_project_and_background_elsewhere() {
+    let Some(gpu) = gpu() else { return };
+    let motion = load("pole.bvh", POLE);
+    for (frame, view) in [(0i64, ViewPreset::Front), (1, ViewPreset::Perspective), (0, ViewPreset::Side)] {
+        let options = RenderOptions { at: At::Frame(frame), size: (320, 240), view, ortho: false, axes: false, out: "unused.png".into() };
+        let (rgba, camera) = render_image(&gpu, std::slice::from_ref(&motion), &options, 1).unwrap();
+        let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
+        pose::frame_pose(&motion.skeleton, &motion.clip, frame as usize, &mut local);
+        pose::global_pose(&motion.skeleton, &local, &mut global);
+        let display = scene::display_from_file(&motion);
+        let bg = background_u8();
+        for i in 0..motion.skeleton.len() {
+            let p = display.transform_point3(global.position(i));
+            let (px, _) = camera.project(p, 320.0, 240.0).unwrap();
+            assert!(drawn_near(&rgba, 320, 240, px.x, px.y, bg), "frame {frame} {view:?}: joint {i} at {px:?} not drawn");
+        }
+        // Midway along the first bone, a bone is drawn.
+        let mid = display.transform_point3((global.position(0) + global.position(1)) * 0.5);
+        let (px, _) = camera.project(mid, 320.0, 240.0).unwrap();
+        assert!(drawn_near(&rgba, 320, 240, px.x, px.y, bg), "bone at {px:?}");
+        // The top corners are sky: background only.
+        for (x, y) in [(2.0, 2.0), (317.0, 2.0)] {
+            assert_eq!(pixel(&rgba, 320, x, y), bg, "frame {frame} {view:?}: ({x},{y})");
+        }
+        // A point well to the side of the pole, above the ground grid's horizon, is empty.
+        let side = camera
+            .project(Vec3::new(0.0, 1.6, 0.0) + camera.view_from_world().inverse().transform_vector3(Vec3::X) * 0.6, 320.0, 240.0)
+            .unwrap()
+            .0;
+        assert_eq!(pixel(&rgba, 320, side.x, side.y), bg, "{view:?}: empty space at {side:?}");
+    }
+}
+
+#[test]
+fn render_command_writes_a_png_and_refuses_bad_files() {
+    let Some(_gpu) = gpu() else { return };
+    let dir = std::env::temp_dir().join(format!("skelview-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("sample.png");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
+        .args(["render", "--size", "200x150", "--frame", "-1", "--axes", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(0), "{}", String::from_utf8_lossy(&status.stderr));
+    let img = image::open(&out).unwrap();
+    assert_eq!((img.width(), img.height()), (200, 150));
+    let bad = dir.join("bad.bvh");
+    std::fs::write(&bad, "HIERARCHY\nROOT\n").unwrap();
+    let out2 = dir.join("bad.png");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
+        .args(["render", bad.to_str().unwrap(), "--out", out2.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!out2.exists(), "no partial PNG for a broken file");
+    std::fs::remove_dir_all(&dir).ok();
+}
