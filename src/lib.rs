@@ -3,8 +3,11 @@
 //! Data flows one way: file bytes → [`core::Motion`] (skeleton + clip) → pose cache →
 //! global pose at time t → (viewer) draw data → pixels.
 
+pub mod app;
 pub mod cache;
 pub mod cli;
 pub mod core;
 pub mod formats;
 pub mod render;
+pub mod ui;
+pub mod window;

@@ -17,8 +17,8 @@ fn stderr(o: &Output) -> String {
 }
 
 #[test]
-fn no_arguments_describes_the_bundled_sample() {
-    let o = skelview(&[]);
+fn info_without_files_describes_the_bundled_sample() {
+    let o = skelview(&["info"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("format:          BVH"), "{out}");

@@ -8,7 +8,7 @@ use crate::formats::LoadOptions;
 /// Usage text printed by `--help` and on usage errors.
 pub const USAGE: &str = "\
 usage:
-  skelview [FILE...]                      describe files (the bundled sample when none)
+  skelview [FILE...]                      open the viewer (on the bundled sample when no file)
   skelview info FILE... [--json]          format, joints, frames, fps, units, warnings
   skelview positions FILE... [--frames LIST] [--raw]
                                           CSV `joint,frame,x,y,z` of global joint positions;
@@ -53,6 +53,11 @@ pub enum Command {
     Help,
     /// Print the version.
     Version,
+    /// Open the viewer window.
+    View {
+        /// Files (empty: the bundled sample).
+        files: Vec<PathBuf>,
+    },
     /// Describe files.
     Info {
         /// Files (empty: the bundled sample).
@@ -177,7 +182,8 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
             }
             Command::Check { paths: files }
         }
-        _ => Command::Info { files, json },
+        Some("info") => Command::Info { files, json },
+        _ => Command::View { files },
     };
     Ok(Args { command, options })
 }
@@ -206,8 +212,9 @@ mod tests {
         let a = args("positions a.bvh --frames 0,1,-1 --raw --bvh-positions add").unwrap();
         assert_eq!(a.command, Command::Positions { files: vec!["a.bvh".into()], frames: FrameList::Some(vec![0, 1, -1]), raw: true });
         assert_eq!(a.options.bvh_positions, PositionRule::Add);
-        assert_eq!(args("").unwrap().command, Command::Info { files: vec![], json: false });
-        assert_eq!(args("x.bvh").unwrap().command, Command::Info { files: vec!["x.bvh".into()], json: false });
+        assert_eq!(args("").unwrap().command, Command::View { files: vec![] });
+        assert_eq!(args("x.bvh").unwrap().command, Command::View { files: vec!["x.bvh".into()] });
+        assert_eq!(args("info").unwrap().command, Command::Info { files: vec![], json: false });
         assert!(args("check").is_err());
         assert!(args("info --bogus").is_err());
         assert!(args("--amc-fps 0").is_err());

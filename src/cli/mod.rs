@@ -46,6 +46,13 @@ pub fn run(argv: Vec<String>) -> ExitCode {
             let _ = writeln!(out, "skelview {}", env!("CARGO_PKG_VERSION"));
             0
         }
+        Command::View { files } => match crate::window::run(files.clone(), args.options.clone()) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("skelview: {e}\n(headless use: skelview info | positions | check | render)");
+                2
+            }
+        },
         Command::Info { files, json } => info::run(&args, files, *json, &mut out),
         Command::Positions { files, frames, raw } => positions::run(&args, files, frames, *raw, &mut out),
         Command::Check { paths } => check::run(&args, paths, &mut out),

@@ -7,6 +7,7 @@ pub mod clip;
 pub mod motion;
 pub mod playback;
 pub mod pose;
+pub mod rest;
 pub mod skeleton;
 pub mod units;
 

@@ -247,8 +247,10 @@ pub struct RenderTarget {
     msaa: Option<wgpu::TextureView>,
     /// The single-sample colour texture (what is shown or read back).
     pub color: wgpu::Texture,
-    /// View of `color`.
+    /// View of `color` that rendering writes through (sRGB-encoding).
     pub color_view: wgpu::TextureView,
+    /// The same pixels viewed without sRGB decoding, for UIs that blend in gamma space (egui).
+    pub gamma_view: wgpu::TextureView,
     depth: wgpu::TextureView,
 }
 
@@ -256,7 +258,9 @@ impl RenderTarget {
     /// Allocates a target of `size` for `renderer`'s format and sample count.
     pub fn new(device: &wgpu::Device, renderer: &SkeletonRenderer, size: (u32, u32)) -> Self {
         let extent = wgpu::Extent3d { width: size.0.max(1), height: size.1.max(1), depth_or_array_layers: 1 };
-        let texture = |label: &str, format, samples, usage| {
+        let gamma_format = renderer.color_format.remove_srgb_suffix();
+        let view_formats = [gamma_format];
+        let texture = |label: &str, format: wgpu::TextureFormat, samples, usage| {
             device.create_texture(&wgpu::TextureDescriptor {
                 label: Some(label),
                 size: extent,
@@ -265,7 +269,7 @@ impl RenderTarget {
                 dimension: wgpu::TextureDimension::D2,
                 format,
                 usage,
-                view_formats: &[],
+                view_formats: if format == renderer.color_format && samples == 1 && format != gamma_format { &view_formats } else { &[] },
             })
         };
         let color = texture(
@@ -281,7 +285,8 @@ impl RenderTarget {
         let depth = texture("viewport depth", DEPTH_FORMAT, renderer.sample_count, wgpu::TextureUsages::RENDER_ATTACHMENT)
             .create_view(&Default::default());
         let color_view = color.create_view(&Default::default());
-        Self { size: (extent.width, extent.height), msaa, color, color_view, depth }
+        let gamma_view = color.create_view(&wgpu::TextureViewDescriptor { format: Some(gamma_format), ..Default::default() });
+        Self { size: (extent.width, extent.height), msaa, color, color_view, gamma_view, depth }
     }
 
     /// Clears to `background` and draws the prepared frame.

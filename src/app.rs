@@ -1,0 +1,433 @@
+//! The viewer's state and its per-frame logic, free of winit and egui: load events are
+//! drained, queued commands applied once, playback advanced, and the draw data built.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use glam::{Vec2, Vec3};
+
+use crate::cache::{LoadEvent, LoadHandle, spawn_load};
+use crate::core::pose::{self, GlobalPose, LocalPose};
+use crate::core::{Clip, Interpolation, Motion, Playback, PlaybackCommand, Skeleton};
+use crate::formats::{LoadOptions, LoadRequest, Source};
+use crate::render::scene::{self, DrawData, Style};
+use crate::render::{OrbitCamera, ViewPreset};
+
+/// Which pose is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PoseMode {
+    /// The clip at the playback time.
+    Animated,
+    /// Offsets only, all channels ignored (the format's bind pose).
+    Rest,
+    /// The first frame.
+    FirstFrame,
+}
+
+/// A change requested by the UI, applied once per frame.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Playback change.
+    Playback(PlaybackCommand),
+    /// Open files (replacing what is shown).
+    Open(Vec<PathBuf>),
+    /// Select a joint (or nothing).
+    Select(Option<usize>),
+    /// Show another pose.
+    SetPoseMode(PoseMode),
+    /// Nearest or linear sampling.
+    SetInterpolation(Interpolation),
+    /// Fit the skeleton in view.
+    FrameAll,
+    /// Camera preset.
+    View(ViewPreset),
+    /// Perspective ↔ orthographic.
+    ToggleOrtho,
+    /// Keep the root in the centre of the view.
+    ToggleFollowRoot,
+    /// Stop the running load.
+    CancelLoad,
+    /// Orbit by a drag (pixels).
+    Orbit(Vec2),
+    /// Pan by a drag (pixels) in a viewport of this height.
+    Pan(Vec2, f32),
+    /// Zoom by a factor towards a point (NDC) in a viewport of this aspect.
+    Zoom(f32, Vec2, f32),
+    /// Select what is under a point (NDC) in a viewport of this aspect.
+    Pick(Vec2, f32),
+    /// Show or hide the shortcut list.
+    ToggleHelp,
+    /// Close the error message.
+    DismissError,
+}
+
+/// A load in progress.
+pub struct Loading {
+    /// File being loaded, for the progress bar.
+    pub name: String,
+    /// Events and cancel.
+    pub handle: LoadHandle,
+    /// 0..1 when known.
+    pub progress: f32,
+}
+
+/// Everything the window shows.
+pub struct Viewer {
+    /// How files are read.
+    pub options: LoadOptions,
+    /// The loaded motion.
+    pub motion: Option<Arc<Motion>>,
+    /// Skeleton and first frames while the rest loads.
+    pub preview: Option<(Arc<Skeleton>, Clip)>,
+    /// The running load.
+    pub loading: Option<Loading>,
+    /// Last load error, shown until dismissed.
+    pub error: Option<String>,
+    /// Playback state.
+    pub playback: Playback,
+    /// Sampling between frames.
+    pub interpolation: Interpolation,
+    /// The camera.
+    pub camera: OrbitCamera,
+    /// Display toggles and colours.
+    pub style: Style,
+    /// Selected joint.
+    pub selected: Option<usize>,
+    /// Which pose is shown.
+    pub pose_mode: PoseMode,
+    /// Keep the root centred.
+    pub follow_root: bool,
+    /// Shortcut overlay visible.
+    pub show_help: bool,
+    /// Joint tree search text.
+    pub joint_filter: String,
+    /// Recently opened files, newest first.
+    pub recent: Vec<PathBuf>,
+    /// Commands queued this frame.
+    pub commands: Vec<Command>,
+    /// Global pose shown this frame (file space).
+    pub global: GlobalPose,
+    /// Joint positions in display space this frame.
+    pub positions: Vec<Vec3>,
+    /// Draw data of this frame.
+    pub draw: DrawData,
+    /// Aspect of the viewport, for framing.
+    pub aspect: f32,
+    waker: Arc<dyn Fn() + Send + Sync>,
+    local: LocalPose,
+    frame_on_next_pose: bool,
+}
+
+/// Where recent files are remembered.
+fn recent_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("skelview").join("recent.txt"))
+}
+
+impl Viewer {
+    /// A viewer with nothing loaded; `waker` requests a repaint from any thread.
+    pub fn new(options: LoadOptions, waker: Arc<dyn Fn() + Send + Sync>) -> Self {
+        let recent = recent_path()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .map(|s| s.lines().filter(|l| !l.is_empty()).map(PathBuf::from).take(10).collect())
+            .unwrap_or_default();
+        Self {
+            options,
+            motion: None,
+            preview: None,
+            loading: None,
+            error: None,
+            playback: Playback::new(1.0 / 30.0, 0),
+            interpolation: Interpolation::Linear,
+            camera: OrbitCamera::default(),
+            style: Style::default(),
+            selected: None,
+            pose_mode: PoseMode::Animated,
+            follow_root: false,
+            show_help: false,
+            joint_filter: String::new(),
+            recent,
+            commands: Vec::new(),
+            global: GlobalPose::default(),
+            positions: Vec::new(),
+            draw: DrawData::default(),
+            aspect: 16.0 / 9.0,
+            waker,
+            local: LocalPose::default(),
+            frame_on_next_pose: false,
+        }
+    }
+
+    /// Starts loading (cancelling any running load); the current motion stays until the new
+    /// skeleton arrives.
+    pub fn open(&mut self, request: LoadRequest) {
+        if let Some(old) = self.loading.take() {
+            old.handle.cancel();
+        }
+        let name = request.main_path().display().to_string();
+        if let LoadRequest::Bvh(Source::File(p))
+        | LoadRequest::Acclaim { amc: Some(Source::File(p)), .. }
+        | LoadRequest::Acclaim { asf: Source::File(p), amc: None } = &request
+        {
+            self.remember(p.clone());
+        }
+        match spawn_load(request, self.options.clone(), self.waker.clone()) {
+            Ok(handle) => self.loading = Some(Loading { name, handle, progress: 0.0 }),
+            Err(e) => self.error = Some(format!("cannot start the loader thread: {e}")),
+        }
+    }
+
+    /// Opens paths as the command line would group them (an AMC finds its ASF).
+    pub fn open_paths(&mut self, paths: &[PathBuf]) {
+        for request in LoadRequest::from_paths(paths) {
+            match request {
+                Ok(r) => {
+                    self.open(r);
+                    return; // one clip at a time until comparison lands
+                }
+                Err(e) => self.error = Some(e.to_string()),
+            }
+        }
+    }
+
+    fn remember(&mut self, path: PathBuf) {
+        let path = std::fs::canonicalize(&path).unwrap_or(path);
+        self.recent.retain(|p| p != &path);
+        self.recent.insert(0, path);
+        self.recent.truncate(10);
+        if let Some(file) = recent_path() {
+            let text: String = self.recent.iter().map(|p| format!("{}\n", p.display())).collect();
+            let _ = file.parent().map(std::fs::create_dir_all);
+            let _ = std::fs::write(file, text);
+        }
+    }
+
+    /// Drains the loader's events without blocking.
+    pub fn poll_loader(&mut self) {
+        let Some(loading) = &mut self.loading else { return };
+        let mut finished = None;
+        while let Ok(event) = loading.handle.events.try_recv() {
+            match event {
+                LoadEvent::Skeleton { skeleton, first_frames } => {
+                    self.preview = Some((skeleton, first_frames));
+                    self.motion = None;
+                    self.selected = None;
+                    self.frame_on_next_pose = true;
+                }
+                LoadEvent::Progress { bytes_done, bytes_total } => {
+                    loading.progress = bytes_total.map_or(0.0, |t| bytes_done as f32 / t.max(1) as f32);
+                }
+                LoadEvent::Done(motion) => finished = Some(Ok(motion)),
+                LoadEvent::Failed(e) => finished = Some(Err(e)),
+            }
+        }
+        match finished {
+            Some(Ok(motion)) => {
+                self.playback = Playback::new(motion.clip.frame_time_secs, motion.clip.num_frames());
+                self.playback.apply(PlaybackCommand::Play);
+                self.motion = Some(Arc::from(motion));
+                self.preview = None;
+                self.loading = None;
+                self.error = None;
+                self.frame_on_next_pose = true;
+            }
+            Some(Err(e)) => {
+                if !e.is_cancelled() {
+                    self.error = Some(e.to_string());
+                }
+                self.preview = None;
+                self.loading = None;
+            }
+            None => {}
+        }
+    }
+
+    /// Applies the queued commands, in order.
+    pub fn apply_commands(&mut self) {
+        for command in std::mem::take(&mut self.commands) {
+            match command {
+                Command::Playback(c) => self.playback.apply(c),
+                Command::Open(paths) => self.open_paths(&paths),
+                Command::Select(s) => self.selected = s,
+                Command::SetPoseMode(m) => self.pose_mode = m,
+                Command::SetInterpolation(i) => self.interpolation = i,
+                Command::FrameAll => self.frame_on_next_pose = true,
+                Command::View(v) => {
+                    self.camera.set_preset(v);
+                    self.frame_on_next_pose = true;
+                }
+                Command::ToggleOrtho => self.camera.orthographic = !self.camera.orthographic,
+                Command::ToggleFollowRoot => self.follow_root = !self.follow_root,
+                Command::CancelLoad => {
+                    if let Some(l) = &self.loading {
+                        l.handle.cancel();
+                    }
+                }
+                Command::Orbit(d) => self.camera.orbit(d),
+                Command::Pan(d, h) => self.camera.pan(d, h),
+                Command::Zoom(f, ndc, aspect) => self.camera.zoom_towards(f, ndc, aspect),
+                Command::Pick(ndc, aspect) => {
+                    let size = self.size_m();
+                    let skeleton = self.motion.as_ref().map(|m| &m.skeleton).or(self.preview.as_ref().map(|(s, _)| &**s));
+                    if let Some(skeleton) = skeleton.filter(|s| s.len() == self.positions.len()) {
+                        self.selected = scene::pick(&self.camera, ndc, aspect, skeleton, &self.positions, size);
+                    }
+                }
+                Command::ToggleHelp => self.show_help = !self.show_help,
+                Command::DismissError => self.error = None,
+            }
+        }
+    }
+
+    /// Body size in display metres.
+    pub fn size_m(&self) -> f32 {
+        self.motion.as_ref().map_or(1.7, |m| scene::body_size_m(m))
+    }
+
+    /// Advances playback and builds this frame's pose and draw data.
+    pub fn update(&mut self, dt_secs: f64) {
+        self.poll_loader();
+        self.apply_commands();
+        if self.pose_mode == PoseMode::Animated {
+            self.playback.update(dt_secs);
+        }
+        self.draw.clear();
+        let (skeleton, display, size) = if let Some(m) = &self.motion {
+            match self.pose_mode {
+                PoseMode::Animated => pose::sample_pose(&m.skeleton, &m.clip, self.playback.time_secs, self.interpolation, &mut self.local),
+                PoseMode::Rest => pose::rest_pose(&m.skeleton, &mut self.local),
+                PoseMode::FirstFrame => pose::frame_pose(&m.skeleton, &m.clip, 0, &mut self.local),
+            }
+            pose::global_pose(&m.skeleton, &self.local, &mut self.global);
+            (&m.skeleton, scene::display_from_file(m), scene::body_size_m(m))
+        } else if let Some((skeleton, clip)) = &self.preview {
+            pose::frame_pose(skeleton, clip, 0, &mut self.local);
+            pose::global_pose(skeleton, &self.local, &mut self.global);
+            // Units are detected once the whole clip is in; preview in file units scaled to
+            // a plausible size.
+            let mut positions = Vec::new();
+            scene::joint_positions(&self.global, glam::Mat4::IDENTITY, &mut positions);
+            let (lo, hi) = positions.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+            let h = (hi - lo).max_element().max(1e-6);
+            let scale = crate::core::LengthUnit::from_height(h).metres();
+            (&**skeleton, glam::Mat4::from_scale(Vec3::splat(scale)), h * scale)
+        } else {
+            return;
+        };
+        scene::joint_positions(&self.global, display, &mut self.positions);
+        scene::build(skeleton, &self.global, display, size, &self.style, self.selected, &mut self.draw);
+        if self.frame_on_next_pose && !self.positions.is_empty() {
+            let (lo, hi) = match (&self.motion, self.follow_root) {
+                // The whole clip, so that a walk stays in view.
+                (Some(m), false) if self.pose_mode == PoseMode::Animated => clip_bounds(m),
+                _ => self.positions.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), p| (lo.min(*p), hi.max(*p))),
+            };
+            self.camera.frame_bounds(lo, hi, self.aspect);
+            self.frame_on_next_pose = false;
+        }
+        if self.follow_root {
+            if let Some(root) = skeleton.roots().next() {
+                let p = self.positions[root];
+                self.camera.target = Vec3::new(p.x, self.camera.target.y, p.z);
+            }
+        }
+        let center = Vec3::new(self.camera.target.x, 0.0, self.camera.target.z);
+        scene::grid(center, size, &self.style, &mut self.draw.lines);
+    }
+
+    /// True while something changes by itself (playing or loading): keep repainting.
+    pub fn animating(&self) -> bool {
+        (self.playback.playing && self.pose_mode == PoseMode::Animated && self.motion.is_some()) || self.loading.is_some()
+    }
+}
+
+/// Display-space bounds of the joints over up to 32 frames spread across the clip.
+pub fn clip_bounds(m: &Motion) -> (Vec3, Vec3) {
+    let (mut local, mut global, mut positions) = (LocalPose::default(), GlobalPose::default(), Vec::new());
+    let display = scene::display_from_file(m);
+    let n = m.clip.num_frames().max(1);
+    let k = n.min(32);
+    let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+    for s in 0..k {
+        let f = if k == 1 { 0 } else { s * (n - 1) / (k - 1) };
+        pose::frame_pose(&m.skeleton, &m.clip, f, &mut local);
+        pose::global_pose(&m.skeleton, &local, &mut global);
+        scene::joint_positions(&global, display, &mut positions);
+        for p in &positions {
+            lo = lo.min(*p);
+            hi = hi.max(*p);
+        }
+    }
+    (lo, hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn viewer() -> Viewer {
+        Viewer::new(LoadOptions::default(), Arc::new(|| {}))
+    }
+
+    fn load_sample(v: &mut Viewer) {
+        v.open(LoadRequest::Bvh(Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(crate::cli::SAMPLE_BVH) }));
+        for _ in 0..500 {
+            v.update(0.0);
+            if v.motion.is_some() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        panic!("sample did not load");
+    }
+
+    #[test]
+    fn loads_plays_and_steps_through_commands() {
+        let mut v = viewer();
+        load_sample(&mut v);
+        assert!(v.playback.playing);
+        assert_eq!(v.draw.bones.len(), 23, "one bone per non-root joint");
+        v.commands.push(Command::Playback(PlaybackCommand::Pause));
+        v.commands.push(Command::Playback(PlaybackCommand::SeekFrame(10)));
+        v.commands.push(Command::Playback(PlaybackCommand::Step(5)));
+        v.update(1.0);
+        assert_eq!(v.playback.frame(), 15, "paused: time does not advance");
+        v.commands.push(Command::SetPoseMode(PoseMode::Rest));
+        v.update(0.0);
+        let rest = v.positions.clone();
+        v.commands.push(Command::SetPoseMode(PoseMode::Animated));
+        v.update(0.0);
+        assert_ne!(rest, v.positions);
+    }
+
+    #[test]
+    fn picking_selects_the_joint_under_the_cursor() {
+        let mut v = viewer();
+        load_sample(&mut v);
+        v.commands.push(Command::Playback(PlaybackCommand::Pause));
+        v.update(0.0);
+        let head = v.motion.as_ref().unwrap().skeleton.find("Head").unwrap();
+        let (px, _) = v.camera.project(v.positions[head], 1600.0, 900.0).unwrap();
+        let ndc = Vec2::new(px.x / 800.0 - 1.0, 1.0 - px.y / 450.0);
+        v.commands.push(Command::Pick(ndc, 16.0 / 9.0));
+        v.update(0.0);
+        assert_eq!(v.selected, Some(head));
+    }
+
+    #[test]
+    fn errors_are_shown_and_the_app_keeps_running() {
+        let mut v = viewer();
+        v.open(LoadRequest::Bvh(Source::Memory { name: "bad.bvh".into(), bytes: Arc::from(&b"HIERARCHY\nROOT\n"[..]) }));
+        for _ in 0..500 {
+            v.update(0.0);
+            if v.error.is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert_eq!(v.error.as_deref(), Some("bad.bvh:2:5: expected a joint name, found end of line"));
+        assert!(v.loading.is_none());
+    }
+}

@@ -1,0 +1,42 @@
+//! F1: every shortcut.
+
+use crate::app::{Command, Viewer};
+
+/// The shortcut table shown by F1 (also in the README).
+pub const SHORTCUTS: [(&str, &str); 16] = [
+    ("Space", "play / pause"),
+    ("← / →", "step one frame"),
+    ("Shift + ← / →", "step ten frames"),
+    ("Home / End", "first / last frame of the range"),
+    ("Left drag", "orbit"),
+    ("Middle drag, Shift + left drag", "pan"),
+    ("Wheel", "zoom towards the cursor"),
+    ("Click", "select the joint or bone under the cursor"),
+    ("Esc", "clear the selection"),
+    ("F", "frame all"),
+    ("1 / 2 / 3 / 4", "front / side / top / perspective view"),
+    ("O", "orthographic / perspective"),
+    ("R", "follow the root"),
+    ("Ctrl + O", "open a file"),
+    ("Drop a file", "open it"),
+    ("F1", "this help"),
+];
+
+pub(super) fn help_ui(ctx: &egui::Context, viewer: &mut Viewer) {
+    if !viewer.show_help {
+        return;
+    }
+    let mut open = true;
+    egui::Window::new("Shortcuts").open(&mut open).collapsible(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+        egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
+            for (key, what) in SHORTCUTS {
+                ui.label(egui::RichText::new(key).strong());
+                ui.label(what);
+                ui.end_row();
+            }
+        });
+    });
+    if !open {
+        viewer.commands.push(Command::ToggleHelp);
+    }
+}

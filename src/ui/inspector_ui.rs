@@ -1,0 +1,228 @@
+//! The joint tree (with search) and the inspector of the selected joint.
+
+use glam::{EulerRot, Quat, Vec3};
+
+use crate::app::{Command, PoseMode, Viewer};
+use crate::core::pose::{compose_rotation, joint_local};
+use crate::core::rest::rest_readout;
+use crate::core::{ChannelKind, EulerConvention, Format};
+
+pub(super) fn joint_tree_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+    ui.heading("Joints");
+    ui.add(egui::TextEdit::singleline(&mut viewer.joint_filter).hint_text("search"));
+    let Some(motion) = viewer.motion.clone() else {
+        ui.label("(nothing loaded)");
+        return;
+    };
+    let joints = motion.skeleton.joints();
+    let mut depth = vec![0usize; joints.len()];
+    for (i, j) in joints.iter().enumerate() {
+        depth[i] = j.parent.map_or(0, |p| depth[p] + 1);
+    }
+    let filter = viewer.joint_filter.to_lowercase();
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        for (i, j) in joints.iter().enumerate() {
+            if !filter.is_empty() && !j.name.to_lowercase().contains(&filter) {
+                continue;
+            }
+            let indent = if filter.is_empty() { depth[i].min(24) as f32 * 10.0 } else { 0.0 };
+            ui.horizontal(|ui| {
+                ui.add_space(indent);
+                let text = if j.is_end_site { egui::RichText::new(&j.name).weak() } else { egui::RichText::new(&j.name) };
+                if ui.selectable_label(viewer.selected == Some(i), text).clicked() {
+                    viewer.commands.push(Command::Select(Some(i)));
+                }
+            });
+        }
+    });
+}
+
+fn vec3(v: Vec3) -> String {
+    format!("{:>9.4} {:>9.4} {:>9.4}", v.x, v.y, v.z)
+}
+
+fn quat(q: Quat) -> String {
+    format!("x {:.4} y {:.4} z {:.4} w {:.4}", q.x, q.y, q.z, q.w)
+}
+
+/// Euler angles (degrees) of `q` in a joint's own channel order and convention.
+fn euler_in_order(q: Quat, order: &str, convention: EulerConvention) -> Option<[f32; 3]> {
+    // glam's intrinsic orders: `ZXY` means R = Rz·Rx·Ry (first listed outermost), the BVH
+    // convention; ASF's listed order is the reverse product.
+    let listed: String = match convention {
+        EulerConvention::FirstOutermost => order.to_owned(),
+        EulerConvention::LastOutermost => order.chars().rev().collect(),
+    };
+    let rot = match listed.as_str() {
+        "XYZ" => EulerRot::XYZ,
+        "XZY" => EulerRot::XZY,
+        "YXZ" => EulerRot::YXZ,
+        "YZX" => EulerRot::YZX,
+        "ZXY" => EulerRot::ZXY,
+        "ZYX" => EulerRot::ZYX,
+        _ => return None,
+    };
+    let (a, b, c) = q.to_euler(rot);
+    let v = [a.to_degrees(), b.to_degrees(), c.to_degrees()];
+    Some(match convention {
+        EulerConvention::FirstOutermost => v,
+        EulerConvention::LastOutermost => [v[2], v[1], v[0]],
+    })
+}
+
+pub(super) fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+    ui.heading("Inspector");
+    let Some(motion) = viewer.motion.clone() else {
+        ui.label("(nothing loaded)");
+        return;
+    };
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        egui::CollapsingHeader::new("Rest pose").default_open(false).show(ui, |ui| {
+            let r = rest_readout(&motion.skeleton, motion.source.up_axis);
+            ui.label(format!("up axis: {} ({})", r.up.name(), if motion.source.up_detected { "detected" } else { "declared" }));
+            ui.label(match r.facing {
+                Some(f) => format!("facing: {}", vec3(f)),
+                None => "facing: unknown (no left/right limbs found by name)".into(),
+            });
+            ui.label(match r.arm_angle_deg {
+                Some(a) if a.abs() < 15.0 => format!("arms: {a:.0}° below horizontal (T-pose)"),
+                Some(a) => format!("arms: {a:.0}° below horizontal (A-pose)"),
+                None => "arms: not found".into(),
+            });
+            ui.label(if r.matches_biped {
+                "Character Studio Biped neutral pose: yes"
+            } else {
+                "Character Studio Biped neutral pose (+Z up, facing −Y): no"
+            });
+            if viewer.pose_mode != PoseMode::Rest && ui.button("Show the rest pose").clicked() {
+                viewer.commands.push(Command::SetPoseMode(PoseMode::Rest));
+            }
+        });
+        if !motion.warnings.is_empty() {
+            egui::CollapsingHeader::new(format!("Warnings ({})", motion.warnings.len())).default_open(false).show(ui, |ui| {
+                for w in &motion.warnings {
+                    ui.label(egui::RichText::new(w.to_string()).small().color(egui::Color32::YELLOW));
+                }
+            });
+        }
+        let Some(i) = viewer.selected.filter(|&i| i < motion.skeleton.len()) else {
+            ui.label("Click a joint or bone (or pick one in the tree) to inspect it.");
+            return;
+        };
+        let joint = &motion.skeleton.joints()[i];
+        ui.separator();
+        ui.label(egui::RichText::new(&joint.name).heading());
+        if let Some(p) = joint.parent {
+            if ui.link(format!("parent: {}", motion.skeleton.joints()[p].name)).clicked() {
+                viewer.commands.push(Command::Select(Some(p)));
+            }
+        }
+        for c in motion.skeleton.children(i) {
+            if ui.link(format!("child: {}", motion.skeleton.joints()[c].name)).clicked() {
+                viewer.commands.push(Command::Select(Some(c)));
+            }
+        }
+        let degrees = motion.source.angle_unit == "deg";
+        let frame = viewer.playback.frame();
+        let values: Option<Vec<f32>> = (motion.clip.num_frames() > 0).then(|| {
+            motion.clip.frame(frame.min(motion.clip.num_frames() - 1))[joint.first_channel..joint.first_channel + joint.channels.len()]
+                .to_vec()
+        });
+        ui.separator();
+        ui.label(egui::RichText::new(format!("Channels at frame {frame} (file order and units)")).strong());
+        if joint.channels.is_empty() {
+            ui.label("(none)");
+        }
+        egui::Grid::new("channels").striped(true).show(ui, |ui| {
+            for (k, kind) in joint.channels.iter().enumerate() {
+                let name = if motion.source.format == Format::Bvh { kind.bvh_name() } else { kind.short_name() };
+                let v = values.as_ref().map_or(0.0, |v| v[k]);
+                let (shown, unit) = if kind.is_rotation() && degrees {
+                    (v.to_degrees(), "°")
+                } else if kind.is_rotation() {
+                    (v, " rad")
+                } else {
+                    (v, "")
+                };
+                let limits = joint.limits.get(k).copied();
+                let outside = limits.is_some_and(|(lo, hi)| v < lo - 1e-4 || v > hi + 1e-4);
+                let text = egui::RichText::new(format!("{shown:.2}{unit}")).monospace();
+                ui.label(name);
+                ui.label(if outside { text.color(egui::Color32::from_rgb(255, 90, 90)) } else { text });
+                if let Some((lo, hi)) = limits {
+                    let f = |x: f32| if kind.is_rotation() && degrees { x.to_degrees() } else { x };
+                    ui.label(
+                        egui::RichText::new(format!("limits {:.1} … {:.1}{}", f(lo), f(hi), if outside { "  outside!" } else { "" }))
+                            .small(),
+                    );
+                }
+                ui.end_row();
+            }
+        });
+        let local = joint_local(joint, values.as_deref(), motion.skeleton.position_rule);
+        let order = joint.rotation_order();
+        ui.separator();
+        ui.label(egui::RichText::new("Local").strong());
+        ui.monospace(format!("translation {}", vec3(local.translation)));
+        ui.monospace(format!("rotation    {}", quat(local.rotation)));
+        if let (false, Some(v)) = (order.is_empty(), values.as_ref()) {
+            let channel_rotation = compose_rotation(&joint.channels, v, joint.euler);
+            if let Some(e) = euler_in_order(channel_rotation, &order, joint.euler) {
+                ui.monospace(format!("euler {order}   {:.2}° {:.2}° {:.2}°", e[0], e[1], e[2]));
+            }
+        }
+        if viewer.global.world_from_joint.len() == motion.skeleton.len() {
+            let g = viewer.global.world_from_joint[i];
+            ui.separator();
+            ui.label(egui::RichText::new("Global").strong());
+            ui.monospace(format!("position    {} (file units)", vec3(g.translation.into())));
+            if let Some(p) = viewer.positions.get(i) {
+                ui.monospace(format!("            {} (m, Y-up)", vec3(*p)));
+            }
+            ui.monospace(format!("rotation    {}", quat(Quat::from_mat3a(&g.matrix3).normalize())));
+            if let Some(parent) = joint.parent {
+                let len = (Vec3::from(g.translation) - Vec3::from(viewer.global.world_from_joint[parent].translation)).length();
+                ui.monospace(format!("bone length {len:.4} (file units)"));
+            }
+        }
+        if joint.channels.iter().any(|c| *c == ChannelKind::Length) {
+            ui.label("(l: bone stretch channel)");
+        }
+        if ui.button("Copy values").on_hover_text("Copy this joint's channel values to the clipboard").clicked() {
+            let text = joint
+                .channels
+                .iter()
+                .enumerate()
+                .map(|(k, c)| {
+                    format!(
+                        "{} {}",
+                        c.bvh_name(),
+                        values.as_ref().map_or(0.0, |v| if c.is_rotation() && degrees { v[k].to_degrees() } else { v[k] })
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            ui.ctx().copy_text(text);
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn euler_readout_recovers_channel_angles() {
+        use ChannelKind::*;
+        for (order, kinds, convention) in [
+            ("ZXY", [RotateZ, RotateX, RotateY], EulerConvention::FirstOutermost),
+            ("XYZ", [RotateX, RotateY, RotateZ], EulerConvention::LastOutermost),
+            ("ZYX", [RotateZ, RotateY, RotateX], EulerConvention::FirstOutermost),
+        ] {
+            let angles = [10f32.to_radians(), -20f32.to_radians(), 30f32.to_radians()];
+            let q = compose_rotation(&kinds, &angles, convention);
+            let e = euler_in_order(q, order, convention).unwrap();
+            assert!((e[0] - 10.0).abs() < 1e-3 && (e[1] + 20.0).abs() < 1e-3 && (e[2] - 30.0).abs() < 1e-3, "{order}: {e:?}");
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! egui panels: they read the viewer's state and push [`Command`]s; nothing here changes
+//! state directly except text fields that belong to the UI (the joint search).
+
+mod help_ui;
+mod inspector_ui;
+mod timeline_ui;
+pub mod viewport_ui;
+
+use crate::app::{Command, PoseMode, Viewer};
+use crate::core::PlaybackCommand;
+use crate::render::ViewPreset;
+pub use viewport_ui::ViewportGpu;
+
+/// Supported extensions for the open dialog.
+pub const EXTENSIONS: [&str; 3] = ["bvh", "asf", "amc"];
+
+/// Lays out the whole window for one frame.
+pub fn viewer_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut ViewportGpu, frame_ms: f32) {
+    shortcuts(ui, viewer);
+    egui::Panel::top("menu").show(ui, |ui| menu_ui(ui, viewer));
+    egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, viewer, frame_ms));
+    egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| timeline_ui::timeline_ui(ui, viewer));
+    egui::Panel::left("joints").resizable(true).default_size(220.0).min_size(160.0).show(ui, |ui| inspector_ui::joint_tree_ui(ui, viewer));
+    egui::Panel::right("inspector")
+        .resizable(true)
+        .default_size(320.0)
+        .min_size(280.0)
+        .show(ui, |ui| inspector_ui::inspector_ui(ui, viewer));
+    egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| viewport_ui::viewport_ui(ui, viewer, gpu));
+    help_ui::help_ui(ui.ctx(), viewer);
+    error_ui(ui.ctx(), viewer);
+}
+
+/// Keyboard shortcuts (when no text field has focus).
+fn shortcuts(ui: &mut egui::Ui, viewer: &mut Viewer) {
+    if ui.ctx().egui_wants_keyboard_input() {
+        return;
+    }
+    use egui::Key;
+    let push = |v: &mut Viewer, c: PlaybackCommand| v.commands.push(Command::Playback(c));
+    ui.input(|i| {
+        let step = if i.modifiers.shift { 10 } else { 1 };
+        if i.key_pressed(Key::Space) {
+            push(viewer, PlaybackCommand::TogglePlay);
+        }
+        if i.key_pressed(Key::ArrowRight) {
+            push(viewer, PlaybackCommand::Step(step));
+        }
+        if i.key_pressed(Key::ArrowLeft) {
+            push(viewer, PlaybackCommand::Step(-step));
+        }
+        if i.key_pressed(Key::Home) {
+            push(viewer, PlaybackCommand::Home);
+        }
+        if i.key_pressed(Key::End) {
+            push(viewer, PlaybackCommand::End);
+        }
+        if i.key_pressed(Key::F) {
+            viewer.commands.push(Command::FrameAll);
+        }
+        if i.key_pressed(Key::F1) {
+            viewer.commands.push(Command::ToggleHelp);
+        }
+        if i.key_pressed(Key::O) && i.modifiers.command {
+            open_dialog(viewer);
+        } else if i.key_pressed(Key::O) {
+            viewer.commands.push(Command::ToggleOrtho);
+        }
+        for (key, view) in [
+            (Key::Num1, ViewPreset::Front),
+            (Key::Num2, ViewPreset::Side),
+            (Key::Num3, ViewPreset::Top),
+            (Key::Num4, ViewPreset::Perspective),
+        ] {
+            if i.key_pressed(key) {
+                viewer.commands.push(Command::View(view));
+            }
+        }
+        if i.key_pressed(Key::R) {
+            viewer.commands.push(Command::ToggleFollowRoot);
+        }
+        if i.key_pressed(Key::Escape) {
+            viewer.commands.push(Command::Select(None));
+        }
+    });
+}
+
+/// Shows the file dialog (rfd); says so when no dialog is available.
+pub fn open_dialog(viewer: &mut Viewer) {
+    let picked = rfd::FileDialog::new()
+        .add_filter("Motion capture", &EXTENSIONS)
+        .add_filter("All files", &["*"])
+        .set_title("Open motion")
+        .pick_files();
+    match picked {
+        Some(paths) if !paths.is_empty() => viewer.commands.push(Command::Open(paths)),
+        Some(_) => {}
+        None => {
+            // rfd returns None both for "cancelled" and "no dialog could be shown".
+            if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() && which("zenity").is_none() {
+                viewer.error = Some("No file dialog is available (needs an xdg-desktop-portal or zenity). Drop a file on the window or pass it on the command line.".into());
+            }
+        }
+    }
+}
+
+fn which(program: &str) -> Option<std::path::PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|d| d.join(program)).find(|p| p.is_file()))
+}
+
+fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+    egui::MenuBar::new().ui(ui, |ui| {
+        ui.menu_button("File", |ui| {
+            if ui.button("Open…  (Ctrl+O)").clicked() {
+                open_dialog(viewer);
+            }
+            ui.menu_button("Open recent", |ui| {
+                if viewer.recent.is_empty() {
+                    ui.label("(none yet)");
+                }
+                for path in viewer.recent.clone() {
+                    if ui.button(path.display().to_string()).clicked() {
+                        viewer.commands.push(Command::Open(vec![path]));
+                    }
+                }
+            });
+        });
+        ui.menu_button("View", |ui| {
+            ui.checkbox(&mut viewer.style.bones, "Bones");
+            ui.checkbox(&mut viewer.style.joints, "Joints");
+            ui.checkbox(&mut viewer.style.axes, "Joint axes");
+            ui.checkbox(&mut viewer.style.grid, "Grid");
+            ui.checkbox(&mut viewer.style.shadow, "Shadow");
+            ui.checkbox(&mut viewer.style.gizmo, "World axes");
+            ui.separator();
+            for (label, view) in [
+                ("Front (1)", ViewPreset::Front),
+                ("Side (2)", ViewPreset::Side),
+                ("Top (3)", ViewPreset::Top),
+                ("Perspective (4)", ViewPreset::Perspective),
+            ] {
+                if ui.button(label).clicked() {
+                    viewer.commands.push(Command::View(view));
+                }
+            }
+            if ui.button("Frame all (F)").clicked() {
+                viewer.commands.push(Command::FrameAll);
+            }
+            let mut ortho = viewer.camera.orthographic;
+            if ui.checkbox(&mut ortho, "Orthographic (O)").changed() {
+                viewer.commands.push(Command::ToggleOrtho);
+            }
+            let mut follow = viewer.follow_root;
+            if ui.checkbox(&mut follow, "Follow root (R)").changed() {
+                viewer.commands.push(Command::ToggleFollowRoot);
+            }
+        });
+        ui.menu_button("Pose", |ui| {
+            for (label, mode) in
+                [("Animated", PoseMode::Animated), ("Rest pose (channels ignored)", PoseMode::Rest), ("First frame", PoseMode::FirstFrame)]
+            {
+                if ui.radio(viewer.pose_mode == mode, label).clicked() {
+                    viewer.commands.push(Command::SetPoseMode(mode));
+                }
+            }
+        });
+        if ui.button("Help (F1)").clicked() {
+            viewer.commands.push(Command::ToggleHelp);
+        }
+    });
+}
+
+fn status_ui(ui: &mut egui::Ui, viewer: &Viewer, frame_ms: f32) {
+    ui.horizontal(|ui| {
+        if let Some(loading) = &viewer.loading {
+            ui.label(format!("Loading {}", loading.name));
+            ui.add(egui::ProgressBar::new(loading.progress).desired_width(160.0).show_percentage());
+        } else if let Some(m) = &viewer.motion {
+            let s = &m.source;
+            let name =
+                s.paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" + ");
+            ui.label(format!(
+                "{name} · {} · {} joints · {} frames · {:.3} fps · {:.2} s · units {} · {}-up",
+                s.format.name(),
+                m.skeleton.len(),
+                m.clip.num_frames(),
+                m.clip.fps(),
+                m.clip.duration_secs(),
+                s.unit.symbol(),
+                s.up_axis.name()
+            ));
+            if !m.warnings.is_empty() {
+                ui.label(egui::RichText::new(format!("{} warnings", m.warnings.len())).color(egui::Color32::YELLOW));
+            }
+        } else {
+            ui.label("No file: open one with Ctrl+O or drop it on the window");
+        }
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.label(format!("{frame_ms:.1} ms/frame"));
+        });
+    });
+}
+
+fn error_ui(ctx: &egui::Context, viewer: &mut Viewer) {
+    let Some(error) = viewer.error.clone() else { return };
+    egui::Window::new("Could not open the file").collapsible(false).resizable(true).anchor(egui::Align2::CENTER_TOP, [0.0, 40.0]).show(
+        ctx,
+        |ui| {
+            ui.label(egui::RichText::new(error).monospace());
+            if ui.button("OK").clicked() {
+                viewer.commands.push(Command::DismissError);
+            }
+        },
+    );
+}

@@ -1,0 +1,84 @@
+//! The timeline: scrub, play, step, rate, loop, range, interpolation.
+
+use crate::app::{Command, Viewer};
+use crate::core::playback::RATE_RANGE;
+use crate::core::{Interpolation, PlaybackCommand};
+
+pub(super) fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+    let p = viewer.playback.clone();
+    let mut commands: Vec<PlaybackCommand> = Vec::new();
+    let mut interp = viewer.interpolation;
+    let mut push = |c: PlaybackCommand| commands.push(c);
+    let last = p.num_frames().saturating_sub(1);
+    ui.add_space(4.0);
+    ui.horizontal(|ui| {
+        ui.add_enabled_ui(p.num_frames() > 0, |ui| {
+            if ui.button("|<").on_hover_text("First frame of the range (Home)").clicked() {
+                push(PlaybackCommand::Home);
+            }
+            if ui.button("<").on_hover_text("Step back (←, Shift: 10)").clicked() {
+                push(PlaybackCommand::Step(-1));
+            }
+            if ui.button(if p.playing { "Pause" } else { "Play" }).on_hover_text("Play / pause (Space)").clicked() {
+                push(PlaybackCommand::TogglePlay);
+            }
+            if ui.button(">").on_hover_text("Step forward (→, Shift: 10)").clicked() {
+                push(PlaybackCommand::Step(1));
+            }
+            if ui.button(">|").on_hover_text("Last frame of the range (End)").clicked() {
+                push(PlaybackCommand::End);
+            }
+            let mut frame = p.frame();
+            let width = (ui.available_width() - 260.0).max(120.0);
+            ui.spacing_mut().slider_width = width;
+            let slider = egui::Slider::new(&mut frame, 0..=last.max(1)).show_value(false);
+            if ui.add_enabled(last > 0, slider).changed() {
+                push(PlaybackCommand::SeekFrame(frame));
+            }
+            ui.monospace(format!("frame {:>5} / {:<5} {:>8.3} s", p.frame(), last, p.time_secs));
+        });
+    });
+    ui.horizontal(|ui| {
+        ui.label("rate");
+        let mut rate = p.rate;
+        if ui.add(egui::Slider::new(&mut rate, RATE_RANGE.0..=RATE_RANGE.1).logarithmic(true).fixed_decimals(2).suffix("×")).changed() {
+            push(PlaybackCommand::SetRate(rate));
+        }
+        for preset in [0.25, 0.5, 1.0, 2.0] {
+            if ui.selectable_label((p.rate - preset).abs() < 1e-9, format!("{preset}×")).clicked() {
+                push(PlaybackCommand::SetRate(preset));
+            }
+        }
+        ui.separator();
+        let mut looping = p.looping;
+        if ui.checkbox(&mut looping, "loop").changed() {
+            push(PlaybackCommand::SetLooping(looping));
+        }
+        ui.separator();
+        ui.label(format!("range {}–{}", p.in_frame, p.out_frame));
+        if ui.button("set in").clicked() {
+            push(PlaybackCommand::SetInHere);
+        }
+        if ui.button("set out").clicked() {
+            push(PlaybackCommand::SetOutHere);
+        }
+        if ui.button("clear").clicked() {
+            push(PlaybackCommand::ClearRange);
+        }
+        ui.separator();
+        egui::ComboBox::from_id_salt("interp").selected_text(if interp == Interpolation::Linear { "linear" } else { "nearest" }).show_ui(
+            ui,
+            |ui| {
+                ui.selectable_value(&mut interp, Interpolation::Linear, "linear");
+                ui.selectable_value(&mut interp, Interpolation::Nearest, "nearest");
+            },
+        );
+        ui.separator();
+        ui.label(format!("{} s/frame = {:.4} fps", p.frame_time_secs(), 1.0 / p.frame_time_secs()));
+    });
+    ui.add_space(2.0);
+    viewer.commands.extend(commands.into_iter().map(Command::Playback));
+    if interp != viewer.interpolation {
+        viewer.commands.push(Command::SetInterpolation(interp));
+    }
+}

@@ -1,0 +1,150 @@
+//! The 3D viewport: the one place where egui and wgpu meet. The skeleton is rendered into a
+//! texture by the (UI-agnostic) renderer, shown as an image; mouse input becomes commands.
+
+use std::sync::Arc;
+
+use egui::PointerButton;
+use glam::Vec2;
+
+use crate::app::{Command, Viewer};
+use crate::render::offscreen;
+use crate::render::{RenderTarget, SkeletonRenderer};
+
+/// GPU resources of the viewport, created once.
+pub struct ViewportGpu {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    egui_renderer: Arc<egui::mutex::RwLock<egui_wgpu::Renderer>>,
+    renderer: SkeletonRenderer,
+    target: Option<RenderTarget>,
+    texture: Option<egui::TextureId>,
+    /// Draw joint names in the viewport.
+    pub show_names: bool,
+}
+
+/// Background of the viewport (linear RGB), matching `skelview render`.
+const BACKGROUND: [f64; 4] = crate::cli::render::BACKGROUND;
+
+impl ViewportGpu {
+    /// Pipelines for egui-wgpu's device; MSAA ×4 except on software adapters, where it costs
+    /// ~8× the frame time.
+    pub fn new(state: &egui_wgpu::RenderState) -> Self {
+        let software = state.adapter.get_info().device_type == wgpu::DeviceType::Cpu;
+        let samples = if software { 1 } else { 4 };
+        Self {
+            device: state.device.clone(),
+            queue: state.queue.clone(),
+            egui_renderer: state.renderer.clone(),
+            renderer: SkeletonRenderer::new(&state.device, wgpu::TextureFormat::Rgba8UnormSrgb, samples),
+            target: None,
+            texture: None,
+            show_names: false,
+        }
+    }
+
+    /// Renders the viewer's draw data at `size` pixels; returns the texture to show.
+    fn render(&mut self, size: (u32, u32), viewer: &Viewer) -> egui::TextureId {
+        if self.target.as_ref().is_none_or(|t| t.size != size) {
+            let target = RenderTarget::new(&self.device, &self.renderer, size);
+            let mut egui_renderer = self.egui_renderer.write();
+            match self.texture {
+                Some(id) => {
+                    egui_renderer.update_egui_texture_from_wgpu_texture(&self.device, &target.gamma_view, wgpu::FilterMode::Linear, id)
+                }
+                None => {
+                    self.texture = Some(egui_renderer.register_native_texture(&self.device, &target.gamma_view, wgpu::FilterMode::Linear))
+                }
+            }
+            self.target = Some(target);
+        }
+        let target = self.target.as_ref().expect("just created");
+        let globals = offscreen::globals(&viewer.camera, size.0 as f32 / size.1 as f32);
+        self.renderer.prepare(&self.device, &self.queue, &globals, &viewer.draw);
+        let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewport") });
+        target.render(&mut encoder, &self.renderer, BACKGROUND);
+        self.queue.submit([encoder.finish()]);
+        self.texture.expect("registered")
+    }
+}
+
+pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut ViewportGpu) {
+    let (rect, response) = ui.allocate_exact_size(ui.available_size(), egui::Sense::click_and_drag());
+    if rect.width() < 2.0 || rect.height() < 2.0 {
+        return;
+    }
+    let aspect = rect.width() / rect.height();
+    viewer.aspect = aspect;
+    let to_ndc = |p: egui::Pos2| Vec2::new((p.x - rect.left()) / rect.width() * 2.0 - 1.0, 1.0 - (p.y - rect.top()) / rect.height() * 2.0);
+    let shift = ui.input(|i| i.modifiers.shift);
+    let delta = response.drag_delta();
+    if delta != egui::Vec2::ZERO {
+        let d = Vec2::new(delta.x, delta.y);
+        if response.dragged_by(PointerButton::Middle) || (shift && response.dragged_by(PointerButton::Primary)) {
+            viewer.commands.push(Command::Pan(d, rect.height()));
+        } else if response.dragged_by(PointerButton::Primary) {
+            viewer.commands.push(Command::Orbit(d));
+        }
+    }
+    if let Some(pos) = response.hover_pos() {
+        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+        if scroll != 0.0 {
+            viewer.commands.push(Command::Zoom((-scroll * 0.0025).exp(), to_ndc(pos), aspect));
+        }
+    }
+    if response.clicked() {
+        if let Some(pos) = response.interact_pointer_pos() {
+            viewer.commands.push(Command::Pick(to_ndc(pos), aspect));
+        }
+    }
+    let ppp = ui.ctx().pixels_per_point();
+    let size = ((rect.width() * ppp).round().max(1.0) as u32, (rect.height() * ppp).round().max(1.0) as u32);
+    let texture = gpu.render(size, viewer);
+    let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+    ui.painter().image(texture, rect, uv, egui::Color32::WHITE);
+
+    let painter = ui.painter_at(rect);
+    if gpu.show_names {
+        if let Some(m) = &viewer.motion {
+            for (i, j) in m.skeleton.joints().iter().enumerate().filter(|(_, j)| !j.is_end_site) {
+                if let Some((p, _)) = viewer.positions.get(i).and_then(|p| viewer.camera.project(*p, rect.width(), rect.height())) {
+                    painter.text(
+                        rect.min + egui::vec2(p.x + 6.0, p.y),
+                        egui::Align2::LEFT_CENTER,
+                        &j.name,
+                        egui::FontId::proportional(11.0),
+                        egui::Color32::from_gray(220),
+                    );
+                }
+            }
+        }
+    }
+    if viewer.motion.is_none() && viewer.loading.is_none() && viewer.preview.is_none() {
+        painter.text(
+            rect.center(),
+            egui::Align2::CENTER_CENTER,
+            "Open a motion file (Ctrl+O) or drop one here",
+            egui::FontId::proportional(18.0),
+            egui::Color32::from_gray(180),
+        );
+    }
+    if let Some(loading) = &viewer.loading {
+        let bar = egui::Rect::from_center_size(rect.center_bottom() - egui::vec2(0.0, 40.0), egui::vec2(rect.width().min(420.0), 26.0));
+        ui.put(bar, egui::ProgressBar::new(loading.progress).text(format!("loading {:.0}%", loading.progress * 100.0)));
+        let cancel = egui::Rect::from_center_size(bar.center() + egui::vec2(0.0, 28.0), egui::vec2(80.0, 22.0));
+        if ui.put(cancel, egui::Button::new("Cancel")).clicked() {
+            viewer.commands.push(Command::CancelLoad);
+        }
+    }
+    // Display toggles over the viewport.
+    let toggles = egui::Rect::from_min_size(rect.min + egui::vec2(8.0, 8.0), egui::vec2(560.0, 24.0));
+    ui.scope_builder(egui::UiBuilder::new().max_rect(toggles), |ui| {
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut viewer.style.bones, "bones");
+            ui.checkbox(&mut viewer.style.joints, "joints");
+            ui.checkbox(&mut viewer.style.axes, "axes");
+            ui.checkbox(&mut gpu.show_names, "names");
+            ui.checkbox(&mut viewer.style.grid, "grid");
+            ui.checkbox(&mut viewer.style.shadow, "shadow");
+        });
+    });
+}

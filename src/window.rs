@@ -1,0 +1,191 @@
+//! The window: winit events in, egui + wgpu frames out. The event loop sleeps until input,
+//! a repaint request from egui, or a wake-up from the loader thread; it runs continuously
+//! only while playing or loading.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use winit::application::ApplicationHandler;
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
+use winit::window::{Window, WindowId};
+
+use crate::app::{Command, Viewer};
+use crate::formats::{LoadOptions, LoadRequest, Source};
+use crate::ui::{self, ViewportGpu};
+
+/// Wakes the event loop from another thread.
+#[derive(Debug, Clone, Copy)]
+enum Wake {
+    Repaint,
+}
+
+struct Running {
+    window: Arc<Window>,
+    ctx: egui::Context,
+    egui_state: egui_winit::State,
+    painter: egui_wgpu::winit::Painter,
+    gpu: ViewportGpu,
+    last_frame: Instant,
+    frame_ms: f32,
+    frames: u64,
+}
+
+struct App {
+    proxy: Arc<Mutex<EventLoopProxy<Wake>>>,
+    files: Vec<PathBuf>,
+    viewer: Viewer,
+    running: Option<Running>,
+    /// Exit after this many frames (tests under Xvfb).
+    quit_after_frames: Option<u64>,
+    error: Option<String>,
+}
+
+/// Opens the viewer window on `files` (the bundled sample when empty) and runs until closed.
+pub fn run(files: Vec<PathBuf>, options: LoadOptions) -> Result<(), String> {
+    let event_loop = EventLoop::<Wake>::with_user_event().build().map_err(|e| format!("cannot open a window: {e}"))?;
+    event_loop.set_control_flow(ControlFlow::Wait);
+    let proxy = Arc::new(Mutex::new(event_loop.create_proxy()));
+    let waker_proxy = proxy.clone();
+    let waker: Arc<dyn Fn() + Send + Sync> = Arc::new(move || {
+        if let Ok(p) = waker_proxy.lock() {
+            let _ = p.send_event(Wake::Repaint);
+        }
+    });
+    let quit_after_frames = std::env::var("SKELVIEW_QUIT_AFTER_FRAMES").ok().and_then(|v| v.parse().ok());
+    let mut app = App { proxy, files, viewer: Viewer::new(options, waker), running: None, quit_after_frames, error: None };
+    event_loop.run_app(&mut app).map_err(|e| format!("window event loop failed: {e}"))?;
+    match app.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+impl App {
+    fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
+        let attributes = Window::default_attributes().with_title("skelview").with_inner_size(winit::dpi::LogicalSize::new(1280.0, 800.0));
+        let window = Arc::new(event_loop.create_window(attributes).map_err(|e| format!("cannot create a window: {e}"))?);
+        let ctx = egui::Context::default();
+        let proxy = self.proxy.clone();
+        ctx.set_request_repaint_callback(move |_| {
+            if let Ok(p) = proxy.lock() {
+                let _ = p.send_event(Wake::Repaint);
+            }
+        });
+        let config = egui_wgpu::WgpuConfiguration {
+            wgpu_setup: egui_wgpu::WgpuSetup::from_display_handle(event_loop.owned_display_handle()),
+            ..Default::default()
+        };
+        let mut painter =
+            pollster::block_on(egui_wgpu::winit::Painter::new(ctx.clone(), config, false, egui_wgpu::RendererOptions::default()));
+        pollster::block_on(painter.set_window(egui::ViewportId::ROOT, Some(window.clone())))
+            .map_err(|e| format!("cannot set up graphics for the window: {e}"))?;
+        let state = painter.render_state().ok_or("no graphics device for the window")?;
+        let gpu = ViewportGpu::new(&state);
+        let egui_state = egui_winit::State::new(
+            ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            painter.max_texture_side(),
+        );
+        self.running = Some(Running { window, ctx, egui_state, painter, gpu, last_frame: Instant::now(), frame_ms: 0.0, frames: 0 });
+        if self.files.is_empty() {
+            self.viewer
+                .open(LoadRequest::Bvh(Source::Memory { name: crate::cli::SAMPLE_NAME.into(), bytes: Arc::from(crate::cli::SAMPLE_BVH) }));
+        } else {
+            let files = std::mem::take(&mut self.files);
+            self.viewer.open_paths(&files);
+        }
+        Ok(())
+    }
+
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(r) = &mut self.running else { return };
+        let started = Instant::now();
+        let dt = started.duration_since(r.last_frame).as_secs_f64().min(0.25);
+        r.last_frame = started;
+        self.viewer.update(dt);
+        let input = r.egui_state.take_egui_input(&r.window);
+        let viewer = &mut self.viewer;
+        let gpu = &mut r.gpu;
+        let frame_ms = r.frame_ms;
+        let mut output = r.ctx.run_ui(input, |ui| ui::viewer_ui(ui, viewer, gpu, frame_ms));
+        r.egui_state.handle_platform_output(&r.window, std::mem::take(&mut output.platform_output));
+        let primitives = r.ctx.tessellate(std::mem::take(&mut output.shapes), output.pixels_per_point);
+        r.painter.paint_and_update_textures(
+            egui::ViewportId::ROOT,
+            output.pixels_per_point,
+            [0.0, 0.0, 0.0, 1.0],
+            &primitives,
+            &mut output.textures_delta,
+            Vec::new(),
+            &r.window,
+        );
+        r.frame_ms = r.frame_ms * 0.9 + started.elapsed().as_secs_f32() * 1000.0 * 0.1;
+        r.frames += 1;
+        if self.quit_after_frames.is_some_and(|n| r.frames >= n) {
+            println!("rendered {} frames, {:.1} ms/frame", r.frames, r.frame_ms);
+            event_loop.exit();
+            return;
+        }
+        let delay = output.viewport_output.get(&egui::ViewportId::ROOT).map_or(Duration::MAX, |v| v.repaint_delay);
+        if self.viewer.animating() || delay.is_zero() || self.quit_after_frames.is_some() {
+            r.window.request_redraw();
+        } else if delay < Duration::from_secs(3600) {
+            event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + delay));
+        }
+    }
+}
+
+impl ApplicationHandler<Wake> for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.running.is_none() {
+            if let Err(e) = self.start(event_loop) {
+                self.error = Some(e);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn user_event(&mut self, _event_loop: &ActiveEventLoop, _event: Wake) {
+        if let Some(r) = &self.running {
+            r.window.request_redraw();
+        }
+    }
+
+    fn new_events(&mut self, event_loop: &ActiveEventLoop, cause: winit::event::StartCause) {
+        if let winit::event::StartCause::ResumeTimeReached { .. } = cause {
+            event_loop.set_control_flow(ControlFlow::Wait);
+            if let Some(r) = &self.running {
+                r.window.request_redraw();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(r) = &mut self.running else { return };
+        let response = r.egui_state.on_window_event(&r.window, &event);
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => {
+                if let (Some(w), Some(h)) = (std::num::NonZeroU32::new(size.width), std::num::NonZeroU32::new(size.height)) {
+                    r.painter.on_window_resized(egui::ViewportId::ROOT, w, h);
+                }
+                r.window.request_redraw();
+            }
+            WindowEvent::DroppedFile(path) => {
+                self.viewer.commands.push(Command::Open(vec![path]));
+                r.window.request_redraw();
+            }
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            _ => {
+                if response.repaint {
+                    r.window.request_redraw();
+                }
+            }
+        }
+    }
+}
