@@ -8,6 +8,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use skelview::core::Interpolation;
 use skelview::core::pose::{self, GlobalPose, LocalPose};
 use skelview::formats;
+use skelview::render::scene::{self, DrawData, Style};
 
 fn pose_bench(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bvh/mocapnet_05_01_165joints_mixedorder.bvh");
@@ -39,5 +40,32 @@ fn pose_bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, pose_bench);
+/// The viewer's per-frame CPU work before the GPU upload: for 16 skeletons of the 165-joint
+/// file, sample + FK + instance/line data (bones, joints, axes, shadow) + grid, into buffers
+/// reused from frame to frame.
+fn frame_bench(c: &mut Criterion) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bvh/mocapnet_05_01_165joints_mixedorder.bvh");
+    let motion = formats::load_paths(&[path]).expect("corpus file loads").remove(0);
+    let (mut local, mut global, mut draw) = (LocalPose::default(), GlobalPose::default(), DrawData::default());
+    let display = scene::display_from_file(&motion);
+    let size = scene::body_size_m(&motion);
+    let style = Style { axes: true, ..Style::default() };
+    let duration = motion.clip.last_frame_time_secs();
+    let mut t = 0.0;
+    c.bench_function("frame_cpu_16_skeletons_165_joints_with_axes", |b| {
+        b.iter(|| {
+            t = (t + 0.0123) % duration;
+            draw.clear();
+            for k in 0..16 {
+                pose::sample_pose(&motion.skeleton, &motion.clip, t + k as f64 * 0.01, Interpolation::Linear, &mut local);
+                pose::global_pose(&motion.skeleton, &local, &mut global);
+                scene::build(&motion.skeleton, &global, display, size, &style, None, &mut draw);
+            }
+            scene::grid(glam::Vec3::ZERO, size, &style, &mut draw.lines);
+            black_box(&draw);
+        })
+    });
+}
+
+criterion_group!(benches, pose_bench, frame_bench);
 criterion_main!(benches);

@@ -113,6 +113,12 @@ pub struct Viewer {
     pub draw: DrawData,
     /// Aspect of the viewport, for framing.
     pub aspect: f32,
+    /// Length unit chosen by the user instead of the detected one.
+    pub unit_override: Option<crate::core::LengthUnit>,
+    /// Up axis chosen by the user instead of the detected one.
+    pub up_override: Option<crate::core::UpAxis>,
+    /// AMC files beside an ASF opened alone (offered in the inspector).
+    pub amc_siblings: Vec<PathBuf>,
     waker: Arc<dyn Fn() + Send + Sync>,
     local: LocalPose,
     frame_on_next_pose: bool,
@@ -154,6 +160,9 @@ impl Viewer {
             positions: Vec::new(),
             draw: DrawData::default(),
             aspect: 16.0 / 9.0,
+            unit_override: None,
+            up_override: None,
+            amc_siblings: Vec::new(),
             waker,
             local: LocalPose::default(),
             frame_on_next_pose: false,
@@ -225,6 +234,7 @@ impl Viewer {
         }
         match finished {
             Some(Ok(motion)) => {
+                self.amc_siblings = amc_siblings(&motion);
                 self.playback = Playback::new(motion.clip.frame_time_secs, motion.clip.num_frames());
                 self.playback.apply(PlaybackCommand::Play);
                 self.motion = Some(Arc::from(motion));
@@ -283,7 +293,17 @@ impl Viewer {
 
     /// Body size in display metres.
     pub fn size_m(&self) -> f32 {
-        self.motion.as_ref().map_or(1.7, |m| scene::body_size_m(m))
+        self.motion.as_ref().map_or(1.7, |m| self.display_of(m).1)
+    }
+
+    /// `display_from_file` and the body size in metres, with the user's unit and up-axis
+    /// overrides applied.
+    pub fn display_of(&self, m: &Motion) -> (glam::Mat4, f32) {
+        let unit = self.unit_override.unwrap_or(m.source.unit);
+        let metres = unit.metres() / m.source.length_divisor;
+        let up = self.up_override.unwrap_or(m.source.up_axis);
+        let size = m.source.body_height * metres;
+        (scene::display_transform(metres, up), if size.is_finite() && size > 1e-3 { size } else { 1.0 })
     }
 
     /// Advances playback and builds this frame's pose and draw data.
@@ -301,7 +321,8 @@ impl Viewer {
                 PoseMode::FirstFrame => pose::frame_pose(&m.skeleton, &m.clip, 0, &mut self.local),
             }
             pose::global_pose(&m.skeleton, &self.local, &mut self.global);
-            (&m.skeleton, scene::display_from_file(m), scene::body_size_m(m))
+            let (display, size) = self.display_of(m);
+            (&m.skeleton, display, size)
         } else if let Some((skeleton, clip)) = &self.preview {
             pose::frame_pose(skeleton, clip, 0, &mut self.local);
             pose::global_pose(skeleton, &self.local, &mut self.global);
@@ -321,7 +342,7 @@ impl Viewer {
         if self.frame_on_next_pose && !self.positions.is_empty() {
             let (lo, hi) = match (&self.motion, self.follow_root) {
                 // The whole clip, so that a walk stays in view.
-                (Some(m), false) if self.pose_mode == PoseMode::Animated => clip_bounds(m),
+                (Some(m), false) if self.pose_mode == PoseMode::Animated => clip_bounds(m, display),
                 _ => self.positions.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), p| (lo.min(*p), hi.max(*p))),
             };
             self.camera.frame_bounds(lo, hi, self.aspect);
@@ -343,10 +364,25 @@ impl Viewer {
     }
 }
 
+/// `.amc` files beside an `.asf` that was opened alone, sorted.
+fn amc_siblings(m: &Motion) -> Vec<PathBuf> {
+    if m.source.format != crate::core::Format::AsfAmc || m.source.paths.len() != 1 {
+        return Vec::new();
+    }
+    let Some(dir) = m.source.paths[0].parent() else { return Vec::new() };
+    let dir = if dir.as_os_str().is_empty() { std::path::Path::new(".") } else { dir };
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("amc"))).collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
 /// Display-space bounds of the joints over up to 32 frames spread across the clip.
-pub fn clip_bounds(m: &Motion) -> (Vec3, Vec3) {
+pub fn clip_bounds(m: &Motion, display: glam::Mat4) -> (Vec3, Vec3) {
     let (mut local, mut global, mut positions) = (LocalPose::default(), GlobalPose::default(), Vec::new());
-    let display = scene::display_from_file(m);
     let n = m.clip.num_frames().max(1);
     let k = n.min(32);
     let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));

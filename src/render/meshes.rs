@@ -28,7 +28,8 @@ pub fn bone() -> Vec<MeshVertex> {
     flat(&tris)
 }
 
-/// A unit icosphere subdivided twice (smooth normals), as a triangle list.
+/// A unit icosphere subdivided once (80 triangles, smooth normals), as a triangle list:
+/// joints are small on screen, and software rasterisers pay for every triangle.
 pub fn sphere() -> Vec<MeshVertex> {
     let t = (1.0 + 5f32.sqrt()) / 2.0;
     let p = [
@@ -69,7 +70,7 @@ pub fn sphere() -> Vec<MeshVertex> {
         [9, 8, 1],
     ];
     let mut tris: Vec<[Vec3; 3]> = faces.iter().map(|f| [p[f[0]], p[f[1]], p[f[2]]]).collect();
-    for _ in 0..2 {
+    for _ in 0..1 {
         tris = tris
             .iter()
             .flat_map(|[a, b, c]| {

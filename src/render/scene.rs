@@ -75,8 +75,13 @@ impl DrawData {
 
 /// `display_from_file`: the file's raw units and axes to metres, Y-up.
 pub fn display_from_file(motion: &Motion) -> Mat4 {
-    let scale = Mat4::from_scale(Vec3::splat(motion.metres_per_raw_unit()));
-    match motion.source.up_axis {
+    display_transform(motion.metres_per_raw_unit(), motion.source.up_axis)
+}
+
+/// Raw units to metres (`metres_per_raw_unit`) and `up` to Y-up.
+pub fn display_transform(metres_per_raw_unit: f32, up: UpAxis) -> Mat4 {
+    let scale = Mat4::from_scale(Vec3::splat(metres_per_raw_unit));
+    match up {
         UpAxis::Y => scale,
         // (x, y, z) → (x, z, −y): −90° about X.
         UpAxis::Z => Mat4::from_rotation_x(-std::f32::consts::FRAC_PI_2) * scale,

@@ -5,8 +5,8 @@ use crate::app::{Command, Viewer};
 /// The shortcut table shown by F1 (also in the README).
 pub const SHORTCUTS: [(&str, &str); 16] = [
     ("Space", "play / pause"),
-    ("← / →", "step one frame"),
-    ("Shift + ← / →", "step ten frames"),
+    ("Left / Right arrow", "step one frame"),
+    ("Shift + Left / Right", "step ten frames"),
     ("Home / End", "first / last frame of the range"),
     ("Left drag", "orbit"),
     ("Middle drag, Shift + left drag", "pan"),

@@ -7,7 +7,7 @@ use crate::core::pose::{compose_rotation, joint_local};
 use crate::core::rest::rest_readout;
 use crate::core::{ChannelKind, EulerConvention, Format};
 
-pub(super) fn joint_tree_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+pub fn joint_tree_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     ui.heading("Joints");
     ui.add(egui::TextEdit::singleline(&mut viewer.joint_filter).hint_text("search"));
     let Some(motion) = viewer.motion.clone() else {
@@ -70,13 +70,24 @@ fn euler_in_order(q: Quat, order: &str, convention: EulerConvention) -> Option<[
     })
 }
 
-pub(super) fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     ui.heading("Inspector");
     let Some(motion) = viewer.motion.clone() else {
         ui.label("(nothing loaded)");
         return;
     };
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        if !viewer.amc_siblings.is_empty() {
+            ui.label(egui::RichText::new("Motions beside this skeleton").strong());
+            let asf = motion.source.paths[0].clone();
+            for amc in viewer.amc_siblings.clone() {
+                let name = amc.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                if ui.button(name).clicked() {
+                    viewer.commands.push(Command::Open(vec![asf.clone(), amc]));
+                }
+            }
+            ui.separator();
+        }
         egui::CollapsingHeader::new("Rest pose").default_open(false).show(ui, |ui| {
             let r = rest_readout(&motion.skeleton, motion.source.up_axis);
             ui.label(format!("up axis: {} ({})", r.up.name(), if motion.source.up_detected { "detected" } else { "declared" }));

@@ -4,6 +4,9 @@
 mod help_ui;
 mod inspector_ui;
 mod timeline_ui;
+
+pub use inspector_ui::{inspector_ui, joint_tree_ui};
+pub use timeline_ui::timeline_ui;
 pub mod viewport_ui;
 
 use crate::app::{Command, PoseMode, Viewer};
@@ -19,20 +22,16 @@ pub fn viewer_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut ViewportGpu, 
     shortcuts(ui, viewer);
     egui::Panel::top("menu").show(ui, |ui| menu_ui(ui, viewer));
     egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, viewer, frame_ms));
-    egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| timeline_ui::timeline_ui(ui, viewer));
-    egui::Panel::left("joints").resizable(true).default_size(220.0).min_size(160.0).show(ui, |ui| inspector_ui::joint_tree_ui(ui, viewer));
-    egui::Panel::right("inspector")
-        .resizable(true)
-        .default_size(320.0)
-        .min_size(280.0)
-        .show(ui, |ui| inspector_ui::inspector_ui(ui, viewer));
+    egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| timeline_ui(ui, viewer));
+    egui::Panel::left("joints").resizable(true).default_size(220.0).min_size(160.0).show(ui, |ui| joint_tree_ui(ui, viewer));
+    egui::Panel::right("inspector").resizable(true).default_size(320.0).min_size(280.0).show(ui, |ui| inspector_ui(ui, viewer));
     egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| viewport_ui::viewport_ui(ui, viewer, gpu));
     help_ui::help_ui(ui.ctx(), viewer);
     error_ui(ui.ctx(), viewer);
 }
 
 /// Keyboard shortcuts (when no text field has focus).
-fn shortcuts(ui: &mut egui::Ui, viewer: &mut Viewer) {
+pub fn shortcuts(ui: &mut egui::Ui, viewer: &mut Viewer) {
     if ui.ctx().egui_wants_keyboard_input() {
         return;
     }
@@ -150,6 +149,36 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             if ui.checkbox(&mut ortho, "Orthographic (O)").changed() {
                 viewer.commands.push(Command::ToggleOrtho);
             }
+            ui.separator();
+            let detected = viewer.motion.as_ref().map(|m| (m.source.unit, m.source.up_axis));
+            ui.menu_button("Units", |ui| {
+                use crate::core::LengthUnit::*;
+                let auto = detected.map_or("auto".to_owned(), |(u, _)| format!("auto ({})", u.symbol()));
+                if ui.radio(viewer.unit_override.is_none(), auto).clicked() {
+                    viewer.unit_override = None;
+                    viewer.commands.push(Command::FrameAll);
+                }
+                for unit in [Millimetre, Centimetre, Metre, Inch, Foot, CmuAsf] {
+                    if ui.radio(viewer.unit_override == Some(unit), unit.symbol()).clicked() {
+                        viewer.unit_override = Some(unit);
+                        viewer.commands.push(Command::FrameAll);
+                    }
+                }
+            });
+            ui.menu_button("Up axis", |ui| {
+                use crate::core::UpAxis;
+                let auto = detected.map_or("auto".to_owned(), |(_, up)| format!("auto ({})", up.name()));
+                if ui.radio(viewer.up_override.is_none(), auto).clicked() {
+                    viewer.up_override = None;
+                    viewer.commands.push(Command::FrameAll);
+                }
+                for up in [UpAxis::Y, UpAxis::Z] {
+                    if ui.radio(viewer.up_override == Some(up), format!("{}-up", up.name())).clicked() {
+                        viewer.up_override = Some(up);
+                        viewer.commands.push(Command::FrameAll);
+                    }
+                }
+            });
             let mut follow = viewer.follow_root;
             if ui.checkbox(&mut follow, "Follow root (R)").changed() {
                 viewer.commands.push(Command::ToggleFollowRoot);
@@ -180,14 +209,28 @@ fn status_ui(ui: &mut egui::Ui, viewer: &Viewer, frame_ms: f32) {
             let name =
                 s.paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" + ");
             ui.label(format!(
-                "{name} · {} · {} joints · {} frames · {:.3} fps · {:.2} s · units {} · {}-up",
+                "{name} · {} · {} joints · {} frames · {:.3} fps · {:.2} s · units {}{} · {}-up{}",
                 s.format.name(),
                 m.skeleton.len(),
                 m.clip.num_frames(),
                 m.clip.fps(),
                 m.clip.duration_secs(),
-                s.unit.symbol(),
-                s.up_axis.name()
+                viewer.unit_override.unwrap_or(s.unit).symbol(),
+                if viewer.unit_override.is_some() {
+                    " (set)"
+                } else if s.unit_detected {
+                    " (detected)"
+                } else {
+                    ""
+                },
+                viewer.up_override.unwrap_or(s.up_axis).name(),
+                if viewer.up_override.is_some() {
+                    " (set)"
+                } else if s.up_detected {
+                    " (detected)"
+                } else {
+                    ""
+                },
             ));
             if !m.warnings.is_empty() {
                 ui.label(egui::RichText::new(format!("{} warnings", m.warnings.len())).color(egui::Color32::YELLOW));

@@ -4,7 +4,7 @@ use crate::app::{Command, Viewer};
 use crate::core::playback::RATE_RANGE;
 use crate::core::{Interpolation, PlaybackCommand};
 
-pub(super) fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     let p = viewer.playback.clone();
     let mut commands: Vec<PlaybackCommand> = Vec::new();
     let mut interp = viewer.interpolation;
@@ -29,21 +29,23 @@ pub(super) fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 push(PlaybackCommand::End);
             }
             let mut frame = p.frame();
-            let width = (ui.available_width() - 260.0).max(120.0);
+            let width = (ui.available_width() - 250.0).max(120.0);
             ui.spacing_mut().slider_width = width;
+            let readout = ui.monospace(format!("frame {:>5} / {:<5} {:>8.3} s", p.frame(), last, p.time_secs));
             let slider = egui::Slider::new(&mut frame, 0..=last.max(1)).show_value(false);
-            if ui.add_enabled(last > 0, slider).changed() {
+            if ui.add_enabled(last > 0, slider).labelled_by(readout.id).changed() {
                 push(PlaybackCommand::SeekFrame(frame));
             }
-            ui.monospace(format!("frame {:>5} / {:<5} {:>8.3} s", p.frame(), last, p.time_secs));
         });
     });
     ui.horizontal(|ui| {
-        ui.label("rate");
+        let rate_label = ui.label("rate");
         let mut rate = p.rate;
-        if ui.add(egui::Slider::new(&mut rate, RATE_RANGE.0..=RATE_RANGE.1).logarithmic(true).fixed_decimals(2).suffix("×")).changed() {
+        let slider = egui::Slider::new(&mut rate, RATE_RANGE.0..=RATE_RANGE.1).logarithmic(true).show_value(false);
+        if ui.add(slider).labelled_by(rate_label.id).changed() {
             push(PlaybackCommand::SetRate(rate));
         }
+        ui.monospace(format!("{:.2}×", p.rate));
         for preset in [0.25, 0.5, 1.0, 2.0] {
             if ui.selectable_label((p.rate - preset).abs() < 1e-9, format!("{preset}×")).clicked() {
                 push(PlaybackCommand::SetRate(preset));
@@ -66,19 +68,25 @@ pub(super) fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             push(PlaybackCommand::ClearRange);
         }
         ui.separator();
-        egui::ComboBox::from_id_salt("interp").selected_text(if interp == Interpolation::Linear { "linear" } else { "nearest" }).show_ui(
-            ui,
-            |ui| {
+        egui::ComboBox::new("interp", "sampling")
+            .selected_text(if interp == Interpolation::Linear { "linear" } else { "nearest" })
+            .show_ui(ui, |ui| {
                 ui.selectable_value(&mut interp, Interpolation::Linear, "linear");
                 ui.selectable_value(&mut interp, Interpolation::Nearest, "nearest");
-            },
-        );
+            });
         ui.separator();
-        ui.label(format!("{} s/frame = {:.4} fps", p.frame_time_secs(), 1.0 / p.frame_time_secs()));
+        ui.label(format!("{} s/frame = {:.4} fps", seconds(p.frame_time_secs()), 1.0 / p.frame_time_secs()));
     });
     ui.add_space(2.0);
     viewer.commands.extend(commands.into_iter().map(Command::Playback));
     if interp != viewer.interpolation {
         viewer.commands.push(Command::SetInterpolation(interp));
     }
+}
+
+/// A frame time as the file wrote it (shortest exact text), or to 7 significant digits when
+/// it was computed (1/120 has no short exact form).
+fn seconds(t: f64) -> String {
+    let exact = format!("{t}");
+    if exact.len() <= 12 { exact } else { format!("{:.7}", t).trim_end_matches('0').to_owned() }
 }

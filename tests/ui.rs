@@ -1,0 +1,86 @@
+//! egui UI tests (egui_kittest, no GPU): the timeline, the joint tree and the inspector push
+//! the right commands; shortcuts map to playback commands.
+
+use std::sync::Arc;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use skelview::app::{Command, Viewer};
+use skelview::core::{Playback, PlaybackCommand};
+use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+
+fn loaded() -> Viewer {
+    let request = LoadRequest::Bvh(Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview::cli::SAMPLE_BVH) });
+    let motion = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
+    let mut v = Viewer::new(LoadOptions::default(), Arc::new(|| {}));
+    v.playback = Playback::new(motion.clip.frame_time_secs, motion.clip.num_frames());
+    v.motion = Some(Arc::new(motion));
+    v.update(0.0);
+    v
+}
+
+#[test]
+fn timeline_buttons_push_playback_commands() {
+    let mut h = Harness::new_ui_state(|ui, v: &mut Viewer| skelview::ui::timeline_ui(ui, v), loaded());
+    h.run();
+    h.get_by_label("Play").click();
+    h.run();
+    h.get_by_label(">").click();
+    h.run();
+    h.get_by_label("2×").click();
+    h.run();
+    h.get_by_label("set in").click();
+    h.run();
+    let commands = &h.state().commands;
+    for expected in [PlaybackCommand::TogglePlay, PlaybackCommand::Step(1), PlaybackCommand::SetRate(2.0), PlaybackCommand::SetInHere] {
+        assert!(commands.contains(&Command::Playback(expected)), "{expected:?} not in {commands:?}");
+    }
+    // The exact frame time is shown, not a rounded fps.
+    h.get_by_label_contains("0.0416667 s/frame");
+}
+
+#[test]
+fn joint_tree_filters_and_selects() {
+    let mut v = loaded();
+    v.joint_filter = "arm".into();
+    let mut h = Harness::new_ui_state(|ui, v: &mut Viewer| skelview::ui::joint_tree_ui(ui, v), v);
+    h.run();
+    assert!(h.query_by_label("Hips").is_none(), "filtered out");
+    h.get_by_label("LeftForeArm").click();
+    h.run();
+    let left_fore_arm = h.state().motion.as_ref().unwrap().skeleton.find("LeftForeArm");
+    assert!(h.state().commands.contains(&Command::Select(left_fore_arm)));
+}
+
+#[test]
+fn inspector_shows_raw_channels_and_links_to_the_parent() {
+    let mut v = loaded();
+    let skeleton = &v.motion.as_ref().unwrap().skeleton;
+    let (head, neck) = (skeleton.find("Head"), skeleton.find("Neck"));
+    v.selected = head;
+    let mut h = Harness::new_ui_state(|ui, v: &mut Viewer| skelview::ui::inspector_ui(ui, v), v);
+    h.run();
+    h.get_by_label("Zrotation");
+    h.get_by_label("Xrotation");
+    h.get_by_label_contains("euler ZXY");
+    h.get_by_label_contains("bone length");
+    h.get_by_label("parent: Neck").click();
+    h.run();
+    assert!(h.state().commands.contains(&Command::Select(neck)));
+}
+
+#[test]
+fn shortcuts_map_to_commands() {
+    let mut h = Harness::new_ui_state(|ui, v: &mut Viewer| skelview::ui::shortcuts(ui, v), loaded());
+    h.run();
+    h.key_press(egui::Key::Space);
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::ArrowRight);
+    h.run();
+    h.key_press(egui::Key::F);
+    h.run();
+    let c = &h.state().commands;
+    assert!(c.contains(&Command::Playback(PlaybackCommand::TogglePlay)), "{c:?}");
+    assert!(c.contains(&Command::Playback(PlaybackCommand::Step(10))), "{c:?}");
+    assert!(c.contains(&Command::FrameAll), "{c:?}");
+}
