@@ -165,3 +165,21 @@ fn streaming_reads_match_in_memory_parsing_across_block_boundaries() {
     assert_eq!(from_file.clip.frame(399_999)[0], 399_999.25);
     assert!(from_file.warnings.is_empty());
 }
+
+#[test]
+fn huge_hierarchies_load_in_linear_time() {
+    // 200 000 nested joints with end sites: quadratic name checks would take minutes.
+    let mut text = String::from("HIERARCHY\n");
+    let n = 200_000;
+    for i in 0..n {
+        text.push_str(if i == 0 { "ROOT j0\n{\nOFFSET 0 1 0\n" } else { "" });
+        if i > 0 {
+            text.push_str(&format!("JOINT j{i}\n{{\nOFFSET 0 1 0\n"));
+        }
+    }
+    text.push_str("End Site\n{\nOFFSET 0 1 0\n}\n");
+    text.push_str(&"}\n".repeat(n));
+    text.push_str("MOTION\nFrames: 1\nFrame Time: 0.1\n\n");
+    let m = load(&text);
+    assert_eq!(m.skeleton.len(), n + 1);
+}

@@ -148,6 +148,8 @@ pub fn parse_header(b: &[u8], complete: bool, rule: PositionRule) -> Result<Head
         return Err(ParseError::expected(s as u64, "HIERARCHY (is this a BVH file?)", describe(&b[s..e])).into());
     }
     let mut joints: Vec<Joint> = Vec::new();
+    // Names seen so far: a hash set keeps duplicate checks linear for huge hierarchies.
+    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut open: Vec<Open> = Vec::new();
     loop {
         let (s, e) = match open.last() {
@@ -177,7 +179,7 @@ pub fn parse_header(b: &[u8], complete: bool, rule: PositionRule) -> Result<Head
                     return Err(ParseError::expected(ns as u64, "a joint name", "end of line").into());
                 }
                 let name = decode_name(&b[ns..ne]);
-                if joints.iter().any(|j| j.name == name) {
+                if !names.insert(name.clone()) {
                     warnings.push(RawWarning { offset: ns as u64, message: format!("duplicate joint name '{name}'") });
                 }
                 let parent = open.last().map(|o| o.joint);
@@ -210,10 +212,11 @@ pub fn parse_header(b: &[u8], complete: bool, rule: PositionRule) -> Result<Head
                 let base = format!("{}/EndSite", joints[parent].name);
                 let mut name = base.clone();
                 let mut n = 1;
-                while joints.iter().any(|j| j.name == name) {
+                while names.contains(&name) {
                     n += 1;
                     name = format!("{base}{n}");
                 }
+                names.insert(name.clone());
                 let mut joint = Joint::new(name, Some(parent), Vec3::ZERO);
                 joint.is_end_site = true;
                 joints.push(joint);
