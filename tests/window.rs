@@ -44,3 +44,69 @@ fn window_opens_renders_and_exits() {
     std::fs::remove_dir_all(&runtime).ok();
     std::fs::remove_dir_all(&config).ok();
 }
+
+/// Counts pixels close to the joint colour (orange) and the bone colour (light grey) in a
+/// screenshot of the whole X display.
+fn skeleton_pixels(png: &std::path::Path) -> (usize, usize) {
+    let Ok(img) = image::open(png) else { return (0, 0) };
+    let img = img.to_rgb8();
+    let (mut joints, mut bones) = (0, 0);
+    for p in img.pixels() {
+        let [r, g, b] = p.0;
+        if r > 180 && (110..200).contains(&g) && b < 110 {
+            joints += 1;
+        }
+        if r > 150 && g > 150 && b > 160 && r.abs_diff(g) < 20 && b >= g {
+            bones += 1;
+        }
+    }
+    (joints, bones)
+}
+
+#[test]
+fn screenshot_of_the_window_shows_the_playing_sample() {
+    let Some(display) = std::env::var_os("DISPLAY") else {
+        if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
+            panic!("CI must run the tests under Xvfb (xvfb-run); DISPLAY is not set");
+        }
+        eprintln!("skipping: no DISPLAY");
+        return;
+    };
+    let has = |p: &str| std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(p).is_file()));
+    if !has("import") {
+        assert!(!std::env::var("CI").is_ok_and(|v| v == "true" || v == "1"), "CI needs ImageMagick's import for screenshots");
+        eprintln!("skipping: no 'import' (install imagemagick)");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("skelview-shot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skelview"))
+        .env("XDG_RUNTIME_DIR", &dir)
+        .env("XDG_CONFIG_HOME", &dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let shot = dir.join("shot.png");
+    let started = Instant::now();
+    let mut found = (0, 0);
+    while started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(1000));
+        assert!(child.try_wait().unwrap().is_none(), "the viewer exited early");
+        let ok = Command::new("import")
+            .args(["-display", &display.to_string_lossy(), "-window", "root"])
+            .arg(&shot)
+            .status()
+            .is_ok_and(|s| s.success());
+        if ok {
+            found = skeleton_pixels(&shot);
+            if found.0 > 50 && found.1 > 200 {
+                break;
+            }
+        }
+    }
+    child.kill().ok();
+    child.wait().ok();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(found.0 > 50 && found.1 > 200, "no skeleton on screen: {} joint and {} bone pixels", found.0, found.1);
+}
