@@ -7,6 +7,7 @@ pub mod app;
 pub mod cache;
 pub mod cli;
 pub mod core;
+pub mod export;
 pub mod formats;
 pub mod render;
 pub mod ui;

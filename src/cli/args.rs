@@ -15,6 +15,9 @@ usage:
                                           LIST like 0,1,50,-1 (negative from the end) or all;
                                           metres and Y-up unless --raw (file units and axes)
   skelview check PATH...                  validate files or whole folders; exit 1 if any fails
+  skelview convert INPUT... OUTPUT.bvh [--order ZXY]
+                                          write any loaded motion as BVH (rotations in ORDER,
+                                          positions on the root and on moving offsets)
   skelview render FILE... --out FILE.png [--frame N | --time S] [--size WxH]
                   [--view persp|front|side|top] [--ortho] [--axes]
                                           draw with the viewer's renderer, without a window
@@ -81,6 +84,15 @@ pub enum Command {
         /// What and how to render.
         options: super::render::RenderOptions,
     },
+    /// Write a motion as BVH.
+    Convert {
+        /// Input files (one motion).
+        inputs: Vec<PathBuf>,
+        /// The `.bvh` to write.
+        output: PathBuf,
+        /// Rotation order.
+        options: crate::export::BvhWriteOptions,
+    },
     /// Validate files and folders.
     Check {
         /// Files or folders.
@@ -93,11 +105,12 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
     let mut it = argv.into_iter().skip(1).peekable();
     let mut options = LoadOptions::default();
     let sub = match it.peek().map(String::as_str) {
-        Some("info" | "positions" | "check" | "render" | "help") => it.next(),
+        Some("info" | "positions" | "check" | "render" | "convert" | "help") => it.next(),
         _ => None,
     };
     let mut files = Vec::new();
     let (mut json, mut raw, mut frames) = (false, false, None);
+    let mut write = crate::export::BvhWriteOptions::default();
     let mut render = super::render::RenderOptions {
         at: super::render::At::Frame(0),
         size: (1280, 720),
@@ -139,6 +152,10 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
                     crate::render::ViewPreset::parse(&v).ok_or_else(|| format!("--view takes persp, front, side or top, not '{v}'"))?;
             }
             "--ortho" => render.ortho = true,
+            "--order" => {
+                let v = value("--order")?;
+                write.order = crate::export::BvhWriteOptions::parse_order(&v).ok_or_else(|| format!("--order takes a rotation order like ZXY, not '{v}'"))?;
+            }
             "--axes" => render.axes = true,
             "--out" | "-o" => render.out = PathBuf::from(value("--out")?),
             "--bvh-positions" => {
@@ -175,6 +192,15 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
                 return Err(format!("--out must name a .png file, not '{}'", render.out.display()));
             }
             Command::Render { files, options: render }
+        }
+        Some("convert") => {
+            let Some(output) = files.pop().filter(|o| o.extension().is_some_and(|e| e.eq_ignore_ascii_case("bvh"))) else {
+                return Err("convert needs INPUT... OUTPUT.bvh".into());
+            };
+            if files.is_empty() {
+                return Err("convert needs an input file before OUTPUT.bvh".into());
+            }
+            Command::Convert { inputs: files, output, options: write }
         }
         Some("check") => {
             if files.is_empty() {

@@ -4,6 +4,7 @@
 
 mod args;
 mod check;
+pub mod convert;
 mod info;
 mod json;
 mod positions;
@@ -56,6 +57,7 @@ pub fn run(argv: Vec<String>) -> ExitCode {
         Command::Info { files, json } => info::run(&args, files, *json, &mut out),
         Command::Positions { files, frames, raw } => positions::run(&args, files, frames, *raw, &mut out),
         Command::Check { paths } => check::run(&args, paths, &mut out),
+        Command::Convert { inputs, output, options } => convert::run(&args, inputs, output, options),
         Command::Render { files, options } => render::run(&args, files, options),
     };
     let _ = out.flush();
