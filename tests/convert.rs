@@ -67,13 +67,19 @@ fn the_command_writes_a_file_or_nothing() {
     let input = dir.join("in.bvh");
     std::fs::write(&input, skelview::cli::SAMPLE_BVH).unwrap();
     let out = dir.join("out.bvh");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skelview")).args(["convert", input.to_str().unwrap(), out.to_str().unwrap(), "--order", "XYZ"]).output().unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
+        .args(["convert", input.to_str().unwrap(), out.to_str().unwrap(), "--order", "XYZ"])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("CHANNELS 6 Xposition Yposition Zposition Xrotation Yrotation Zrotation"));
     std::fs::write(&input, "HIERARCHY\nROOT\n").unwrap();
     let bad_out = dir.join("bad.bvh");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skelview")).args(["convert", input.to_str().unwrap(), bad_out.to_str().unwrap()]).output().unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
+        .args(["convert", input.to_str().unwrap(), bad_out.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(!bad_out.exists());
     std::fs::remove_dir_all(&dir).ok();

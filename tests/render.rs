@@ -62,7 +62,15 @@ fn joints_appear_where_they_project_and_background_elsewhere() {
     let Some(gpu) = gpu() else { return };
     let motion = load("pole.bvh", POLE);
     for (frame, view) in [(0i64, ViewPreset::Front), (1, ViewPreset::Perspective), (0, ViewPreset::Side)] {
-        let options = RenderOptions { at: At::Frame(frame), size: (320, 240), view, ortho: false, axes: false, out: "unused.png".into() };
+        let options = RenderOptions {
+            at: At::Frame(frame),
+            size: (320, 240),
+            view,
+            ortho: false,
+            axes: false,
+            out: "unused.png".into(),
+            range: None,
+        };
         let (rgba, camera) = render_image(&gpu, std::slice::from_ref(&motion), &options, 1).unwrap();
         let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
         pose::frame_pose(&motion.skeleton, &motion.clip, frame as usize, &mut local);
@@ -113,5 +121,64 @@ fn render_command_writes_a_png_and_refuses_bad_files() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(!out2.exists(), "no partial PNG for a broken file");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+mod common;
+
+#[test]
+fn thumbnails_for_each_corpus_format_and_none_for_broken_files() {
+    let Some(_gpu) = gpu() else { return };
+    let Some(corpus) = common::corpus() else { return };
+    let dir = std::env::temp_dir().join(format!("skelview-thumbs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let inputs = [corpus.join("bvh/cmu_cgspeed_01_01.bvh"), corpus.join("asfamc/cmu_backflip.amc"), corpus.join("asfamc/cmu_backflip.asf")];
+    for input in &inputs {
+        let out = dir.join(format!("{}.png", input.file_name().unwrap().to_string_lossy()));
+        let started = std::time::Instant::now();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
+            .args(["thumbnail"])
+            .arg(input)
+            .arg(&out)
+            .args(["--size", "128"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}: {}", input.display(), String::from_utf8_lossy(&o.stderr));
+        eprintln!("{}: {:?}", input.display(), started.elapsed());
+        let img = image::open(&out).unwrap().to_rgb8();
+        assert_eq!(img.dimensions(), (128, 128));
+        let bg = background_u8();
+        let drawn = img.pixels().filter(|p| differs(p.0, bg)).count();
+        assert!(drawn > 300, "{}: only {drawn} pixels differ from the background", input.display());
+    }
+    let broken = dir.join("broken.bvh");
+    std::fs::write(&broken, b"HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 2 Xposition\n").unwrap();
+    let out = dir.join("broken.png");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skelview")).args(["thumbnail"]).arg(&broken).arg(&out).output().unwrap();
+    assert_ne!(o.status.code(), Some(0));
+    assert!(!out.exists(), "no partial PNG");
+    assert!(std::fs::read_dir(&dir).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().contains("tmp")), "no temporary files left");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn range_renders_a_numbered_sequence() {
+    let Some(_gpu) = gpu() else { return };
+    let dir = std::env::temp_dir().join(format!("skelview-seq-{}", std::process::id()));
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
+        .args(["render", "--range", "10:20:5", "--size", "96x64", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut names: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names, ["frame_000010.png", "frame_000015.png", "frame_000020.png"]);
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
+        .args(["render", "--range", "10:5000", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -21,6 +21,11 @@ usage:
   skelview render FILE... --out FILE.png [--frame N | --time S] [--size WxH]
                   [--view persp|front|side|top] [--ortho] [--axes]
                                           draw with the viewer's renderer, without a window
+  skelview render FILE... --range A:B[:STEP] --out DIR/   a numbered PNG sequence
+  skelview thumbnail INPUT... OUTPUT.png [--size N]       a square thumbnail of the middle frame
+
+  skelview --install-desktop | --uninstall-desktop
+                                          (un)register skelview for double-click and thumbnails
 
 options:
   --bvh-positions replace|add   BVH position channels replace the OFFSET (default) or add to it
@@ -84,6 +89,17 @@ pub enum Command {
         /// What and how to render.
         options: super::render::RenderOptions,
     },
+    /// A thumbnail of the middle frame.
+    Thumbnail {
+        /// Input files (one motion).
+        inputs: Vec<PathBuf>,
+        /// The PNG to write.
+        output: PathBuf,
+        /// Width and height in pixels.
+        size: u32,
+    },
+    /// Register with the desktop (true) or remove the registration (false).
+    Desktop(bool),
     /// Write a motion as BVH.
     Convert {
         /// Input files (one motion).
@@ -105,7 +121,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
     let mut it = argv.into_iter().skip(1).peekable();
     let mut options = LoadOptions::default();
     let sub = match it.peek().map(String::as_str) {
-        Some("info" | "positions" | "check" | "render" | "convert" | "help") => it.next(),
+        Some("info" | "positions" | "check" | "render" | "convert" | "thumbnail" | "help") => it.next(),
         _ => None,
     };
     let mut files = Vec::new();
@@ -118,7 +134,9 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
         ortho: false,
         axes: false,
         out: PathBuf::new(),
+        range: None,
     };
+    let mut thumb_size: Option<u32> = None;
     let mut only_files = false;
     while let Some(a) = it.next() {
         if only_files || !a.starts_with('-') || a == "-" {
@@ -130,6 +148,8 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
             "--" => only_files = true,
             "-h" | "--help" => return Ok(Args { command: Command::Help, options }),
             "-V" | "--version" => return Ok(Args { command: Command::Version, options }),
+            "--install-desktop" => return Ok(Args { command: Command::Desktop(true), options }),
+            "--uninstall-desktop" => return Ok(Args { command: Command::Desktop(false), options }),
             "--json" => json = true,
             "--raw" => raw = true,
             "--frames" => frames = Some(parse_frames(&value("--frames")?)?),
@@ -145,7 +165,15 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
                 }
                 render.at = super::render::At::Time(t);
             }
-            "--size" => render.size = super::render::parse_size(&value("--size")?)?,
+            "--size" => {
+                let v = value("--size")?;
+                match v.parse::<u32>() {
+                    Ok(n) if (8..=4096).contains(&n) => thumb_size = Some(n),
+                    _ if v.contains(['x', 'X']) => render.size = super::render::parse_size(&v)?,
+                    _ => return Err(format!("--size takes N (8 to 4096) or WIDTHxHEIGHT, not '{v}'")),
+                }
+            }
+            "--range" => render.range = Some(super::render::parse_range(&value("--range")?)?),
             "--view" => {
                 let v = value("--view")?;
                 render.view =
@@ -154,7 +182,8 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
             "--ortho" => render.ortho = true,
             "--order" => {
                 let v = value("--order")?;
-                write.order = crate::export::BvhWriteOptions::parse_order(&v).ok_or_else(|| format!("--order takes a rotation order like ZXY, not '{v}'"))?;
+                write.order = crate::export::BvhWriteOptions::parse_order(&v)
+                    .ok_or_else(|| format!("--order takes a rotation order like ZXY, not '{v}'"))?;
             }
             "--axes" => render.axes = true,
             "--out" | "-o" => render.out = PathBuf::from(value("--out")?),
@@ -184,9 +213,27 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
             }
             Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw }
         }
+        Some("thumbnail") => {
+            let Some(output) = files.pop().filter(|o| super::render::is_png(o)) else {
+                return Err("thumbnail needs INPUT... OUTPUT.png".into());
+            };
+            if files.is_empty() {
+                return Err("thumbnail needs an input file before OUTPUT.png".into());
+            }
+            Command::Thumbnail { inputs: files, output, size: thumb_size.unwrap_or(256) }
+        }
         Some("render") => {
+            if let Some(n) = thumb_size {
+                render.size = (n, n);
+            }
             if render.out.as_os_str().is_empty() {
-                return Err("render needs --out FILE.png".into());
+                return Err("render needs --out FILE.png (or --out DIR/ with --range)".into());
+            }
+            if render.range.is_some() {
+                if super::render::is_png(&render.out) {
+                    return Err("with --range, --out names a folder for the numbered PNGs".into());
+                }
+                return Ok(Args { command: Command::Render { files, options: render }, options });
             }
             if !super::render::is_png(&render.out) {
                 return Err(format!("--out must name a .png file, not '{}'", render.out.display()));

@@ -5,6 +5,7 @@
 mod args;
 mod check;
 pub mod convert;
+pub mod desktop;
 mod info;
 mod json;
 mod positions;
@@ -43,6 +44,18 @@ pub fn run(argv: Vec<String>) -> ExitCode {
             let _ = writeln!(out, "{}", args::USAGE);
             0
         }
+        Command::Desktop(install) => match if *install { desktop::install() } else { desktop::uninstall() } {
+            Ok(lines) => {
+                for l in lines {
+                    let _ = writeln!(out, "{l}");
+                }
+                0
+            }
+            Err(e) => {
+                eprintln!("skelview: {e}");
+                2
+            }
+        },
         Command::Version => {
             let _ = writeln!(out, "skelview {}", env!("CARGO_PKG_VERSION"));
             0
@@ -59,6 +72,7 @@ pub fn run(argv: Vec<String>) -> ExitCode {
         Command::Check { paths } => check::run(&args, paths, &mut out),
         Command::Convert { inputs, output, options } => convert::run(&args, inputs, output, options),
         Command::Render { files, options } => render::run(&args, files, options),
+        Command::Thumbnail { inputs, output, size } => render::thumbnail(&args, inputs, output, *size),
     };
     let _ = out.flush();
     code

@@ -62,7 +62,8 @@ fn moving_offsets(skeleton: &Skeleton, poses: &[LocalPose]) -> Vec<bool> {
         .map(|i| {
             let first = poses[0].parent_from_joint[i].translation;
             let tolerance = 1e-6 * first.length().max(1.0);
-            skeleton.joints()[i].parent.is_none() || poses.iter().any(|p| (p.parent_from_joint[i].translation - first).abs().max_element() > tolerance)
+            skeleton.joints()[i].parent.is_none()
+                || poses.iter().any(|p| (p.parent_from_joint[i].translation - first).abs().max_element() > tolerance)
         })
         .collect()
 }

@@ -1,0 +1,147 @@
+//! `--install-desktop` / `--uninstall-desktop`: a freedesktop application entry, MIME types,
+//! icon and thumbnailer for the current user, so a double-click on a `.bvh` opens skelview.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// MIME types skelview defines: (type, comment, globs, magic strings with their offset range).
+const TYPES: [(&str, &str, &[&str], &[(&str, &str)]); 7] = [
+    ("application/x-bvh", "Biovision motion capture", &["*.bvh"], &[("HIERARCHY", "0:64")]),
+    ("application/x-acclaim-asf", "Acclaim skeleton", &["*.asf"], &[(":version", "0:2048"), (":bonedata", "0:8192")]),
+    ("application/x-acclaim-amc", "Acclaim motion capture", &["*.amc"], &[(":FULLY-SPECIFIED", "0:4096"), (":DEGREES", "0:4096")]),
+    ("application/x-motion-analysis-htr", "Motion Analysis HTR", &["*.htr"], &[("[Header]", "0:2048")]),
+    ("application/x-motion-analysis-gtr", "Motion Analysis GTR", &["*.gtr"], &[("[Header]", "0:2048")]),
+    ("application/x-acl-sjson", "ACL raw animation clip", &["*.acl.sjson"], &[]),
+    ("application/x-acl-zip", "ACL raw animation clip (zipped)", &["*.acl.zip"], &[]),
+];
+
+/// Types the desktop entry and thumbnailer claim: the formats skelview reads today.
+pub const OPENED_TYPES: [&str; 3] = ["application/x-bvh", "application/x-acclaim-asf", "application/x-acclaim-amc"];
+
+fn data_home() -> Result<PathBuf, String> {
+    if let Some(d) = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(d));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")).ok_or_else(|| "neither XDG_DATA_HOME nor HOME is set".into())
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn mime_xml() -> String {
+    let mut x = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<mime-info xmlns=\"http://www.freedesktop.org/standards/shared-mime-info\">\n",
+    );
+    for (ty, comment, globs, magic) in TYPES {
+        x.push_str(&format!("  <mime-type type=\"{ty}\">\n    <comment>{}</comment>\n", xml_escape(comment)));
+        if ty != "application/x-acl-zip" {
+            x.push_str("    <sub-class-of type=\"text/plain\"/>\n");
+        } else {
+            x.push_str("    <sub-class-of type=\"application/zip\"/>\n");
+        }
+        for g in globs {
+            // A high weight and magic let ".asf" skeletons win over ASF video by content.
+            x.push_str(&format!("    <glob pattern=\"{g}\" weight=\"60\"/>\n"));
+        }
+        if !magic.is_empty() {
+            x.push_str("    <magic priority=\"80\">\n");
+            for (value, range) in magic {
+                x.push_str(&format!("      <match type=\"string\" value=\"{}\" offset=\"{range}\"/>\n", xml_escape(value)));
+            }
+            x.push_str("    </magic>\n");
+        }
+        x.push_str("  </mime-type>\n");
+    }
+    x.push_str("</mime-info>\n");
+    x
+}
+
+fn desktop_entry(exe: &Path) -> String {
+    format!(
+        "[Desktop Entry]\nType=Application\nName=skelview\nGenericName=Motion capture viewer\nComment=View BVH and Acclaim ASF/AMC motion capture\nExec=\"{}\" %F\nIcon=skelview\nTerminal=false\nCategories=Graphics;3DGraphics;Viewer;\nMimeType={};\n",
+        exe.display(),
+        OPENED_TYPES.join(";")
+    )
+}
+
+fn thumbnailer(exe: &Path) -> String {
+    format!(
+        "[Thumbnailer Entry]\nTryExec={0}\nExec=\"{0}\" thumbnail %i %o --size %s\nMimeType={1};\n",
+        exe.display(),
+        OPENED_TYPES.join(";")
+    )
+}
+
+/// The files installed, relative to the data home, with their contents.
+fn files(exe: &Path) -> Vec<(PathBuf, String)> {
+    vec![
+        (PathBuf::from("applications/skelview.desktop"), desktop_entry(exe)),
+        (PathBuf::from("mime/packages/skelview.xml"), mime_xml()),
+        (PathBuf::from("icons/hicolor/scalable/apps/skelview.svg"), include_str!("../../assets/skelview.svg").to_owned()),
+        (PathBuf::from("thumbnailers/skelview.thumbnailer"), thumbnailer(exe)),
+    ]
+}
+
+fn tool(name: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(name).is_file()))
+}
+
+fn refresh(data: &Path, lines: &mut Vec<String>, set_defaults: bool) {
+    let mut run = |name: &str, args: &[&std::ffi::OsStr]| {
+        if !tool(name) {
+            lines.push(format!("missing {name}: skipped (install its package to refresh the desktop databases)"));
+            return;
+        }
+        match Command::new(name).args(args).output() {
+            Ok(o) if o.status.success() => lines.push(format!("ran {name}")),
+            Ok(o) => lines.push(format!("{name} failed: {}", String::from_utf8_lossy(&o.stderr).trim())),
+            Err(e) => lines.push(format!("{name} failed: {e}")),
+        }
+    };
+    run("update-mime-database", &[data.join("mime").as_os_str()]);
+    run("update-desktop-database", &[data.join("applications").as_os_str()]);
+    if set_defaults {
+        let mut args: Vec<&std::ffi::OsStr> = vec!["default".as_ref(), "skelview.desktop".as_ref()];
+        args.extend(OPENED_TYPES.iter().map(|t| std::ffi::OsStr::new(*t)));
+        run("xdg-mime", &args);
+    }
+}
+
+/// Installs (or refreshes) the desktop integration; returns what it did, one line each.
+pub fn install() -> Result<Vec<String>, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the skelview executable: {e}"))?;
+    let exe = std::fs::canonicalize(&exe).unwrap_or(exe);
+    let data = data_home()?;
+    let mut lines = Vec::new();
+    for (rel, contents) in files(&exe) {
+        let path = data.join(&rel);
+        if std::fs::read_to_string(&path).is_ok_and(|old| old == contents) {
+            lines.push(format!("unchanged {}", path.display()));
+            continue;
+        }
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::write(&path, contents).map_err(|e| format!("{}: {e}", path.display()))?;
+        lines.push(format!("wrote {}", path.display()));
+    }
+    refresh(&data, &mut lines, true);
+    Ok(lines)
+}
+
+/// Removes what `install` wrote; returns what it did.
+pub fn uninstall() -> Result<Vec<String>, String> {
+    let data = data_home()?;
+    let mut lines = Vec::new();
+    for (rel, _) in files(Path::new("skelview")) {
+        let path = data.join(rel);
+        match std::fs::remove_file(&path) {
+            Ok(()) => lines.push(format!("removed {}", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => lines.push(format!("absent {}", path.display())),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        }
+    }
+    refresh(&data, &mut lines, false);
+    Ok(lines)
+}
