@@ -12,6 +12,7 @@ use crate::core::{Clip, Interpolation, Motion, Playback, PlaybackCommand, Skelet
 use crate::formats::{LoadOptions, LoadRequest, Source};
 use crate::render::scene::{self, DrawData, Style};
 use crate::render::{OrbitCamera, ViewPreset};
+use crate::settings::{FileOverride, Settings, config_dir};
 
 /// Which pose is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,6 +120,12 @@ pub struct Viewer {
     pub up_override: Option<crate::core::UpAxis>,
     /// AMC files beside an ASF opened alone (offered in the inspector).
     pub amc_siblings: Vec<PathBuf>,
+    /// Joint names drawn in the viewport.
+    pub show_names: bool,
+    /// Light UI theme and viewport.
+    pub light_theme: bool,
+    /// Persisted settings (synced from the state above by `save_settings`).
+    pub settings: Settings,
     waker: Arc<dyn Fn() + Send + Sync>,
     local: LocalPose,
     frame_on_next_pose: bool,
@@ -135,6 +142,12 @@ fn recent_path() -> Option<PathBuf> {
 impl Viewer {
     /// A viewer with nothing loaded; `waker` requests a repaint from any thread.
     pub fn new(options: LoadOptions, waker: Arc<dyn Fn() + Send + Sync>) -> Self {
+        let settings = config_dir().map(|d| Settings::load(&d)).unwrap_or_default();
+        Self::with_settings(options, waker, settings)
+    }
+
+    /// A viewer starting from `settings` instead of the saved ones (tests, resets).
+    pub fn with_settings(options: LoadOptions, waker: Arc<dyn Fn() + Send + Sync>, settings: Settings) -> Self {
         let recent = recent_path()
             .and_then(|p| std::fs::read_to_string(p).ok())
             .map(|s| s.lines().filter(|l| !l.is_empty()).map(PathBuf::from).take(10).collect())
@@ -146,9 +159,9 @@ impl Viewer {
             loading: None,
             error: None,
             playback: Playback::new(1.0 / 30.0, 0),
-            interpolation: Interpolation::Linear,
+            interpolation: settings.interpolation,
             camera: OrbitCamera::default(),
-            style: Style::default(),
+            style: settings.style,
             selected: None,
             pose_mode: PoseMode::Animated,
             follow_root: false,
@@ -163,6 +176,9 @@ impl Viewer {
             unit_override: None,
             up_override: None,
             amc_siblings: Vec::new(),
+            show_names: settings.show_names,
+            light_theme: settings.light_theme,
+            settings,
             waker,
             local: LocalPose::default(),
             frame_on_next_pose: false,
@@ -176,13 +192,21 @@ impl Viewer {
             old.handle.cancel();
         }
         let name = request.main_path().display().to_string();
+        let key = self.override_key(request.main_path());
+        let saved = self.settings.overrides.get(&key).copied().unwrap_or_default();
+        let mut options = self.options.clone();
+        if let Some(rule) = saved.rule {
+            options.bvh_positions = rule;
+        }
+        self.unit_override = saved.unit;
+        self.up_override = saved.up;
         if let LoadRequest::Bvh(Source::File(p))
         | LoadRequest::Acclaim { amc: Some(Source::File(p)), .. }
         | LoadRequest::Acclaim { asf: Source::File(p), amc: None } = &request
         {
             self.remember(p.clone());
         }
-        match spawn_load(request, self.options.clone(), self.waker.clone()) {
+        match spawn_load(request, options, self.waker.clone()) {
             Ok(handle) => self.loading = Some(Loading { name, handle, progress: 0.0 }),
             Err(e) => self.error = Some(format!("cannot start the loader thread: {e}")),
         }
@@ -235,7 +259,9 @@ impl Viewer {
         match finished {
             Some(Ok(motion)) => {
                 self.amc_siblings = amc_siblings(&motion);
+                let rate = self.settings.rate;
                 self.playback = Playback::new(motion.clip.frame_time_secs, motion.clip.num_frames());
+                self.playback.apply(PlaybackCommand::SetRate(rate));
                 self.playback.apply(PlaybackCommand::Play);
                 self.motion = Some(Arc::from(motion));
                 self.preview = None;
@@ -289,6 +315,68 @@ impl Viewer {
                 Command::DismissError => self.error = None,
             }
         }
+    }
+
+    fn override_key(&self, path: &std::path::Path) -> String {
+        std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()).display().to_string()
+    }
+
+    /// Remembers the current unit/up overrides (and `rule`, if given) for the shown file.
+    pub fn remember_overrides(&mut self, rule: Option<crate::core::PositionRule>) {
+        let Some(m) = &self.motion else { return };
+        let Some(path) = m.source.paths.last().cloned() else { return };
+        let key = self.override_key(&path);
+        let entry = self.settings.overrides.entry(key).or_insert_with(FileOverride::default);
+        entry.unit = self.unit_override;
+        entry.up = self.up_override;
+        if rule.is_some() {
+            entry.rule = rule;
+        }
+        self.save_settings();
+    }
+
+    /// The BVH position rule in force for the shown motion.
+    pub fn position_rule(&self) -> crate::core::PositionRule {
+        self.motion.as_ref().map_or(self.options.bvh_positions, |m| m.skeleton.position_rule)
+    }
+
+    /// Reloads the shown BVH with another position-channel rule, remembered for the file.
+    pub fn set_position_rule(&mut self, rule: crate::core::PositionRule) {
+        let Some(m) = self.motion.clone() else { return };
+        if m.source.format != crate::core::Format::Bvh {
+            return;
+        }
+        self.remember_overrides(Some(rule));
+        self.commands.push(Command::Open(m.source.paths.clone()));
+    }
+
+    /// Copies the state into the settings and writes them (errors are reported in the UI).
+    pub fn save_settings(&mut self) {
+        self.settings.style = self.style;
+        self.settings.show_names = self.show_names;
+        self.settings.light_theme = self.light_theme;
+        self.settings.rate = self.playback.rate;
+        self.settings.interpolation = self.interpolation;
+        if let Some(dir) = config_dir() {
+            if let Err(e) = self.settings.save(&dir) {
+                self.error = Some(format!("cannot save settings in {}: {e}", dir.display()));
+            }
+        }
+    }
+
+    /// Back to defaults (display, theme, rate, overrides); the settings file is rewritten.
+    pub fn reset_settings(&mut self) {
+        let window_size = self.settings.window_size;
+        self.settings = Settings { window_size, ..Settings::default() };
+        self.style = self.settings.style;
+        self.show_names = false;
+        self.light_theme = false;
+        self.interpolation = self.settings.interpolation;
+        self.playback.apply(PlaybackCommand::SetRate(1.0));
+        self.unit_override = None;
+        self.up_override = None;
+        self.commands.push(Command::FrameAll);
+        self.save_settings();
     }
 
     /// Body size in display metres.
@@ -404,7 +492,7 @@ mod tests {
     use super::*;
 
     fn viewer() -> Viewer {
-        Viewer::new(LoadOptions::default(), Arc::new(|| {}))
+        Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), Settings::default())
     }
 
     fn load_sample(v: &mut Viewer) {
@@ -450,6 +538,17 @@ mod tests {
         v.commands.push(Command::Pick(ndc, 16.0 / 9.0));
         v.update(0.0);
         assert_eq!(v.selected, Some(head));
+    }
+
+    #[test]
+    fn saved_settings_apply_to_a_new_viewer() {
+        let mut saved = Settings { light_theme: true, rate: 0.5, show_names: true, ..Settings::default() };
+        saved.style.grid = false;
+        let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), saved);
+        assert!(v.light_theme && v.show_names && !v.style.grid);
+        load_sample(&mut v);
+        assert_eq!(v.playback.rate, 0.5);
+        assert!(v.draw.lines.len() < 100, "no grid lines, only the gizmo");
     }
 
     #[test]

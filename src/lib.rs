@@ -10,5 +10,6 @@ pub mod core;
 pub mod export;
 pub mod formats;
 pub mod render;
+pub mod settings;
 pub mod ui;
 pub mod window;

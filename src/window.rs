@@ -64,9 +64,11 @@ pub fn run(files: Vec<PathBuf>, options: LoadOptions) -> Result<(), String> {
 
 impl App {
     fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
-        let attributes = Window::default_attributes().with_title("skelview").with_inner_size(winit::dpi::LogicalSize::new(1280.0, 800.0));
+        let (w, h) = self.viewer.settings.window_size;
+        let attributes = Window::default_attributes().with_title("skelview").with_inner_size(winit::dpi::LogicalSize::new(w as f64, h as f64));
         let window = Arc::new(event_loop.create_window(attributes).map_err(|e| format!("cannot create a window: {e}"))?);
         let ctx = egui::Context::default();
+        ctx.set_theme(if self.viewer.light_theme { egui::Theme::Light } else { egui::Theme::Dark });
         let proxy = self.proxy.clone();
         ctx.set_request_repaint_callback(move |_| {
             if let Ok(p) = proxy.lock() {
@@ -169,8 +171,15 @@ impl ApplicationHandler<Wake> for App {
         let Some(r) = &mut self.running else { return };
         let response = r.egui_state.on_window_event(&r.window, &event);
         match event {
-            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::CloseRequested => {
+                if self.quit_after_frames.is_none() {
+                    self.viewer.save_settings();
+                }
+                event_loop.exit()
+            }
             WindowEvent::Resized(size) => {
+                let logical = size.to_logical::<f64>(r.window.scale_factor());
+                self.viewer.settings.window_size = (logical.width.round() as u32, logical.height.round() as u32);
                 if let (Some(w), Some(h)) = (std::num::NonZeroU32::new(size.width), std::num::NonZeroU32::new(size.height)) {
                     r.painter.on_window_resized(egui::ViewportId::ROOT, w, h);
                 }

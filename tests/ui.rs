@@ -12,7 +12,7 @@ use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Sourc
 fn loaded() -> Viewer {
     let request = LoadRequest::Bvh(Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview::cli::SAMPLE_BVH) });
     let motion = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
-    let mut v = Viewer::new(LoadOptions::default(), Arc::new(|| {}));
+    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::settings::Settings::default());
     v.playback = Playback::new(motion.clip.frame_time_secs, motion.clip.num_frames());
     v.motion = Some(Arc::new(motion));
     v.update(0.0);

@@ -110,3 +110,33 @@ fn screenshot_of_the_window_shows_the_playing_sample() {
     std::fs::remove_dir_all(&dir).ok();
     assert!(found.0 > 50 && found.1 > 200, "no skeleton on screen: {} joint and {} bone pixels", found.0, found.1);
 }
+
+#[test]
+fn settings_persist_between_runs_in_the_config_dir() {
+    if std::env::var_os("DISPLAY").is_none() {
+        assert!(!std::env::var("CI").is_ok_and(|v| v == "true" || v == "1"), "CI must run the tests under Xvfb");
+        eprintln!("skipping: no DISPLAY");
+        return;
+    }
+    // The viewer reads its settings at start: a saved light theme, hidden grid and rate come
+    // back; a broken settings file does not stop it.
+    let dir = std::env::temp_dir().join(format!("skelview-settings-win-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("skelview")).unwrap();
+    let mut saved = skelview::settings::Settings { light_theme: true, rate: 0.5, ..Default::default() };
+    saved.style.grid = false;
+    saved.save(&dir.join("skelview")).unwrap();
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_skelview"))
+            .env("SKELVIEW_QUIT_AFTER_FRAMES", "5")
+            .env("XDG_RUNTIME_DIR", &dir)
+            .env("XDG_CONFIG_HOME", &dir)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(run().status.code(), Some(0));
+    // Quitting after N frames does not save, so the file is as written.
+    assert_eq!(skelview::settings::Settings::load(&dir.join("skelview")), saved);
+    std::fs::write(dir.join("skelview/settings.txt"), b"\xff\xfe garbage = = =\n").unwrap();
+    assert_eq!(run().status.code(), Some(0));
+    std::fs::remove_dir_all(&dir).ok();
+}

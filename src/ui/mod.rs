@@ -156,11 +156,13 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 let auto = detected.map_or("auto".to_owned(), |(u, _)| format!("auto ({})", u.symbol()));
                 if ui.radio(viewer.unit_override.is_none(), auto).clicked() {
                     viewer.unit_override = None;
+                    viewer.remember_overrides(None);
                     viewer.commands.push(Command::FrameAll);
                 }
                 for unit in [Millimetre, Centimetre, Metre, Inch, Foot, CmuAsf] {
                     if ui.radio(viewer.unit_override == Some(unit), unit.symbol()).clicked() {
                         viewer.unit_override = Some(unit);
+                        viewer.remember_overrides(None);
                         viewer.commands.push(Command::FrameAll);
                     }
                 }
@@ -170,15 +172,36 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 let auto = detected.map_or("auto".to_owned(), |(_, up)| format!("auto ({})", up.name()));
                 if ui.radio(viewer.up_override.is_none(), auto).clicked() {
                     viewer.up_override = None;
+                    viewer.remember_overrides(None);
                     viewer.commands.push(Command::FrameAll);
                 }
                 for up in [UpAxis::Y, UpAxis::Z] {
                     if ui.radio(viewer.up_override == Some(up), format!("{}-up", up.name())).clicked() {
                         viewer.up_override = Some(up);
+                        viewer.remember_overrides(None);
                         viewer.commands.push(Command::FrameAll);
                     }
                 }
             });
+            ui.menu_button("BVH position channels", |ui| {
+                use crate::core::PositionRule;
+                let rule = viewer.position_rule();
+                if ui.radio(rule == PositionRule::Replace, "replace the OFFSET (default)").clicked() {
+                    viewer.set_position_rule(PositionRule::Replace);
+                }
+                if ui.radio(rule == PositionRule::Add, "add to the OFFSET (Meredith–Maddock)").clicked() {
+                    viewer.set_position_rule(PositionRule::Add);
+                }
+            });
+            ui.separator();
+            if ui.checkbox(&mut viewer.light_theme, "Light theme").changed() {
+                ui.ctx().set_theme(if viewer.light_theme { egui::Theme::Light } else { egui::Theme::Dark });
+                viewer.save_settings();
+            }
+            if ui.button("Reset settings").clicked() {
+                viewer.reset_settings();
+                ui.ctx().set_theme(egui::Theme::Dark);
+            }
             let mut follow = viewer.follow_root;
             if ui.checkbox(&mut follow, "Follow root (R)").changed() {
                 viewer.commands.push(Command::ToggleFollowRoot);

@@ -18,12 +18,12 @@ pub struct ViewportGpu {
     renderer: SkeletonRenderer,
     target: Option<RenderTarget>,
     texture: Option<egui::TextureId>,
-    /// Draw joint names in the viewport.
-    pub show_names: bool,
 }
 
 /// Background of the viewport (linear RGB), matching `skelview render`.
 const BACKGROUND: [f64; 4] = crate::cli::render::BACKGROUND;
+/// Background with the light theme.
+const LIGHT_BACKGROUND: [f64; 4] = [0.45, 0.48, 0.52, 1.0];
 
 impl ViewportGpu {
     /// Pipelines for egui-wgpu's device; MSAA ×4 except on software adapters, where it costs
@@ -38,7 +38,6 @@ impl ViewportGpu {
             renderer: SkeletonRenderer::new(&state.device, wgpu::TextureFormat::Rgba8UnormSrgb, samples),
             target: None,
             texture: None,
-            show_names: false,
         }
     }
 
@@ -61,7 +60,7 @@ impl ViewportGpu {
         let globals = offscreen::globals(&viewer.camera, size.0 as f32 / size.1 as f32);
         self.renderer.prepare(&self.device, &self.queue, &globals, &viewer.draw);
         let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewport") });
-        target.render(&mut encoder, &self.renderer, BACKGROUND);
+        target.render(&mut encoder, &self.renderer, if viewer.light_theme { LIGHT_BACKGROUND } else { BACKGROUND });
         self.queue.submit([encoder.finish()]);
         self.texture.expect("registered")
     }
@@ -103,7 +102,7 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
     ui.painter().image(texture, rect, uv, egui::Color32::WHITE);
 
     let painter = ui.painter_at(rect);
-    if gpu.show_names {
+    if viewer.show_names {
         if let Some(m) = &viewer.motion {
             for (i, j) in m.skeleton.joints().iter().enumerate().filter(|(_, j)| !j.is_end_site) {
                 if let Some((p, _)) = viewer.positions.get(i).and_then(|p| viewer.camera.project(*p, rect.width(), rect.height())) {
@@ -142,7 +141,7 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
             ui.checkbox(&mut viewer.style.bones, "bones");
             ui.checkbox(&mut viewer.style.joints, "joints");
             ui.checkbox(&mut viewer.style.axes, "axes");
-            ui.checkbox(&mut gpu.show_names, "names");
+            ui.checkbox(&mut viewer.show_names, "names");
             ui.checkbox(&mut viewer.style.grid, "grid");
             ui.checkbox(&mut viewer.style.shadow, "shadow");
         });
