@@ -72,6 +72,52 @@ pub struct Loading {
     pub progress: f32,
 }
 
+/// A long export on its own thread, with progress and cancel.
+pub struct Job {
+    /// What it does, for the status bar.
+    pub name: String,
+    /// Items done so far.
+    pub done: Arc<std::sync::atomic::AtomicUsize>,
+    /// Items in all (0 until known).
+    pub total: Arc<std::sync::atomic::AtomicUsize>,
+    /// Set to stop the job.
+    pub cancel: Arc<std::sync::atomic::AtomicBool>,
+    result: std::sync::mpsc::Receiver<Result<String, String>>,
+}
+
+impl Job {
+    /// Runs `work` on a thread named `skelview-export`; `work` reports progress through the
+    /// counters and checks `cancel`; `waker` repaints the UI as it goes.
+    fn spawn(
+        name: String,
+        waker: Arc<dyn Fn() + Send + Sync>,
+        work: impl FnOnce(&dyn Fn(usize, usize) -> std::ops::ControlFlow<()>) -> Result<String, String> + Send + 'static,
+    ) -> std::io::Result<Self> {
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let (done, total, cancel) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)), Arc::new(AtomicBool::new(false)));
+        let (tx, result) = std::sync::mpsc::sync_channel(1);
+        let (d, t, c) = (done.clone(), total.clone(), cancel.clone());
+        std::thread::Builder::new().name("skelview-export".into()).spawn(move || {
+            let progress = |k: usize, n: usize| {
+                d.store(k, Ordering::Relaxed);
+                t.store(n, Ordering::Relaxed);
+                waker();
+                if c.load(Ordering::Relaxed) { std::ops::ControlFlow::Break(()) } else { std::ops::ControlFlow::Continue(()) }
+            };
+            let _ = tx.send(work(&progress));
+            waker();
+        })?;
+        Ok(Self { name, done, total, cancel, result })
+    }
+
+    /// Fraction done.
+    pub fn fraction(&self) -> f32 {
+        use std::sync::atomic::Ordering;
+        let t = self.total.load(Ordering::Relaxed);
+        if t == 0 { 0.0 } else { self.done.load(Ordering::Relaxed) as f32 / t as f32 }
+    }
+}
+
 /// Everything the window shows.
 pub struct Viewer {
     /// How files are read.
@@ -126,6 +172,10 @@ pub struct Viewer {
     pub light_theme: bool,
     /// Persisted settings (synced from the state above by `save_settings`).
     pub settings: Settings,
+    /// The running export, if any.
+    pub job: Option<Job>,
+    /// Last finished action, for the status bar.
+    pub notice: Option<String>,
     waker: Arc<dyn Fn() + Send + Sync>,
     local: LocalPose,
     frame_on_next_pose: bool,
@@ -179,6 +229,8 @@ impl Viewer {
             show_names: settings.show_names,
             light_theme: settings.light_theme,
             settings,
+            job: None,
+            notice: None,
             waker,
             local: LocalPose::default(),
             frame_on_next_pose: false,
@@ -394,8 +446,87 @@ impl Viewer {
         (scene::display_transform(metres, up), if size.is_finite() && size > 1e-3 { size } else { 1.0 })
     }
 
+    /// Writes all frames' positions (metres, Y-up) to `path` in the background.
+    pub fn export_positions(&mut self, path: PathBuf) {
+        let Some(m) = self.motion.clone() else { return };
+        let work = move |progress: &dyn Fn(usize, usize) -> std::ops::ControlFlow<()>| {
+            let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
+            crate::cli::convert::write_atomically(&path, |out| {
+                writeln!(out, "joint,frame,x,y,z")?;
+                crate::export::positions::write_csv(&m, &frames, false, false, out, &mut |k, n| progress(k, n))
+            })
+            .map(|()| format!("wrote {} ({} frames)", path.display(), frames.len()))
+            .map_err(|e| format!("{}: {e}", path.display()))
+        };
+        self.start_job("Exporting positions".into(), work);
+    }
+
+    /// Renders the in/out range with the current camera to numbered PNGs in `dir`.
+    pub fn export_frames(&mut self, dir: PathBuf, size: (u32, u32)) {
+        let Some(m) = self.motion.clone() else { return };
+        let camera = self.camera;
+        let range = (self.playback.in_frame as i64, self.playback.out_frame as i64, 1usize);
+        let axes = self.style.axes;
+        let work = move |progress: &dyn Fn(usize, usize) -> std::ops::ControlFlow<()>| {
+            let gpu = crate::render::offscreen::headless().map_err(|e| e.to_string())?;
+            let options = crate::cli::render::RenderOptions {
+                at: crate::cli::render::At::Frame(0),
+                size,
+                view: ViewPreset::Perspective,
+                ortho: camera.orthographic,
+                axes,
+                out: dir.clone(),
+                range: Some(range),
+            };
+            let n = crate::cli::render::render_sequence(&gpu, std::slice::from_ref(&*m), &options, range, 4, Some(camera), &mut |k, n| {
+                progress(k, n)
+            })?;
+            Ok(format!("wrote {n} frames to {}", dir.display()))
+        };
+        self.start_job("Exporting frames".into(), work);
+    }
+
+    fn start_job(
+        &mut self,
+        name: String,
+        work: impl FnOnce(&dyn Fn(usize, usize) -> std::ops::ControlFlow<()>) -> Result<String, String> + Send + 'static,
+    ) {
+        if self.job.is_some() {
+            self.error = Some("an export is already running".into());
+            return;
+        }
+        match Job::spawn(name, self.waker.clone(), work) {
+            Ok(job) => self.job = Some(job),
+            Err(e) => self.error = Some(format!("cannot start the export thread: {e}")),
+        }
+    }
+
+    fn poll_job(&mut self) {
+        let Some(job) = &self.job else { return };
+        match job.result.try_recv() {
+            Ok(Ok(message)) => {
+                self.notice = Some(message);
+                self.job = None;
+            }
+            Ok(Err(message)) => {
+                if job.cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                    self.notice = Some(format!("{} cancelled", job.name));
+                } else {
+                    self.error = Some(message);
+                }
+                self.job = None;
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => {}
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                self.error = Some(format!("{} stopped unexpectedly", job.name));
+                self.job = None;
+            }
+        }
+    }
+
     /// Advances playback and builds this frame's pose and draw data.
     pub fn update(&mut self, dt_secs: f64) {
+        self.poll_job();
         self.poll_loader();
         self.apply_commands();
         if self.pose_mode == PoseMode::Animated {
@@ -448,7 +579,9 @@ impl Viewer {
 
     /// True while something changes by itself (playing or loading): keep repainting.
     pub fn animating(&self) -> bool {
-        (self.playback.playing && self.pose_mode == PoseMode::Animated && self.motion.is_some()) || self.loading.is_some()
+        (self.playback.playing && self.pose_mode == PoseMode::Animated && self.motion.is_some())
+            || self.loading.is_some()
+            || self.job.is_some()
     }
 }
 
@@ -549,6 +682,25 @@ mod tests {
         load_sample(&mut v);
         assert_eq!(v.playback.rate, 0.5);
         assert!(v.draw.lines.len() < 100, "no grid lines, only the gizmo");
+    }
+
+    #[test]
+    fn positions_export_runs_in_the_background() {
+        let mut v = viewer();
+        load_sample(&mut v);
+        let path = std::env::temp_dir().join(format!("skelview-export-{}.csv", std::process::id()));
+        v.export_positions(path.clone());
+        for _ in 0..1000 {
+            v.update(0.0);
+            if v.job.is_none() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert!(v.notice.as_deref().is_some_and(|n| n.contains("101 frames")), "{:?} {:?}", v.notice, v.error);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 1 + 101 * 24);
+        std::fs::remove_file(&path).ok();
     }
 
     #[test]

@@ -182,10 +182,20 @@ mod tests {
 
     #[test]
     fn round_trips_through_text_and_disk() {
-        let mut s = Settings { window_size: (1600, 900), light_theme: true, show_names: true, rate: 0.5, interpolation: Interpolation::Nearest, ..Settings::default() };
+        let mut s = Settings {
+            window_size: (1600, 900),
+            light_theme: true,
+            show_names: true,
+            rate: 0.5,
+            interpolation: Interpolation::Nearest,
+            ..Settings::default()
+        };
         s.style.axes = true;
         s.style.grid = false;
-        s.overrides.insert("/data/a b.bvh".into(), FileOverride { unit: Some(LengthUnit::CmuAsf), up: Some(UpAxis::Z), rule: Some(PositionRule::Add) });
+        s.overrides.insert(
+            "/data/a b.bvh".into(),
+            FileOverride { unit: Some(LengthUnit::CmuAsf), up: Some(UpAxis::Z), rule: Some(PositionRule::Add) },
+        );
         assert_eq!(Settings::from_text(&s.to_text()), s);
         let dir = std::env::temp_dir().join(format!("skelview-settings-{}", std::process::id()));
         s.save(&dir).unwrap();

@@ -65,7 +65,8 @@ pub fn run(files: Vec<PathBuf>, options: LoadOptions) -> Result<(), String> {
 impl App {
     fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
         let (w, h) = self.viewer.settings.window_size;
-        let attributes = Window::default_attributes().with_title("skelview").with_inner_size(winit::dpi::LogicalSize::new(w as f64, h as f64));
+        let attributes =
+            Window::default_attributes().with_title("skelview").with_inner_size(winit::dpi::LogicalSize::new(w as f64, h as f64));
         let window = Arc::new(event_loop.create_window(attributes).map_err(|e| format!("cannot create a window: {e}"))?);
         let ctx = egui::Context::default();
         ctx.set_theme(if self.viewer.light_theme { egui::Theme::Light } else { egui::Theme::Dark });

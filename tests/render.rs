@@ -182,3 +182,35 @@ fn range_renders_a_numbered_sequence() {
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
+    let Some(_gpu) = gpu() else { return };
+    use skelview::app::{Command, Viewer};
+    use skelview::core::PlaybackCommand;
+    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::settings::Settings::default());
+    v.open(LoadRequest::Bvh(Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview::cli::SAMPLE_BVH) }));
+    let wait = |v: &mut Viewer, done: &dyn Fn(&Viewer) -> bool| {
+        for _ in 0..2000 {
+            v.update(0.0);
+            if done(v) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        panic!("timed out");
+    };
+    wait(&mut v, &|v| v.motion.is_some());
+    for c in [PlaybackCommand::SeekFrame(3), PlaybackCommand::SetInHere, PlaybackCommand::SeekFrame(6), PlaybackCommand::SetOutHere] {
+        v.commands.push(Command::Playback(c));
+    }
+    v.update(0.0);
+    let dir = std::env::temp_dir().join(format!("skelview-viewer-frames-{}", std::process::id()));
+    v.export_frames(dir.clone(), (64, 48));
+    wait(&mut v, &|v| v.job.is_none());
+    assert!(v.error.is_none(), "{:?}", v.error);
+    let mut names: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names, ["frame_000003.png", "frame_000004.png", "frame_000005.png", "frame_000006.png"]);
+    std::fs::remove_dir_all(&dir).ok();
+}

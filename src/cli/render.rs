@@ -108,6 +108,8 @@ pub fn render_sequence(
     options: &RenderOptions,
     range: (i64, i64, usize),
     samples: u32,
+    camera: Option<OrbitCamera>,
+    progress: &mut dyn FnMut(usize, usize) -> std::ops::ControlFlow<()>,
 ) -> Result<usize, String> {
     let n = motions.iter().map(|m| m.clip.num_frames().max(1)).max().unwrap_or(1) as i64;
     let resolve = |f: i64| if f < 0 { n + f } else { f };
@@ -125,12 +127,15 @@ pub fn render_sequence(
         let (a, b, s) = draw_at(motions, At::Frame(f), &style, &mut draw);
         (lo, hi, size) = (lo.min(a), hi.max(b), size.max(s));
     }
-    let camera = framing(lo, hi, options.view, aspect, options.ortho);
+    let camera = camera.unwrap_or_else(|| framing(lo, hi, options.view, aspect, options.ortho));
     let mut renderer = SkeletonRenderer::new(&gpu.device, wgpu::TextureFormat::Rgba8UnormSrgb, samples);
     let target = RenderTarget::new(&gpu.device, &renderer, options.size);
     let globals = offscreen::globals(&camera, aspect);
     std::fs::create_dir_all(&options.out).map_err(|e| format!("{}: {e}", options.out.display()))?;
     for (k, &f) in frames.iter().enumerate() {
+        if progress(k, frames.len()).is_break() {
+            return Err(format!("cancelled after {k} of {} frames", frames.len()));
+        }
         draw.clear();
         draw_at(motions, At::Frame(f), &style, &mut draw);
         scene::grid(Vec3::new(camera.target.x, 0.0, camera.target.z), size, &style, &mut draw.lines);
@@ -176,7 +181,7 @@ pub(super) fn run(args: &Args, files: &[PathBuf], options: &RenderOptions) -> Ex
         }
     };
     if let Some(range) = options.range {
-        return match render_sequence(&gpu, &motions, options, range, 4) {
+        return match render_sequence(&gpu, &motions, options, range, 4, None, &mut |_, _| std::ops::ControlFlow::Continue(())) {
             Ok(n) => {
                 eprintln!("wrote {n} frames to {} ({}x{}, {})", options.out.display(), options.size.0, options.size.1, gpu.adapter);
                 0

@@ -94,12 +94,14 @@ pub fn open_dialog(viewer: &mut Viewer) {
     match picked {
         Some(paths) if !paths.is_empty() => viewer.commands.push(Command::Open(paths)),
         Some(_) => {}
-        None => {
-            // rfd returns None both for "cancelled" and "no dialog could be shown".
-            if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() && which("zenity").is_none() {
-                viewer.error = Some("No file dialog is available (needs an xdg-desktop-portal or zenity). Drop a file on the window or pass it on the command line.".into());
-            }
-        }
+        None => no_dialog(viewer),
+    }
+}
+
+/// rfd returns None both for "cancelled" and "no dialog could be shown": say which.
+fn no_dialog(viewer: &mut Viewer) {
+    if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() && which("zenity").is_none() {
+        viewer.error = Some("No file dialog is available (needs an xdg-desktop-portal or zenity). Drop a file on the window or use the command line (skelview positions / render --range).".into());
     }
 }
 
@@ -113,6 +115,20 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             if ui.button("Open…  (Ctrl+O)").clicked() {
                 open_dialog(viewer);
             }
+            ui.add_enabled_ui(viewer.motion.is_some() && viewer.job.is_none(), |ui| {
+                if ui.button("Export positions CSV…").clicked() {
+                    match rfd::FileDialog::new().add_filter("CSV", &["csv"]).set_file_name("positions.csv").save_file() {
+                        Some(path) => viewer.export_positions(path),
+                        None => no_dialog(viewer),
+                    }
+                }
+                if ui.button("Export frames (in/out range) as PNG…").clicked() {
+                    match rfd::FileDialog::new().set_title("Folder for the PNG frames").pick_folder() {
+                        Some(dir) => viewer.export_frames(dir, (1280, 720)),
+                        None => no_dialog(viewer),
+                    }
+                }
+            });
             ui.menu_button("Open recent", |ui| {
                 if viewer.recent.is_empty() {
                     ui.label("(none yet)");
@@ -222,8 +238,19 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     });
 }
 
-fn status_ui(ui: &mut egui::Ui, viewer: &Viewer, frame_ms: f32) {
+fn status_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
     ui.horizontal(|ui| {
+        if let Some(job) = &viewer.job {
+            ui.label(&job.name);
+            ui.add(egui::ProgressBar::new(job.fraction()).desired_width(160.0).show_percentage());
+            if ui.button("Cancel").clicked() {
+                job.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            ui.separator();
+        } else if let Some(notice) = &viewer.notice {
+            ui.label(notice);
+            ui.separator();
+        }
         if let Some(loading) = &viewer.loading {
             ui.label(format!("Loading {}", loading.name));
             ui.add(egui::ProgressBar::new(loading.progress).desired_width(160.0).show_percentage());
