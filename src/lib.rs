@@ -6,6 +6,7 @@
 pub mod app;
 pub mod cache;
 pub mod cli;
+pub mod compare;
 pub mod core;
 pub mod export;
 pub mod formats;

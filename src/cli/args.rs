@@ -24,6 +24,8 @@ usage:
   skelview render FILE... --range A:B[:STEP] --out DIR/   a numbered PNG sequence
   skelview thumbnail INPUT... OUTPUT.png [--size N]       a square thumbnail of the middle frame
 
+  skelview compare A B [--align none|roots|roots+heading] [--offset SECS] [--csv]
+                                          joint matching and position errors (MPJPE) of B vs A
   skelview --install-desktop | --uninstall-desktop
                                           (un)register skelview for double-click and thumbnails
 
@@ -98,6 +100,17 @@ pub enum Command {
         /// Width and height in pixels.
         size: u32,
     },
+    /// Compare two motions.
+    Compare {
+        /// The two inputs (an ASF/AMC pair counts as one).
+        files: Vec<PathBuf>,
+        /// Alignment of B onto A.
+        align: crate::compare::Align,
+        /// B starts this many seconds after A.
+        offset_secs: f64,
+        /// Per-frame, per-joint CSV instead of the summary.
+        csv: bool,
+    },
     /// Register with the desktop (true) or remove the registration (false).
     Desktop(bool),
     /// Write a motion as BVH.
@@ -121,7 +134,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
     let mut it = argv.into_iter().skip(1).peekable();
     let mut options = LoadOptions::default();
     let sub = match it.peek().map(String::as_str) {
-        Some("info" | "positions" | "check" | "render" | "convert" | "thumbnail" | "help") => it.next(),
+        Some("info" | "positions" | "check" | "render" | "convert" | "thumbnail" | "compare" | "help") => it.next(),
         _ => None,
     };
     let mut files = Vec::new();
@@ -137,6 +150,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
         range: None,
     };
     let mut thumb_size: Option<u32> = None;
+    let (mut align, mut offset_secs, mut csv) = (crate::compare::Align::None, 0.0f64, false);
     let mut only_files = false;
     while let Some(a) = it.next() {
         if only_files || !a.starts_with('-') || a == "-" {
@@ -180,6 +194,16 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
                     crate::render::ViewPreset::parse(&v).ok_or_else(|| format!("--view takes persp, front, side or top, not '{v}'"))?;
             }
             "--ortho" => render.ortho = true,
+            "--csv" => csv = true,
+            "--align" => {
+                let v = value("--align")?;
+                align = crate::compare::Align::parse(&v).ok_or_else(|| format!("--align takes none, roots or roots+heading, not '{v}'"))?;
+            }
+            "--offset" => {
+                let v = value("--offset")?;
+                offset_secs =
+                    v.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| format!("--offset takes seconds, not '{v}'"))?;
+            }
             "--order" => {
                 let v = value("--order")?;
                 write.order = crate::export::BvhWriteOptions::parse_order(&v)
@@ -212,6 +236,12 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
                 return Err("positions needs at least one FILE".into());
             }
             Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw }
+        }
+        Some("compare") => {
+            if files.len() < 2 {
+                return Err("compare needs two files (A B)".into());
+            }
+            Command::Compare { files, align, offset_secs, csv }
         }
         Some("thumbnail") => {
             let Some(output) = files.pop().filter(|o| super::render::is_png(o)) else {

@@ -1,0 +1,108 @@
+//! Comparing captures: zero for a file against itself, against a copy renamed with a
+//! namespace prefix, rewritten in another Euler order, or shifted in time (with the matching
+//! offset); an ASF/AMC take against its BVH conversion matches joints automatically.
+
+mod common;
+
+use std::sync::Arc;
+
+use skelview::compare::{Align, MatchKind, compare};
+use skelview::core::Motion;
+use skelview::export::{BvhWriteOptions, write_bvh};
+use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+
+fn load_text(name: &str, text: &[u8]) -> Motion {
+    let request = LoadRequest::Bvh(Source::Memory { name: name.into(), bytes: Arc::from(text) });
+    formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
+}
+
+fn sample() -> (Motion, String) {
+    let text = String::from_utf8(skelview::cli::SAMPLE_BVH.to_vec()).unwrap();
+    (load_text("walk01.bvh", text.as_bytes()), text)
+}
+
+#[test]
+fn a_file_against_itself_is_exactly_zero() {
+    let (a, _) = sample();
+    let c = compare(&a, &a, Align::RootsAndHeading, 0.0);
+    assert_eq!(c.pairs.len(), a.skeleton.len());
+    assert!(c.pairs.iter().all(|p| p.2 == MatchKind::Exact));
+    assert_eq!((c.mpjpe(), c.max()), (0.0, 0.0));
+    assert_eq!(c.frames.len(), 101);
+}
+
+#[test]
+fn renamed_with_a_prefix_is_zero() {
+    let (a, text) = sample();
+    let renamed = text.replace("ROOT ", "ROOT mixamorig:").replace("JOINT ", "JOINT mixamorig:");
+    let b = load_text("renamed.bvh", renamed.as_bytes());
+    let c = compare(&a, &b, Align::None, 0.0);
+    assert_eq!(c.pairs.len(), a.skeleton.len(), "every joint matched");
+    assert!(c.pairs.iter().filter(|p| p.2 == MatchKind::Folded).count() >= 19);
+    assert!(c.max() < 1e-6, "{}", c.max());
+}
+
+#[test]
+fn another_euler_order_is_zero_to_float_precision() {
+    let (a, _) = sample();
+    for order in ["XYZ", "YZX", "ZYX"] {
+        let mut out = Vec::new();
+        write_bvh(&a, &BvhWriteOptions { order: BvhWriteOptions::parse_order(order).unwrap() }, &mut out).unwrap();
+        let b = load_text("reordered.bvh", &out);
+        let c = compare(&a, &b, Align::None, 0.0);
+        assert_eq!(c.pairs.len(), a.skeleton.len());
+        assert!(c.max() < 1e-5, "{order}: max {} m", c.max());
+    }
+}
+
+#[test]
+fn a_time_shifted_copy_is_zero_after_the_matching_offset() {
+    let (a, text) = sample();
+    // Drop the first 12 motion rows: the copy starts 12 frames later.
+    let (head, rows) = text.split_at(text.find("Frame Time").unwrap());
+    let (time_line, rows) = rows.split_at(rows.find('\n').unwrap() + 1);
+    let kept: Vec<&str> = rows.lines().filter(|l| !l.trim().is_empty()).skip(12).collect();
+    let shifted = format!("{}{}{}\n", head.replace("Frames: 101", &format!("Frames: {}", kept.len())), time_line, kept.join("\n"));
+    let b = load_text("shifted.bvh", shifted.as_bytes());
+    let offset = 12.0 * a.clip.frame_time_secs;
+    let unaligned = compare(&a, &b, Align::None, 0.0);
+    assert!(unaligned.max() > 0.05, "without the offset the poses differ");
+    let c = compare(&a, &b, Align::None, offset);
+    assert_eq!(c.frames.len(), 101 - 12);
+    assert!(c.max() < 1e-5, "{}", c.max());
+}
+
+#[test]
+fn an_asf_amc_take_and_its_bvh_conversion_match_automatically() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = corpus.join("asfamc");
+    let request =
+        LoadRequest::Acclaim { asf: Source::File(dir.join("cmu_backflip.asf")), amc: Some(Source::File(dir.join("cmu_backflip.amc"))) };
+    let asf = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
+    let mut out = Vec::new();
+    write_bvh(&asf, &BvhWriteOptions::default(), &mut out).unwrap();
+    let bvh = load_text("backflip.bvh", &out);
+    let c = compare(&asf, &bvh, Align::None, 0.0);
+    assert!(c.pairs.len() >= 17, "{:?}", c.pairs);
+    assert!(c.max() < 1e-4, "{}", c.max());
+}
+
+#[test]
+fn the_command_prints_mpjpe_first_and_csv_on_request() {
+    let dir = std::env::temp_dir().join(format!("skelview-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = dir.join("a.bvh");
+    std::fs::write(&a, skelview::cli::SAMPLE_BVH).unwrap();
+    let run = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_skelview")).arg("compare").arg(&a).arg(&a).args(extra).output().unwrap()
+    };
+    let o = run(&["--align", "roots"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(out.lines().next(), Some("MPJPE mean 0 max 0 m"));
+    let o = run(&["--csv"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(out.lines().next(), Some("frame,time,joint_a,joint_b,error_m"));
+    assert_eq!(out.lines().count(), 1 + 101 * 24);
+    std::fs::remove_dir_all(&dir).ok();
+}
