@@ -106,3 +106,37 @@ fn the_command_prints_mpjpe_first_and_csv_on_request() {
     assert_eq!(out.lines().count(), 1 + 101 * 24);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn an_mnm_map_matches_renamed_joints() {
+    let (_, text) = sample();
+    let renamed = text
+        .replace("JOINT Spine1", "JOINT torso_upper")
+        .replace("JOINT Spine\n", "JOINT abdomen\n")
+        .replace("JOINT Spine\r\n", "JOINT abdomen\r\n");
+    let b = load_text("renamed.bvh", renamed.as_bytes());
+    let dir = std::env::temp_dir().join(format!("skelview-mnm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (pa, pb, map) = (dir.join("a.bvh"), dir.join("b.bvh"), dir.join("map.mnm"));
+    std::fs::write(&pa, &text).unwrap();
+    std::fs::write(&pb, &renamed).unwrap();
+    std::fs::write(&map, "Hips\nSpine abdomen\nSpine1 torso_upper\n").unwrap();
+    assert!(b.skeleton.find("torso_upper").is_some() && b.skeleton.find("abdomen").is_some());
+    let run = |extra: &[&std::ffi::OsStr]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_skelview")).arg("compare").arg(&pa).arg(&pb).args(extra).output().unwrap()
+    };
+    let without = String::from_utf8_lossy(&run(&[]).stdout).into_owned();
+    let with = String::from_utf8_lossy(&run(&["--mnm".as_ref(), map.as_os_str()]).stdout).into_owned();
+    assert!(!without.contains("Spine1 = torso_upper"), "{without}");
+    assert!(with.contains("Spine1 = torso_upper (name map)") && with.contains("Spine = abdomen (name map)"), "{with}");
+    assert!(with.starts_with("MPJPE mean 0 max 0 m"), "{with}");
+    std::fs::write(&map, "\n# empty\n").unwrap();
+    let o = run(&["--mnm".as_ref(), map.as_os_str()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("map.mnm:1:1: expected at least one line"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

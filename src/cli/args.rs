@@ -24,7 +24,7 @@ usage:
   skelview render FILE... --range A:B[:STEP] --out DIR/   a numbered PNG sequence
   skelview thumbnail INPUT... OUTPUT.png [--size N]       a square thumbnail of the middle frame
 
-  skelview compare A B [--align none|roots|roots+heading] [--offset SECS] [--csv]
+  skelview compare A B [--mnm MAP] [--align none|roots|roots+heading] [--offset SECS] [--csv]
                                           joint matching and position errors (MPJPE) of B vs A
   skelview --install-desktop | --uninstall-desktop
                                           (un)register skelview for double-click and thumbnails
@@ -110,6 +110,8 @@ pub enum Command {
         offset_secs: f64,
         /// Per-frame, per-joint CSV instead of the summary.
         csv: bool,
+        /// MNM name map used as the last matching stage.
+        mnm: Option<PathBuf>,
     },
     /// Register with the desktop (true) or remove the registration (false).
     Desktop(bool),
@@ -151,6 +153,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
     };
     let mut thumb_size: Option<u32> = None;
     let (mut align, mut offset_secs, mut csv) = (crate::compare::Align::None, 0.0f64, false);
+    let mut mnm = None;
     let mut only_files = false;
     while let Some(a) = it.next() {
         if only_files || !a.starts_with('-') || a == "-" {
@@ -195,6 +198,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
             }
             "--ortho" => render.ortho = true,
             "--csv" => csv = true,
+            "--mnm" => mnm = Some(PathBuf::from(value("--mnm")?)),
             "--align" => {
                 let v = value("--align")?;
                 align = crate::compare::Align::parse(&v).ok_or_else(|| format!("--align takes none, roots or roots+heading, not '{v}'"))?;
@@ -241,7 +245,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
             if files.len() < 2 {
                 return Err("compare needs two files (A B)".into());
             }
-            Command::Compare { files, align, offset_secs, csv }
+            Command::Compare { files, align, offset_secs, csv, mnm }
         }
         Some("thumbnail") => {
             let Some(output) = files.pop().filter(|o| super::render::is_png(o)) else {

@@ -1,13 +1,35 @@
-//! `skelview compare A B [--align none|roots|roots+heading] [--offset SECS] [--csv]`.
+//! `skelview compare A B [--mnm MAP] [--align none|roots|roots+heading] [--offset SECS] [--csv]`.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{Args, ExitCode, fail, load_all};
-use crate::compare::{Align, compare};
+use crate::compare::{Align, compare_with_map};
 use crate::export::positions::csv_field;
+use crate::formats::LoadError;
 
-pub(super) fn run(args: &Args, files: &[PathBuf], align: Align, offset_secs: f64, csv: bool, out: &mut dyn Write) -> ExitCode {
+pub(super) fn run(
+    args: &Args,
+    files: &[PathBuf],
+    align: Align,
+    offset_secs: f64,
+    csv: bool,
+    mnm: Option<&Path>,
+    out: &mut dyn Write,
+) -> ExitCode {
+    let map = match mnm {
+        None => None,
+        Some(path) => {
+            let bytes = match std::fs::read(path) {
+                Ok(b) => b,
+                Err(source) => return fail(&LoadError::Io { path: path.to_owned(), source }),
+            };
+            match crate::formats::mnm::parse_mnm(&bytes) {
+                Ok(m) => Some(m),
+                Err(e) => return fail(&LoadError::from_parse(path, &mut &bytes[..], e)),
+            }
+        }
+    };
     let motions = match load_all(args, files) {
         Ok(m) => m,
         Err(e) => return fail(&e),
@@ -16,7 +38,7 @@ pub(super) fn run(args: &Args, files: &[PathBuf], align: Align, offset_secs: f64
         eprintln!("skelview: compare takes two motions (an ASF with its AMC counts as one), got {}", motions.len());
         return 2;
     };
-    let c = compare(a, b, align, offset_secs);
+    let c = compare_with_map(a, b, align, offset_secs, map.as_deref());
     let name = |m: &crate::core::Motion, i: usize| m.skeleton.joints()[i].name.clone();
     let result = (|| -> std::io::Result<()> {
         if csv {

@@ -71,7 +71,9 @@ pub fn run(argv: Vec<String>) -> ExitCode {
         Command::Info { files, json } => info::run(&args, files, *json, &mut out),
         Command::Positions { files, frames, raw } => positions::run(&args, files, frames, *raw, &mut out),
         Command::Check { paths } => check::run(&args, paths, &mut out),
-        Command::Compare { files, align, offset_secs, csv } => compare::run(&args, files, *align, *offset_secs, *csv, &mut out),
+        Command::Compare { files, align, offset_secs, csv, mnm } => {
+            compare::run(&args, files, *align, *offset_secs, *csv, mnm.as_deref(), &mut out)
+        }
         Command::Convert { inputs, output, options } => convert::run(&args, inputs, output, options),
         Command::Render { files, options } => render::run(&args, files, options),
         Command::Thumbnail { inputs, output, size } => render::thumbnail(&args, inputs, output, *size),

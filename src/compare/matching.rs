@@ -13,6 +13,8 @@ pub enum MatchKind {
     Folded,
     /// Same body location in the alias table.
     Alias,
+    /// Same Biped name through a user's MNM name map.
+    NameMap,
 }
 
 impl MatchKind {
@@ -22,6 +24,7 @@ impl MatchKind {
             Self::Exact => "exact",
             Self::Folded => "folded",
             Self::Alias => "alias",
+            Self::NameMap => "name map",
         }
     }
 }
@@ -152,6 +155,33 @@ pub fn match_joints(a: &Skeleton, pa: Placement, b: &Skeleton, pb: Placement) ->
     pairs
 }
 
+/// Adds pairs for joints still unmatched whose names the MNM map sends to the same Biped
+/// name (a name in the right column maps to its left column; others stay as they are).
+pub fn match_with_map(a: &Skeleton, b: &Skeleton, map: &[(String, String)], pairs: &mut Vec<(usize, usize, MatchKind)>) {
+    let lookup: std::collections::HashMap<String, String> = map.iter().map(|(biped, custom)| (fold(custom), fold(biped))).collect();
+    let canon = |name: &str| {
+        let f = fold(name);
+        lookup.get(&f).cloned().unwrap_or(f)
+    };
+    let mut used_a: Vec<bool> = vec![false; a.len()];
+    let mut used_b: Vec<bool> = vec![false; b.len()];
+    for &(i, k, _) in pairs.iter() {
+        (used_a[i], used_b[k]) = (true, true);
+    }
+    let cb: Vec<String> = b.joints().iter().map(|j| canon(&j.name)).collect();
+    for (i, j) in a.joints().iter().enumerate() {
+        if used_a[i] {
+            continue;
+        }
+        let c = canon(&j.name);
+        if let Some(k) = (0..b.len()).find(|&k| !used_b[k] && cb[k] == c) {
+            (used_a[i], used_b[k]) = (true, true);
+            pairs.push((i, k, MatchKind::NameMap));
+        }
+    }
+    pairs.sort_by_key(|p| p.0);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,6 +204,17 @@ mod tests {
         let m = match_joints(&a, Placement::Origin, &asf, Placement::FarEnd);
         assert_eq!(m, vec![(0, 0, MatchKind::Alias), (1, 1, MatchKind::Alias), (2, 2, MatchKind::Alias)]);
         assert_eq!(fold("mixamorig:Left_Up-Leg.001"), "leftupleg001");
+    }
+
+    #[test]
+    fn a_name_map_pairs_what_the_tables_do_not_know() {
+        let a = skel(&["Hips", "Chest", "Spine2"]);
+        let b = skel(&["Hips", "torso_upper", "abdomen"]);
+        let mut pairs = match_joints(&a, Placement::Origin, &b, Placement::Origin);
+        assert_eq!(pairs.len(), 1);
+        let map = vec![("Chest".to_owned(), "torso_upper".to_owned()), ("Spine2".to_owned(), "abdomen".to_owned())];
+        match_with_map(&a, &b, &map, &mut pairs);
+        assert_eq!(pairs, vec![(0, 0, MatchKind::Exact), (1, 1, MatchKind::NameMap), (2, 2, MatchKind::NameMap)]);
     }
 
     #[test]

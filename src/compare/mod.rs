@@ -8,7 +8,7 @@ use glam::{Mat4, Vec3};
 use crate::core::pose::{self, GlobalPose, LocalPose};
 use crate::core::{Interpolation, Motion};
 use crate::render::scene;
-pub use matching::{MatchKind, Placement, fold, match_joints};
+pub use matching::{MatchKind, Placement, fold, match_joints, match_with_map};
 
 /// How clip B is moved onto clip A before measuring.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,8 +84,16 @@ fn heading(m: &Motion, global: &GlobalPose, root: usize) -> f32 {
 /// where B has no data are left out), moved by `align`, and every matched joint's distance
 /// is measured in metres.
 pub fn compare(a: &Motion, b: &Motion, align: Align, offset_secs: f64) -> Comparison {
+    compare_with_map(a, b, align, offset_secs, None)
+}
+
+/// [`compare`], with an MNM name map as the last matching stage.
+pub fn compare_with_map(a: &Motion, b: &Motion, align: Align, offset_secs: f64, map: Option<&[(String, String)]>) -> Comparison {
     let placement = |m: &Motion| if m.source.format == crate::core::Format::AsfAmc { Placement::FarEnd } else { Placement::Origin };
-    let pairs = match_joints(&a.skeleton, placement(a), &b.skeleton, placement(b));
+    let mut pairs = match_joints(&a.skeleton, placement(a), &b.skeleton, placement(b));
+    if let Some(map) = map {
+        match_with_map(&a.skeleton, &b.skeleton, map, &mut pairs);
+    }
     let (mut la, mut ga, mut pa) = (LocalPose::default(), GlobalPose::default(), Vec::new());
     let (mut lb, mut gb, mut pb) = (LocalPose::default(), GlobalPose::default(), Vec::new());
     // Alignment from the first compared frame.

@@ -3,6 +3,7 @@
 pub mod acclaim;
 pub mod bvh;
 pub mod error;
+pub mod mnm;
 pub mod text;
 
 use std::ops::ControlFlow;

@@ -1,0 +1,52 @@
+//! Character Studio marker/joint name maps (`.mnm`): two columns per line, Biped's name on
+//! the left, the file's own name on the right (a lone name maps to itself).
+
+use super::error::ParseError;
+use super::text::decode_name;
+
+/// `(biped_name, custom_name)` pairs in file order.
+pub type NameMap = Vec<(String, String)>;
+
+/// Parses MNM text. Blank lines and `#`/`;` comments are skipped; the right column is the rest
+/// of the line, so custom names may contain spaces (`Bip01 L Thigh`).
+pub fn parse_mnm(b: &[u8]) -> Result<NameMap, ParseError> {
+    let mut map = Vec::new();
+    let mut offset = 0usize;
+    for raw in b.split(|&c| c == b'\n') {
+        let start = offset;
+        offset += raw.len() + 1;
+        let line = decode_name(raw);
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
+            continue;
+        }
+        if line.chars().any(|c| c.is_control() && c != '\t') {
+            return Err(ParseError::expected(start as u64, "a line of names (BipedName CustomName)", "control characters"));
+        }
+        let (left, right) = match line.split_once(char::is_whitespace) {
+            Some((l, r)) => (l.to_owned(), r.trim().to_owned()),
+            None => (line.to_owned(), line.to_owned()),
+        };
+        map.push((left, right));
+    }
+    if map.is_empty() {
+        return Err(ParseError::expected(0, "at least one line 'BipedName CustomName'", "no names"));
+    }
+    Ok(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_pairs_identity_lines_and_spaces() {
+        let m = parse_mnm(b"Hips\r\nLeftHip lfemur\n\n# comment\nLeftKnee   Bip01 L Calf\n").unwrap();
+        assert_eq!(
+            m,
+            vec![("Hips".into(), "Hips".into()), ("LeftHip".into(), "lfemur".into()), ("LeftKnee".into(), "Bip01 L Calf".into())]
+        );
+        assert!(parse_mnm(b"\n# nothing\n").is_err());
+        assert_eq!(parse_mnm(b"a b\n\x01x y\n").unwrap_err().offset, 4);
+    }
+}
