@@ -426,9 +426,9 @@ impl Viewer {
             pose::global_pose(skeleton, &self.local, &mut self.global);
             // Units are detected once the whole clip is in; preview in file units scaled to
             // a plausible size.
-            let mut positions = Vec::new();
-            scene::joint_positions(&self.global, glam::Mat4::IDENTITY, &mut positions);
-            let (lo, hi) = positions.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+            scene::joint_positions(&self.global, glam::Mat4::IDENTITY, &mut self.positions);
+            let (lo, hi) =
+                self.positions.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
             let h = (hi - lo).max_element().max(1e-6);
             let scale = crate::core::LengthUnit::from_height(h).metres();
             (&**skeleton, glam::Mat4::from_scale(Vec3::splat(scale)), h * scale)

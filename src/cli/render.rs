@@ -168,17 +168,20 @@ pub fn render_image(
 /// Background of renders (a dark blue-grey, linear).
 pub const BACKGROUND: [f64; 4] = [0.018, 0.020, 0.026, 1.0];
 
+/// Loads the inputs and opens a headless device, or reports why not (exit code 2).
+fn motions_and_gpu(args: &Args, files: &[PathBuf]) -> Result<(Vec<Motion>, Gpu), ExitCode> {
+    let motions = load_all(args, files).map_err(|e| fail(&e))?;
+    let gpu = offscreen::headless().map_err(|e| {
+        eprintln!("skelview: {e}");
+        2
+    })?;
+    Ok((motions, gpu))
+}
+
 pub(super) fn run(args: &Args, files: &[PathBuf], options: &RenderOptions) -> ExitCode {
-    let motions = match load_all(args, files) {
-        Ok(m) => m,
-        Err(e) => return fail(&e),
-    };
-    let gpu = match offscreen::headless() {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("skelview: {e}");
-            return 2;
-        }
+    let (motions, gpu) = match motions_and_gpu(args, files) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
     if let Some(range) = options.range {
         return match render_sequence(&gpu, &motions, options, range, 4, None, &mut |_, _| std::ops::ControlFlow::Continue(())) {
@@ -239,16 +242,9 @@ pub fn parse_range(s: &str) -> Result<(i64, i64, usize), String> {
 /// `skelview thumbnail INPUT... OUTPUT.png [--size N]`: the middle frame, framed, square, as
 /// the freedesktop thumbnailer spec expects (exit 0 with a PNG, or non-zero and no file).
 pub(super) fn thumbnail(args: &Args, inputs: &[PathBuf], output: &Path, size: u32) -> ExitCode {
-    let motions = match load_all(args, inputs) {
-        Ok(m) => m,
-        Err(e) => return fail(&e),
-    };
-    let gpu = match offscreen::headless() {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("skelview: {e}");
-            return 2;
-        }
+    let (motions, gpu) = match motions_and_gpu(args, inputs) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
     let middle = motions.first().map_or(0, |m| m.clip.num_frames() / 2) as i64;
     let options = RenderOptions {
