@@ -31,6 +31,9 @@ fn position_rule_text(m: &Motion) -> String {
             if m.skeleton.position_rule == crate::core::PositionRule::Replace { "add" } else { "replace" },
         ),
         Format::AsfAmc => "add (root translation is added to the ASF root position)".into(),
+        Format::Htr => "add (frame translation is added to the base position)".into(),
+        Format::Acl => "replace (a translation track replaces the bind translation)".into(),
+        Format::HAnim => "add (interpolated translation is added to the joint centre offset)".into(),
     }
 }
 

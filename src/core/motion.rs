@@ -13,6 +13,12 @@ pub enum Format {
     Bvh,
     /// Acclaim skeleton (+ motion) files.
     AsfAmc,
+    /// Motion Analysis hierarchical (HTR) or global (GTR) translation-rotation.
+    Htr,
+    /// Animation Compression Library raw clip (`.acl.sjson`, `.acl.zip`).
+    Acl,
+    /// H-Anim humanoid in X3D (XML or ClassicVRML).
+    HAnim,
 }
 
 impl Format {
@@ -21,6 +27,9 @@ impl Format {
         match self {
             Self::Bvh => "BVH",
             Self::AsfAmc => "ASF/AMC",
+            Self::Htr => "HTR",
+            Self::Acl => "ACL",
+            Self::HAnim => "H-Anim",
         }
     }
 }
@@ -69,6 +78,9 @@ pub struct SourceInfo {
     pub body_height: f32,
     /// Angle unit of the file's rotation values (`deg` or `rad`).
     pub angle_unit: &'static str,
+    /// Format-specific header facts (HTR header, ACL additive mode, H-Anim version), as
+    /// label/value pairs for `info` and the viewer.
+    pub details: Vec<(String, String)>,
 }
 
 /// A skeleton, its clip, and what the loader learned on the way.

@@ -83,8 +83,11 @@ pub fn joint_local(joint: &Joint, values: Option<&[f32]>, rule: PositionRule) ->
     let mut translation = joint.offset;
     let mut channel_rotation = Quat::IDENTITY;
     let mut stretch = 0.0;
+    let mut scale = Vec3::ONE;
     if let Some(values) = values {
         channel_rotation = compose_rotation(&joint.channels, values, joint.euler);
+        let mut quat = [0.0f32, 0.0, 0.0, 1.0];
+        let mut has_quat = false;
         for (kind, &v) in joint.channels.iter().zip(values) {
             let axis = match kind {
                 ChannelKind::TranslateX => 0,
@@ -94,12 +97,40 @@ pub fn joint_local(joint: &Joint, values: Option<&[f32]>, rule: PositionRule) ->
                     stretch += v;
                     continue;
                 }
+                ChannelKind::QuatX | ChannelKind::QuatY | ChannelKind::QuatZ | ChannelKind::QuatW => {
+                    let k = match kind {
+                        ChannelKind::QuatX => 0,
+                        ChannelKind::QuatY => 1,
+                        ChannelKind::QuatZ => 2,
+                        _ => 3,
+                    };
+                    quat[k] = v;
+                    has_quat = true;
+                    continue;
+                }
+                ChannelKind::ScaleX => {
+                    scale.x = v;
+                    continue;
+                }
+                ChannelKind::ScaleY => {
+                    scale.y = v;
+                    continue;
+                }
+                ChannelKind::ScaleZ => {
+                    scale.z = v;
+                    continue;
+                }
                 _ => continue,
             };
             match rule {
                 PositionRule::Replace => translation[axis] = v,
                 PositionRule::Add => translation[axis] += v,
             }
+        }
+        if has_quat {
+            // Loaders store unit quaternions; a zero one (junk) stays the identity.
+            let q = Quat::from_array(quat);
+            channel_rotation = if q.length_squared() > 0.0 { q.normalize() } else { Quat::IDENTITY };
         }
     }
     let rotation = joint.pre_rotation * channel_rotation * joint.post_rotation;
@@ -108,15 +139,20 @@ pub fn joint_local(joint: &Joint, values: Option<&[f32]>, rule: PositionRule) ->
         tail += tail.normalize_or_zero() * stretch;
     }
     if tail != Vec3::ZERO {
-        translation += rotation * tail;
+        translation += rotation * (scale * tail);
     }
-    LocalTransform { translation, rotation, scale: Vec3::ONE }
+    LocalTransform { translation, rotation, scale }
 }
 
-/// Fills `out` with the rest pose: offsets and fixed rotations, channels ignored.
+/// Fills `out` with the rest pose: the skeleton's rest values where the format has them (ACL
+/// bind pose, H-Anim fields), else offsets and fixed rotations with channels ignored.
 pub fn rest_pose(skeleton: &Skeleton, out: &mut LocalPose) {
     out.parent_from_joint.clear();
-    out.parent_from_joint.extend(skeleton.joints().iter().map(|j| joint_local(j, None, skeleton.position_rule)));
+    let rest = skeleton.rest_values();
+    out.parent_from_joint.extend(skeleton.joints().iter().map(|j| {
+        let values = rest.map(|r| &r[j.first_channel..j.first_channel + j.channels.len()]);
+        joint_local(j, values, skeleton.position_rule)
+    }));
 }
 
 /// Fills `out` with the local pose of one frame. O(joints).
@@ -232,6 +268,39 @@ mod tests {
         sample_pose(&s, &clip, 0.4, Interpolation::Nearest, &mut local);
         global_pose(&s, &local, &mut global);
         assert!(approx(global.position(1), Vec3::X));
+    }
+
+    #[test]
+    fn quaternion_and_scale_channels() {
+        use ChannelKind::*;
+        let mut j = Joint::new("j", None, Vec3::new(1.0, 0.0, 0.0));
+        j.channels = vec![QuatX, QuatY, QuatZ, QuatW, ScaleX, ScaleY, ScaleZ];
+        // 90° about Z as (x, y, z, w) = (0, 0, sin 45°, cos 45°), scaled 2 along the joint's X.
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let l = joint_local(&j, Some(&[0.0, 0.0, h, h, 2.0, 1.0, 1.0]), PositionRule::Replace);
+        assert_eq!(l.scale, Vec3::new(2.0, 1.0, 1.0));
+        // A child one unit along the joint's X lands at offset + R·S·(1,0,0) = (1,0,0) + (0,2,0).
+        let child = l.to_affine().transform_point3(Vec3::X);
+        assert!(approx(child, Vec3::new(1.0, 2.0, 0.0)), "{child}");
+        // A zero quaternion (junk) is the identity, not NaN.
+        let z = joint_local(&j, Some(&[0.0; 7]), PositionRule::Replace);
+        assert_eq!(z.rotation, Quat::IDENTITY);
+    }
+
+    #[test]
+    fn rest_values_drive_the_rest_pose() {
+        let mut j = Joint::new("j", None, Vec3::ZERO);
+        j.channels = vec![ChannelKind::RotateZ];
+        let s = Skeleton::new(vec![j.clone(), Joint::new("c", Some(0), Vec3::X)], PositionRule::Replace).unwrap();
+        let mut local = LocalPose::default();
+        rest_pose(&s, &mut local);
+        assert_eq!(local.parent_from_joint[0].rotation, Quat::IDENTITY);
+        let s = s.with_rest_values(vec![FRAC_PI_2]).unwrap();
+        rest_pose(&s, &mut local);
+        let mut global = GlobalPose::default();
+        global_pose(&s, &local, &mut global);
+        assert!(approx(global.position(1), Vec3::Y));
+        assert!(Skeleton::new(vec![j], PositionRule::Replace).unwrap().with_rest_values(vec![]).is_err());
     }
 
     #[test]

@@ -20,6 +20,21 @@ pub enum ChannelKind {
     RotateZ,
     /// Stretch along the bone (ASF `l`): added to the tail's length (file units).
     Length,
+    /// X component of a rotation given as a quaternion (ACL, H-Anim); the four `Quat*`
+    /// channels of a joint replace its Euler rotation.
+    QuatX,
+    /// Y component of a rotation quaternion.
+    QuatY,
+    /// Z component of a rotation quaternion.
+    QuatZ,
+    /// W (real) component of a rotation quaternion.
+    QuatW,
+    /// Scale along the joint's X axis, applied after its rotation (so it scales the children).
+    ScaleX,
+    /// Scale along the joint's Y axis.
+    ScaleY,
+    /// Scale along the joint's Z axis.
+    ScaleZ,
 }
 
 impl ChannelKind {
@@ -33,13 +48,23 @@ impl ChannelKind {
         matches!(self, Self::TranslateX | Self::TranslateY | Self::TranslateZ)
     }
 
-    /// Unit axis of a rotation or translation channel (zero for `Length`).
+    /// True for the four quaternion components.
+    pub fn is_quaternion(self) -> bool {
+        matches!(self, Self::QuatX | Self::QuatY | Self::QuatZ | Self::QuatW)
+    }
+
+    /// True for the three scale channels.
+    pub fn is_scale(self) -> bool {
+        matches!(self, Self::ScaleX | Self::ScaleY | Self::ScaleZ)
+    }
+
+    /// Unit axis of a rotation, translation or scale channel (zero for the others).
     pub fn axis(self) -> Vec3 {
         match self {
-            Self::TranslateX | Self::RotateX => Vec3::X,
-            Self::TranslateY | Self::RotateY => Vec3::Y,
-            Self::TranslateZ | Self::RotateZ => Vec3::Z,
-            Self::Length => Vec3::ZERO,
+            Self::TranslateX | Self::RotateX | Self::ScaleX => Vec3::X,
+            Self::TranslateY | Self::RotateY | Self::ScaleY => Vec3::Y,
+            Self::TranslateZ | Self::RotateZ | Self::ScaleZ => Vec3::Z,
+            _ => Vec3::ZERO,
         }
     }
 
@@ -53,6 +78,13 @@ impl ChannelKind {
             Self::RotateY => "Yrotation",
             Self::RotateZ => "Zrotation",
             Self::Length => "length",
+            Self::QuatX => "Xquaternion",
+            Self::QuatY => "Yquaternion",
+            Self::QuatZ => "Zquaternion",
+            Self::QuatW => "Wquaternion",
+            Self::ScaleX => "Xscale",
+            Self::ScaleY => "Yscale",
+            Self::ScaleZ => "Zscale",
         }
     }
 
@@ -66,6 +98,13 @@ impl ChannelKind {
             Self::RotateY => "ry",
             Self::RotateZ => "rz",
             Self::Length => "l",
+            Self::QuatX => "qx",
+            Self::QuatY => "qy",
+            Self::QuatZ => "qz",
+            Self::QuatW => "qw",
+            Self::ScaleX => "sx",
+            Self::ScaleY => "sy",
+            Self::ScaleZ => "sz",
         }
     }
 }
@@ -126,6 +165,9 @@ pub struct Joint {
     pub limits: Vec<(f32, f32)>,
     /// True for a BVH End Site (or another marker without channels that ends a chain).
     pub is_end_site: bool,
+    /// Format-specific facts shown by the inspector and `info` (H-Anim limits and segment,
+    /// HTR bone length, ACL bind values), as label/value pairs.
+    pub details: Vec<(String, String)>,
 }
 
 impl Joint {
@@ -143,6 +185,7 @@ impl Joint {
             euler: EulerConvention::FirstOutermost,
             limits: Vec::new(),
             is_end_site: false,
+            details: Vec::new(),
         }
     }
 
@@ -165,6 +208,7 @@ impl Joint {
 pub struct Skeleton {
     joints: Vec<Joint>,
     channels_per_frame: usize,
+    rest_values: Option<Vec<f32>>,
     /// How translation channels combine with offsets.
     pub position_rule: PositionRule,
 }
@@ -175,6 +219,9 @@ pub enum SkeletonError {
     /// A parent index points at itself or a later joint.
     #[error("joint {joint} ('{name}') has parent {parent}, which does not come before it")]
     ParentAfterChild { joint: usize, name: String, parent: usize },
+    /// A rest row whose length differs from the channel count.
+    #[error("rest pose has {found} values for {expected} channels")]
+    RestValues { found: usize, expected: usize },
     /// Channel ranges are not packed in joint order.
     #[error("joint {joint} ('{name}') starts at channel {found}, expected {expected}")]
     ChannelLayout { joint: usize, name: String, found: usize, expected: usize },
@@ -205,7 +252,22 @@ impl Skeleton {
             joint.first_channel = next;
             next += joint.channels.len();
         }
-        Ok(Self { joints, channels_per_frame: next, position_rule })
+        Ok(Self { joints, channels_per_frame: next, rest_values: None, position_rule })
+    }
+
+    /// Sets the channel values of the rest pose (ACL bind pose, H-Anim field values); without
+    /// them the rest pose is offsets and fixed rotations with channels ignored (BVH, ASF, HTR).
+    pub fn with_rest_values(mut self, values: Vec<f32>) -> Result<Self, SkeletonError> {
+        if values.len() != self.channels_per_frame {
+            return Err(SkeletonError::RestValues { found: values.len(), expected: self.channels_per_frame });
+        }
+        self.rest_values = Some(values);
+        Ok(self)
+    }
+
+    /// The rest pose's channel values, where the format defines one.
+    pub fn rest_values(&self) -> Option<&[f32]> {
+        self.rest_values.as_deref()
     }
 
     /// All joints, parents before children.

@@ -1,8 +1,11 @@
 //! File formats: detection, loading into a [`Motion`], errors with `file:line:col`.
 
 pub mod acclaim;
+pub mod acl;
 pub mod bvh;
 pub mod error;
+pub mod hanim;
+pub mod htr;
 pub mod mnm;
 pub mod text;
 
@@ -268,6 +271,7 @@ fn load_bvh(source: &Source, options: &LoadOptions, parallel: &dyn Parallel, obs
         up_detected: true,
         body_height: size.height,
         angle_unit: "deg",
+        details: Vec::new(),
     };
     Ok(Motion { skeleton: parsed.skeleton, clip: parsed.clip, source: source_info, warnings })
 }
@@ -324,6 +328,7 @@ fn load_acclaim(
         up_detected: true,
         body_height: size.height,
         angle_unit: if asf.radians { "rad" } else { "deg" },
+        details: Vec::new(),
     };
     Ok(Motion { skeleton: asf.skeleton, clip, source, warnings })
 }

@@ -1,0 +1,1 @@
+//! ACL raw clips (`.acl.sjson`, `.acl.zip`).

@@ -1,0 +1,1 @@
+//! H-Anim humanoids in X3D (XML) and ClassicVRML.

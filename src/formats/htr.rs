@@ -1,0 +1,1 @@
+//! Motion Analysis HTR and GTR.
