@@ -27,8 +27,14 @@ fn round_trip(original: &Motion, order: &str, what: &str) {
     for f in [0, 1, 50, n - 1].into_iter().filter(|&f| f < n) {
         let ours = positions(original, f);
         let theirs: std::collections::HashMap<String, glam::Vec3> = positions(&back, f).into_iter().collect();
-        for (name, p) in ours {
-            let q = theirs.get(&name).unwrap_or_else(|| panic!("{what}: joint '{name}' missing after conversion"));
+        for (i, (name, p)) in ours.into_iter().enumerate() {
+            // BVH end sites are nameless: they come back as `<parent>/EndSite`.
+            let joint = &original.skeleton.joints()[i];
+            let end_name = joint.parent.map(|p| format!("{}/EndSite", original.skeleton.joints()[p].name)).unwrap_or_default();
+            let q = theirs
+                .get(&name)
+                .or_else(|| joint.is_end_site.then(|| theirs.get(&end_name)).flatten())
+                .unwrap_or_else(|| panic!("{what}: joint '{name}' missing after conversion"));
             assert!((p - *q).abs().max_element() <= tolerance, "{what} frame {f} joint {name}: {p:?} vs {q:?}");
         }
     }
@@ -58,6 +64,32 @@ fn every_corpus_file_round_trips() {
         let rest = LoadRequest::Acclaim { asf: Source::File(dir.join(asf)), amc: None };
         round_trip(&formats::load(&rest, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap(), "XYZ", asf);
     }
+}
+
+#[test]
+fn other_formats_round_trip() {
+    let Some(corpus) = common::corpus() else { return };
+    for dir in ["htr"] {
+        for entry in std::fs::read_dir(corpus.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let Ok(mut motions) = formats::load_paths(std::slice::from_ref(&path)) else { continue };
+            round_trip(&motions.remove(0), "ZXY", &path.display().to_string());
+        }
+    }
+}
+
+#[test]
+fn scaled_bones_keep_their_positions() {
+    // An HTR whose hip scales its bone axis by 2 on frame 1: BVH has no scale, so the writer
+    // moves the children with position channels instead.
+    let text = "[Header]\nFileType htr\nDataType HTRS\nNumSegments 2\nNumFrames 2\nDataFrameRate 10\n\
+                EulerRotationOrder ZYX\nCalibrationUnits cm\nRotationUnits Degrees\nBoneLengthAxis Y\n\
+                [SegmentNames&Hierarchy]\nhip GLOBAL\nleg hip\n[BasePosition]\nhip 1 2 3 0 0 90 10\nleg 0 10 0 0 0 0 5\n\
+                [hip]\n0 0 0 0 0 0 0 1\n1 1 0 0 90 90 0 2\n[leg]\n0 0 0 0 0 0 0 1\n1 0 0 0 0 0 0 -1\n[EndOfFile]\n";
+    let source = Source::Memory { name: "scaled.htr".into(), bytes: text.as_bytes().into() };
+    let m = formats::load(&LoadRequest::Htr(source), &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
+    round_trip(&m, "ZXY", "scaled.htr");
+    round_trip(&m, "XYZ", "scaled.htr");
 }
 
 #[test]

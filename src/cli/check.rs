@@ -44,7 +44,6 @@ fn check_one(path: &Path, explicit: bool, args: &Args) -> Option<Outcome> {
     };
     let request = match kind {
         FileKind::Unknown if !explicit => return None,
-        FileKind::NotYetSupported(name) => return Some(Outcome::Skipped(format!("{}: {name} is not supported yet", path.display()))),
         _ => LoadRequest::from_paths(&[path.to_owned()]).pop()?,
     };
     let result = request.and_then(|r| formats::load(&r, &args.options, &Sequential, &mut Quiet));

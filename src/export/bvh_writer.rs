@@ -8,7 +8,7 @@ use std::io::Write;
 
 use glam::{EulerRot, Quat, Vec3};
 
-use crate::core::pose::{self, LocalPose};
+use crate::core::pose::{self, GlobalPose, LocalPose, LocalTransform};
 use crate::core::{Motion, Skeleton};
 
 /// Choices for the written file.
@@ -48,13 +48,53 @@ impl BvhWriteOptions {
 /// Local pose of every frame (the rest pose once for a clip without frames).
 fn frames(motion: &Motion) -> Vec<LocalPose> {
     let n = motion.clip.num_frames();
+    let scaled = motion.skeleton.joints().iter().any(|j| j.channels.iter().any(|c| c.is_scale()));
     let mut out = Vec::with_capacity(n.max(1));
+    let mut global = GlobalPose::default();
     for f in 0..n.max(1) {
         let mut local = LocalPose::default();
         pose::frame_pose(&motion.skeleton, &motion.clip, f, &mut local);
+        if scaled {
+            pose::global_pose(&motion.skeleton, &local, &mut global);
+            local = rigid_locals(&motion.skeleton, &global);
+        }
         out.push(local);
     }
     out
+}
+
+/// BVH has no scale: re-expresses a scaled pose with rotations and translations only, keeping
+/// every joint's global position. Each joint's frame is its global matrix made orthonormal
+/// (the parent's when scale collapsed it), and its offset is measured in that rigid frame.
+fn rigid_locals(skeleton: &Skeleton, global: &GlobalPose) -> LocalPose {
+    let mut rotations: Vec<Quat> = Vec::with_capacity(skeleton.len());
+    let mut local = LocalPose::default();
+    for (i, j) in skeleton.joints().iter().enumerate() {
+        let m = global.world_from_joint[i].matrix3;
+        let (x, y) = (Vec3::from(m.x_axis), Vec3::from(m.y_axis));
+        let parent_rotation = j.parent.map_or(Quat::IDENTITY, |p| rotations[p]);
+        let rotation = match (x.try_normalize(), y.try_normalize()) {
+            (Some(x), Some(y)) => match x.cross(y).try_normalize() {
+                // A mirrored frame (negative scale) gets the right-handed frame sharing its X and
+                // Y directions; positions stay exact because offsets come from global positions.
+                Some(z) => Quat::from_mat3(&glam::Mat3::from_cols(x, z.cross(x), z)).normalize(),
+                None => parent_rotation,
+            },
+            _ => parent_rotation,
+        };
+        rotations.push(rotation);
+        let position = global.position(i);
+        let (parent_position, parent_rotation) = match j.parent {
+            Some(p) => (global.position(p), rotations[p]),
+            None => (Vec3::ZERO, Quat::IDENTITY),
+        };
+        local.parent_from_joint.push(LocalTransform {
+            translation: parent_rotation.inverse() * (position - parent_position),
+            rotation: parent_rotation.inverse() * rotation,
+            scale: Vec3::ONE,
+        });
+    }
+    local
 }
 
 fn moving_offsets(skeleton: &Skeleton, poses: &[LocalPose]) -> Vec<bool> {
@@ -104,7 +144,7 @@ pub fn write_bvh(motion: &Motion, options: &BvhWriteOptions, out: &mut dyn Write
                 };
                 let pad = "  ".repeat(depth);
                 let offset = poses[0].parent_from_joint[i].translation;
-                if j.is_end_site && children[i].is_empty() && j.parent.is_some() {
+                if j.is_end_site && children[i].is_empty() && j.parent.is_some() && !moving[i] {
                     writeln!(out, "{pad}End Site\n{pad}{{\n{pad}  OFFSET {}\n{pad}}}", v3(offset))?;
                     continue;
                 }

@@ -78,8 +78,14 @@ pub enum FileKind {
     Asf,
     /// `.amc`
     Amc,
-    /// A motion format skelview knows of but does not read yet (named).
-    NotYetSupported(&'static str),
+    /// `.htr` or `.gtr`
+    Htr,
+    /// `.acl.sjson` or `.acl.zip`
+    Acl,
+    /// `.x3d`, `.x3dv`, or a `.wrl` holding H-Anim nodes
+    HAnim,
+    /// `.mnm`: a Character Studio joint-name map, not a motion
+    NameMap,
     /// Anything else.
     Unknown,
 }
@@ -93,13 +99,13 @@ impl FileKind {
             "bvh" => return Self::Bvh,
             "asf" => return Self::Asf,
             "amc" => return Self::Amc,
-            "htr" | "gtr" => return Self::NotYetSupported("HTR/GTR"),
-            "x3d" | "x3dv" | "wrl" => return Self::NotYetSupported("H-Anim X3D"),
-            "mnm" => return Self::NotYetSupported("MNM name map"),
+            "htr" | "gtr" => return Self::Htr,
+            "x3d" | "x3dv" | "wrl" => return Self::HAnim,
+            "mnm" => return Self::NameMap,
             _ => {}
         }
         if name.ends_with(".acl.sjson") || name.ends_with(".acl.zip") {
-            return Self::NotYetSupported("ACL clip");
+            return Self::Acl;
         }
         Self::sniff(head)
     }
@@ -110,8 +116,19 @@ impl FileKind {
         let start = head.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(head.len());
         let text = head[start..head.len().min(start + 4096)].to_ascii_lowercase();
         let contains = |needle: &[u8]| text.windows(needle.len()).any(|w| w == needle);
-        if text.starts_with(b"hierarchy") {
+        if head.starts_with(b"PK\x03\x04") {
+            // A zip: the only zipped format skelview reads is the ACL clip.
+            Self::Acl
+        } else if text.starts_with(b"hierarchy") {
             Self::Bvh
+        } else if contains(b"[header]") && (contains(b"filetype htr") || contains(b"filetype gtr") || contains(b"[segmentnames")) {
+            Self::Htr
+        } else if contains(b"hanimhumanoid") || contains(b"hanimjoint") || text.starts_with(b"#x3d v") {
+            Self::HAnim
+        } else if (contains(b"version =") || contains(b"version="))
+            && (contains(b"clip =") || contains(b"bones =") || contains(b"track_list"))
+        {
+            Self::Acl
         } else if contains(b":bonedata") || (contains(b":version") && contains(b":root")) {
             Self::Asf
         } else if contains(b":fully-specified") || contains(b":degrees") {
@@ -165,13 +182,19 @@ pub enum LoadRequest {
         /// The motion file (rest pose only when absent).
         amc: Option<Source>,
     },
+    /// A Motion Analysis HTR or GTR file.
+    Htr(Source),
+    /// An ACL raw clip, plain (`.acl.sjson`) or zipped (`.acl.zip`).
+    Acl(Source),
+    /// An H-Anim humanoid in X3D XML or ClassicVRML.
+    HAnim(Source),
 }
 
 impl LoadRequest {
     /// The file named first in messages (the AMC for an Acclaim pair: that is what users open).
     pub fn main_path(&self) -> &Path {
         match self {
-            Self::Bvh(s) | Self::Acclaim { asf: s, amc: None } => s.path(),
+            Self::Bvh(s) | Self::Htr(s) | Self::Acl(s) | Self::HAnim(s) | Self::Acclaim { asf: s, amc: None } => s.path(),
             Self::Acclaim { amc: Some(m), .. } => m.path(),
         }
     }
@@ -199,13 +222,17 @@ impl LoadRequest {
                     out.push(asf.map(|a| Self::Acclaim { asf: Source::File(a), amc: Some(Source::File(p.clone())) }));
                 }
                 FileKind::Asf => out.push(Ok(Self::Acclaim { asf: Source::File(p.clone()), amc: None })),
-                FileKind::NotYetSupported(name) => out.push(Err(LoadError::Unsupported {
+                FileKind::Htr => out.push(Ok(Self::Htr(Source::File(p.clone())))),
+                FileKind::Acl => out.push(Ok(Self::Acl(Source::File(p.clone())))),
+                FileKind::HAnim => out.push(Ok(Self::HAnim(Source::File(p.clone())))),
+                FileKind::NameMap => out.push(Err(LoadError::Unsupported {
                     path: p.clone(),
-                    message: format!("{name} files are not supported yet (BVH and ASF/AMC are)"),
+                    message: "a Character Studio joint-name map (MNM), not a motion: use it with `compare --mnm` or `info --mnm`".into(),
                 })),
                 FileKind::Unknown => out.push(Err(LoadError::Unsupported {
                     path: p.clone(),
-                    message: "not a motion file skelview reads (expected .bvh, .asf or .amc)".into(),
+                    message: "not a motion file skelview reads (expected .bvh, .asf/.amc, .htr/.gtr, .acl.sjson/.acl.zip, .x3d/.x3dv/.wrl)"
+                        .into(),
                 })),
             }
         }
@@ -239,7 +266,77 @@ pub fn load(
     match request {
         LoadRequest::Bvh(source) => load_bvh(source, options, parallel, observer),
         LoadRequest::Acclaim { asf, amc } => load_acclaim(asf, amc.as_ref(), options, observer),
+        LoadRequest::Htr(source) => load_htr(source, observer),
+        LoadRequest::Acl(source) => load_acl(source, observer),
+        LoadRequest::HAnim(source) => load_hanim(source, observer),
     }
+}
+
+/// What a one-file loader hands back, before units are settled.
+struct Single {
+    skeleton: Skeleton,
+    clip: Clip,
+    warnings: Vec<RawWarning>,
+    details: Vec<(String, String)>,
+    declared_frames: Option<u64>,
+    declared_units: Option<String>,
+    unit: Option<LengthUnit>,
+    up: Option<crate::core::UpAxis>,
+    angle_unit: &'static str,
+}
+
+/// Shared tail of the one-file formats: progress, line:col for errors and warnings, units.
+fn finish_single(
+    path: PathBuf,
+    bytes: &[u8],
+    format: Format,
+    observer: &mut dyn LoadObserver,
+    parse: impl FnOnce(&[u8]) -> Result<Single, ParseError>,
+) -> Result<Motion, LoadError> {
+    let total = bytes.len() as u64;
+    if observer.progress(0, Some(total)).is_break() {
+        return Err(LoadError::Cancelled { path });
+    }
+    let parsed = parse(bytes).map_err(|e| LoadError::from_parse(&path, &mut &bytes[..], e))?;
+    observer.skeleton_ready(&parsed.skeleton, &parsed.clip);
+    if observer.progress(total, Some(total)).is_break() {
+        return Err(LoadError::Cancelled { path });
+    }
+    let warnings = locate_warnings(&path, &mut &bytes[..], parsed.warnings);
+    let size = detect_body_size(&parsed.skeleton, &parsed.clip);
+    let source = SourceInfo {
+        format,
+        paths: vec![path],
+        declared_frames: parsed.declared_frames,
+        declared_units: parsed.declared_units,
+        length_divisor: 1.0,
+        unit: parsed.unit.unwrap_or_else(|| LengthUnit::from_height(size.height)),
+        unit_detected: parsed.unit.is_none(),
+        up_axis: parsed.up.unwrap_or(size.up),
+        up_detected: parsed.up.is_none(),
+        body_height: size.height,
+        angle_unit: parsed.angle_unit,
+        details: parsed.details,
+    };
+    Ok(Motion { skeleton: parsed.skeleton, clip: parsed.clip, source, warnings })
+}
+
+fn load_htr(source: &Source, observer: &mut dyn LoadObserver) -> Result<Motion, LoadError> {
+    let bytes = source.read_all()?;
+    finish_single(source.path().to_owned(), &bytes, Format::Htr, observer, |b| {
+        let p = htr::parse_htr(b)?;
+        Ok(Single {
+            skeleton: p.skeleton,
+            clip: p.clip,
+            warnings: p.warnings,
+            details: p.details,
+            declared_frames: p.declared_frames,
+            declared_units: p.unit_text,
+            unit: p.unit,
+            up: p.up,
+            angle_unit: if p.radians { "rad" } else { "deg" },
+        })
+    })
 }
 
 fn load_bvh(source: &Source, options: &LoadOptions, parallel: &dyn Parallel, observer: &mut dyn LoadObserver) -> Result<Motion, LoadError> {
@@ -336,4 +433,12 @@ fn load_acclaim(
 /// Loads a file or an ASF/AMC pair on the calling thread with default options.
 pub fn load_paths(paths: &[PathBuf]) -> Result<Vec<Motion>, LoadError> {
     LoadRequest::from_paths(paths).into_iter().map(|r| load(&r?, &LoadOptions::default(), &Sequential, &mut Quiet)).collect()
+}
+
+fn load_acl(source: &Source, _observer: &mut dyn LoadObserver) -> Result<Motion, LoadError> {
+    Err(LoadError::Unsupported { path: source.path().to_owned(), message: "ACL clips are not supported yet".into() })
+}
+
+fn load_hanim(source: &Source, _observer: &mut dyn LoadObserver) -> Result<Motion, LoadError> {
+    Err(LoadError::Unsupported { path: source.path().to_owned(), message: "H-Anim files are not supported yet".into() })
 }
