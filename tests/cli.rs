@@ -113,3 +113,25 @@ fn an_amc_finds_its_asf_and_both_may_be_given() {
     assert_eq!(rest.status.code(), Some(0));
     assert_eq!(stdout(&rest).lines().count(), 1 + 31);
 }
+
+#[test]
+fn info_shows_the_standard_names_of_an_mnm_map() {
+    let dir = std::env::temp_dir().join(format!("skelview-mnm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let map = dir.join("map.mnm");
+    std::fs::write(&map, "# Biped name, then the file's\nHips\nRightHip  rightupleg\n").unwrap();
+    let o = skelview(&["info", "--mnm", map.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("name map:        2 of "), "{out}");
+    assert!(out.contains("Hips                     = Hips"), "{out}");
+    assert!(out.contains("RightUpLeg               = RightHip"), "{out}");
+    assert!(out.contains("not in the map: ") && out.contains("LeftUpLeg"), "{out}");
+    let json = stdout(&skelview(&["info", "--json", "--mnm", map.to_str().unwrap()]));
+    assert!(json.contains(r#""mapped_names":{"Hips":"Hips","RightUpLeg":"RightHip"}"#), "{json}");
+    std::fs::write(&map, "Hips\tHips\u{1}\n").unwrap();
+    let bad = skelview(&["info", "--mnm", map.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("map.mnm:1:1: expected a line of names"), "{}", stderr(&bad));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -9,7 +9,9 @@ use crate::formats::LoadOptions;
 pub const USAGE: &str = "\
 usage:
   skelview [FILE...]                      open the viewer (on the bundled sample when no file)
-  skelview info FILE... [--json]          format, joints, frames, fps, units, warnings
+  skelview info FILE... [--json] [--mnm MAP]
+                                          format, joints, frames, fps, units, warnings;
+                                          with an MNM name map, each joint's standard name
   skelview positions FILE... [--frames LIST] [--raw]
                                           CSV `joint,frame,x,y,z` of global joint positions;
                                           LIST like 0,1,50,-1 (negative from the end) or all;
@@ -74,6 +76,8 @@ pub enum Command {
         files: Vec<PathBuf>,
         /// JSON instead of text.
         json: bool,
+        /// MNM name map whose standard names are shown beside the joints.
+        mnm: Option<PathBuf>,
     },
     /// Print joint positions as CSV.
     Positions {
@@ -289,7 +293,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
             }
             Command::Check { paths: files }
         }
-        Some("info") => Command::Info { files, json },
+        Some("info") => Command::Info { files, json, mnm },
         _ => Command::View { files },
     };
     Ok(Args { command, options })
@@ -321,7 +325,7 @@ mod tests {
         assert_eq!(a.options.bvh_positions, PositionRule::Add);
         assert_eq!(args("").unwrap().command, Command::View { files: vec![] });
         assert_eq!(args("x.bvh").unwrap().command, Command::View { files: vec!["x.bvh".into()] });
-        assert_eq!(args("info").unwrap().command, Command::Info { files: vec![], json: false });
+        assert_eq!(args("info").unwrap().command, Command::Info { files: vec![], json: false, mnm: None });
         assert!(args("check").is_err());
         assert!(args("info --bogus").is_err());
         assert!(args("--amc-fps 0").is_err());

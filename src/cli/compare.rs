@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use super::{Args, ExitCode, fail, load_all};
 use crate::compare::{Align, compare_with_map};
 use crate::export::positions::csv_field;
-use crate::formats::LoadError;
 
 pub(super) fn run(
     args: &Args,
@@ -17,18 +16,9 @@ pub(super) fn run(
     mnm: Option<&Path>,
     out: &mut dyn Write,
 ) -> ExitCode {
-    let map = match mnm {
-        None => None,
-        Some(path) => {
-            let bytes = match std::fs::read(path) {
-                Ok(b) => b,
-                Err(source) => return fail(&LoadError::Io { path: path.to_owned(), source }),
-            };
-            match crate::formats::mnm::parse_mnm(&bytes) {
-                Ok(m) => Some(m),
-                Err(e) => return fail(&LoadError::from_parse(path, &mut &bytes[..], e)),
-            }
-        }
+    let map = match mnm.map(super::read_name_map).transpose() {
+        Ok(m) => m,
+        Err(e) => return fail(&e),
     };
     let motions = match load_all(args, files) {
         Ok(m) => m,

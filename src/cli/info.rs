@@ -2,11 +2,20 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::json::{Obj, array, quoted};
 use super::{Args, ExitCode, fail, load_all};
 use crate::core::{Format, Motion};
+use crate::formats::mnm::NameMap;
+
+fn details_json(details: &[(String, String)]) -> String {
+    let mut o = Obj::new();
+    for (k, v) in details {
+        o.str(k, v);
+    }
+    o.finish()
+}
 
 /// Channel counts and rotation orders, summarised over joints.
 fn channel_summary(m: &Motion) -> (BTreeMap<usize, usize>, BTreeMap<String, usize>) {
@@ -37,13 +46,28 @@ fn position_rule_text(m: &Motion) -> String {
     }
 }
 
-pub(super) fn run(args: &Args, files: &[PathBuf], json: bool, out: &mut dyn Write) -> ExitCode {
+/// `(joint index, standard name)` for the joints an MNM map names (its right column, compared
+/// case-insensitively, as Character Studio does).
+fn mapped_names(m: &Motion, map: &NameMap) -> Vec<(usize, String)> {
+    m.skeleton
+        .joints()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, j)| map.iter().find(|(_, custom)| custom.eq_ignore_ascii_case(&j.name)).map(|(std, _)| (i, std.clone())))
+        .collect()
+}
+
+pub(super) fn run(args: &Args, files: &[PathBuf], json: bool, mnm: Option<&Path>, out: &mut dyn Write) -> ExitCode {
+    let map = match mnm.map(super::read_name_map).transpose() {
+        Ok(m) => m,
+        Err(e) => return fail(&e),
+    };
     let motions = match load_all(args, files) {
         Ok(m) => m,
         Err(e) => return fail(&e),
     };
     if json {
-        let objs: Vec<String> = motions.iter().map(to_json).collect();
+        let objs: Vec<String> = motions.iter().map(|m| to_json(m, map.as_ref())).collect();
         let text = if objs.len() == 1 { objs.into_iter().next().unwrap_or_default() } else { array(objs) };
         let _ = writeln!(out, "{text}");
     } else {
@@ -52,6 +76,9 @@ pub(super) fn run(args: &Args, files: &[PathBuf], json: bool, out: &mut dyn Writ
                 let _ = writeln!(out);
             }
             let _ = write_text(m, out);
+            if let Some(map) = &map {
+                let _ = write_mapped(m, map, out);
+            }
         }
     }
     0
@@ -91,6 +118,9 @@ fn write_text(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "up axis:         {} ({})", s.up_axis.name(), if s.up_detected { "detected" } else { "declared" })?;
     writeln!(out, "angles:          {}", s.angle_unit)?;
     writeln!(out, "positions rule:  {}", position_rule_text(m))?;
+    for (label, value) in &s.details {
+        writeln!(out, "{:<17}{value}", format!("{label}:"))?;
+    }
     writeln!(out, "warnings:        {}", m.warnings.len())?;
     for w in &m.warnings {
         writeln!(out, "  {w}")?;
@@ -98,7 +128,26 @@ fn write_text(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
     Ok(())
 }
 
-fn to_json(m: &Motion) -> String {
+fn write_mapped(m: &Motion, map: &NameMap, out: &mut dyn Write) -> std::io::Result<()> {
+    let mapped = mapped_names(m, map);
+    let joints = m.skeleton.joints();
+    writeln!(out, "name map:        {} of {} joints named by the map", mapped.len(), joints.iter().filter(|j| !j.is_end_site).count())?;
+    for (i, std) in &mapped {
+        writeln!(out, "  {:<24} = {std}", joints[*i].name)?;
+    }
+    let unmapped: Vec<&str> = joints
+        .iter()
+        .enumerate()
+        .filter(|(i, j)| !j.is_end_site && !mapped.iter().any(|(k, _)| k == i))
+        .map(|(_, j)| j.name.as_str())
+        .collect();
+    if !unmapped.is_empty() {
+        writeln!(out, "  not in the map: {}", unmapped.join(", "))?;
+    }
+    Ok(())
+}
+
+fn to_json(m: &Motion, map: Option<&NameMap>) -> String {
     let s = &m.source;
     let joints = m.skeleton.joints();
     let (counts, orders) = channel_summary(m);
@@ -124,6 +173,7 @@ fn to_json(m: &Motion) -> String {
             .num("parent", j.parent.map_or(-1.0, |p| p as f64))
             .raw("channels", &array(j.channels.iter().map(|c| quoted(if s.format == Format::Bvh { c.bvh_name() } else { c.short_name() }))))
             .bool("end_site", j.is_end_site)
+            .raw("details", &details_json(&j.details))
             .finish()
     }));
     let warnings = array(m.warnings.iter().map(|w| {
@@ -135,6 +185,14 @@ fn to_json(m: &Motion) -> String {
             .finish()
     }));
     let mut o = Obj::new();
+    if let Some(map) = map {
+        let mut names = Obj::new();
+        for (i, std) in mapped_names(m, map) {
+            names.str(&joints[i].name, &std);
+        }
+        o.raw("mapped_names", &names.finish());
+    }
+    o.raw("details", &details_json(&s.details));
     o.raw("files", &paths)
         .str("format", s.format.name())
         .num("joints", joints.len() as f64)

@@ -68,7 +68,7 @@ pub fn run(argv: Vec<String>) -> ExitCode {
                 2
             }
         },
-        Command::Info { files, json } => info::run(&args, files, *json, &mut out),
+        Command::Info { files, json, mnm } => info::run(&args, files, *json, mnm.as_deref(), &mut out),
         Command::Positions { files, frames, raw } => positions::run(&args, files, frames, *raw, &mut out),
         Command::Check { paths } => check::run(&args, paths, &mut out),
         Command::Compare { files, align, offset_secs, csv, mnm } => {
@@ -92,6 +92,12 @@ fn load_all(args: &Args, files: &[PathBuf]) -> Result<Vec<Motion>, LoadError> {
     };
     let parallel = crate::cache::ScopedThreads::per_core();
     requests.into_iter().map(|r| formats::load(&r?, &args.options, &parallel, &mut Quiet)).collect()
+}
+
+/// Reads an MNM joint-name map, with `file:line:col` on errors.
+fn read_name_map(path: &std::path::Path) -> Result<crate::formats::mnm::NameMap, LoadError> {
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io { path: path.to_owned(), source })?;
+    crate::formats::mnm::parse_mnm(&bytes).map_err(|e| LoadError::from_parse(path, &mut &bytes[..], e))
 }
 
 /// Prints a load error as `file:line:col: message` and returns exit code 2.
