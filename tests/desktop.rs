@@ -40,6 +40,7 @@ fn install_is_idempotent_and_registers_the_types() {
     }
     let desktop = std::fs::read_to_string(home.join(".local/share/applications/skelview.desktop")).unwrap();
     assert!(desktop.contains("MimeType=application/x-bvh;application/x-acclaim-asf;application/x-acclaim-amc;"), "{desktop}");
+    assert!(desktop.contains("application/x-motion-analysis-htr;") && desktop.contains("model/x-hanim+xml;"), "{desktop}");
     assert!(desktop.contains(" %F"));
     let thumbnailer = std::fs::read_to_string(home.join(".local/share/thumbnailers/skelview.thumbnailer")).unwrap();
     assert!(thumbnailer.contains("thumbnail %i %o --size %s"), "{thumbnailer}");
@@ -54,7 +55,19 @@ fn install_is_idempotent_and_registers_the_types() {
         std::fs::write(&bvh, skelview::cli::SAMPLE_BVH).unwrap();
         let asf = home.join("skeleton.asf");
         std::fs::write(&asf, ":version 1.10\n:name x\n:root\n  order TX TY TZ RX RY RZ\n:bonedata\n:hierarchy\n  begin\n  end\n").unwrap();
-        for (file, ty) in [(&bvh, "application/x-bvh"), (&asf, "application/x-acclaim-asf")] {
+        let htr = home.join("take.htr");
+        std::fs::write(&htr, "[Header]\nFileType htr\n").unwrap();
+        let sjson = home.join("clip.acl.sjson");
+        std::fs::write(&sjson, "version = 5\nclip = { }\n").unwrap();
+        let x3d = home.join("humanoid.x3d");
+        std::fs::write(&x3d, "<?xml version=\"1.0\"?>\n<X3D><Scene><HAnimHumanoid name='h'/></Scene></X3D>\n").unwrap();
+        for (file, ty) in [
+            (&bvh, "application/x-bvh"),
+            (&asf, "application/x-acclaim-asf"),
+            (&htr, "application/x-motion-analysis-htr"),
+            (&sjson, "application/x-acl-sjson"),
+            (&x3d, "model/x-hanim+xml"),
+        ] {
             let info = with_home(Command::new("gio").args(["info", "-a", "standard::content-type"]).arg(file), &home);
             assert!(String::from_utf8_lossy(&info.stdout).contains(ty), "{}: {}", file.display(), String::from_utf8_lossy(&info.stdout));
         }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// MIME types skelview defines: (type, comment, globs, magic strings with their offset range).
-const TYPES: [(&str, &str, &[&str], &[(&str, &str)]); 7] = [
+const TYPES: [(&str, &str, &[&str], &[(&str, &str)]); 9] = [
     ("application/x-bvh", "Biovision motion capture", &["*.bvh"], &[("HIERARCHY", "0:64")]),
     ("application/x-acclaim-asf", "Acclaim skeleton", &["*.asf"], &[(":version", "0:2048"), (":bonedata", "0:8192")]),
     ("application/x-acclaim-amc", "Acclaim motion capture", &["*.amc"], &[(":FULLY-SPECIFIED", "0:4096"), (":DEGREES", "0:4096")]),
@@ -13,10 +13,24 @@ const TYPES: [(&str, &str, &[&str], &[(&str, &str)]); 7] = [
     ("application/x-motion-analysis-gtr", "Motion Analysis GTR", &["*.gtr"], &[("[Header]", "0:2048")]),
     ("application/x-acl-sjson", "ACL raw animation clip", &["*.acl.sjson"], &[]),
     ("application/x-acl-zip", "ACL raw animation clip (zipped)", &["*.acl.zip"], &[]),
+    // X3D files are only ours when they hold a humanoid: a low glob weight leaves other X3D to
+    // the standard types, the magic claims the H-Anim ones by content.
+    ("model/x-hanim+xml", "H-Anim humanoid (X3D)", &["*.x3d"], &[("HAnimHumanoid", "0:65536")]),
+    ("model/x-hanim+vrml", "H-Anim humanoid (ClassicVRML)", &["*.x3dv", "*.wrl"], &[("HAnimHumanoid", "0:65536")]),
 ];
 
-/// Types the desktop entry and thumbnailer claim: the formats skelview reads today.
-pub const OPENED_TYPES: [&str; 3] = ["application/x-bvh", "application/x-acclaim-asf", "application/x-acclaim-amc"];
+/// Types the desktop entry and thumbnailer claim: the formats skelview reads.
+pub const OPENED_TYPES: [&str; 9] = [
+    "application/x-bvh",
+    "application/x-acclaim-asf",
+    "application/x-acclaim-amc",
+    "application/x-motion-analysis-htr",
+    "application/x-motion-analysis-gtr",
+    "application/x-acl-sjson",
+    "application/x-acl-zip",
+    "model/x-hanim+xml",
+    "model/x-hanim+vrml",
+];
 
 fn data_home() -> Result<PathBuf, String> {
     if let Some(d) = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
@@ -35,14 +49,16 @@ fn mime_xml() -> String {
     );
     for (ty, comment, globs, magic) in TYPES {
         x.push_str(&format!("  <mime-type type=\"{ty}\">\n    <comment>{}</comment>\n", xml_escape(comment)));
-        if ty != "application/x-acl-zip" {
-            x.push_str("    <sub-class-of type=\"text/plain\"/>\n");
-        } else {
-            x.push_str("    <sub-class-of type=\"application/zip\"/>\n");
-        }
+        let (parent, weight) = match ty {
+            "application/x-acl-zip" => ("application/zip", 60),
+            "model/x-hanim+xml" => ("model/x3d+xml", 40),
+            "model/x-hanim+vrml" => ("model/x3d+vrml", 40),
+            _ => ("text/plain", 60),
+        };
+        x.push_str(&format!("    <sub-class-of type=\"{parent}\"/>\n"));
         for g in globs {
             // A high weight and magic let ".asf" skeletons win over ASF video by content.
-            x.push_str(&format!("    <glob pattern=\"{g}\" weight=\"60\"/>\n"));
+            x.push_str(&format!("    <glob pattern=\"{g}\" weight=\"{weight}\"/>\n"));
         }
         if !magic.is_empty() {
             x.push_str("    <magic priority=\"80\">\n");
