@@ -109,6 +109,17 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 viewer.commands.push(Command::SetPoseMode(PoseMode::Rest));
             }
         });
+        if !motion.source.details.is_empty() {
+            egui::CollapsingHeader::new(format!("{} header", motion.source.format.name())).default_open(false).show(ui, |ui| {
+                egui::Grid::new("source_details").striped(true).show(ui, |ui| {
+                    for (label, value) in &motion.source.details {
+                        ui.label(label);
+                        ui.label(egui::RichText::new(value).monospace());
+                        ui.end_row();
+                    }
+                });
+            });
+        }
         if !motion.warnings.is_empty() {
             egui::CollapsingHeader::new(format!("Warnings ({})", motion.warnings.len())).default_open(false).show(ui, |ui| {
                 for w in &motion.warnings {
@@ -170,12 +181,29 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 ui.end_row();
             }
         });
+        if !joint.details.is_empty() {
+            // Format-specific facts (H-Anim limits and segment, HTR bone length, ACL bind values).
+            egui::Grid::new("joint_details").striped(true).show(ui, |ui| {
+                for (label, value) in &joint.details {
+                    ui.label(label);
+                    ui.label(egui::RichText::new(value).monospace());
+                    ui.end_row();
+                }
+            });
+        }
+        let values = values.or_else(|| {
+            let rest = motion.skeleton.rest_values()?;
+            Some(rest[joint.first_channel..joint.first_channel + joint.channels.len()].to_vec())
+        });
         let local = joint_local(joint, values.as_deref(), motion.skeleton.position_rule);
         let order = joint.rotation_order();
         ui.separator();
         ui.label(egui::RichText::new("Local").strong());
         ui.monospace(format!("translation {}", vec3(local.translation)));
         ui.monospace(format!("rotation    {}", quat(local.rotation)));
+        if local.scale != glam::Vec3::ONE {
+            ui.monospace(format!("scale       {}", vec3(local.scale)));
+        }
         if let (false, Some(v)) = (order.is_empty(), values.as_ref()) {
             let channel_rotation = compose_rotation(&joint.channels, v, joint.euler);
             if let Some(e) = euler_in_order(channel_rotation, &order, joint.euler) {
