@@ -14,8 +14,8 @@ use crate::core::PlaybackCommand;
 use crate::render::ViewPreset;
 pub use viewport_ui::ViewportGpu;
 
-/// Supported extensions for the open dialog.
-pub const EXTENSIONS: [&str; 3] = ["bvh", "asf", "amc"];
+/// Supported extensions for the open dialog (`.acl.sjson`/`.acl.zip` filter as `sjson`/`zip`).
+pub const EXTENSIONS: [&str; 10] = ["bvh", "asf", "amc", "htr", "gtr", "sjson", "zip", "x3d", "x3dv", "wrl"];
 
 /// Lays out the whole window for one frame.
 pub fn viewer_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut ViewportGpu, frame_ms: f32) {
