@@ -435,8 +435,33 @@ pub fn load_paths(paths: &[PathBuf]) -> Result<Vec<Motion>, LoadError> {
     LoadRequest::from_paths(paths).into_iter().map(|r| load(&r?, &LoadOptions::default(), &Sequential, &mut Quiet)).collect()
 }
 
-fn load_acl(source: &Source, _observer: &mut dyn LoadObserver) -> Result<Motion, LoadError> {
-    Err(LoadError::Unsupported { path: source.path().to_owned(), message: "ACL clips are not supported yet".into() })
+fn load_acl(source: &Source, observer: &mut dyn LoadObserver) -> Result<Motion, LoadError> {
+    let bytes = source.read_all()?;
+    let path = source.path().to_owned();
+    let parse = |b: &[u8]| {
+        let p = acl::parse_acl(b)?;
+        Ok(Single {
+            skeleton: p.skeleton,
+            clip: p.clip,
+            warnings: p.warnings,
+            details: p.details,
+            declared_frames: None,
+            declared_units: None,
+            unit: None,
+            up: None,
+            angle_unit: "quaternion",
+        })
+    };
+    if !bytes.starts_with(b"PK\x03\x04") {
+        return finish_single(path, &bytes, Format::Acl, observer, parse);
+    }
+    let (entry, inner) = acl::unzip_clip(&bytes).map_err(|e| LoadError::from_parse(&path, &mut &bytes[..], e))?;
+    // Lines and columns of problems inside the archive refer to the clip it holds.
+    let inner_path = PathBuf::from(format!("{}!/{entry}", path.display()));
+    let mut m = finish_single(inner_path, &inner, Format::Acl, observer, parse)?;
+    m.source.paths = vec![path];
+    m.source.details.insert(0, ("zip entry".into(), entry));
+    Ok(m)
 }
 
 fn load_hanim(source: &Source, _observer: &mut dyn LoadObserver) -> Result<Motion, LoadError> {
