@@ -69,7 +69,7 @@ fn every_corpus_file_round_trips() {
 #[test]
 fn other_formats_round_trip() {
     let Some(corpus) = common::corpus() else { return };
-    for dir in ["htr"] {
+    for dir in ["htr", "acl"] {
         for entry in std::fs::read_dir(corpus.join(dir)).unwrap() {
             let path = entry.unwrap().path();
             let Ok(mut motions) = formats::load_paths(std::slice::from_ref(&path)) else { continue };
