@@ -85,17 +85,22 @@ fn errors_print_file_line_col_and_exit_2() {
 }
 
 #[test]
-fn check_the_corpus_finds_no_error_in_bvh_and_acclaim_files() {
+fn check_the_corpus_loads_every_motion_and_names_why_two_files_hold_none() {
     let Some(corpus) = common::corpus() else { return };
     let o = skelview(&["check", corpus.to_str().unwrap()]);
     let out = stdout(&o);
-    assert_eq!(o.status.code(), Some(0), "{out}");
-    assert!(!out.contains("\nerror"), "{out}");
-    for line in out.lines().filter(|l| l.contains(".bvh") || l.contains(".amc") || l.contains(".asf")) {
+    // Two ACL files hold no skeleton animation: check fails them with the reason (exit 1).
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 2, "{out}");
+    assert!(errors[0].contains("no_output_transform_tracks.acl.sjson:11:1: empty clip '93_01': no bones"), "{out}");
+    assert!(errors[1].contains("track_list_float3f.acl.sjson:3:1: this ACL file holds a track list of 4 float3f tracks"), "{out}");
+    for line in out.lines().filter(|l| !l.starts_with("checked") && !l.starts_with("error")) {
         assert!(line.starts_with("ok ") || line.starts_with("warning "), "{line}");
     }
     assert!(out.contains("Frames: says 3069 but the file has 3070 motion rows"), "{out}");
-    assert!(out.lines().last().unwrap().starts_with("checked 51 files: 26 ok, 1 with warnings, 0 failed, 24 skipped"), "{out}");
+    assert!(out.contains("BoneScaleFactor is 0 on 48 frames of segment 'tail1'"), "{out}");
+    assert!(out.lines().last().unwrap().starts_with("checked 51 files: 38 ok, 11 with warnings, 2 failed, 0 skipped"), "{out}");
 }
 
 #[test]

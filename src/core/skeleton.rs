@@ -165,6 +165,8 @@ pub struct Joint {
     pub limits: Vec<(f32, f32)>,
     /// True for a BVH End Site (or another marker without channels that ends a chain).
     pub is_end_site: bool,
+    /// A named point on the body (H-Anim site), drawn as a marker without a bone from its parent.
+    pub is_marker: bool,
     /// Format-specific facts shown by the inspector and `info` (H-Anim limits and segment,
     /// HTR bone length, ACL bind values), as label/value pairs.
     pub details: Vec<(String, String)>,
@@ -185,6 +187,7 @@ impl Joint {
             euler: EulerConvention::FirstOutermost,
             limits: Vec::new(),
             is_end_site: false,
+            is_marker: false,
             details: Vec::new(),
         }
     }

@@ -464,6 +464,23 @@ fn load_acl(source: &Source, observer: &mut dyn LoadObserver) -> Result<Motion, 
     Ok(m)
 }
 
-fn load_hanim(source: &Source, _observer: &mut dyn LoadObserver) -> Result<Motion, LoadError> {
-    Err(LoadError::Unsupported { path: source.path().to_owned(), message: "H-Anim files are not supported yet".into() })
+fn load_hanim(source: &Source, observer: &mut dyn LoadObserver) -> Result<Motion, LoadError> {
+    let bytes = source.read_all()?;
+    let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF][..]).unwrap_or(&bytes);
+    let xml = body.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'<');
+    finish_single(source.path().to_owned(), &bytes, Format::HAnim, observer, |b| {
+        let p = if xml { hanim::parse_x3d(b)? } else { hanim::parse_vrml(b)? };
+        Ok(Single {
+            skeleton: p.skeleton,
+            clip: p.clip,
+            warnings: p.warnings,
+            details: p.details,
+            declared_frames: None,
+            declared_units: Some("m (X3D)".into()),
+            // X3D lengths are metres and +Y is up (X3D 19775-1, 4.3.5).
+            unit: Some(LengthUnit::Metre),
+            up: Some(crate::core::UpAxis::Y),
+            angle_unit: "rad",
+        })
+    })
 }
