@@ -40,6 +40,10 @@ struct App {
     /// Exit after this many frames (tests under Xvfb).
     quit_after_frames: Option<u64>,
     error: Option<String>,
+    /// Shift/Ctrl held: a dropped file is added instead of replacing.
+    modifiers: winit::keyboard::ModifiersState,
+    /// A file was dropped since the last frame: further files of the same drop are added.
+    dropped_since_frame: bool,
 }
 
 /// Opens the viewer window on `files` (the bundled sample when empty) and runs until closed.
@@ -54,7 +58,16 @@ pub fn run(files: Vec<PathBuf>, options: LoadOptions) -> Result<(), String> {
         }
     });
     let quit_after_frames = std::env::var("SKELVIEW_QUIT_AFTER_FRAMES").ok().and_then(|v| v.parse().ok());
-    let mut app = App { proxy, files, viewer: Viewer::new(options, waker), running: None, quit_after_frames, error: None };
+    let mut app = App {
+        proxy,
+        files,
+        viewer: Viewer::new(options, waker),
+        running: None,
+        quit_after_frames,
+        error: None,
+        modifiers: Default::default(),
+        dropped_since_frame: false,
+    };
     event_loop.run_app(&mut app).map_err(|e| format!("window event loop failed: {e}"))?;
     match app.error {
         Some(e) => Err(e),
@@ -110,6 +123,7 @@ impl App {
         let started = Instant::now();
         let dt = started.duration_since(r.last_frame).as_secs_f64().min(0.25);
         r.last_frame = started;
+        self.dropped_since_frame = false;
         self.viewer.update(dt);
         let input = r.egui_state.take_egui_input(&r.window);
         let viewer = &mut self.viewer;
@@ -186,8 +200,16 @@ impl ApplicationHandler<Wake> for App {
                 }
                 r.window.request_redraw();
             }
+            WindowEvent::ModifiersChanged(m) => {
+                self.modifiers = m.state();
+                if response.repaint {
+                    r.window.request_redraw();
+                }
+            }
             WindowEvent::DroppedFile(path) => {
-                self.viewer.commands.push(Command::Open(vec![path]));
+                let add = self.modifiers.shift_key() || self.modifiers.control_key() || self.dropped_since_frame;
+                self.dropped_since_frame = true;
+                self.viewer.commands.push(if add { Command::Add(vec![path]) } else { Command::Open(vec![path]) });
                 r.window.request_redraw();
             }
             WindowEvent::RedrawRequested => self.redraw(event_loop),

@@ -214,3 +214,64 @@ fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
     assert_eq!(names, ["frame_000003.png", "frame_000004.png", "frame_000005.png", "frame_000006.png"]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn two_viewer_clips_appear_in_their_colours() {
+    let Some(gpu) = gpu() else { return };
+    use skelview::app::{Command, Layout, PALETTE, Viewer};
+    use skelview::core::PlaybackCommand;
+    use skelview::render::renderer::{RenderTarget, SkeletonRenderer};
+    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::settings::Settings::default());
+    v.open(LoadRequest::Bvh(Source::Memory { name: "a.bvh".into(), bytes: Arc::from(skelview::cli::SAMPLE_BVH) }));
+    v.add(LoadRequest::Bvh(Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview::cli::SAMPLE_BVH) }));
+    for _ in 0..2000 {
+        v.update(0.0);
+        if v.clips.len() == 2 && v.loading.is_none() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(v.clips.len(), 2, "{:?}", v.error);
+    v.style.joints = false;
+    v.style.grid = false;
+    v.style.shadow = false;
+    v.style.gizmo = false;
+    v.compare.heat = false;
+    v.aspect = 320.0 / 240.0;
+    v.commands.push(Command::Playback(PlaybackCommand::Pause));
+    // Front view first: side by side spreads along the screen's X as it is when chosen.
+    v.commands.push(Command::View(skelview::render::ViewPreset::Front));
+    v.commands.push(Command::SetLayout(Layout::SideBySide));
+    // The first frames only, so that framing fits the two bodies rather than the walk.
+    v.commands.push(Command::SetPoseMode(skelview::app::PoseMode::FirstFrame));
+    v.update(0.0);
+    v.update(0.0);
+    let mut renderer = SkeletonRenderer::new(&gpu.device, wgpu::TextureFormat::Rgba8UnormSrgb, 1);
+    let target = RenderTarget::new(&gpu.device, &renderer, (320, 240));
+    let globals = offscreen::globals(&v.camera, v.aspect);
+    let rgba = offscreen::render_rgba(&gpu, &mut renderer, &target, &globals, &v.draw, BACKGROUND).unwrap();
+    // Bones are lit and shaded, so pixels are classified by hue: red for PALETTE[1], grey
+    // (channels close, blue slightly higher) for PALETTE[0]; each group must sit over its clip.
+    assert!(PALETTE[1][0] > PALETTE[1][1] + 0.4 && (PALETTE[0][0] - PALETTE[0][1]).abs() < 0.05);
+    let (mut red, mut grey) = (Vec::new(), Vec::new());
+    for y in 0..240 {
+        for x in 0..320 {
+            let [r, g, b] = pixel(&rgba, 320, x as f32, y as f32).map(i32::from);
+            if r > g + 50 && r > b + 50 {
+                red.push(x as f32);
+            } else if r > 70 && (r - g).abs() < 20 && (0..50).contains(&(b - r)) {
+                grey.push(x as f32);
+            }
+        }
+    }
+    assert!(red.len() > 50 && grey.len() > 50, "red {} grey {}", red.len(), grey.len());
+    let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len() as f32;
+    let root_x = |c: usize| {
+        let root = v.clips[c].motion.skeleton.roots().next().unwrap();
+        v.camera.project(v.clips[c].positions[root], 320.0, 240.0).unwrap().0.x
+    };
+    let (x0, x1) = (root_x(0), root_x(1));
+    assert!((x0 - x1).abs() > 30.0, "side by side: {x0} {x1}");
+    assert!((mean(&red) - x1).abs() < (mean(&red) - x0).abs(), "red over clip 1: {} vs {x0} {x1}", mean(&red));
+    assert!((mean(&grey) - x0).abs() < (mean(&grey) - x1).abs(), "grey over clip 0: {} vs {x0} {x1}", mean(&grey));
+}

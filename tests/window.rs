@@ -140,3 +140,77 @@ fn settings_persist_between_runs_in_the_config_dir() {
     assert_eq!(run().status.code(), Some(0));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn two_files_on_the_command_line_show_two_clips_in_their_colours() {
+    let Some(display) = std::env::var_os("DISPLAY") else {
+        assert!(!std::env::var("CI").is_ok_and(|v| v == "true" || v == "1"), "CI must run the tests under Xvfb");
+        eprintln!("skipping: no DISPLAY");
+        return;
+    };
+    let has = |p: &str| std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(p).is_file()));
+    if !has("import") {
+        assert!(!std::env::var("CI").is_ok_and(|v| v == "true" || v == "1"), "CI needs ImageMagick's import for screenshots");
+        eprintln!("skipping: no 'import'");
+        return;
+    }
+    // Two different captures, so that they do not hide each other in the overlay.
+    let dir = std::env::temp_dir().join(format!("skelview-two-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = dir.join("a.bvh");
+    std::fs::write(&a, skelview::cli::SAMPLE_BVH).unwrap();
+    // The sample with its root moved 150 units along X on every frame (first channel).
+    let text = String::from_utf8_lossy(skelview::cli::SAMPLE_BVH).into_owned();
+    let (head, motion) = text.split_once("Frame Time:").unwrap();
+    let (time_line, frames) = motion.split_once('\n').unwrap();
+    let moved: String = frames
+        .lines()
+        .map(|l| match l.split_once(' ') {
+            Some((x, rest)) if x.parse::<f64>().is_ok() => format!("{} {rest}\n", x.parse::<f64>().unwrap() + 150.0),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    let b = dir.join("b.bvh");
+    std::fs::write(&b, format!("{head}Frame Time:{time_line}\n{moved}")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skelview"))
+        .args([&a, &b])
+        .env("XDG_RUNTIME_DIR", &dir)
+        .env("XDG_CONFIG_HOME", &dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let shot = dir.join("shot.png");
+    let started = Instant::now();
+    let mut found = (0, 0);
+    while started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(1000));
+        assert!(child.try_wait().unwrap().is_none(), "the viewer exited early");
+        let ok = Command::new("import")
+            .args(["-display", &display.to_string_lossy(), "-window", "root"])
+            .arg(&shot)
+            .status()
+            .is_ok_and(|s| s.success());
+        if let (true, Ok(img)) = (ok, image::open(&shot)) {
+            // Red-orange bones of the second clip (the palette's second colour), counted in
+            // the middle of the screen only: the clip list's colour swatch and the timeline's
+            // extent bar are red too.
+            let img = img.to_rgb8();
+            let (w, h) = img.dimensions();
+            let (x0, x1, y0, y1) = (w * 27 / 100, w * 72 / 100, h / 10, h * 85 / 100);
+            let red = img
+                .enumerate_pixels()
+                .filter(|(x, y, _)| (x0..x1).contains(x) && (y0..y1).contains(y))
+                .filter(|(_, _, p)| p.0[0] > 170 && p.0[0] > p.0[1].saturating_add(50) && p.0[0] > p.0[2].saturating_add(60))
+                .count();
+            found = (red, skeleton_pixels(&shot).1);
+            if found.0 > 100 && found.1 > 200 {
+                break;
+            }
+        }
+    }
+    child.kill().ok();
+    child.wait().ok();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(found.0 > 100 && found.1 > 200, "two clips not on screen: {} red and {} grey pixels", found.0, found.1);
+}

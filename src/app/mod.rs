@@ -14,8 +14,17 @@ use crate::render::scene::{self, DrawData, Style};
 use crate::render::{OrbitCamera, ViewPreset};
 use crate::settings::{FileOverride, Settings, config_dir};
 
+mod clips;
+mod comparison;
+mod curves;
 mod export;
+mod multi;
+mod overlays;
+pub use clips::{ClipView, Layout, PALETTE, apply_layout, match_start, shared_end_secs};
+pub use comparison::{CompareMode, CompareView, auto_partners, heat_color};
+pub use curves::{ChannelCurve, channel_curves};
 pub use export::Job;
+pub use overlays::{OverlayScratch, Overlays, onion_skin, trails};
 
 /// Which pose is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +44,18 @@ pub enum Command {
     Playback(PlaybackCommand),
     /// Open files (replacing what is shown).
     Open(Vec<PathBuf>),
+    /// Open files as more clips beside those shown.
+    Add(Vec<PathBuf>),
+    /// Close clip `i`.
+    RemoveClip(usize),
+    /// Make clip `i` the one the inspector and joint tree show.
+    SetActiveClip(usize),
+    /// Shared-clock time (seconds) of clip `i`'s first frame.
+    SetClipOffset(usize, f64),
+    /// Start clip `i` together with the reference (first) clip.
+    MatchStart(usize),
+    /// Place the clips another way.
+    SetLayout(Layout),
     /// Select a joint (or nothing).
     Select(Option<usize>),
     /// Show another pose.
@@ -73,6 +94,13 @@ pub struct Loading {
     pub handle: LoadHandle,
     /// 0..1 when known.
     pub progress: f32,
+    /// Serial the clip will get; a replacing load keeps clips with a serial at or above it.
+    pub serial: u64,
+    /// Colour the clip will get, reserved when the load starts so that the order in
+    /// which loads finish does not change the colours.
+    pub color: [f32; 4],
+    /// Serial of the clip this load reloads in place (another position rule), if any.
+    pub replaces: Option<u64>,
 }
 
 /// Everything the window shows.
@@ -133,6 +161,24 @@ pub struct Viewer {
     pub job: Option<Job>,
     /// Last finished action, for the status bar.
     pub notice: Option<String>,
+    /// Every open clip; `motion` is `clips[active].motion`.
+    pub clips: Vec<ClipView>,
+    /// The clip the inspector and joint tree show.
+    pub active: usize,
+    /// How the clips are placed.
+    pub layout: Layout,
+    /// Trails and onion skin.
+    pub overlays: Overlays,
+    overlay_scratch: OverlayScratch,
+    /// The channel-curves window is open.
+    pub show_curves: bool,
+    /// The comparison of the reference clip with another.
+    pub compare: CompareView,
+    /// Loads that add a clip (no preview), one per file.
+    pub adding: Vec<Loading>,
+    side_axis: Vec3,
+    layout_dirty: bool,
+    next_serial: u64,
     waker: Arc<dyn Fn() + Send + Sync>,
     local: LocalPose,
     frame_on_next_pose: bool,
@@ -188,6 +234,17 @@ impl Viewer {
             settings,
             job: None,
             notice: None,
+            clips: Vec::new(),
+            active: 0,
+            layout: Layout::Overlay,
+            show_curves: false,
+            overlays: Overlays::default(),
+            overlay_scratch: OverlayScratch::default(),
+            compare: CompareView::default(),
+            adding: Vec::new(),
+            side_axis: Vec3::X,
+            layout_dirty: true,
+            next_serial: 0,
             waker,
             local: LocalPose::default(),
             frame_on_next_pose: false,
@@ -215,26 +272,37 @@ impl Viewer {
         {
             self.remember(p.clone());
         }
+        let serial = self.take_serial();
+        // Only clips added after this load survive it, so only their colours are taken.
+        let color = clips::first_free(self.adding.iter().map(|l| l.color));
         match spawn_load(request, options, self.waker.clone()) {
-            Ok(handle) => self.loading = Some(Loading { name, handle, progress: 0.0 }),
+            Ok(handle) => self.loading = Some(Loading { name, handle, progress: 0.0, serial, color, replaces: None }),
             Err(e) => self.error = Some(format!("cannot start the loader thread: {e}")),
         }
     }
 
-    /// Opens paths as the command line would group them (an AMC finds its ASF).
+    pub(super) fn take_serial(&mut self) -> u64 {
+        self.next_serial += 1;
+        self.next_serial - 1
+    }
+
+    /// Opens paths as the command line would group them (an AMC finds its ASF): the first
+    /// replaces what is shown, the others are added beside it.
     pub fn open_paths(&mut self, paths: &[PathBuf]) {
+        let mut first = true;
         for request in LoadRequest::from_paths(paths) {
             match request {
-                Ok(r) => {
+                Ok(r) if first => {
                     self.open(r);
-                    return; // one clip at a time until comparison lands
+                    first = false;
                 }
+                Ok(r) => self.add(r),
                 Err(e) => self.error = Some(e.to_string()),
             }
         }
     }
 
-    fn remember(&mut self, path: PathBuf) {
+    pub(super) fn remember(&mut self, path: PathBuf) {
         let path = std::fs::canonicalize(&path).unwrap_or(path);
         self.recent.retain(|p| p != &path);
         self.recent.insert(0, path);
@@ -246,9 +314,11 @@ impl Viewer {
         }
     }
 
-    /// Drains the loader's events without blocking.
+    /// Drains the loaders' events without blocking.
     pub fn poll_loader(&mut self) {
+        self.poll_adding();
         let Some(loading) = &mut self.loading else { return };
+        let (replaced_below, color) = (loading.serial, loading.color);
         let mut finished = None;
         while let Ok(event) = loading.handle.events.try_recv() {
             match event {
@@ -272,7 +342,16 @@ impl Viewer {
                 self.playback = Playback::new(motion.clip.frame_time_secs, motion.clip.num_frames());
                 self.playback.apply(PlaybackCommand::SetRate(rate));
                 self.playback.apply(PlaybackCommand::Play);
-                self.motion = Some(Arc::from(motion));
+                let motion: Arc<Motion> = Arc::from(motion);
+                self.clips.retain(|c| c.serial >= replaced_below);
+                let mut clip = ClipView::new(motion.clone(), 0);
+                clip.serial = replaced_below;
+                clip.color = color;
+                self.clips.insert(0, clip);
+                self.active = 0;
+                self.layout_dirty = true;
+                self.motion = Some(motion);
+                self.reclock();
                 self.preview = None;
                 self.loading = None;
                 self.error = None;
@@ -295,6 +374,21 @@ impl Viewer {
             match command {
                 Command::Playback(c) => self.playback.apply(c),
                 Command::Open(paths) => self.open_paths(&paths),
+                Command::Add(paths) => self.add_paths(&paths),
+                Command::RemoveClip(i) => self.remove_clip(i),
+                Command::SetActiveClip(i) => self.set_active(i),
+                Command::SetClipOffset(i, secs) => self.set_offset(i, secs),
+                Command::MatchStart(i) => {
+                    match_start(&mut self.clips, i);
+                    self.reclock();
+                }
+                Command::SetLayout(layout) => {
+                    self.layout = layout;
+                    // The screen's horizontal axis when chosen; it stays put while orbiting.
+                    self.side_axis = Vec3::Y.cross(self.camera.backward());
+                    self.layout_dirty = true;
+                    self.frame_on_next_pose = true;
+                }
                 Command::Select(s) => self.selected = s,
                 Command::SetPoseMode(m) => self.pose_mode = m,
                 Command::SetInterpolation(i) => self.interpolation = i,
@@ -356,7 +450,11 @@ impl Viewer {
             return;
         }
         self.remember_overrides(Some(rule));
-        self.commands.push(Command::Open(m.source.paths.clone()));
+        if self.clips.len() > 1 {
+            self.reload_active(rule);
+        } else {
+            self.commands.push(Command::Open(m.source.paths.clone()));
+        }
     }
 
     /// Copies the state into the settings and writes them (errors are reported in the UI).
@@ -412,46 +510,43 @@ impl Viewer {
             self.playback.update(dt_secs);
         }
         self.draw.clear();
-        let (skeleton, display, size) = if let Some(m) = &self.motion {
-            match self.pose_mode {
-                PoseMode::Animated => pose::sample_pose(&m.skeleton, &m.clip, self.playback.time_secs, self.interpolation, &mut self.local),
-                PoseMode::Rest => pose::rest_pose(&m.skeleton, &mut self.local),
-                PoseMode::FirstFrame => pose::frame_pose(&m.skeleton, &m.clip, 0, &mut self.local),
+        self.sync_clips();
+        let size = if self.motion.is_some() {
+            let Some((_, size)) = self.pose_and_draw_clips() else { return };
+            if self.frame_on_next_pose && !self.positions.is_empty() {
+                let bounds = if self.pose_mode == PoseMode::Animated && !self.follow_root { self.all_clip_bounds() } else { None };
+                let (lo, hi) = bounds.unwrap_or_else(|| self.draw_bounds());
+                self.camera.frame_bounds(lo, hi, self.aspect);
+                self.frame_on_next_pose = false;
             }
-            pose::global_pose(&m.skeleton, &self.local, &mut self.global);
-            let (display, size) = self.display_of(m);
-            (&m.skeleton, display, size)
+            if self.follow_root {
+                let root = self.motion.as_ref().and_then(|m| m.skeleton.roots().next());
+                if let Some(p) = root.and_then(|r| self.positions.get(r)) {
+                    self.camera.target = Vec3::new(p.x, self.camera.target.y, p.z);
+                }
+            }
+            size
         } else if let Some((skeleton, clip)) = &self.preview {
             pose::frame_pose(skeleton, clip, 0, &mut self.local);
             pose::global_pose(skeleton, &self.local, &mut self.global);
             // Units are detected once the whole clip is in; preview in file units scaled to
             // a plausible size.
             scene::joint_positions(&self.global, glam::Mat4::IDENTITY, &mut self.positions);
-            let (lo, hi) =
-                self.positions.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+            let (lo, hi) = bounds_of(&self.positions);
             let h = (hi - lo).max_element().max(1e-6);
             let scale = crate::core::LengthUnit::from_height(h).metres();
-            (&**skeleton, glam::Mat4::from_scale(Vec3::splat(scale)), h * scale)
+            let display = glam::Mat4::from_scale(Vec3::splat(scale));
+            scene::joint_positions(&self.global, display, &mut self.positions);
+            scene::build(skeleton, &self.global, display, h * scale, &self.style, self.selected, &mut self.draw);
+            if self.frame_on_next_pose && !self.positions.is_empty() {
+                let (lo, hi) = bounds_of(&self.positions);
+                self.camera.frame_bounds(lo, hi, self.aspect);
+                self.frame_on_next_pose = false;
+            }
+            h * scale
         } else {
             return;
         };
-        scene::joint_positions(&self.global, display, &mut self.positions);
-        scene::build(skeleton, &self.global, display, size, &self.style, self.selected, &mut self.draw);
-        if self.frame_on_next_pose && !self.positions.is_empty() {
-            let (lo, hi) = match (&self.motion, self.follow_root) {
-                // The whole clip, so that a walk stays in view.
-                (Some(m), false) if self.pose_mode == PoseMode::Animated => clip_bounds(m, display),
-                _ => self.positions.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), p| (lo.min(*p), hi.max(*p))),
-            };
-            self.camera.frame_bounds(lo, hi, self.aspect);
-            self.frame_on_next_pose = false;
-        }
-        if self.follow_root {
-            if let Some(root) = skeleton.roots().next() {
-                let p = self.positions[root];
-                self.camera.target = Vec3::new(p.x, self.camera.target.y, p.z);
-            }
-        }
         let center = Vec3::new(self.camera.target.x, 0.0, self.camera.target.z);
         scene::grid(center, size, &self.style, &mut self.draw.lines);
     }
@@ -462,6 +557,11 @@ impl Viewer {
             || self.loading.is_some()
             || self.job.is_some()
     }
+}
+
+/// Smallest box around `points`.
+fn bounds_of(points: &[Vec3]) -> (Vec3, Vec3) {
+    points.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), p| (lo.min(*p), hi.max(*p)))
 }
 
 /// `.amc` files beside an `.asf` that was opened alone, sorted.
@@ -500,100 +600,4 @@ pub fn clip_bounds(m: &Motion, display: glam::Mat4) -> (Vec3, Vec3) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn viewer() -> Viewer {
-        Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), Settings::default())
-    }
-
-    fn load_sample(v: &mut Viewer) {
-        v.open(LoadRequest::Bvh(Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(crate::cli::SAMPLE_BVH) }));
-        for _ in 0..500 {
-            v.update(0.0);
-            if v.motion.is_some() {
-                return;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        panic!("sample did not load");
-    }
-
-    #[test]
-    fn loads_plays_and_steps_through_commands() {
-        let mut v = viewer();
-        load_sample(&mut v);
-        assert!(v.playback.playing);
-        assert_eq!(v.draw.bones.len(), 23, "one bone per non-root joint");
-        v.commands.push(Command::Playback(PlaybackCommand::Pause));
-        v.commands.push(Command::Playback(PlaybackCommand::SeekFrame(10)));
-        v.commands.push(Command::Playback(PlaybackCommand::Step(5)));
-        v.update(1.0);
-        assert_eq!(v.playback.frame(), 15, "paused: time does not advance");
-        v.commands.push(Command::SetPoseMode(PoseMode::Rest));
-        v.update(0.0);
-        let rest = v.positions.clone();
-        v.commands.push(Command::SetPoseMode(PoseMode::Animated));
-        v.update(0.0);
-        assert_ne!(rest, v.positions);
-    }
-
-    #[test]
-    fn picking_selects_the_joint_under_the_cursor() {
-        let mut v = viewer();
-        load_sample(&mut v);
-        v.commands.push(Command::Playback(PlaybackCommand::Pause));
-        v.update(0.0);
-        let head = v.motion.as_ref().unwrap().skeleton.find("Head").unwrap();
-        let (px, _) = v.camera.project(v.positions[head], 1600.0, 900.0).unwrap();
-        let ndc = Vec2::new(px.x / 800.0 - 1.0, 1.0 - px.y / 450.0);
-        v.commands.push(Command::Pick(ndc, 16.0 / 9.0));
-        v.update(0.0);
-        assert_eq!(v.selected, Some(head));
-    }
-
-    #[test]
-    fn saved_settings_apply_to_a_new_viewer() {
-        let mut saved = Settings { light_theme: true, rate: 0.5, show_names: true, ..Settings::default() };
-        saved.style.grid = false;
-        let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), saved);
-        assert!(v.light_theme && v.show_names && !v.style.grid);
-        load_sample(&mut v);
-        assert_eq!(v.playback.rate, 0.5);
-        assert!(v.draw.lines.len() < 100, "no grid lines, only the gizmo");
-    }
-
-    #[test]
-    fn positions_export_runs_in_the_background() {
-        let mut v = viewer();
-        load_sample(&mut v);
-        let path = std::env::temp_dir().join(format!("skelview-export-{}.csv", std::process::id()));
-        v.export_positions(path.clone());
-        for _ in 0..1000 {
-            v.update(0.0);
-            if v.job.is_none() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        assert!(v.notice.as_deref().is_some_and(|n| n.contains("101 frames")), "{:?} {:?}", v.notice, v.error);
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(text.lines().count(), 1 + 101 * 24);
-        std::fs::remove_file(&path).ok();
-    }
-
-    #[test]
-    fn errors_are_shown_and_the_app_keeps_running() {
-        let mut v = viewer();
-        v.open(LoadRequest::Bvh(Source::Memory { name: "bad.bvh".into(), bytes: Arc::from(&b"HIERARCHY\nROOT\n"[..]) }));
-        for _ in 0..500 {
-            v.update(0.0);
-            if v.error.is_some() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        assert_eq!(v.error.as_deref(), Some("bad.bvh:2:5: expected a joint name, found end of line"));
-        assert!(v.loading.is_none());
-    }
-}
+mod tests;

@@ -100,6 +100,9 @@ pub fn body_size_m(motion: &Motion) -> f32 {
     if h.is_finite() && h > 1e-3 { h } else { 1.0 }
 }
 
+/// Colour of H-Anim sites and other markers: teal, apart from joints and end sites.
+pub const MARKER_COLOR: [f32; 4] = [0.25, 0.85, 0.8, 1.0];
+
 /// Appends the instances and lines for one skeleton.
 pub fn build(
     skeleton: &Skeleton,
@@ -108,6 +111,22 @@ pub fn build(
     size_m: f32,
     style: &Style,
     selected: Option<usize>,
+    out: &mut DrawData,
+) {
+    build_colored(skeleton, pose, display, size_m, style, selected, None, out);
+}
+
+/// [`build`], with the bone ending at joint `i` drawn in `bone_colors[i]` when given (heat
+/// maps); joints missing from the slice keep the style's colour.
+#[allow(clippy::too_many_arguments)]
+pub fn build_colored(
+    skeleton: &Skeleton,
+    pose: &GlobalPose,
+    display: Mat4,
+    size_m: f32,
+    style: &Style,
+    selected: Option<usize>,
+    bone_colors: Option<&[[f32; 4]]>,
     out: &mut DrawData,
 ) {
     let joints = skeleton.joints();
@@ -121,6 +140,8 @@ pub fn build(
             let r = if joint.is_end_site { joint_radius * 0.6 } else { joint_radius } * if highlighted { 1.6 } else { 1.0 };
             let color = if highlighted {
                 style.selected_color
+            } else if joint.is_marker {
+                MARKER_COLOR
             } else if joint.is_end_site {
                 [style.joint_color[0] * 0.6, style.joint_color[1] * 0.6, style.joint_color[2] * 0.6, style.joint_color[3]]
             } else {
@@ -131,20 +152,26 @@ pub fn build(
                 color,
             });
         }
-        if let (true, Some(parent)) = (style.bones, joint.parent) {
+        if let (true, Some(parent), false) = (style.bones, joint.parent, joint.is_marker) {
             let a = at(parent);
             let v = p - a;
             let len = v.length();
             if len > size_m * 1e-4 {
                 let width = (len * 0.14).clamp(size_m * 0.004, size_m * 0.022);
                 let rotation = Quat::from_rotation_arc(Vec3::Y, v / len);
-                let color = if highlighted { style.selected_color } else { style.bone_color };
+                let color = if highlighted {
+                    style.selected_color
+                } else {
+                    bone_colors.and_then(|c| c.get(i)).map_or(style.bone_color, |c| [c[0], c[1], c[2], c[3] * style.bone_color[3]])
+                };
                 let m = Mat4::from_scale_rotation_translation(Vec3::new(width, len, width), rotation, a);
                 out.bones.push(MeshInstance { world_from_model: m.to_cols_array_2d(), color });
             }
         }
-        if style.axes && !joint.is_end_site {
-            let rotation = display_rotation * Quat::from_mat3a(&pose.world_from_joint[i].matrix3).normalize();
+        let orientation = Quat::from_mat3a(&pose.world_from_joint[i].matrix3).normalize();
+        // A zero scale leaves no orientation to show.
+        if style.axes && !joint.is_end_site && orientation.is_finite() {
+            let rotation = display_rotation * orientation;
             let len = size_m * 0.05;
             for (axis, color) in [(Vec3::X, [0.95, 0.2, 0.2, 1.0]), (Vec3::Y, [0.2, 0.9, 0.25, 1.0]), (Vec3::Z, [0.25, 0.45, 1.0, 1.0])] {
                 out.lines.push(LineVertex { position: p.to_array(), color });

@@ -145,7 +145,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             }
         }
         let degrees = motion.source.angle_unit == "deg";
-        let frame = viewer.playback.frame();
+        let frame = viewer.active_frame();
         let values: Option<Vec<f32>> = (motion.clip.num_frames() > 0).then(|| {
             motion.clip.frame(frame.min(motion.clip.num_frames() - 1))[joint.first_channel..joint.first_channel + joint.channels.len()]
                 .to_vec()

@@ -1,10 +1,16 @@
 //! egui panels: they read the viewer's state and push [`Command`]s; nothing here changes
 //! state directly except text fields that belong to the UI (the joint search).
 
+mod clips_ui;
+mod compare_ui;
+mod curves_ui;
 mod help_ui;
 mod inspector_ui;
 mod timeline_ui;
 
+pub use clips_ui::clips_ui;
+pub use compare_ui::compare_ui;
+pub use curves_ui::{curves_ui, curves_window};
 pub use inspector_ui::{inspector_ui, joint_tree_ui};
 pub use timeline_ui::timeline_ui;
 pub mod viewport_ui;
@@ -23,9 +29,21 @@ pub fn viewer_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut ViewportGpu, 
     egui::Panel::top("menu").show(ui, |ui| menu_ui(ui, viewer));
     egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, viewer, frame_ms));
     egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| timeline_ui(ui, viewer));
-    egui::Panel::left("joints").resizable(true).default_size(220.0).min_size(160.0).show(ui, |ui| joint_tree_ui(ui, viewer));
-    egui::Panel::right("inspector").resizable(true).default_size(320.0).min_size(280.0).show(ui, |ui| inspector_ui(ui, viewer));
+    egui::Panel::left("joints").resizable(true).default_size(300.0).min_size(160.0).show(ui, |ui| {
+        egui::Panel::top("clips").resizable(true).show(ui, |ui| clips_ui(ui, viewer));
+        joint_tree_ui(ui, viewer);
+    });
+    egui::Panel::right("inspector").resizable(true).default_size(340.0).min_size(280.0).show(ui, |ui| {
+        if viewer.clips.len() > 1 {
+            egui::Panel::bottom("comparison").resizable(true).default_size(420.0).show(ui, |ui| {
+                ui.heading("Comparison");
+                egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| compare_ui(ui, viewer));
+            });
+        }
+        inspector_ui(ui, viewer);
+    });
     egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| viewport_ui::viewport_ui(ui, viewer, gpu));
+    curves_window(ui.ctx(), viewer);
     help_ui::help_ui(ui.ctx(), viewer);
     error_ui(ui.ctx(), viewer);
 }
@@ -98,6 +116,20 @@ pub fn open_dialog(viewer: &mut Viewer) {
     }
 }
 
+/// Shows the file dialog for files to add beside those open.
+pub fn add_dialog(viewer: &mut Viewer) {
+    let picked = rfd::FileDialog::new()
+        .add_filter("Motion capture", &EXTENSIONS)
+        .add_filter("All files", &["*"])
+        .set_title("Add motion")
+        .pick_files();
+    match picked {
+        Some(paths) if !paths.is_empty() => viewer.commands.push(Command::Add(paths)),
+        Some(_) => {}
+        None => no_dialog(viewer),
+    }
+}
+
 /// rfd returns None both for "cancelled" and "no dialog could be shown": say which.
 fn no_dialog(viewer: &mut Viewer) {
     if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() && which("zenity").is_none() {
@@ -114,6 +146,9 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         ui.menu_button("File", |ui| {
             if ui.button("Open…  (Ctrl+O)").clicked() {
                 open_dialog(viewer);
+            }
+            if ui.button("Add file…").on_hover_text("Open beside the clips shown (or drop with Shift held)").clicked() {
+                add_dialog(viewer);
             }
             ui.add_enabled_ui(viewer.motion.is_some() && viewer.job.is_none(), |ui| {
                 if ui.button("Export positions CSV…").clicked() {
@@ -218,6 +253,17 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 viewer.reset_settings();
                 ui.ctx().set_theme(egui::Theme::Dark);
             }
+            ui.checkbox(&mut viewer.show_curves, "Channel curves of the selected joint");
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut viewer.overlays.trails, "Trails ±");
+                ui.add(egui::DragValue::new(&mut viewer.overlays.trail_secs).speed(0.05).range(0.05..=60.0).suffix(" s"));
+            });
+            ui.horizontal(|ui| {
+                let label = ui.label("Onion skin ghosts");
+                ui.add(egui::DragValue::new(&mut viewer.overlays.onion).range(0..=16)).labelled_by(label.id);
+                let label = ui.label("every");
+                ui.add(egui::DragValue::new(&mut viewer.overlays.onion_step).range(1..=120).suffix(" frames")).labelled_by(label.id);
+            });
             let mut follow = viewer.follow_root;
             if ui.checkbox(&mut follow, "Follow root (R)").changed() {
                 viewer.commands.push(Command::ToggleFollowRoot);

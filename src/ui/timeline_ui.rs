@@ -38,6 +38,9 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             }
         });
     });
+    if viewer.clips.len() > 1 {
+        extents_ui(ui, viewer, &p, &mut push);
+    }
     ui.horizontal(|ui| {
         let rate_label = ui.label("rate");
         let mut rate = p.rate;
@@ -81,6 +84,33 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     viewer.commands.extend(commands.into_iter().map(Command::Playback));
     if interp != viewer.interpolation {
         viewer.commands.push(Command::SetInterpolation(interp));
+    }
+}
+
+/// Every clip's extent on the shared clock as a bar in its colour, with the playhead;
+/// clicking or dragging seeks.
+fn extents_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &crate::core::Playback, push: &mut impl FnMut(PlaybackCommand)) {
+    let span = (p.num_frames().saturating_sub(1) as f64 * p.frame_time_secs()).max(1e-9);
+    let row = 5.0;
+    let height = row * viewer.clips.len() as f32 + 2.0;
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(ui.available_width(), height), egui::Sense::click_and_drag());
+    let painter = ui.painter_at(rect);
+    let x_of = |t: f64| rect.left() + (t / span).clamp(0.0, 1.0) as f32 * rect.width();
+    painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
+    for (i, c) in viewer.clips.iter().enumerate() {
+        let y = rect.top() + 1.0 + row * i as f32;
+        let color = egui::Rgba::from_rgba_unmultiplied(c.color[0], c.color[1], c.color[2], if c.visible { 1.0 } else { 0.3 });
+        let bar = egui::Rect::from_min_max(
+            egui::pos2(x_of(c.offset_secs), y),
+            egui::pos2(x_of(c.end_secs()).max(x_of(c.offset_secs) + 2.0), y + row - 1.0),
+        );
+        painter.rect_filled(bar, 1.0, color);
+    }
+    let x = x_of(p.time_secs);
+    painter
+        .line_segment([egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())], egui::Stroke::new(1.5, ui.visuals().strong_text_color()));
+    if let Some(pos) = response.interact_pointer_pos().filter(|_| response.clicked() || response.dragged()) {
+        push(PlaybackCommand::Seek(((pos.x - rect.left()) / rect.width().max(1.0)) as f64 * span));
     }
 }
 

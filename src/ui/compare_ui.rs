@@ -1,0 +1,135 @@
+//! The comparison panel (two or more clips): the compared clip, the error now and over
+//! time (click the plot to seek), the worst joints, the heat-map legend and the editable pairs.
+
+use crate::app::{Command, CompareMode, Viewer, heat_color};
+use crate::core::PlaybackCommand;
+
+/// The comparison panel (in the inspector's column while two or more clips are open).
+pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+    if viewer.clips.len() < 2 {
+        ui.label("Open a second clip to compare (File > Add file…).");
+        return;
+    }
+    let mut commands = Vec::new();
+    let names: Vec<String> = viewer.clips.iter().map(|c| c.name.clone()).collect();
+    ui.horizontal(|ui| {
+        ui.label(format!("{} vs", names[0]));
+        let other = viewer.compare.other.min(names.len() - 1);
+        egui::ComboBox::new("compare_other", "compared clip").selected_text(names.get(other).cloned().unwrap_or_default()).show_ui(
+            ui,
+            |ui| {
+                for (i, name) in names.iter().enumerate().skip(1) {
+                    ui.selectable_value(&mut viewer.compare.other, i, name);
+                }
+            },
+        );
+    });
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut viewer.compare.mode, CompareMode::Position, "position");
+        ui.radio_value(&mut viewer.compare.mode, CompareMode::Angle, "local rotation angle");
+        ui.checkbox(&mut viewer.compare.heat, "heat map");
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Name map…").on_hover_text("An MNM file mapping both skeletons' names to Biped names").clicked() {
+            match rfd::FileDialog::new().add_filter("Name map", &["mnm"]).add_filter("All files", &["*"]).pick_file() {
+                Some(path) => viewer.load_name_map(path),
+                None => super::no_dialog(viewer),
+            }
+        }
+        match &viewer.compare.name_map {
+            Some((path, map)) => {
+                ui.label(format!("{} ({} names)", path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(), map.len()));
+                if ui.small_button("x").clicked() {
+                    viewer.compare.name_map = None;
+                }
+            }
+            None => {
+                ui.weak("no name map");
+            }
+        }
+    });
+    let c = &viewer.compare;
+    let unit = c.unit;
+    let label = if c.mode == CompareMode::Position { "MPJPE" } else { "mean angle" };
+    ui.label(format!(
+        "{label} now {:.3} {unit} · {} pairs · over the overlap {:.3} {unit}",
+        c.mean_now(),
+        c.current.len(),
+        curve_mean(&c.curve)
+    ));
+    let t = viewer.playback.time_secs;
+    let points: Vec<[f64; 2]> = c.curve.clone();
+    let plot = egui_plot::Plot::new("mpjpe_plot")
+        .height(90.0)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .include_y(0.0)
+        .x_axis_label("s")
+        .y_axis_label(unit);
+    let response = plot.show(ui, |p| {
+        p.line(egui_plot::Line::new(label, points));
+        p.vline(egui_plot::VLine::new("now", t));
+        (p.response().clicked() || p.response().dragged()).then(|| p.pointer_coordinate()).flatten()
+    });
+    if let Some(at) = response.inner {
+        commands.push(Command::Playback(PlaybackCommand::Seek(at.x.max(0.0))));
+    }
+    if c.heat {
+        legend_ui(ui, c.legend_max, unit);
+    }
+    let (ra, rb) = (&viewer.clips[0].motion.skeleton, &viewer.clips[c.other.min(viewer.clips.len() - 1)].motion.skeleton);
+    let joint_name = |s: &crate::core::Skeleton, i: usize| s.joints().get(i).map_or("?".to_owned(), |j| j.name.clone());
+    ui.label("worst joints now:");
+    for (i, k, e) in c.worst(5) {
+        ui.monospace(format!("{:>10.3} {unit}  {} - {}", e, joint_name(ra, i), joint_name(rb, k)));
+    }
+    let current: std::collections::HashMap<usize, f32> = c.current.iter().map(|&(i, _, e)| (i, e)).collect();
+    let mut partner = c.partner.clone();
+    let other_names: Vec<String> = rb.joints().iter().map(|j| j.name.clone()).collect();
+    egui::CollapsingHeader::new(format!("pairs ({} matched)", c.current.len())).show(ui, |ui| {
+        egui::ScrollArea::vertical().max_height(240.0).show(ui, |ui| {
+            for (i, slot) in partner.iter_mut().enumerate() {
+                ui.horizontal(|ui| {
+                    let label = ui.label(joint_name(ra, i));
+                    let shown = slot.and_then(|k| other_names.get(k)).cloned().unwrap_or_else(|| "(none)".into());
+                    let combo = egui::ComboBox::new(("partner", i), "").selected_text(shown).show_ui(ui, |ui| {
+                        ui.selectable_value(slot, None, "(none)");
+                        for (k, name) in other_names.iter().enumerate() {
+                            ui.selectable_value(slot, Some(k), name);
+                        }
+                    });
+                    combo.response.labelled_by(label.id);
+                    if let Some(e) = current.get(&i) {
+                        ui.monospace(format!("{e:.3} {unit}"));
+                    }
+                });
+            }
+        });
+    });
+    viewer.compare.partner = partner;
+    viewer.commands.extend(commands);
+}
+
+fn curve_mean(curve: &[[f64; 2]]) -> f64 {
+    if curve.is_empty() { 0.0 } else { curve.iter().map(|p| p[1]).sum::<f64>() / curve.len() as f64 }
+}
+
+/// The heat-map ramp with its range in units.
+fn legend_ui(ui: &mut egui::Ui, max: f32, unit: &str) {
+    ui.horizontal(|ui| {
+        ui.monospace(format!("0 {unit}"));
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(160.0, 12.0), egui::Sense::hover());
+        let painter = ui.painter_at(rect);
+        let steps = 32;
+        for s in 0..steps {
+            let c = heat_color(s as f32 / (steps - 1) as f32);
+            let x0 = rect.left() + rect.width() * s as f32 / steps as f32;
+            let x1 = rect.left() + rect.width() * (s + 1) as f32 / steps as f32;
+            let r = egui::Rect::from_min_max(egui::pos2(x0, rect.top()), egui::pos2(x1, rect.bottom()));
+            painter.rect_filled(r, 0.0, egui::Rgba::from_rgba_unmultiplied(c[0], c[1], c[2], 1.0));
+        }
+        ui.monospace(format!("{max:.3} {unit}"));
+    });
+}

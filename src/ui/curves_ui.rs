@@ -1,0 +1,59 @@
+//! The channel-curves window: the selected joint's channels over the whole active clip, the
+//! playhead, click to seek, Euler flips (jumps over 180° between frames) marked.
+
+use crate::app::{Command, Viewer, channel_curves};
+use crate::core::PlaybackCommand;
+
+/// Shows the window while `viewer.show_curves` is set.
+pub fn curves_window(ctx: &egui::Context, viewer: &mut Viewer) {
+    let mut open = viewer.show_curves;
+    // Bottom left of the viewport, over the ground rather than the bodies.
+    let corner = ctx.content_rect().left_bottom() + egui::vec2(310.0, -125.0);
+    egui::Window::new("Channel curves")
+        .open(&mut open)
+        .pivot(egui::Align2::LEFT_BOTTOM)
+        .default_pos(corner)
+        .default_width(420.0)
+        .resizable(true)
+        .show(ctx, |ui| curves_ui(ui, viewer));
+    viewer.show_curves = open;
+}
+
+/// The contents of the channel-curves window.
+pub fn curves_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+    let (Some(m), Some(joint)) = (viewer.motion.clone(), viewer.selected) else {
+        ui.label("Select a joint to see its channels.");
+        return;
+    };
+    let offset = viewer.clips.get(viewer.active).map_or(0.0, |c| c.offset_secs);
+    let curves = channel_curves(&m, joint, offset);
+    let name = m.skeleton.joints().get(joint).map_or("?", |j| j.name.as_str());
+    if curves.is_empty() {
+        ui.label(format!("{name}: no channels"));
+        return;
+    }
+    let flips: usize = curves.iter().map(|c| c.flips.len()).sum();
+    ui.label(format!("{name}: {} channels, rotations in degrees · {flips} Euler flips (jumps over 180°)", curves.len()));
+    let t = viewer.playback.time_secs;
+    let plot = egui_plot::Plot::new("channel_curves")
+        .height(160.0)
+        .legend(egui_plot::Legend::default())
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .x_axis_label("s");
+    let response = plot.show(ui, |p| {
+        for c in &curves {
+            p.line(egui_plot::Line::new(c.name.clone(), c.points.clone()));
+            for &at in &c.flips {
+                p.vline(egui_plot::VLine::new(format!("{} flip", c.name), at).color(egui::Color32::from_rgb(255, 80, 80)));
+            }
+        }
+        p.vline(egui_plot::VLine::new("now", t));
+        (p.response().clicked() || p.response().dragged()).then(|| p.pointer_coordinate()).flatten()
+    });
+    if let Some(at) = response.inner {
+        viewer.commands.push(Command::Playback(PlaybackCommand::Seek(at.x.max(0.0))));
+    }
+}

@@ -1,0 +1,155 @@
+//! egui UI tests of several clips (egui_kittest, no GPU): the clip list, typed offsets, the
+//! layout choice and the comparison window. Each frame runs the viewer's update first, as
+//! the window does, so that commands take effect.
+
+use std::sync::Arc;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use skelview::app::{Layout, Viewer};
+use skelview::core::PlaybackCommand;
+use skelview::formats::{LoadOptions, LoadRequest, Source};
+
+fn request(name: &str) -> LoadRequest {
+    LoadRequest::Bvh(Source::Memory { name: name.into(), bytes: Arc::from(skelview::cli::SAMPLE_BVH) })
+}
+
+fn wait(v: &mut Viewer, done: impl Fn(&Viewer) -> bool) {
+    for _ in 0..1000 {
+        v.update(0.0);
+        if done(v) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("timed out: {:?}", v.error);
+}
+
+fn viewer_with(names: &[&str]) -> Viewer {
+    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::settings::Settings::default());
+    v.open(request(names[0]));
+    wait(&mut v, |v| v.motion.is_some());
+    for name in &names[1..] {
+        v.add(request(name));
+    }
+    wait(&mut v, |v| v.clips.len() == names.len());
+    v.commands.push(skelview::app::Command::Playback(PlaybackCommand::Pause));
+    v.update(0.0);
+    v
+}
+
+fn clips_harness(v: Viewer) -> Harness<'static, Viewer> {
+    Harness::builder().with_size(egui::vec2(520.0, 700.0)).build_ui_state(
+        |ui, v: &mut Viewer| {
+            v.update(0.0);
+            skelview::ui::clips_ui(ui, v);
+        },
+        v,
+    )
+}
+
+#[test]
+fn adding_a_second_clip_shows_two_rows() {
+    let mut h = clips_harness(viewer_with(&["first.bvh"]));
+    h.run();
+    assert_eq!(h.get_all_by_label_contains("first.bvh").count(), 1);
+    assert!(h.query_by_label_contains("second.bvh").is_none());
+    h.state_mut().add(request("second.bvh"));
+    for _ in 0..400 {
+        h.run();
+        if h.state().clips.len() == 2 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.run();
+    h.get_by_label_contains("first.bvh (reference)");
+    h.get_by_label_contains("second.bvh");
+    assert_eq!(h.get_all_by_label("offset s").count(), 2, "one row per clip");
+    h.get_all_by_label("x").nth(1).unwrap().click();
+    h.run();
+    h.run();
+    assert_eq!(h.state().clips.len(), 1);
+    assert!(h.query_by_label_contains("second.bvh").is_none());
+}
+
+#[test]
+fn typing_an_offset_moves_that_clip_in_time() {
+    let mut h = clips_harness(viewer_with(&["a.bvh", "b.bvh"]));
+    h.run();
+    let before = h.state().clips[1].local_time(1.0);
+    assert!((before - 1.0).abs() < 1e-9);
+    h.get_all_by_label("offset s").nth(1).unwrap().focus();
+    h.run();
+    h.get_all_by_label("offset s").nth(1).unwrap().type_text("0.5");
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.run();
+    let c = &h.state().clips[1];
+    assert!((c.offset_secs - 0.5).abs() < 1e-9, "offset {}", c.offset_secs);
+    assert!((c.local_time(1.0) - 0.5).abs() < 1e-9);
+    assert_eq!(h.state().clips[0].offset_secs, 0.0, "the other clip stays");
+    // Match start brings it back.
+    h.get_all_by_label("match start").nth(1).unwrap().click();
+    h.run();
+    h.run();
+    assert_eq!(h.state().clips[1].offset_secs, 0.0);
+}
+
+#[test]
+fn choosing_align_roots_changes_the_layout() {
+    let mut v = viewer_with(&["a.bvh", "b.bvh"]);
+    v.commands.push(skelview::app::Command::SetLayout(Layout::SideBySide));
+    v.update(0.0);
+    let root = v.clips[0].motion.skeleton.roots().next().unwrap();
+    let apart = (v.clips[0].positions[root] - v.clips[1].positions[root]).length();
+    assert!(apart > 0.3, "side by side: {apart}");
+    let mut h = clips_harness(v);
+    h.run();
+    h.get_by_label("align roots").click();
+    h.run();
+    h.run();
+    let v = h.state();
+    assert_eq!(v.layout, Layout::AlignRoots);
+    let together = (v.clips[0].positions[root] - v.clips[1].positions[root]).length();
+    assert!(together < 1e-3, "aligned roots: {together}");
+}
+
+#[test]
+fn the_mpjpe_plot_appears_for_two_clips() {
+    let v = viewer_with(&["a.bvh"]);
+    let mut h = Harness::builder().with_size(egui::vec2(900.0, 700.0)).build_ui_state(
+        |ui, v: &mut Viewer| {
+            v.update(0.0);
+            skelview::ui::compare_ui(ui, v);
+        },
+        v,
+    );
+    h.run();
+    h.get_by_label_contains("Open a second clip");
+    assert!(h.query_by_label_contains("MPJPE").is_none());
+    h.state_mut().add(request("b.bvh"));
+    for _ in 0..400 {
+        h.run();
+        if h.state().clips.len() == 2 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.run();
+    h.get_by_label_contains("MPJPE now 0.000");
+    h.get_by_label_contains("24 pairs");
+    h.get_by_label_contains("worst joints");
+    // Editing a pair: open the pairs list and clear the first partner.
+    h.get_by_label_contains("pairs (24 matched)").click();
+    h.run();
+    h.get_by_label("Hips").click();
+    h.run();
+    h.get_by_label("(none)").click();
+    h.run();
+    h.run();
+    assert_eq!(h.state().compare.pairs().len(), 23);
+    h.get_by_label_contains("pairs (23 matched)");
+    assert_eq!(h.state().compare.curve.len(), 101, "one point per reference frame");
+}
