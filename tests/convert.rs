@@ -1,4 +1,4 @@
-//! `convert` round trips: every corpus BVH and ASF/AMC written as BVH and loaded again gives
+//! `convert` round trips: every corpus file of every format written as BVH and loaded again gives
 //! the same global positions (frames 0, 1, 50 and last; every original joint by name).
 
 mod common;
@@ -69,7 +69,7 @@ fn every_corpus_file_round_trips() {
 #[test]
 fn other_formats_round_trip() {
     let Some(corpus) = common::corpus() else { return };
-    for dir in ["htr", "acl"] {
+    for dir in ["htr", "acl", "hanim"] {
         for entry in std::fs::read_dir(corpus.join(dir)).unwrap() {
             let path = entry.unwrap().path();
             let Ok(mut motions) = formats::load_paths(std::slice::from_ref(&path)) else { continue };

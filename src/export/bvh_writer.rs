@@ -144,7 +144,10 @@ pub fn write_bvh(motion: &Motion, options: &BvhWriteOptions, out: &mut dyn Write
                 };
                 let pad = "  ".repeat(depth);
                 let offset = poses[0].parent_from_joint[i].translation;
-                if j.is_end_site && children[i].is_empty() && j.parent.is_some() && !moving[i] {
+                // BVH end sites are nameless (readers call them `<parent>/EndSite`): only a parent's sole
+                // end site can be one; others (H-Anim sites) stay named joints.
+                let sole_end = j.parent.is_some_and(|p| children[p].iter().filter(|&&c| joints[c].is_end_site).count() == 1);
+                if j.is_end_site && sole_end && children[i].is_empty() && !moving[i] {
                     writeln!(out, "{pad}End Site\n{pad}{{\n{pad}  OFFSET {}\n{pad}}}", v3(offset))?;
                     continue;
                 }
