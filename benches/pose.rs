@@ -67,5 +67,33 @@ fn frame_bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, pose_bench, frame_bench);
+/// The viewer's whole per-frame update with 8 clips of the 165-joint file open (issue 5's
+/// budget): clock, sampling of every clip at its offset, FK, per-clip draw data, the live
+/// comparison of two clips; then again with trails and onion skin on.
+fn viewer_8_clips_bench(c: &mut Criterion) {
+    use skelview::app::{Command, Viewer};
+    use skelview::formats::{LoadRequest, Source};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bvh/mocapnet_05_01_165joints_mixedorder.bvh");
+    let mut v = Viewer::with_settings(formats::LoadOptions::default(), std::sync::Arc::new(|| {}), skelview::settings::Settings::default());
+    v.open(LoadRequest::Bvh(Source::File(path.clone())));
+    for _ in 1..8 {
+        v.add(LoadRequest::Bvh(Source::File(path.clone())));
+    }
+    let start = std::time::Instant::now();
+    while v.clips.len() < 8 {
+        assert!(start.elapsed().as_secs() < 60, "clips did not load: {:?}", v.error);
+        v.update(0.0);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    for k in 0..8 {
+        v.commands.push(Command::SetClipOffset(k, k as f64 * 0.1));
+    }
+    v.update(0.0);
+    c.bench_function("viewer_update_8_clips_165_joints", |b| b.iter(|| v.update(1.0 / 60.0)));
+    v.overlays.trails = true;
+    v.overlays.onion = 3;
+    c.bench_function("viewer_update_8_clips_165_joints_trails_onion", |b| b.iter(|| v.update(1.0 / 60.0)));
+}
+
+criterion_group!(benches, pose_bench, frame_bench, viewer_8_clips_bench);
 criterion_main!(benches);

@@ -37,6 +37,42 @@ pub struct Settings {
     pub interpolation: Interpolation,
     /// Per-file overrides, by absolute path.
     pub overrides: BTreeMap<String, FileOverride>,
+    /// Side panels: shown or hidden, and their widths.
+    pub panels: PanelLayout,
+}
+
+/// Which side panels are shown and how wide they are (logical pixels).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PanelLayout {
+    /// The clip list and joint tree on the left.
+    pub left_shown: bool,
+    /// Width of the left panel.
+    pub left_width: f32,
+    /// The inspector (and comparison) on the right.
+    pub right_shown: bool,
+    /// Width of the right panel.
+    pub right_width: f32,
+    /// Bumped when the layout is reset, so egui forgets the sizes it remembered (not saved).
+    pub generation: u32,
+}
+
+impl Default for PanelLayout {
+    fn default() -> Self {
+        Self { left_shown: true, left_width: 300.0, right_shown: true, right_width: 340.0, generation: 0 }
+    }
+}
+
+impl PanelLayout {
+    /// `left = true 300`-style text: shown flag then width.
+    fn side_text(shown: bool, width: f32) -> String {
+        format!("{} {}", if shown { "true" } else { "false" }, width.round())
+    }
+
+    fn parse_side(value: &str) -> Option<(bool, f32)> {
+        let (shown, width) = value.split_once(' ')?;
+        let width: f32 = width.trim().parse().ok()?;
+        (width.is_finite()).then_some((shown == "true", width.clamp(120.0, 2000.0)))
+    }
 }
 
 impl Default for Settings {
@@ -49,6 +85,7 @@ impl Default for Settings {
             rate: 1.0,
             interpolation: Interpolation::Linear,
             overrides: BTreeMap::new(),
+            panels: PanelLayout::default(),
         }
     }
 }
@@ -106,6 +143,8 @@ impl Settings {
             self.rate,
             if self.interpolation == Interpolation::Linear { "linear" } else { "nearest" },
         );
+        t.push_str(&format!("left_panel = {}\n", PanelLayout::side_text(self.panels.left_shown, self.panels.left_width)));
+        t.push_str(&format!("right_panel = {}\n", PanelLayout::side_text(self.panels.right_shown, self.panels.right_width)));
         for (path, o) in &self.overrides {
             let mut parts = Vec::new();
             if let Some(u) = o.unit {
@@ -152,6 +191,16 @@ impl Settings {
                         }
                     }
                 }
+                "left_panel" => {
+                    if let Some((shown, width)) = PanelLayout::parse_side(value) {
+                        (s.panels.left_shown, s.panels.left_width) = (shown, width);
+                    }
+                }
+                "right_panel" => {
+                    if let Some((shown, width)) = PanelLayout::parse_side(value) {
+                        (s.panels.right_shown, s.panels.right_width) = (shown, width);
+                    }
+                }
                 "interpolation" => s.interpolation = if value == "nearest" { Interpolation::Nearest } else { Interpolation::Linear },
                 "override" => {
                     let mut fields = value.split('\t');
@@ -188,6 +237,7 @@ mod tests {
             show_names: true,
             rate: 0.5,
             interpolation: Interpolation::Nearest,
+            panels: PanelLayout { left_shown: false, left_width: 250.0, right_shown: true, right_width: 420.0, generation: 0 },
             ..Settings::default()
         };
         s.style.axes = true;
@@ -206,8 +256,13 @@ mod tests {
 
     #[test]
     fn bad_values_are_ignored() {
-        let s = Settings::from_text("window_size = 0x99999999\nrate = nan\nrate = 99\nbogus = 1\nno equals sign\n");
+        let s = Settings::from_text(
+            "window_size = 0x99999999\nrate = nan\nrate = 99\nbogus = 1\nno equals sign\nleft_panel = true nan\nright_panel = false 99999\n",
+        );
         assert_eq!(s.window_size, (200, 16384));
         assert_eq!(s.rate, 4.0);
+        assert_eq!(s.panels.left_width, PanelLayout::default().left_width);
+        assert!(!s.panels.right_shown);
+        assert_eq!(s.panels.right_width, 2000.0);
     }
 }

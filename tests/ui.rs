@@ -84,3 +84,30 @@ fn shortcuts_map_to_commands() {
     assert!(c.contains(&Command::Playback(PlaybackCommand::Step(10))), "{c:?}");
     assert!(c.contains(&Command::FrameAll), "{c:?}");
 }
+
+#[test]
+fn side_panels_follow_the_saved_layout_and_reset() {
+    let mut v = loaded();
+    v.settings.panels.left_width = 250.0;
+    v.settings.panels.right_shown = false;
+    let mut h = Harness::builder().with_size(egui::vec2(1000.0, 700.0)).build_ui_state(
+        |ui, v: &mut Viewer| {
+            skelview::ui::side_panels_ui(ui, v);
+        },
+        v,
+    );
+    h.run();
+    // The joint tree is shown at the saved width (within egui's rounding); the inspector is not.
+    assert!(h.query_by_label("Hips").is_some());
+    assert!(h.query_by_label_contains("Click a joint").is_none(), "inspector hidden");
+    assert!((h.state().settings.panels.left_width - 250.0).abs() < 2.0, "{}", h.state().settings.panels.left_width);
+    // What Reset settings does to the layout (without writing the user's settings file):
+    // defaults with a new generation, so egui drops the size it remembered.
+    h.state_mut().settings.panels = skelview::settings::PanelLayout { generation: 1, ..Default::default() };
+    h.run();
+    h.run();
+    assert!(h.query_by_label_contains("Click a joint").is_some(), "inspector back");
+    let d = skelview::settings::PanelLayout::default();
+    assert!((h.state().settings.panels.left_width - d.left_width).abs() < 2.0, "{}", h.state().settings.panels.left_width);
+    assert!((h.state().settings.panels.right_width - d.right_width).abs() < 2.0, "{}", h.state().settings.panels.right_width);
+}

@@ -474,7 +474,9 @@ impl Viewer {
     /// Back to defaults (display, theme, rate, overrides); the settings file is rewritten.
     pub fn reset_settings(&mut self) {
         let window_size = self.settings.window_size;
+        let generation = self.settings.panels.generation + 1;
         self.settings = Settings { window_size, ..Settings::default() };
+        self.settings.panels.generation = generation;
         self.style = self.settings.style;
         self.show_names = false;
         self.light_theme = false;

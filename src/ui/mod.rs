@@ -29,23 +29,44 @@ pub fn viewer_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut ViewportGpu, 
     egui::Panel::top("menu").show(ui, |ui| menu_ui(ui, viewer));
     egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, viewer, frame_ms));
     egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| timeline_ui(ui, viewer));
-    egui::Panel::left("joints").resizable(true).default_size(300.0).min_size(160.0).show(ui, |ui| {
-        egui::Panel::top("clips").resizable(true).show(ui, |ui| clips_ui(ui, viewer));
-        joint_tree_ui(ui, viewer);
-    });
-    egui::Panel::right("inspector").resizable(true).default_size(340.0).min_size(280.0).show(ui, |ui| {
-        if viewer.clips.len() > 1 {
-            egui::Panel::bottom("comparison").resizable(true).default_size(420.0).show(ui, |ui| {
-                ui.heading("Comparison");
-                egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| compare_ui(ui, viewer));
-            });
-        }
-        inspector_ui(ui, viewer);
-    });
+    side_panels_ui(ui, viewer);
     egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| viewport_ui::viewport_ui(ui, viewer, gpu));
     curves_window(ui.ctx(), viewer);
     help_ui::help_ui(ui.ctx(), viewer);
     error_ui(ui.ctx(), viewer);
+}
+
+/// The left (clips, joint tree) and right (inspector, comparison) panels, as the persisted
+/// layout says; their widths are written back so the next start restores them.
+pub fn side_panels_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+    // Panel sizes live in the settings; a reset bumps the generation so egui forgets its own.
+    let layout = viewer.settings.panels;
+    if layout.left_shown {
+        let left = egui::Panel::left(("joints", layout.generation)).resizable(true).default_size(layout.left_width).min_size(160.0).show(
+            ui,
+            |ui| {
+                egui::Panel::top("clips").resizable(true).show(ui, |ui| clips_ui(ui, viewer));
+                joint_tree_ui(ui, viewer);
+            },
+        );
+        viewer.settings.panels.left_width = left.response.rect.width();
+    }
+    if layout.right_shown {
+        let right = egui::Panel::right(("inspector", layout.generation))
+            .resizable(true)
+            .default_size(layout.right_width)
+            .min_size(280.0)
+            .show(ui, |ui| {
+                if viewer.clips.len() > 1 {
+                    egui::Panel::bottom("comparison").resizable(true).default_size(420.0).show(ui, |ui| {
+                        ui.heading("Comparison");
+                        egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| compare_ui(ui, viewer));
+                    });
+                }
+                inspector_ui(ui, viewer);
+            });
+        viewer.settings.panels.right_width = right.response.rect.width();
+    }
 }
 
 /// Keyboard shortcuts (when no text field has focus).
@@ -247,6 +268,12 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             ui.separator();
             if ui.checkbox(&mut viewer.light_theme, "Light theme").changed() {
                 ui.ctx().set_theme(if viewer.light_theme { egui::Theme::Light } else { egui::Theme::Dark });
+                viewer.save_settings();
+            }
+            let panels = &mut viewer.settings.panels;
+            let mut changed = ui.checkbox(&mut panels.left_shown, "Clips and joint tree panel").changed();
+            changed |= ui.checkbox(&mut panels.right_shown, "Inspector panel").changed();
+            if changed {
                 viewer.save_settings();
             }
             if ui.button("Reset settings").clicked() {
