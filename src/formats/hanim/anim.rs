@@ -156,6 +156,11 @@ pub(crate) struct Keys {
     pub key: Vec<f64>,
     pub values: Vec<f64>,
     pub stride: usize,
+    /// Orientation keys as quaternions, converted once (sampling would redo the trigonometry).
+    quats: Vec<DQuat>,
+    /// Per key segment: the end quaternion on the start's hemisphere, the arc angle and
+    /// 1/sin(angle) — slerp's constant part, so a sample costs two sines.
+    arcs: Vec<(DQuat, f64, f64)>,
 }
 
 impl Keys {
@@ -184,7 +189,16 @@ impl Keys {
                 format!("key {} ({}) is smaller than the key before it ({})", w + 2, key[w + 1], key[w]),
             ));
         }
-        Ok(Keys { key, values, stride })
+        let quats: Vec<DQuat> = if stride == 4 { values.chunks_exact(4).map(axis_angle).collect() } else { Vec::new() };
+        let arcs = quats
+            .windows(2)
+            .map(|w| {
+                let b = if w[0].dot(w[1]) < 0.0 { -w[1] } else { w[1] };
+                let angle = w[0].dot(b).clamp(-1.0, 1.0).acos();
+                (b, angle, if angle > 1e-6 { 1.0 / angle.sin() } else { 0.0 })
+            })
+            .collect();
+        Ok(Keys { key, values, stride, quats, arcs })
     }
 
     /// Segment and blend weight for fraction `f`.
@@ -219,12 +233,17 @@ impl Keys {
     /// A rotation at fraction `f` (slerp along the shorter arc).
     pub fn rotation(&self, f: f64) -> Option<DQuat> {
         let (a, b, t) = self.locate(f)?;
-        let qa = axis_angle(self.item(a));
-        let mut qb = axis_angle(self.item(b));
-        if qa.dot(qb) < 0.0 {
-            qb = -qb;
+        let qa = *self.quats.get(a)?;
+        if t == 0.0 || a == b {
+            return Some(qa);
         }
-        Some(qa.slerp(qb, t).normalize())
+        let (qb, angle, inv_sin) = *self.arcs.get(a)?;
+        if inv_sin == 0.0 {
+            // Keys this close: a normalised lerp is exact to f64 precision.
+            return Some(qa.lerp(qb, t).normalize());
+        }
+        let (wa, wb) = (((1.0 - t) * angle).sin() * inv_sin, (t * angle).sin() * inv_sin);
+        Some((qa * wa + qb * wb).normalize())
     }
 }
 
