@@ -8,7 +8,7 @@
 //! per-value cost to one number parse and no allocation.
 
 use crate::formats::error::ParseError;
-use crate::formats::text::{decode_name, describe, parse_number};
+use crate::formats::text::{decode_name, describe, parse_number_for_f32};
 
 /// Deepest nesting `skip_value` follows; deeper input is junk and is refused, not recursed into.
 const MAX_DEPTH: usize = 64;
@@ -213,7 +213,8 @@ impl<'a> Cursor<'a> {
                 let v = hex_float(&rest[..end]).ok_or_else(|| ParseError::expected(at as u64, "a number", self.found()))?;
                 (v, end)
             }
-            Some(_) => parse_number(rest).ok_or_else(|| ParseError::expected(at as u64, "a number", self.found()))?,
+            // Clip values are stored as f32.
+            Some(_) => parse_number_for_f32(rest).ok_or_else(|| ParseError::expected(at as u64, "a number", self.found()))?,
         };
         self.pos = at + used;
         // A number must end at a delimiter: "1.5x" or "1e" is junk, not 1.5.
