@@ -276,6 +276,18 @@ pub fn token_end(b: &[u8], mut i: usize) -> usize {
 mod tests {
     use super::*;
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        #[test]
+        fn f32_variant_agrees_with_the_standard_library(int in 0u64..1_000_000_000, frac in "[0-9]{0,19}", neg: bool, pad: bool) {
+            let s = format!("{}{int}{}{frac}", if neg { "-" } else { "" }, if frac.is_empty() { "" } else { "." });
+            let text = if pad { format!("{s},            ") } else { s.clone() };
+            let (v, n) = parse_number_for_f32(text.as_bytes()).unwrap();
+            proptest::prop_assert_eq!(n, s.len());
+            proptest::prop_assert_eq!(v as f32, s.parse::<f32>().unwrap(), "{}", s);
+        }
+    }
+
     #[test]
     fn f32_variant_rounds_long_mantissas_like_the_standard_library() {
         for s in [
