@@ -12,7 +12,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy}
 use winit::window::{Window, WindowId};
 
 use crate::app::{Command, Viewer};
-use crate::formats::{LoadOptions, LoadRequest, Source};
+use crate::formats::LoadOptions;
 use crate::ui::{self, ViewportGpu};
 
 /// Wakes the event loop from another thread.
@@ -82,7 +82,7 @@ impl App {
             Window::default_attributes().with_title("skelview").with_inner_size(winit::dpi::LogicalSize::new(w as f64, h as f64));
         let window = Arc::new(event_loop.create_window(attributes).map_err(|e| format!("cannot create a window: {e}"))?);
         let ctx = egui::Context::default();
-        ctx.set_theme(if self.viewer.light_theme { egui::Theme::Light } else { egui::Theme::Dark });
+        ctx.set_theme(if self.viewer.settings.light_theme { egui::Theme::Light } else { egui::Theme::Dark });
         let proxy = self.proxy.clone();
         ctx.set_request_repaint_callback(move |_| {
             if let Ok(p) = proxy.lock() {
@@ -109,11 +109,10 @@ impl App {
         );
         self.running = Some(Running { window, ctx, egui_state, painter, gpu, last_frame: Instant::now(), frame_ms: 0.0, frames: 0 });
         if self.files.is_empty() {
-            self.viewer
-                .open(LoadRequest::Bvh(Source::Memory { name: crate::cli::SAMPLE_NAME.into(), bytes: Arc::from(crate::cli::SAMPLE_BVH) }));
+            self.viewer.open(crate::formats::sample_request());
         } else {
             let files = std::mem::take(&mut self.files);
-            self.viewer.open_paths(&files);
+            self.viewer.open_paths(files, false);
         }
         Ok(())
     }
@@ -188,7 +187,7 @@ impl ApplicationHandler<Wake> for App {
         match event {
             WindowEvent::CloseRequested => {
                 if self.quit_after_frames.is_none() {
-                    self.viewer.save_settings();
+                    self.viewer.shutdown();
                 }
                 event_loop.exit()
             }

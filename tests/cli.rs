@@ -29,7 +29,7 @@ fn info_without_files_describes_the_bundled_sample() {
 #[test]
 fn positions_csv_has_the_documented_shape() {
     let tmp = std::env::temp_dir().join(format!("skelview-cli-{}.bvh", std::process::id()));
-    std::fs::write(&tmp, skelview::cli::SAMPLE_BVH).unwrap();
+    std::fs::write(&tmp, skelview::formats::SAMPLE_BVH).unwrap();
     let path = tmp.to_str().unwrap();
     let o = skelview(&["positions", path, "--frames", "0,1,-1", "--raw"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -17,7 +17,7 @@ fn load_text(name: &str, text: &[u8]) -> Motion {
 }
 
 fn sample() -> (Motion, String) {
-    let text = String::from_utf8(skelview::cli::SAMPLE_BVH.to_vec()).unwrap();
+    let text = String::from_utf8(skelview::formats::SAMPLE_BVH.to_vec()).unwrap();
     (load_text("walk01.bvh", text.as_bytes()), text)
 }
 
@@ -92,7 +92,7 @@ fn the_command_prints_mpjpe_first_and_csv_on_request() {
     let dir = std::env::temp_dir().join(format!("skelview-compare-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let a = dir.join("a.bvh");
-    std::fs::write(&a, skelview::cli::SAMPLE_BVH).unwrap();
+    std::fs::write(&a, skelview::formats::SAMPLE_BVH).unwrap();
     let run = |extra: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_skelview")).arg("compare").arg(&a).arg(&a).args(extra).output().unwrap()
     };

@@ -6,12 +6,13 @@ use std::sync::Arc;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use skelview::app::{Layout, Viewer};
+use skelview::app::Viewer;
 use skelview::core::PlaybackCommand;
 use skelview::formats::{LoadOptions, LoadRequest, Source};
+use skelview::scene::Layout;
 
 fn request(name: &str) -> LoadRequest {
-    LoadRequest::Bvh(Source::Memory { name: name.into(), bytes: Arc::from(skelview::cli::SAMPLE_BVH) })
+    LoadRequest::Bvh(Source::Memory { name: name.into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) })
 }
 
 fn wait(v: &mut Viewer, done: impl Fn(&Viewer) -> bool) {
@@ -22,17 +23,17 @@ fn wait(v: &mut Viewer, done: impl Fn(&Viewer) -> bool) {
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    panic!("timed out: {:?}", v.error);
+    panic!("timed out: {:?}", v.messages.error);
 }
 
 fn viewer_with(names: &[&str]) -> Viewer {
-    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::settings::Settings::default());
+    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
     v.open(request(names[0]));
-    wait(&mut v, |v| v.motion.is_some());
+    wait(&mut v, |v| v.motion().is_some());
     for name in &names[1..] {
         v.add(request(name));
     }
-    wait(&mut v, |v| v.clips.len() == names.len());
+    wait(&mut v, |v| v.session.scene.clips.len() == names.len());
     v.commands.push(skelview::app::Command::Playback(PlaybackCommand::Pause));
     v.update(0.0);
     v
@@ -57,7 +58,7 @@ fn adding_a_second_clip_shows_two_rows() {
     h.state_mut().add(request("second.bvh"));
     for _ in 0..400 {
         h.run();
-        if h.state().clips.len() == 2 {
+        if h.state().session.scene.clips.len() == 2 {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
@@ -69,7 +70,7 @@ fn adding_a_second_clip_shows_two_rows() {
     h.get_all_by_label("x").nth(1).unwrap().click();
     h.run();
     h.run();
-    assert_eq!(h.state().clips.len(), 1);
+    assert_eq!(h.state().session.scene.clips.len(), 1);
     assert!(h.query_by_label_contains("second.bvh").is_none());
 }
 
@@ -77,7 +78,7 @@ fn adding_a_second_clip_shows_two_rows() {
 fn typing_an_offset_moves_that_clip_in_time() {
     let mut h = clips_harness(viewer_with(&["a.bvh", "b.bvh"]));
     h.run();
-    let before = h.state().clips[1].local_time(1.0);
+    let before = h.state().session.scene.clips[1].local_time(1.0);
     assert!((before - 1.0).abs() < 1e-9);
     h.get_all_by_label("offset s").nth(1).unwrap().focus();
     h.run();
@@ -86,15 +87,15 @@ fn typing_an_offset_moves_that_clip_in_time() {
     h.key_press(egui::Key::Enter);
     h.run();
     h.run();
-    let c = &h.state().clips[1];
+    let c = &h.state().session.scene.clips[1];
     assert!((c.offset_secs - 0.5).abs() < 1e-9, "offset {}", c.offset_secs);
     assert!((c.local_time(1.0) - 0.5).abs() < 1e-9);
-    assert_eq!(h.state().clips[0].offset_secs, 0.0, "the other clip stays");
+    assert_eq!(h.state().session.scene.clips[0].offset_secs, 0.0, "the other clip stays");
     // Match start brings it back.
     h.get_all_by_label("match start").nth(1).unwrap().click();
     h.run();
     h.run();
-    assert_eq!(h.state().clips[1].offset_secs, 0.0);
+    assert_eq!(h.state().session.scene.clips[1].offset_secs, 0.0);
 }
 
 #[test]
@@ -102,8 +103,8 @@ fn choosing_align_roots_changes_the_layout() {
     let mut v = viewer_with(&["a.bvh", "b.bvh"]);
     v.commands.push(skelview::app::Command::SetLayout(Layout::SideBySide));
     v.update(0.0);
-    let root = v.clips[0].motion.skeleton.roots().next().unwrap();
-    let apart = (v.clips[0].positions[root] - v.clips[1].positions[root]).length();
+    let root = v.session.scene.clips[0].motion.skeleton.roots().next().unwrap();
+    let apart = (v.session.scene.clips[0].positions()[root] - v.session.scene.clips[1].positions()[root]).length();
     assert!(apart > 0.3, "side by side: {apart}");
     let mut h = clips_harness(v);
     h.run();
@@ -111,8 +112,8 @@ fn choosing_align_roots_changes_the_layout() {
     h.run();
     h.run();
     let v = h.state();
-    assert_eq!(v.layout, Layout::AlignRoots);
-    let together = (v.clips[0].positions[root] - v.clips[1].positions[root]).length();
+    assert_eq!(v.session.scene.layout, Layout::AlignRoots);
+    let together = (v.session.scene.clips[0].positions()[root] - v.session.scene.clips[1].positions()[root]).length();
     assert!(together < 1e-3, "aligned roots: {together}");
 }
 
@@ -132,7 +133,7 @@ fn the_mpjpe_plot_appears_for_two_clips() {
     h.state_mut().add(request("b.bvh"));
     for _ in 0..400 {
         h.run();
-        if h.state().clips.len() == 2 {
+        if h.state().session.scene.clips.len() == 2 {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
@@ -149,7 +150,7 @@ fn the_mpjpe_plot_appears_for_two_clips() {
     h.get_by_label("(none)").click();
     h.run();
     h.run();
-    assert_eq!(h.state().compare.pairs().len(), 23);
+    assert_eq!(h.state().session.scene.compare.pairs().len(), 23);
     h.get_by_label_contains("pairs (23 matched)");
-    assert_eq!(h.state().compare.curve.len(), 101, "one point per reference frame");
+    assert_eq!(h.state().session.scene.compare.curve.len(), 101, "one point per reference frame");
 }

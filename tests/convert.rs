@@ -42,7 +42,7 @@ fn round_trip(original: &Motion, order: &str, what: &str) {
 
 #[test]
 fn the_sample_round_trips_in_every_rotation_order() {
-    let request = LoadRequest::Bvh(Source::Memory { name: "walk01.bvh".into(), bytes: skelview::cli::SAMPLE_BVH.into() });
+    let request = LoadRequest::Bvh(Source::Memory { name: "walk01.bvh".into(), bytes: skelview::formats::SAMPLE_BVH.into() });
     let m = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
     for order in ["ZXY", "XYZ", "XZY", "YXZ", "YZX", "ZYX"] {
         round_trip(&m, order, &format!("sample {order}"));
@@ -97,7 +97,7 @@ fn the_command_writes_a_file_or_nothing() {
     let dir = std::env::temp_dir().join(format!("skelview-convert-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let input = dir.join("in.bvh");
-    std::fs::write(&input, skelview::cli::SAMPLE_BVH).unwrap();
+    std::fs::write(&input, skelview::formats::SAMPLE_BVH).unwrap();
     let out = dir.join("out.bvh");
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
         .args(["convert", input.to_str().unwrap(), out.to_str().unwrap(), "--order", "XYZ"])

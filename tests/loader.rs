@@ -1,15 +1,13 @@
-//! The loader thread and the pose cache.
+//! The loader thread: events in order, errors, cancel, and paths grouped on the thread.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use skelview::cache::{LoadEvent, PoseCache, spawn_load};
-use skelview::core::Interpolation;
-use skelview::core::pose::{self, GlobalPose, LocalPose};
-use skelview::formats::{self, LoadObserver, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+use skelview::cache::{LoadEvent, spawn_load, spawn_open};
+use skelview::formats::{self, LoadObserver, LoadOptions, LoadRequest, Sequential, Source};
 
 fn sample() -> LoadRequest {
-    LoadRequest::Bvh(Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(skelview::cli::SAMPLE_BVH) })
+    LoadRequest::Bvh(Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) })
 }
 
 #[test]
@@ -28,7 +26,7 @@ fn events_arrive_skeleton_first_then_done_and_wake_the_ui() {
     assert!(
         matches!(&events[0], LoadEvent::Skeleton { skeleton, first_frames } if skeleton.len() == 24 && first_frames.num_frames() == 101)
     );
-    assert!(matches!(events.last(), Some(LoadEvent::Done(m)) if m.clip.num_frames() == 101));
+    assert!(matches!(events.last(), Some(LoadEvent::Done(l)) if l.motion.clip.num_frames() == 101 && l.key.is_none()));
     assert!(events[1..events.len() - 1].iter().all(|e| matches!(e, LoadEvent::Progress { .. })));
     assert!(wakes.load(Ordering::SeqCst) >= 2);
     handle.join();
@@ -56,23 +54,34 @@ fn a_load_can_be_cancelled() {
     assert_eq!(e.to_string(), "sample.bvh: loading cancelled");
 }
 
+mod common;
+
 #[test]
-fn pose_cache_is_bounded_and_matches_direct_posing() {
-    let motion = Arc::new(formats::load(&sample(), &LoadOptions::default(), &Sequential, &mut Quiet).unwrap());
-    let mut cache = PoseCache::new(motion.clone(), 4);
-    let (mut local, mut direct) = (LocalPose::default(), GlobalPose::default());
-    for f in [0, 5, 99, 5, 50, 3, 7, 100, 0] {
-        let cached = cache.frame(f).clone();
-        pose::frame_pose(&motion.skeleton, &motion.clip, f, &mut local);
-        pose::global_pose(&motion.skeleton, &local, &mut direct);
-        assert_eq!(cached, direct, "frame {f}");
-        assert!(cache.cached_frames() <= 4);
-    }
-    // Between frames, linear sampling differs from both neighbours; nearest snaps.
-    let t = 10.5 * motion.clip.frame_time_secs;
-    let between = cache.sample(t, Interpolation::Linear).clone();
-    assert_ne!(&between, cache.frame(10));
-    assert_ne!(&between, cache.frame(11));
-    let nearest = cache.sample(10.4 * motion.clip.frame_time_secs, Interpolation::Nearest).clone();
-    assert_eq!(&nearest, cache.frame(10));
+fn paths_are_grouped_and_loaded_on_the_loader_thread_one_after_another() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = corpus.join("asfamc");
+    let dir_bvh = corpus.join("bvh");
+    let run = |paths: Vec<std::path::PathBuf>| {
+        let handle = spawn_open(paths, Box::new(|_| LoadOptions::default()), Arc::new(|| {})).unwrap();
+        let (mut done, mut failed) = (Vec::new(), Vec::new());
+        for e in handle.events.iter() {
+            match e {
+                LoadEvent::Done(l) => done.push(l),
+                LoadEvent::Failed(e) => failed.push(e.to_string()),
+                _ => {}
+            }
+        }
+        (done, failed)
+    };
+    let (mut done, failed) = run(vec![dir.join("cmu_backflip.amc"), dir_bvh.join("cmu_cgspeed_01_01.bvh"), dir.join("missing.bvh")]);
+    done.extend(run(vec![dir.join("cmu_pirouette.asf")]).0);
+    assert_eq!(done.len(), 3, "{failed:?}");
+    // The AMC found its ASF beside it; keys are absolute paths of the file opened.
+    assert_eq!(done[0].motion.source.paths.len(), 2);
+    assert!(done[0].key.as_ref().is_some_and(|k| k.is_absolute() && k.ends_with("cmu_backflip.amc")));
+    assert_eq!(done[1].motion.source.format, skelview::core::Format::Bvh);
+    // An ASF alone lists the AMC files beside it.
+    assert!(done[2].amc_siblings.iter().any(|p| p.ends_with("cmu_pirouette.amc")), "{:?}", done[2].amc_siblings);
+    assert_eq!(failed.len(), 1);
+    assert!(failed[0].contains("missing.bvh"), "{failed:?}");
 }

@@ -5,12 +5,12 @@
 use std::sync::Arc;
 
 use glam::Vec3;
-use skelview::cli::render::{At, BACKGROUND, RenderOptions, render_image};
 use skelview::core::Motion;
 use skelview::core::pose::{self, GlobalPose, LocalPose};
 use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 use skelview::render::offscreen::{self, Gpu};
-use skelview::render::{ViewPreset, scene};
+use skelview::render::sequence::Offscreen;
+use skelview::scene::{BACKGROUND, FrameSpec, Layout, Scene, Style, ViewPreset, framing};
 
 fn gpu() -> Option<Gpu> {
     match offscreen::headless() {
@@ -62,20 +62,14 @@ fn joints_appear_where_they_project_and_background_elsewhere() {
     let Some(gpu) = gpu() else { return };
     let motion = load("pole.bvh", POLE);
     for (frame, view) in [(0i64, ViewPreset::Front), (1, ViewPreset::Perspective), (0, ViewPreset::Side)] {
-        let options = RenderOptions {
-            at: At::Frame(frame),
-            size: (320, 240),
-            view,
-            ortho: false,
-            axes: false,
-            out: "unused.png".into(),
-            range: None,
-        };
-        let (rgba, camera) = render_image(&gpu, std::slice::from_ref(&motion), &options, 1).unwrap();
+        let mut scene = Scene::arranged([Arc::new(motion.clone())], Layout::Overlay, view, false);
+        let spec = FrameSpec::at(frame as f64 * motion.clip.frame_time_secs, Style::default());
+        let camera = framing(scene.bounds_over_times(&spec, [spec.time_secs]), view, 320.0 / 240.0, false);
+        let rgba = Offscreen::new(&gpu, (320, 240), 1).picture(&gpu, &mut scene, &spec, &camera).unwrap();
         let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
         pose::frame_pose(&motion.skeleton, &motion.clip, frame as usize, &mut local);
         pose::global_pose(&motion.skeleton, &local, &mut global);
-        let display = scene::display_from_file(&motion);
+        let display = motion.display_from_file();
         let bg = background_u8();
         for i in 0..motion.skeleton.len() {
             let p = display.transform_point3(global.position(i));
@@ -188,8 +182,8 @@ fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
     let Some(_gpu) = gpu() else { return };
     use skelview::app::{Command, Viewer};
     use skelview::core::PlaybackCommand;
-    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::settings::Settings::default());
-    v.open(LoadRequest::Bvh(Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview::cli::SAMPLE_BVH) }));
+    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
+    v.open(LoadRequest::Bvh(Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) }));
     let wait = |v: &mut Viewer, done: &dyn Fn(&Viewer) -> bool| {
         for _ in 0..2000 {
             v.update(0.0);
@@ -200,56 +194,80 @@ fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
         }
         panic!("timed out");
     };
-    wait(&mut v, &|v| v.motion.is_some());
+    wait(&mut v, &|v| v.motion().is_some());
     for c in [PlaybackCommand::SeekFrame(3), PlaybackCommand::SetInHere, PlaybackCommand::SeekFrame(6), PlaybackCommand::SetOutHere] {
         v.commands.push(Command::Playback(c));
     }
     v.update(0.0);
     let dir = std::env::temp_dir().join(format!("skelview-viewer-frames-{}", std::process::id()));
-    v.export_frames(dir.clone(), (64, 48));
-    wait(&mut v, &|v| v.job.is_none());
-    assert!(v.error.is_none(), "{:?}", v.error);
+    v.commands.push(Command::ExportFrames(dir.clone(), (64, 48)));
+    v.update(0.0);
+    wait(&mut v, &|v| v.jobs.export.is_none());
+    assert!(v.messages.error.is_none(), "{:?}", v.messages.error);
     let mut names: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     assert_eq!(names, ["frame_000003.png", "frame_000004.png", "frame_000005.png", "frame_000006.png"]);
+    std::fs::remove_dir_all(&dir).ok();
+
+    // With a second clip side by side, every exported frame shows both, each in its colour.
+    use skelview::scene::PALETTE;
+    v.add(LoadRequest::Bvh(Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) }));
+    wait(&mut v, &|v| v.session.scene.clips.len() == 2);
+    v.commands.push(Command::View(ViewPreset::Front));
+    v.commands.push(Command::SetLayout(Layout::SideBySide));
+    v.session.scene.compare.heat = false;
+    v.update(0.0);
+    v.commands.push(Command::ExportFrames(dir.clone(), (320, 240)));
+    v.update(0.0);
+    wait(&mut v, &|v| v.jobs.export.is_none());
+    assert!(v.messages.error.is_none(), "{:?}", v.messages.error);
+    let img = image::open(dir.join("frame_000003.png")).unwrap().to_rgb8();
+    let reddish = img.pixels().filter(|p| i32::from(p.0[0]) > i32::from(p.0[1]) + 25 && i32::from(p.0[0]) > i32::from(p.0[2]) + 25).count();
+    let greyish = img
+        .pixels()
+        .filter(|p| p.0[0] > 70 && p.0[0].abs_diff(p.0[1]) < 20 && (0..50).contains(&(i32::from(p.0[2]) - i32::from(p.0[0]))))
+        .count();
+    assert!(PALETTE[1][0] > PALETTE[1][1] + 0.4);
+    assert!(reddish > 20 && greyish > 20, "both clips exported: red {reddish} grey {greyish}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn two_viewer_clips_appear_in_their_colours() {
     let Some(gpu) = gpu() else { return };
-    use skelview::app::{Command, Layout, PALETTE, Viewer};
+    use skelview::app::{Command, Viewer};
     use skelview::core::PlaybackCommand;
     use skelview::render::renderer::{RenderTarget, SkeletonRenderer};
-    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::settings::Settings::default());
-    v.open(LoadRequest::Bvh(Source::Memory { name: "a.bvh".into(), bytes: Arc::from(skelview::cli::SAMPLE_BVH) }));
-    v.add(LoadRequest::Bvh(Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview::cli::SAMPLE_BVH) }));
+    use skelview::scene::{Layout, PALETTE};
+    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
+    v.open(LoadRequest::Bvh(Source::Memory { name: "a.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) }));
+    v.add(LoadRequest::Bvh(Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) }));
     for _ in 0..2000 {
         v.update(0.0);
-        if v.clips.len() == 2 && v.loading.is_none() {
+        if v.session.scene.clips.len() == 2 && v.session.loads.is_empty() {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    assert_eq!(v.clips.len(), 2, "{:?}", v.error);
-    v.style.joints = false;
-    v.style.grid = false;
-    v.style.shadow = false;
-    v.style.gizmo = false;
-    v.compare.heat = false;
-    v.aspect = 320.0 / 240.0;
+    assert_eq!(v.session.scene.clips.len(), 2, "{:?}", v.messages.error);
+    v.settings.style.joints = false;
+    v.settings.style.grid = false;
+    v.settings.style.shadow = false;
+    v.settings.style.gizmo = false;
+    v.session.scene.compare.heat = false;
+    v.view.aspect = 320.0 / 240.0;
     v.commands.push(Command::Playback(PlaybackCommand::Pause));
     // Front view first: side by side spreads along the screen's X as it is when chosen.
-    v.commands.push(Command::View(skelview::render::ViewPreset::Front));
+    v.commands.push(Command::View(skelview::scene::ViewPreset::Front));
     v.commands.push(Command::SetLayout(Layout::SideBySide));
     // The first frames only, so that framing fits the two bodies rather than the walk.
-    v.commands.push(Command::SetPoseMode(skelview::app::PoseMode::FirstFrame));
+    v.commands.push(Command::SetPoseMode(skelview::scene::PoseMode::FirstFrame));
     v.update(0.0);
     v.update(0.0);
     let mut renderer = SkeletonRenderer::new(&gpu.device, wgpu::TextureFormat::Rgba8UnormSrgb, 1);
     let target = RenderTarget::new(&gpu.device, &renderer, (320, 240));
-    let globals = offscreen::globals(&v.camera, v.aspect);
-    let rgba = offscreen::render_rgba(&gpu, &mut renderer, &target, &globals, &v.draw, BACKGROUND).unwrap();
+    let globals = offscreen::globals(&v.view.camera, v.view.aspect);
+    let rgba = offscreen::render_rgba(&gpu, &mut renderer, &target, &globals, &v.frame.draw, BACKGROUND).unwrap();
     // Bones are lit and shaded, so pixels are classified by hue: red for PALETTE[1], grey
     // (channels close, blue slightly higher) for PALETTE[0]; each group must sit over its clip.
     assert!(PALETTE[1][0] > PALETTE[1][1] + 0.4 && (PALETTE[0][0] - PALETTE[0][1]).abs() < 0.05);
@@ -267,11 +285,65 @@ fn two_viewer_clips_appear_in_their_colours() {
     assert!(red.len() > 50 && grey.len() > 50, "red {} grey {}", red.len(), grey.len());
     let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len() as f32;
     let root_x = |c: usize| {
-        let root = v.clips[c].motion.skeleton.roots().next().unwrap();
-        v.camera.project(v.clips[c].positions[root], 320.0, 240.0).unwrap().0.x
+        let root = v.session.scene.clips[c].motion.skeleton.roots().next().unwrap();
+        v.view.camera.project(v.session.scene.clips[c].positions()[root], 320.0, 240.0).unwrap().0.x
     };
     let (x0, x1) = (root_x(0), root_x(1));
     assert!((x0 - x1).abs() > 30.0, "side by side: {x0} {x1}");
     assert!((mean(&red) - x1).abs() < (mean(&red) - x0).abs(), "red over clip 1: {} vs {x0} {x1}", mean(&red));
     assert!((mean(&grey) - x0).abs() < (mean(&grey) - x1).abs(), "grey over clip 0: {} vs {x0} {x1}", mean(&grey));
+}
+
+#[test]
+fn the_viewer_and_the_command_line_compose_the_same_scene() {
+    // No adapter needed: this compares draw data, not pixels.
+    use skelview::app::{Command, Viewer};
+    use skelview::core::PlaybackCommand;
+    use skelview::scene::DrawData;
+    let a = Arc::new(load("a.bvh", skelview::formats::SAMPLE_BVH));
+    // A second take: the same skeleton with its root moved and a few frames later.
+    let mut b = (*a).clone();
+    let cpf = b.clip.channels_per_frame();
+    let values: Vec<f32> = (0..b.clip.num_frames()).flat_map(|f| b.clip.frame((f + 7).min(b.clip.num_frames() - 1)).to_vec()).collect();
+    b.clip = skelview::core::Clip::new(b.clip.frame_time_secs, cpf, b.clip.num_frames(), values);
+    b.source.paths = vec!["b.bvh".into()];
+    let b = Arc::new(b);
+    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
+    for (m, add) in [(&a, false), (&b, true)] {
+        let mut text = Vec::new();
+        skelview::export::write_bvh(m, &skelview::export::BvhWriteOptions::default(), &mut text).unwrap();
+        let request = LoadRequest::Bvh(Source::Memory { name: m.source.paths[0].clone(), bytes: Arc::from(text.as_slice()) });
+        if add {
+            v.add(request)
+        } else {
+            v.open(request)
+        }
+        for _ in 0..2000 {
+            v.update(0.0);
+            if v.session.loads.is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+    assert_eq!(v.session.scene.clips.len(), 2, "{:?}", v.messages.error);
+    for c in [
+        Command::Playback(PlaybackCommand::Pause),
+        Command::Playback(PlaybackCommand::SeekFrame(40)),
+        Command::View(ViewPreset::Front),
+        Command::SetLayout(Layout::SideBySide),
+    ] {
+        v.commands.push(c);
+    }
+    v.update(0.0);
+    let motions: Vec<Arc<Motion>> = v.session.scene.clips.iter().map(|c| c.motion.clone()).collect();
+    let mut cli = Scene::arranged(motions, Layout::SideBySide, ViewPreset::Front, true);
+    let spec = v.frame_spec();
+    let mut viewer_draw = DrawData::default();
+    v.session.scene.compose(&spec, &mut viewer_draw);
+    let mut cli_draw = DrawData::default();
+    cli.compose(&spec, &mut cli_draw);
+    assert!(!cli_draw.bones.is_empty());
+    assert!(cli.compare.bone_colors.len() == b.skeleton.len(), "heat map on");
+    assert_eq!(viewer_draw, cli_draw, "the same clips, layout and instant draw the same");
 }

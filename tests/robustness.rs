@@ -26,7 +26,7 @@ fn seeds(dir: &str, names: &[&str]) -> Vec<Vec<u8>> {
 }
 
 fn bvh_seeds() -> Vec<Vec<u8>> {
-    let mut v = vec![skelview::cli::SAMPLE_BVH.to_vec()];
+    let mut v = vec![skelview::formats::SAMPLE_BVH.to_vec()];
     v.extend(seeds(
         "bvh",
         &[
@@ -82,7 +82,7 @@ proptest! {
 
 #[test]
 fn every_prefix_of_a_small_file_loads_or_fails_cleanly() {
-    let sample = skelview::cli::SAMPLE_BVH;
+    let sample = skelview::formats::SAMPLE_BVH;
     let text = &sample[..sample.len().min(6000)];
     for cut in 0..text.len() {
         load(LoadRequest::Bvh(mem("cut.bvh", text[..cut].to_vec())));

@@ -6,15 +6,15 @@ use std::sync::Arc;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use skelview::app::{Command, Viewer};
-use skelview::core::{Playback, PlaybackCommand};
+use skelview::core::PlaybackCommand;
 use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
 fn loaded() -> Viewer {
-    let request = LoadRequest::Bvh(Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview::cli::SAMPLE_BVH) });
+    let request = LoadRequest::Bvh(Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) });
     let motion = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
-    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::settings::Settings::default());
-    v.playback = Playback::new(motion.clip.frame_time_secs, motion.clip.num_frames());
-    v.motion = Some(Arc::new(motion));
+    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
+    v.session.scene = skelview::scene::Scene::from_motions([Arc::new(motion)]);
+    v.session.reclock();
     v.update(0.0);
     v
 }
@@ -42,22 +42,22 @@ fn timeline_buttons_push_playback_commands() {
 #[test]
 fn joint_tree_filters_and_selects() {
     let mut v = loaded();
-    v.joint_filter = "arm".into();
+    v.view.joint_filter = "arm".into();
     let mut h = Harness::new_ui_state(|ui, v: &mut Viewer| skelview::ui::joint_tree_ui(ui, v), v);
     h.run();
     assert!(h.query_by_label("Hips").is_none(), "filtered out");
     h.get_by_label("LeftForeArm").click();
     h.run();
-    let left_fore_arm = h.state().motion.as_ref().unwrap().skeleton.find("LeftForeArm");
+    let left_fore_arm = h.state().motion().unwrap().skeleton.find("LeftForeArm");
     assert!(h.state().commands.contains(&Command::Select(left_fore_arm)));
 }
 
 #[test]
 fn inspector_shows_raw_channels_and_links_to_the_parent() {
     let mut v = loaded();
-    let skeleton = &v.motion.as_ref().unwrap().skeleton;
+    let skeleton = &v.motion().unwrap().skeleton;
     let (head, neck) = (skeleton.find("Head"), skeleton.find("Neck"));
-    v.selected = head;
+    v.view.selected = head;
     let mut h = Harness::new_ui_state(|ui, v: &mut Viewer| skelview::ui::inspector_ui(ui, v), v);
     h.run();
     h.get_by_label("Zrotation");
@@ -103,11 +103,11 @@ fn side_panels_follow_the_saved_layout_and_reset() {
     assert!((h.state().settings.panels.left_width - 250.0).abs() < 2.0, "{}", h.state().settings.panels.left_width);
     // What Reset settings does to the layout (without writing the user's settings file):
     // defaults with a new generation, so egui drops the size it remembered.
-    h.state_mut().settings.panels = skelview::settings::PanelLayout { generation: 1, ..Default::default() };
+    h.state_mut().settings.panels = skelview::app::settings::PanelLayout { generation: 1, ..Default::default() };
     h.run();
     h.run();
     assert!(h.query_by_label_contains("Click a joint").is_some(), "inspector back");
-    let d = skelview::settings::PanelLayout::default();
+    let d = skelview::app::settings::PanelLayout::default();
     assert!((h.state().settings.panels.left_width - d.left_width).abs() < 2.0, "{}", h.state().settings.panels.left_width);
     assert!((h.state().settings.panels.right_width - d.right_width).abs() < 2.0, "{}", h.state().settings.panels.right_width);
 }

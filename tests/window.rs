@@ -122,7 +122,7 @@ fn settings_persist_between_runs_in_the_config_dir() {
     // back; a broken settings file does not stop it.
     let dir = std::env::temp_dir().join(format!("skelview-settings-win-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("skelview")).unwrap();
-    let mut saved = skelview::settings::Settings { light_theme: true, rate: 0.5, ..Default::default() };
+    let mut saved = skelview::app::settings::Settings { light_theme: true, rate: 0.5, ..Default::default() };
     saved.style.grid = false;
     saved.save(&dir.join("skelview")).unwrap();
     let run = || {
@@ -135,8 +135,8 @@ fn settings_persist_between_runs_in_the_config_dir() {
     };
     assert_eq!(run().status.code(), Some(0));
     // Quitting after N frames does not save, so the file is as written.
-    assert_eq!(skelview::settings::Settings::load(&dir.join("skelview")), saved);
-    std::fs::write(dir.join("skelview/settings.txt"), b"\xff\xfe garbage = = =\n").unwrap();
+    assert_eq!(skelview::app::settings::Settings::load(&dir.join("skelview")).0, saved);
+    std::fs::write(dir.join("skelview/settings.toml"), b"\xff\xfe garbage = = =\n").unwrap();
     assert_eq!(run().status.code(), Some(0));
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -158,9 +158,9 @@ fn two_files_on_the_command_line_show_two_clips_in_their_colours() {
     let dir = std::env::temp_dir().join(format!("skelview-two-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let a = dir.join("a.bvh");
-    std::fs::write(&a, skelview::cli::SAMPLE_BVH).unwrap();
+    std::fs::write(&a, skelview::formats::SAMPLE_BVH).unwrap();
     // The sample with its root moved 150 units along X on every frame (first channel).
-    let text = String::from_utf8_lossy(skelview::cli::SAMPLE_BVH).into_owned();
+    let text = String::from_utf8_lossy(skelview::formats::SAMPLE_BVH).into_owned();
     let (head, motion) = text.split_once("Frame Time:").unwrap();
     let (time_line, frames) = motion.split_once('\n').unwrap();
     let moved: String = frames

@@ -1,16 +1,18 @@
 //! Viewer unit tests: loading, commands, picking, settings, export, several clips.
 
 use super::*;
+use crate::formats::Source;
+use crate::scene::{CompareMode, PALETTE};
 
 fn viewer() -> Viewer {
     Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), Settings::default())
 }
 
 fn load_sample(v: &mut Viewer) {
-    v.open(LoadRequest::Bvh(Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(crate::cli::SAMPLE_BVH) }));
+    v.open(LoadRequest::Bvh(Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(crate::formats::SAMPLE_BVH) }));
     for _ in 0..500 {
         v.update(0.0);
-        if v.motion.is_some() {
+        if v.motion().is_some() {
             return;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
@@ -22,19 +24,19 @@ fn load_sample(v: &mut Viewer) {
 fn loads_plays_and_steps_through_commands() {
     let mut v = viewer();
     load_sample(&mut v);
-    assert!(v.playback.playing);
-    assert_eq!(v.draw.bones.len(), 23, "one bone per non-root joint");
+    assert!(v.session.playback.playing);
+    assert_eq!(v.frame.draw.bones.len(), 23, "one bone per non-root joint");
     v.commands.push(Command::Playback(PlaybackCommand::Pause));
     v.commands.push(Command::Playback(PlaybackCommand::SeekFrame(10)));
     v.commands.push(Command::Playback(PlaybackCommand::Step(5)));
     v.update(1.0);
-    assert_eq!(v.playback.frame(), 15, "paused: time does not advance");
+    assert_eq!(v.session.playback.frame(), 15, "paused: time does not advance");
     v.commands.push(Command::SetPoseMode(PoseMode::Rest));
     v.update(0.0);
-    let rest = v.positions.clone();
+    let rest = v.positions().to_vec();
     v.commands.push(Command::SetPoseMode(PoseMode::Animated));
     v.update(0.0);
-    assert_ne!(rest, v.positions);
+    assert_ne!(rest, v.positions());
 }
 
 #[test]
@@ -43,12 +45,12 @@ fn picking_selects_the_joint_under_the_cursor() {
     load_sample(&mut v);
     v.commands.push(Command::Playback(PlaybackCommand::Pause));
     v.update(0.0);
-    let head = v.motion.as_ref().unwrap().skeleton.find("Head").unwrap();
-    let (px, _) = v.camera.project(v.positions[head], 1600.0, 900.0).unwrap();
+    let head = v.motion().unwrap().skeleton.find("Head").unwrap();
+    let (px, _) = v.view.camera.project(v.positions()[head], 1600.0, 900.0).unwrap();
     let ndc = Vec2::new(px.x / 800.0 - 1.0, 1.0 - px.y / 450.0);
     v.commands.push(Command::Pick(ndc, 16.0 / 9.0));
     v.update(0.0);
-    assert_eq!(v.selected, Some(head));
+    assert_eq!(v.view.selected, Some(head));
 }
 
 #[test]
@@ -56,10 +58,10 @@ fn saved_settings_apply_to_a_new_viewer() {
     let mut saved = Settings { light_theme: true, rate: 0.5, show_names: true, ..Settings::default() };
     saved.style.grid = false;
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), saved);
-    assert!(v.light_theme && v.show_names && !v.style.grid);
+    assert!(v.settings.light_theme && v.settings.show_names && !v.settings.style.grid);
     load_sample(&mut v);
-    assert_eq!(v.playback.rate, 0.5);
-    assert!(v.draw.lines.len() < 100, "no grid lines, only the gizmo");
+    assert_eq!(v.session.playback.rate, 0.5);
+    assert!(v.frame.draw.lines.len() < 100, "no grid lines, only the gizmo");
 }
 
 #[test]
@@ -67,15 +69,15 @@ fn positions_export_runs_in_the_background() {
     let mut v = viewer();
     load_sample(&mut v);
     let path = std::env::temp_dir().join(format!("skelview-export-{}.csv", std::process::id()));
-    v.export_positions(path.clone());
+    v.commands.push(Command::ExportPositions(path.clone()));
     for _ in 0..1000 {
         v.update(0.0);
-        if v.job.is_none() {
+        if v.jobs.export.is_none() {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    assert!(v.notice.as_deref().is_some_and(|n| n.contains("101 frames")), "{:?} {:?}", v.notice, v.error);
+    assert!(v.messages.notice.as_deref().is_some_and(|n| n.contains("101 frames")), "{:?} {:?}", v.messages.notice, v.messages.error);
     let text = std::fs::read_to_string(&path).unwrap();
     assert_eq!(text.lines().count(), 1 + 101 * 24);
     std::fs::remove_file(&path).ok();
@@ -87,13 +89,13 @@ fn errors_are_shown_and_the_app_keeps_running() {
     v.open(LoadRequest::Bvh(Source::Memory { name: "bad.bvh".into(), bytes: Arc::from(&b"HIERARCHY\nROOT\n"[..]) }));
     for _ in 0..500 {
         v.update(0.0);
-        if v.error.is_some() {
+        if v.messages.error.is_some() {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    assert_eq!(v.error.as_deref(), Some("bad.bvh:2:5: expected a joint name, found end of line"));
-    assert!(v.loading.is_none());
+    assert_eq!(v.messages.error.as_deref(), Some("bad.bvh:2:5: expected a joint name, found end of line"));
+    assert!(v.session.loads.is_empty());
 }
 
 fn wait_for(v: &mut Viewer, done: impl Fn(&Viewer) -> bool) {
@@ -104,11 +106,11 @@ fn wait_for(v: &mut Viewer, done: impl Fn(&Viewer) -> bool) {
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    panic!("timed out: {:?}", v.error);
+    panic!("timed out: {:?}", v.messages.error);
 }
 
 fn sample_request(name: &str) -> LoadRequest {
-    LoadRequest::Bvh(Source::Memory { name: name.into(), bytes: Arc::from(crate::cli::SAMPLE_BVH) })
+    LoadRequest::Bvh(Source::Memory { name: name.into(), bytes: Arc::from(crate::formats::SAMPLE_BVH) })
 }
 
 #[test]
@@ -117,35 +119,35 @@ fn clips_are_added_drawn_in_their_colours_and_removed() {
     load_sample(&mut v);
     v.add(sample_request("b.bvh"));
     v.add(sample_request("c.bvh"));
-    wait_for(&mut v, |v| v.clips.len() == 3);
-    assert_eq!(v.active, 0, "adding keeps the active clip");
-    assert_eq!(v.draw.bones.len(), 3 * 23);
-    let colors: Vec<[f32; 4]> = v.clips.iter().map(|c| c.color).collect();
+    wait_for(&mut v, |v| v.session.scene.clips.len() == 3);
+    assert_eq!(v.session.active, 0, "adding keeps the active clip");
+    assert_eq!(v.frame.draw.bones.len(), 3 * 23);
+    let colors: Vec<[f32; 4]> = v.session.scene.clips.iter().map(|c| c.color).collect();
     assert_eq!(colors, PALETTE[..3].to_vec());
-    assert!(v.draw.bones.iter().any(|b| b.color == PALETTE[2]), "third clip in its colour");
-    v.clips[1].visible = false;
+    assert!(v.frame.draw.bones.iter().any(|b| b.color == PALETTE[2]), "third clip in its colour");
+    v.session.scene.clips[1].visible = false;
     v.update(0.0);
-    assert_eq!(v.draw.bones.len(), 2 * 23, "hidden clip not drawn");
+    assert_eq!(v.frame.draw.bones.len(), 2 * 23, "hidden clip not drawn");
     v.commands.push(Command::SetActiveClip(2));
     v.commands.push(Command::Select(Some(3)));
     v.update(0.0);
-    assert!(Arc::ptr_eq(v.motion.as_ref().unwrap(), &v.clips[2].motion));
+    assert!(Arc::ptr_eq(v.motion().unwrap(), &v.session.scene.clips[2].motion));
     v.commands.push(Command::RemoveClip(0));
     v.update(0.0);
-    assert_eq!(v.clips.len(), 2);
-    assert_eq!(v.active, 1, "the active clip stays active after an earlier one is removed");
-    assert_eq!(v.selected, Some(3));
-    assert!(v.clips.iter().all(|c| c.color != PALETTE[0]));
+    assert_eq!(v.session.scene.clips.len(), 2);
+    assert_eq!(v.session.active, 1, "the active clip stays active after an earlier one is removed");
+    assert_eq!(v.view.selected, Some(3));
+    assert!(v.session.scene.clips.iter().all(|c| c.color != PALETTE[0]));
     v.commands.push(Command::RemoveClip(1));
     v.update(0.0);
-    assert!(Arc::ptr_eq(v.motion.as_ref().unwrap(), &v.clips[0].motion));
+    assert!(Arc::ptr_eq(v.motion().unwrap(), &v.session.scene.clips[0].motion));
     v.add(sample_request("d.bvh"));
-    wait_for(&mut v, |v| v.clips.len() == 2);
-    assert_eq!(v.clips[1].color, PALETTE[0], "the first free colour is reused");
+    wait_for(&mut v, |v| v.session.scene.clips.len() == 2);
+    assert_eq!(v.session.scene.clips[1].color, PALETTE[0], "the first free colour is reused");
     v.commands.push(Command::RemoveClip(0));
     v.commands.push(Command::RemoveClip(0));
     v.update(0.0);
-    assert!(v.motion.is_none() && v.clips.is_empty() && v.draw.bones.is_empty());
+    assert!(v.motion().is_none() && v.session.scene.clips.is_empty() && v.frame.draw.bones.is_empty());
 }
 
 #[test]
@@ -153,27 +155,27 @@ fn shared_clock_spans_offsets_and_match_start_resets_them() {
     let mut v = viewer();
     load_sample(&mut v);
     v.add(sample_request("b.bvh"));
-    wait_for(&mut v, |v| v.clips.len() == 2);
-    let last = v.clips[0].motion.clip.last_frame_time_secs();
-    assert_eq!(v.playback.num_frames(), 101);
+    wait_for(&mut v, |v| v.session.scene.clips.len() == 2);
+    let last = v.session.scene.clips[0].motion.clip.last_frame_time_secs();
+    assert_eq!(v.session.playback.num_frames(), 101);
     v.commands.push(Command::SetClipOffset(1, 1.0));
     v.commands.push(Command::Playback(PlaybackCommand::Pause));
     v.update(0.0);
-    let expected = ((last + 1.0) / v.playback.frame_time_secs()).round() as usize + 1;
-    assert_eq!(v.playback.num_frames(), expected, "{last}");
+    let expected = ((last + 1.0) / v.session.playback.frame_time_secs()).round() as usize + 1;
+    assert_eq!(v.session.playback.num_frames(), expected, "{last}");
     v.commands.push(Command::Playback(PlaybackCommand::Seek(1.0)));
     v.update(0.0);
     // Clip 1 is at its first frame, clip 0 one second in: different poses.
-    assert_ne!(v.clips[0].positions, v.clips[1].positions);
+    assert_ne!(v.session.scene.clips[0].positions(), v.session.scene.clips[1].positions());
     v.commands.push(Command::MatchStart(1));
     v.update(0.0);
-    assert_eq!(v.clips[1].offset_secs, 0.0);
-    assert_eq!(v.playback.num_frames(), 101);
-    assert_eq!(v.clips[0].positions, v.clips[1].positions, "overlay, same time: same pose");
+    assert_eq!(v.session.scene.clips[1].offset_secs, 0.0);
+    assert_eq!(v.session.playback.num_frames(), 101);
+    assert_eq!(v.session.scene.clips[0].positions(), v.session.scene.clips[1].positions(), "overlay, same time: same pose");
     v.commands.push(Command::SetClipOffset(1, f64::NAN));
     v.commands.push(Command::SetClipOffset(7, 1.0));
     v.update(0.0);
-    assert_eq!(v.clips[1].offset_secs, 0.0, "NaN and unknown clips are ignored");
+    assert_eq!(v.session.scene.clips[1].offset_secs, 0.0, "NaN and unknown clips are ignored");
 }
 
 #[test]
@@ -181,11 +183,12 @@ fn replacing_keeps_clips_added_after_it_started() {
     let mut v = viewer();
     load_sample(&mut v);
     v.add(sample_request("b.bvh"));
-    wait_for(&mut v, |v| v.clips.len() == 2);
+    wait_for(&mut v, |v| v.session.scene.clips.len() == 2);
     v.open(sample_request("new.bvh"));
     v.add(sample_request("later.bvh"));
-    wait_for(&mut v, |v| v.loading.is_none() && v.adding.is_empty());
-    let names: Vec<&str> = v.clips.iter().map(|c| c.motion.source.paths.first().and_then(|p| p.to_str()).unwrap_or("")).collect();
+    wait_for(&mut v, |v| v.session.loads.is_empty());
+    let names: Vec<&str> =
+        v.session.scene.clips.iter().map(|c| c.motion.source.paths.first().and_then(|p| p.to_str()).unwrap_or("")).collect();
     assert_eq!(names.len(), 2, "{names:?}");
     assert!(names[0].contains("new") && names[1].contains("later"), "{names:?}");
 }
@@ -195,41 +198,41 @@ fn comparing_a_clip_with_itself_gives_zero_and_pairs_are_editable() {
     let mut v = viewer();
     load_sample(&mut v);
     v.add(sample_request("b.bvh"));
-    wait_for(&mut v, |v| v.clips.len() == 2);
+    wait_for(&mut v, |v| v.session.scene.clips.len() == 2);
     v.commands.push(Command::Playback(PlaybackCommand::Pause));
     v.commands.push(Command::Playback(PlaybackCommand::Seek(1.0)));
     v.update(0.0);
-    let c = &v.compare;
+    let c = &v.session.scene.compare;
     assert_eq!(c.pairs().len(), 24, "every joint matches itself");
     assert_eq!(c.curve.len(), 101);
     assert!(c.curve.iter().all(|p| p[1].abs() < 1e-6) && c.mean_now() < 1e-6, "itself: no error");
-    assert!(v.clips[0].motion.source.unit.symbol().starts_with(c.unit) && !c.unit.is_empty());
+    assert!(v.session.scene.clips[0].motion.source.unit.symbol().starts_with(c.unit) && !c.unit.is_empty());
     // The second clip one second later: errors appear, on the overlap only.
     v.commands.push(Command::SetClipOffset(1, 1.0));
     v.update(0.0);
-    let c = &v.compare;
+    let c = &v.session.scene.compare;
     assert!(c.curve.len() < 101 && c.curve.first().is_some_and(|p| (p[0] - 1.0).abs() < 1e-6), "{:?}", c.curve.first());
     assert!(c.curve.iter().any(|p| p[1] > 1.0) && c.legend_max > 0.0);
     assert_eq!(c.bone_colors.len(), 24, "heat map colours for the compared clip");
     // Clearing a partner drops the pair; pointing it elsewhere measures that joint.
-    let head = v.clips[0].motion.skeleton.find("Head").unwrap();
-    v.compare.partner[head] = None;
+    let head = v.session.scene.clips[0].motion.skeleton.find("Head").unwrap();
+    v.session.scene.compare.partner[head] = None;
     v.update(0.0);
-    assert_eq!(v.compare.pairs().len(), 23);
+    assert_eq!(v.session.scene.compare.pairs().len(), 23);
     v.commands.push(Command::MatchStart(1));
-    v.compare.partner[head] = Some(0);
+    v.session.scene.compare.partner[head] = Some(0);
     v.update(0.0);
-    let wrong = v.compare.current.iter().find(|p| p.0 == head).unwrap().2;
+    let wrong = v.session.scene.compare.current.iter().find(|p| p.0 == head).unwrap().2;
     assert!(wrong > 10.0, "head against hips: {wrong}");
-    assert_eq!(v.compare.worst(1)[0].0, head);
-    v.compare.mode = CompareMode::Angle;
-    v.compare.partner[head] = Some(head);
+    assert_eq!(v.session.scene.compare.worst(1)[0].0, head);
+    v.session.scene.compare.mode = CompareMode::Angle;
+    v.session.scene.compare.partner[head] = Some(head);
     v.update(0.0);
-    assert_eq!(v.compare.unit, "deg");
-    assert!(v.compare.mean_now() < 1e-3);
+    assert_eq!(v.session.scene.compare.unit, "deg");
+    assert!(v.session.scene.compare.mean_now() < 1e-3);
     v.commands.push(Command::RemoveClip(1));
     v.update(0.0);
-    assert!(v.compare.curve.is_empty() && v.compare.current.is_empty());
+    assert!(v.session.scene.compare.curve.is_empty() && v.session.scene.compare.current.is_empty());
 }
 
 #[test]
@@ -237,11 +240,13 @@ fn name_maps_load_or_report_errors() {
     let mut v = viewer();
     let path = std::env::temp_dir().join(format!("skelview-map-{}.mnm", std::process::id()));
     std::fs::write(&path, "Bip01 Hips\nBip01 Head Head\n").unwrap();
-    v.load_name_map(path.clone());
-    assert_eq!(v.compare.name_map.as_ref().map(|m| m.1.len()), Some(2));
+    v.commands.push(Command::LoadNameMap(path.clone()));
+    wait_for(&mut v, |v| !v.jobs.busy());
+    assert_eq!(v.session.scene.compare.name_map.as_ref().map(|m| m.1.len()), Some(2));
     std::fs::write(&path, "\n# nothing\n").unwrap();
-    v.load_name_map(path.clone());
-    assert!(v.error.as_deref().is_some_and(|e| e.contains("at least one line")), "{:?}", v.error);
+    v.commands.push(Command::LoadNameMap(path.clone()));
+    wait_for(&mut v, |v| !v.jobs.busy());
+    assert!(v.messages.error.as_deref().is_some_and(|e| e.contains("at least one line")), "{:?}", v.messages.error);
     std::fs::remove_file(&path).ok();
 }
 
@@ -250,23 +255,24 @@ fn reloading_one_clip_with_another_rule_keeps_the_others() {
     let dir = std::env::temp_dir().join(format!("skelview-reload-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (a, b) = (dir.join("a.bvh"), dir.join("b.bvh"));
-    std::fs::write(&a, crate::cli::SAMPLE_BVH).unwrap();
-    std::fs::write(&b, crate::cli::SAMPLE_BVH).unwrap();
+    std::fs::write(&a, crate::formats::SAMPLE_BVH).unwrap();
+    std::fs::write(&b, crate::formats::SAMPLE_BVH).unwrap();
     let mut v = viewer();
-    v.open_paths(&[a, b]);
-    wait_for(&mut v, |v| v.clips.len() == 2 && v.loading.is_none());
+    v.open_paths(vec![a, b], false);
+    wait_for(&mut v, |v| v.session.scene.clips.len() == 2 && v.session.loads.is_empty());
     v.commands.push(Command::SetClipOffset(1, 0.5));
     v.commands.push(Command::SetActiveClip(1));
     v.update(0.0);
-    let before = v.clips[1].motion.clone();
+    let before = v.session.scene.clips[1].motion.clone();
     assert_eq!(before.skeleton.position_rule, crate::core::PositionRule::Replace);
-    v.reload_active(crate::core::PositionRule::Add);
-    wait_for(&mut v, |v| v.adding.is_empty());
-    assert_eq!(v.clips.len(), 2, "nothing closed");
-    assert_eq!(v.clips[1].motion.skeleton.position_rule, crate::core::PositionRule::Add);
-    assert!(!Arc::ptr_eq(&v.clips[1].motion, &before));
-    assert_eq!((v.clips[1].offset_secs, v.clips[1].color, v.active), (0.5, PALETTE[1], 1));
-    assert!(Arc::ptr_eq(v.motion.as_ref().unwrap(), &v.clips[1].motion));
-    assert_eq!(v.clips[0].motion.skeleton.position_rule, crate::core::PositionRule::Replace);
+    v.commands.push(Command::SetPositionRule(crate::core::PositionRule::Add));
+    v.update(0.0);
+    wait_for(&mut v, |v| v.session.loads.is_empty());
+    assert_eq!(v.session.scene.clips.len(), 2, "nothing closed");
+    assert_eq!(v.session.scene.clips[1].motion.skeleton.position_rule, crate::core::PositionRule::Add);
+    assert!(!Arc::ptr_eq(&v.session.scene.clips[1].motion, &before));
+    assert_eq!((v.session.scene.clips[1].offset_secs, v.session.scene.clips[1].color, v.session.active), (0.5, PALETTE[1], 1));
+    assert!(Arc::ptr_eq(v.motion().unwrap(), &v.session.scene.clips[1].motion));
+    assert_eq!(v.session.scene.clips[0].motion.skeleton.position_rule, crate::core::PositionRule::Replace);
     std::fs::remove_dir_all(&dir).ok();
 }

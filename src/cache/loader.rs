@@ -1,45 +1,62 @@
-//! The loader thread: reads and parses a file, reporting over a bounded channel.
+//! The loader thread: groups paths (an AMC finds its ASF, which may read every `.asf` in a
+//! folder), reads and parses each file, and reports over a bounded channel. Nothing of this
+//! runs on the caller's thread.
 //!
-//! Events arrive in order: `Skeleton` (with the first frames) as soon as they are parsed,
-//! `Progress` while blocks are parsed, then `Done` or `Failed`. After each event the `wake`
-//! callback runs, so a UI can request a repaint instead of polling.
+//! Events arrive in order, per file: `Skeleton` (with the first frames) as soon as they are
+//! parsed, `Progress` while blocks are parsed, then `Done` or `Failed`; the channel closes
+//! after the last file. After each event the `wake` callback runs, so a UI can request a
+//! repaint instead of polling.
 
 use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::thread::JoinHandle;
 
-use super::threads::ScopedThreads;
-use crate::core::{Clip, Motion, Skeleton};
+use super::threads::Rayon;
+use crate::core::{Clip, Format, Motion, Skeleton};
 use crate::formats::{self, LoadError, LoadObserver, LoadOptions, LoadRequest};
 
 /// What the loader thread reports.
 #[derive(Debug)]
 pub enum LoadEvent {
-    /// The skeleton and the frames parsed so far (the rest follows in `Done`).
+    /// The skeleton and the frames parsed so far of the file being loaded (the rest follows
+    /// in `Done`).
     Skeleton {
         /// The joints.
         skeleton: Arc<Skeleton>,
         /// The first frames, for an early preview.
         first_frames: Clip,
     },
-    /// Bytes parsed so far, of the total when known.
+    /// Bytes parsed so far of the file being loaded, of its total when known.
     Progress {
         /// Bytes parsed.
         bytes_done: u64,
         /// File size.
         bytes_total: Option<u64>,
     },
-    /// The whole motion.
-    Done(Box<Motion>),
-    /// The load failed or was cancelled.
+    /// One whole motion.
+    Done(Box<Loaded>),
+    /// One file failed (or the load was cancelled).
     Failed(LoadError),
+}
+
+/// A loaded motion and what the loader learned about its files on the way.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The motion.
+    pub motion: Motion,
+    /// The absolute path of the file the user opened (the AMC of a pair), for per-file
+    /// settings and the recent list; `None` for bytes from memory.
+    pub key: Option<PathBuf>,
+    /// `.amc` files beside an `.asf` that was opened alone, sorted.
+    pub amc_siblings: Vec<PathBuf>,
 }
 
 /// A running load: its events, and a way to cancel it.
 pub struct LoadHandle {
-    /// Events in order; the channel closes after `Done` or `Failed`.
+    /// Events in order; the channel closes after the last file.
     pub events: Receiver<LoadEvent>,
     cancel: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -72,13 +89,18 @@ struct Reporter {
     wake: Arc<dyn Fn() + Send + Sync>,
 }
 
-impl LoadObserver for Reporter {
-    fn skeleton_ready(&mut self, skeleton: &Skeleton, first_frames: &Clip) {
-        let event = LoadEvent::Skeleton { skeleton: Arc::new(skeleton.clone()), first_frames: first_frames.clone() };
+impl Reporter {
+    fn send(&self, event: LoadEvent) {
         if self.tx.send(event).is_err() {
             self.cancel.store(true, Ordering::Relaxed);
         }
         (self.wake)();
+    }
+}
+
+impl LoadObserver for Reporter {
+    fn skeleton_ready(&mut self, skeleton: &Skeleton, first_frames: &Clip) {
+        self.send(LoadEvent::Skeleton { skeleton: Arc::new(skeleton.clone()), first_frames: first_frames.clone() });
     }
 
     fn progress(&mut self, bytes_done: u64, bytes_total: Option<u64>) -> ControlFlow<()> {
@@ -92,19 +114,71 @@ impl LoadObserver for Reporter {
     }
 }
 
+/// How a file is read: the options for its (absolute) path, so that per-file choices (the
+/// BVH position rule) apply.
+pub type OptionsFor = Box<dyn Fn(Option<&Path>) -> LoadOptions + Send>;
+
+/// What the loader thread is given.
+enum Work {
+    Requests(Vec<LoadRequest>),
+    Paths(Vec<PathBuf>),
+}
+
 /// Starts loading `request` on a thread named `skelview-loader`.
 pub fn spawn_load(request: LoadRequest, options: LoadOptions, wake: Arc<dyn Fn() + Send + Sync>) -> std::io::Result<LoadHandle> {
+    spawn(Work::Requests(vec![request]), Box::new(move |_| options.clone()), wake)
+}
+
+/// Starts loading `paths` on a thread named `skelview-loader`: they are grouped there as the
+/// command line groups them (an `.amc` pairs with an `.asf`), then loaded one after another.
+pub fn spawn_open(paths: Vec<PathBuf>, options: OptionsFor, wake: Arc<dyn Fn() + Send + Sync>) -> std::io::Result<LoadHandle> {
+    spawn(Work::Paths(paths), options, wake)
+}
+
+fn spawn(work: Work, options: OptionsFor, wake: Arc<dyn Fn() + Send + Sync>) -> std::io::Result<LoadHandle> {
     let (tx, rx) = sync_channel(8);
     let cancel = Arc::new(AtomicBool::new(false));
     let mut reporter = Reporter { tx, cancel: cancel.clone(), wake };
     let thread = std::thread::Builder::new().name("skelview-loader".into()).spawn(move || {
-        let result = formats::load(&request, &options, &ScopedThreads::per_core(), &mut reporter);
-        let event = match result {
-            Ok(motion) => LoadEvent::Done(Box::new(motion)),
-            Err(e) => LoadEvent::Failed(e),
+        let requests = match work {
+            Work::Requests(r) => r.into_iter().map(Ok).collect(),
+            Work::Paths(paths) => LoadRequest::from_paths(&paths),
         };
-        let _ = reporter.tx.send(event);
-        (reporter.wake)();
+        for request in requests {
+            if reporter.cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            let event = match request {
+                Err(e) => LoadEvent::Failed(e),
+                Ok(request) => {
+                    let key = request.file_path().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned()));
+                    match formats::load(&request, &options(key.as_deref()), &Rayon, &mut reporter) {
+                        Ok(motion) => {
+                            let amc_siblings = amc_siblings(&motion);
+                            LoadEvent::Done(Box::new(Loaded { motion, key, amc_siblings }))
+                        }
+                        Err(e) => LoadEvent::Failed(e),
+                    }
+                }
+            };
+            reporter.send(event);
+        }
     })?;
     Ok(LoadHandle { events: rx, cancel, thread: Some(thread) })
+}
+
+/// `.amc` files beside an `.asf` that was opened alone, sorted.
+fn amc_siblings(m: &Motion) -> Vec<PathBuf> {
+    if m.source.format != Format::AsfAmc || m.source.paths.len() != 1 {
+        return Vec::new();
+    }
+    let Some(dir) = m.source.paths[0].parent() else { return Vec::new() };
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("amc"))).collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
 }

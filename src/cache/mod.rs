@@ -1,9 +1,7 @@
-//! Loading on a background thread, and the cache of global poses the viewer draws from.
+//! Loading on a background thread, and the runners that parse in parallel.
 
 pub mod loader;
-pub mod pose_cache;
 pub mod threads;
 
-pub use loader::{LoadEvent, LoadHandle, spawn_load};
-pub use pose_cache::PoseCache;
-pub use threads::ScopedThreads;
+pub use loader::{LoadEvent, LoadHandle, Loaded, OptionsFor, spawn_load, spawn_open};
+pub use threads::{Rayon, ScopedThreads};

@@ -1,8 +1,27 @@
-//! A [`Parallel`] runner on scoped threads.
+//! [`Parallel`] runners: rayon's global pool (what skelview uses), and a runner on scoped
+//! threads of our own, kept so that the parse benchmark can compare the two.
 
 use std::sync::Mutex;
 
 use crate::formats::Parallel;
+
+/// Runs jobs on rayon's global pool (one thread per core), the calling thread helping.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rayon;
+
+impl Parallel for Rayon {
+    fn width(&self) -> usize {
+        rayon::current_num_threads()
+    }
+
+    fn run<'a>(&self, jobs: Vec<Box<dyn FnOnce() + Send + 'a>>) {
+        rayon::scope(|s| {
+            for job in jobs {
+                s.spawn(move |_| job());
+            }
+        });
+    }
+}
 
 /// Runs jobs on up to `width` threads (the calling thread included).
 #[derive(Clone, Copy, Debug)]
@@ -68,5 +87,14 @@ mod tests {
             .collect();
         ScopedThreads::new(2).run(jobs);
         assert_eq!(count.load(Ordering::SeqCst), 5);
+        let jobs: Vec<Box<dyn FnOnce() + Send + '_>> = (0..7)
+            .map(|_| {
+                Box::new(|| {
+                    count.fetch_add(1, Ordering::SeqCst);
+                }) as Box<dyn FnOnce() + Send + '_>
+            })
+            .collect();
+        Rayon.run(jobs);
+        assert_eq!(count.load(Ordering::SeqCst), 12);
     }
 }

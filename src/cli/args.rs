@@ -93,7 +93,7 @@ pub enum Command {
         /// Files (empty: the bundled sample).
         files: Vec<PathBuf>,
         /// What and how to render.
-        options: super::render::RenderOptions,
+        options: super::render_cmd::RenderOptions,
     },
     /// A thumbnail of the middle frame.
     Thumbnail {
@@ -146,14 +146,16 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
     let mut files = Vec::new();
     let (mut json, mut raw, mut frames) = (false, false, None);
     let mut write = crate::export::BvhWriteOptions::default();
-    let mut render = super::render::RenderOptions {
-        at: super::render::At::Frame(0),
+    let mut render = super::render_cmd::RenderOptions {
+        at: super::render_cmd::At::Frame(0),
         size: (1280, 720),
-        view: crate::render::ViewPreset::Perspective,
+        view: crate::scene::ViewPreset::Perspective,
         ortho: false,
         axes: false,
         out: PathBuf::new(),
         range: None,
+        layout: crate::scene::Layout::Overlay,
+        heat_map: false,
     };
     let mut thumb_size: Option<u32> = None;
     let (mut align, mut offset_secs, mut csv) = (crate::compare::Align::None, 0.0f64, false);
@@ -176,7 +178,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
             "--frames" => frames = Some(parse_frames(&value("--frames")?)?),
             "--frame" => {
                 let v = value("--frame")?;
-                render.at = super::render::At::Frame(v.parse().map_err(|_| format!("--frame takes a frame number, not '{v}'"))?);
+                render.at = super::render_cmd::At::Frame(v.parse().map_err(|_| format!("--frame takes a frame number, not '{v}'"))?);
             }
             "--time" => {
                 let v = value("--time")?;
@@ -184,23 +186,29 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
                 if !t.is_finite() {
                     return Err(format!("--time takes seconds, not '{v}'"));
                 }
-                render.at = super::render::At::Time(t);
+                render.at = super::render_cmd::At::Time(t);
             }
             "--size" => {
                 let v = value("--size")?;
                 match v.parse::<u32>() {
                     Ok(n) if (8..=4096).contains(&n) => thumb_size = Some(n),
-                    _ if v.contains(['x', 'X']) => render.size = super::render::parse_size(&v)?,
+                    _ if v.contains(['x', 'X']) => render.size = super::render_cmd::parse_size(&v)?,
                     _ => return Err(format!("--size takes N (8 to 4096) or WIDTHxHEIGHT, not '{v}'")),
                 }
             }
-            "--range" => render.range = Some(super::render::parse_range(&value("--range")?)?),
+            "--range" => render.range = Some(super::render_cmd::parse_range(&value("--range")?)?),
             "--view" => {
                 let v = value("--view")?;
                 render.view =
-                    crate::render::ViewPreset::parse(&v).ok_or_else(|| format!("--view takes persp, front, side or top, not '{v}'"))?;
+                    crate::scene::ViewPreset::parse(&v).ok_or_else(|| format!("--view takes persp, front, side or top, not '{v}'"))?;
             }
             "--ortho" => render.ortho = true,
+            "--heat-map" => render.heat_map = true,
+            "--layout" => {
+                let v = value("--layout")?;
+                render.layout = crate::scene::Layout::parse(&v)
+                    .ok_or_else(|| format!("--layout takes overlay, side-by-side, align-roots or align-roots-heading, not '{v}'"))?;
+            }
             "--csv" => csv = true,
             "--mnm" => mnm = Some(PathBuf::from(value("--mnm")?)),
             "--align" => {
@@ -252,7 +260,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
             Command::Compare { files, align, offset_secs, csv, mnm }
         }
         Some("thumbnail") => {
-            let Some(output) = files.pop().filter(|o| super::render::is_png(o)) else {
+            let Some(output) = files.pop().filter(|o| super::render_cmd::is_png(o)) else {
                 return Err("thumbnail needs INPUT... OUTPUT.png".into());
             };
             if files.is_empty() {
@@ -268,12 +276,12 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
                 return Err("render needs --out FILE.png (or --out DIR/ with --range)".into());
             }
             if render.range.is_some() {
-                if super::render::is_png(&render.out) {
+                if super::render_cmd::is_png(&render.out) {
                     return Err("with --range, --out names a folder for the numbered PNGs".into());
                 }
                 return Ok(Args { command: Command::Render { files, options: render }, options });
             }
-            if !super::render::is_png(&render.out) {
+            if !super::render_cmd::is_png(&render.out) {
                 return Err(format!("--out must name a .png file, not '{}'", render.out.display()));
             }
             Command::Render { files, options: render }

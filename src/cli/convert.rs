@@ -1,26 +1,9 @@
 //! `skelview convert INPUT... OUTPUT.bvh [--order ZXY]`: any loaded motion as BVH.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{Args, ExitCode, fail, load_all};
-use crate::export::{BvhWriteOptions, write_bvh};
-
-/// Writes `text` to `path` through a temporary file, so a failure leaves no partial output.
-pub fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp-skelview");
-    let result = (|| {
-        let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-        write(&mut file)?;
-        file.flush()?;
-        drop(file);
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
+use crate::export::{BvhWriteOptions, write_atomically, write_bvh};
 
 pub(super) fn run(args: &Args, inputs: &[PathBuf], output: &Path, options: &BvhWriteOptions) -> ExitCode {
     let motions = match load_all(args, inputs) {

@@ -1,43 +1,51 @@
-//! The command line: `info`, `positions`, `check`.
+//! The command line: every subcommand, and the choice between them and the viewer (which
+//! `main.rs` starts; the command line never imports the window).
 //!
 //! Exit codes: 0 success, 1 `check` found failures, 2 an error (bad file or usage).
 
 mod args;
 mod check;
 mod compare;
-pub mod convert;
-pub mod desktop;
+mod convert;
+mod desktop;
 mod info;
 mod json;
 mod positions;
-pub mod render;
+mod progress;
+mod render_cmd;
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 pub use args::{Args, Command, parse_args};
 
 use crate::core::Motion;
-use crate::formats::{self, LoadError, LoadRequest, Quiet, Source};
-
-/// The sample shown when no file is given (CC0-like MIT test file; see assets/SAMPLES.md).
-pub const SAMPLE_BVH: &[u8] = include_bytes!("../../assets/walk01.bvh");
-/// Name the bundled sample is reported under.
-pub const SAMPLE_NAME: &str = "assets/walk01.bvh";
+use crate::formats::{self, LoadError, LoadRequest, Quiet};
 
 /// Result of a command: the exit code.
 pub type ExitCode = i32;
 
-/// Runs the command line; returns the process exit code.
-pub fn run(argv: Vec<String>) -> ExitCode {
+/// What `main` does next: exit with a code, or open the viewer.
+#[derive(Debug)]
+pub enum Next {
+    /// A command ran; exit with this code.
+    Exit(ExitCode),
+    /// Open the viewer on these files (the bundled sample when empty).
+    Viewer(Vec<PathBuf>, crate::formats::LoadOptions),
+}
+
+/// Runs the command line; returns the exit code, or asks for the viewer.
+pub fn run(argv: Vec<String>) -> Next {
     let args = match parse_args(argv) {
         Ok(a) => a,
         Err(message) => {
             eprintln!("skelview: {message}\n\n{}", args::USAGE);
-            return 2;
+            return Next::Exit(2);
         }
     };
+    if let Command::View { files } = args.command {
+        return Next::Viewer(files, args.options);
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let code = match &args.command {
@@ -61,13 +69,7 @@ pub fn run(argv: Vec<String>) -> ExitCode {
             let _ = writeln!(out, "skelview {}", env!("CARGO_PKG_VERSION"));
             0
         }
-        Command::View { files } => match crate::window::run(files.clone(), args.options.clone()) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("skelview: {e}\n(headless use: skelview info | positions | check | render)");
-                2
-            }
-        },
+        Command::View { .. } => unreachable!("handled above"),
         Command::Info { files, json, mnm } => info::run(&args, files, *json, mnm.as_deref(), &mut out),
         Command::Positions { files, frames, raw } => positions::run(&args, files, frames, *raw, &mut out),
         Command::Check { paths } => check::run(&args, paths, &mut out),
@@ -75,22 +77,19 @@ pub fn run(argv: Vec<String>) -> ExitCode {
             compare::run(&args, files, *align, *offset_secs, *csv, mnm.as_deref(), &mut out)
         }
         Command::Convert { inputs, output, options } => convert::run(&args, inputs, output, options),
-        Command::Render { files, options } => render::run(&args, files, options),
-        Command::Thumbnail { inputs, output, size } => render::thumbnail(&args, inputs, output, *size),
+        Command::Render { files, options } => render_cmd::run(&args, files, options),
+        Command::Thumbnail { inputs, output, size } => render_cmd::thumbnail(&args, inputs, output, *size),
     };
     let _ = out.flush();
-    code
+    Next::Exit(code)
 }
 
 /// Loads every motion named by `files` (the bundled sample when empty), reporting the first
 /// error on stderr.
 fn load_all(args: &Args, files: &[PathBuf]) -> Result<Vec<Motion>, LoadError> {
-    let requests: Vec<Result<LoadRequest, LoadError>> = if files.is_empty() {
-        vec![Ok(LoadRequest::Bvh(Source::Memory { name: SAMPLE_NAME.into(), bytes: Arc::from(SAMPLE_BVH) }))]
-    } else {
-        LoadRequest::from_paths(files)
-    };
-    let parallel = crate::cache::ScopedThreads::per_core();
+    let requests: Vec<Result<LoadRequest, LoadError>> =
+        if files.is_empty() { vec![Ok(formats::sample_request())] } else { LoadRequest::from_paths(files) };
+    let parallel = crate::cache::Rayon;
     requests.into_iter().map(|r| formats::load(&r?, &args.options, &parallel, &mut Quiet)).collect()
 }
 

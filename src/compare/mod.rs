@@ -5,9 +5,7 @@ pub mod matching;
 
 use glam::{Mat4, Vec3};
 
-use crate::core::pose::{self, GlobalPose, LocalPose};
-use crate::core::{Interpolation, Motion};
-use crate::render::scene;
+use crate::core::{GlobalPose, Interpolation, Motion, PoseAt, Sampler};
 pub use matching::{MatchKind, Placement, fold, match_joints, match_with_map};
 
 /// How clip B is moved onto clip A before measuring.
@@ -68,15 +66,9 @@ impl Comparison {
     }
 }
 
-fn posed(m: &Motion, time_secs: f64, local: &mut LocalPose, global: &mut GlobalPose, out: &mut Vec<Vec3>) {
-    pose::sample_pose(&m.skeleton, &m.clip, time_secs, Interpolation::Linear, local);
-    pose::global_pose(&m.skeleton, local, global);
-    scene::joint_positions(global, scene::display_from_file(m), out);
-}
-
 /// Heading (radians about +Y) of a root's forward axis in display space.
 fn heading(m: &Motion, global: &GlobalPose, root: usize) -> f32 {
-    let forward = scene::display_from_file(m).transform_vector3(global.world_from_joint[root].transform_vector3(Vec3::Z));
+    let forward = m.display_from_file().transform_vector3(global.world_from_joint[root].transform_vector3(Vec3::Z));
     forward.x.atan2(forward.z)
 }
 
@@ -94,8 +86,11 @@ pub fn compare_with_map(a: &Motion, b: &Motion, align: Align, offset_secs: f64, 
     if let Some(map) = map {
         match_with_map(&a.skeleton, &b.skeleton, map, &mut pairs);
     }
-    let (mut la, mut ga, mut pa) = (LocalPose::default(), GlobalPose::default(), Vec::new());
-    let (mut lb, mut gb, mut pb) = (LocalPose::default(), GlobalPose::default(), Vec::new());
+    let (mut sa, mut sb) = (Sampler::default(), Sampler::default());
+    // Metres, Y-up, linear sampling between frames.
+    let posed = |s: &mut Sampler, m: &Motion, t: f64| {
+        s.positions(m, PoseAt::Time(t), Interpolation::Linear, m.display_from_file());
+    };
     // Alignment from the first compared frame.
     let b_end = b.clip.last_frame_time_secs() + 1e-9;
     let na = a.clip.num_frames().max(1);
@@ -109,18 +104,19 @@ pub fn compare_with_map(a: &Motion, b: &Motion, align: Align, offset_secs: f64, 
     let mut b_from_display = Mat4::IDENTITY;
     if let (Some(&(_, t0)), Some(ra), Some(rb)) = (frames.first(), a.skeleton.roots().next(), b.skeleton.roots().next()) {
         if align != Align::None {
-            posed(a, t0, &mut la, &mut ga, &mut pa);
-            posed(b, t0 - offset_secs, &mut lb, &mut gb, &mut pb);
-            let turn = if align == Align::RootsAndHeading { heading(a, &ga, ra) - heading(b, &gb, rb) } else { 0.0 };
+            posed(&mut sa, a, t0);
+            posed(&mut sb, b, t0 - offset_secs);
+            let turn = if align == Align::RootsAndHeading { heading(a, &sa.global, ra) - heading(b, &sb.global, rb) } else { 0.0 };
             let rotate = Mat4::from_rotation_y(turn);
-            let moved_root = rotate.transform_point3(pb[rb]);
-            b_from_display = Mat4::from_translation(pa[ra] - moved_root) * rotate;
+            let moved_root = rotate.transform_point3(sb.positions[rb]);
+            b_from_display = Mat4::from_translation(sa.positions[ra] - moved_root) * rotate;
         }
     }
     let mut errors = Vec::with_capacity(frames.len());
     for &(_, t) in &frames {
-        posed(a, t, &mut la, &mut ga, &mut pa);
-        posed(b, t - offset_secs, &mut lb, &mut gb, &mut pb);
+        posed(&mut sa, a, t);
+        posed(&mut sb, b, t - offset_secs);
+        let (pa, pb) = (&sa.positions, &sb.positions);
         errors.push(pairs.iter().map(|&(i, k, _)| (pa[i] - b_from_display.transform_point3(pb[k])).length()).collect());
     }
     Comparison { pairs, frames, errors }

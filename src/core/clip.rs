@@ -90,6 +90,12 @@ impl Clip {
         if f >= last as f64 {
             return Some((last, last, 0.0));
         }
+        // A time computed as `frame × frame_time` lands on that frame exactly, not a hair
+        // before it (5 × 0.0416667 / 0.0416667 may be 4.9999999).
+        let nearest = f.round();
+        if (f - nearest).abs() < 1e-6 {
+            return Some((nearest as usize, nearest as usize, 0.0));
+        }
         let i = f.floor() as usize;
         Some((i, (i + 1).min(last), (f - i as f64) as f32))
     }
@@ -104,7 +110,10 @@ mod tests {
         let c = Clip::new(0.5, 1, 3, vec![0.0, 1.0, 2.0]);
         assert_eq!(c.locate(-1.0), Some((0, 0, 0.0)));
         assert_eq!(c.locate(0.25), Some((0, 1, 0.5)));
-        assert_eq!(c.locate(0.5), Some((1, 2, 0.0)));
+        assert_eq!(c.locate(0.5), Some((1, 1, 0.0)));
+        // A frame's time computed by multiplication lands on the frame, not a hair before.
+        let c24 = Clip::new(0.0416667, 1, 10, vec![0.0; 10]);
+        assert_eq!(c24.locate(7.0 * 0.0416667), Some((7, 7, 0.0)));
         assert_eq!(c.locate(99.0), Some((2, 2, 0.0)));
         assert_eq!(c.duration_secs(), 1.5);
         assert_eq!(c.last_frame_time_secs(), 1.0);

@@ -8,6 +8,7 @@ pub mod motion;
 pub mod playback;
 pub mod pose;
 pub mod rest;
+pub mod sampler;
 pub mod skeleton;
 pub mod units;
 
@@ -15,5 +16,6 @@ pub use clip::{Clip, Interpolation};
 pub use motion::{Format, Motion, SourceInfo, Warning};
 pub use playback::{Playback, PlaybackCommand};
 pub use pose::{GlobalPose, LocalPose, LocalTransform};
+pub use sampler::{PoseAt, Sampler};
 pub use skeleton::{ChannelKind, EulerConvention, Joint, PositionRule, Skeleton, SkeletonError};
 pub use units::{LengthUnit, UpAxis};

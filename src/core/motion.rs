@@ -101,4 +101,15 @@ impl Motion {
     pub fn metres_per_raw_unit(&self) -> f32 {
         self.source.unit.metres() / self.source.length_divisor
     }
+
+    /// `display_from_file`: the file's raw units and axes to metres, Y-up, as detected or
+    /// declared.
+    pub fn display_from_file(&self) -> glam::Mat4 {
+        super::units::display_transform(self.metres_per_raw_unit(), self.source.up_axis)
+    }
+
+    /// Body height in metres, for scale-aware sizes (1 m when the body has no extent).
+    pub fn body_size_m(&self) -> f32 {
+        super::units::usable_size_m(self.source.body_height * self.metres_per_raw_unit())
+    }
 }

@@ -1,6 +1,6 @@
 //! Length units and up axis: declared by some formats, detected from body size otherwise.
 
-use glam::Vec3;
+use glam::{Mat4, Vec3};
 
 use super::clip::Clip;
 use super::pose::{self, GlobalPose, LocalPose};
@@ -26,11 +26,26 @@ impl UpAxis {
 
     /// Maps a point from this convention to Y-up right-handed (Z-up: (x, y, z) → (x, z, −y)).
     pub fn to_y_up(self, p: Vec3) -> Vec3 {
-        match self {
-            Self::Y => p,
-            Self::Z => Vec3::new(p.x, p.z, -p.y),
-        }
+        display_transform(1.0, self).transform_point3(p)
     }
+}
+
+/// `display_from_file`: raw file units to metres (`metres_per_raw_unit`) and `up` to Y-up.
+/// The one place where units and axes are converted; everything shown or printed in metres
+/// goes through it.
+pub fn display_transform(metres_per_raw_unit: f32, up: UpAxis) -> Mat4 {
+    let scale = Mat4::from_scale(Vec3::splat(metres_per_raw_unit));
+    match up {
+        UpAxis::Y => scale,
+        // (x, y, z) → (x, z, −y): −90° about X.
+        UpAxis::Z => Mat4::from_rotation_x(-std::f32::consts::FRAC_PI_2) * scale,
+    }
+}
+
+/// A body height in metres usable for sizes and spacing: non-finite or tiny heights (a
+/// single joint, a prop) become 1 m.
+pub fn usable_size_m(height_m: f32) -> f32 {
+    if height_m.is_finite() && height_m > 1e-3 { height_m } else { 1.0 }
 }
 
 /// A length unit with its size in metres.
@@ -182,6 +197,8 @@ mod tests {
 
     #[test]
     fn z_up_maps_to_y_up() {
-        assert_eq!(UpAxis::Z.to_y_up(Vec3::new(1.0, 2.0, 3.0)), Vec3::new(1.0, 3.0, -2.0));
+        assert!((UpAxis::Z.to_y_up(Vec3::new(1.0, 2.0, 3.0)) - Vec3::new(1.0, 3.0, -2.0)).length() < 1e-6);
+        let m = display_transform(0.01, UpAxis::Z).transform_point3(Vec3::new(100.0, 200.0, 300.0));
+        assert!((m - Vec3::new(1.0, 3.0, -2.0)).length() < 1e-5, "{m}");
     }
 }

@@ -1,6 +1,9 @@
-//! Writing motions out: BVH conversion (any format in, BVH out) and position CSVs.
+//! Writing motions out: BVH conversion (any format in, BVH out), position CSVs, and the one
+//! atomic-write helper every output file goes through.
 
+pub mod atomic;
 pub mod bvh_writer;
 pub mod positions;
 
+pub use atomic::write_atomically;
 pub use bvh_writer::{BvhWriteOptions, write_bvh};

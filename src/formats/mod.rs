@@ -199,6 +199,19 @@ impl LoadRequest {
         }
     }
 
+    /// The file on disk the user opened (the AMC of a pair), if it is one.
+    pub fn file_path(&self) -> Option<&Path> {
+        match self {
+            Self::Bvh(Source::File(p))
+            | Self::Htr(Source::File(p))
+            | Self::Acl(Source::File(p))
+            | Self::HAnim(Source::File(p))
+            | Self::Acclaim { amc: Some(Source::File(p)), .. }
+            | Self::Acclaim { asf: Source::File(p), amc: None } => Some(p),
+            _ => None,
+        }
+    }
+
     /// Groups command-line paths into requests: an `.amc` pairs with an `.asf` given beside it
     /// (the nearest one before it, else after it), or with one found next to it on disk; an
     /// `.asf` that no `.amc` took is loaded alone (rest pose).
@@ -428,6 +441,21 @@ fn load_acclaim(
         details: Vec::new(),
     };
     Ok(Motion { skeleton: asf.skeleton, clip, source, warnings })
+}
+
+/// The sample shown when no file is given (MIT test file; see assets/SAMPLES.md).
+pub const SAMPLE_BVH: &[u8] = include_bytes!("../../assets/walk01.bvh");
+/// Name the bundled sample is reported under.
+pub const SAMPLE_NAME: &str = "assets/walk01.bvh";
+
+/// A request for the bundled sample.
+pub fn sample_request() -> LoadRequest {
+    LoadRequest::Bvh(Source::Memory { name: SAMPLE_NAME.into(), bytes: Arc::from(SAMPLE_BVH) })
+}
+
+/// The bundled sample, loaded on the calling thread with default options.
+pub fn load_sample() -> Result<Motion, LoadError> {
+    load(&sample_request(), &LoadOptions::default(), &Sequential, &mut Quiet)
 }
 
 /// Loads a file or an ASF/AMC pair on the calling thread with default options.

@@ -1,13 +1,10 @@
-//! The wgpu renderer: bones, joints, axes, grid and shadow from global poses. Knows nothing of
-//! the UI; the window shows its target as an image, `skelview render` reads it back to PNG.
+//! The wgpu renderer: draw data → pixels (bones, joints, axes, grid and shadow). Knows
+//! nothing of the UI or of files; the window shows its target as an image, the offscreen
+//! path reads it back to PNG for `render`, `thumbnail` and the viewer's exports.
 
-pub mod camera;
-pub mod gpu_types;
 pub mod meshes;
 pub mod offscreen;
 pub mod renderer;
-pub mod scene;
+pub mod sequence;
 
-pub use camera::{OrbitCamera, ViewPreset};
 pub use renderer::{RenderTarget, SkeletonRenderer};
-pub use scene::{DrawData, Style};

@@ -2,13 +2,14 @@
 
 use std::path::Path;
 
+use image::ImageEncoder;
+
 use glam::Vec3;
 use thiserror::Error;
 
-use super::camera::OrbitCamera;
-use super::gpu_types::Globals;
 use super::renderer::{RenderTarget, SkeletonRenderer};
-use super::scene::DrawData;
+use crate::scene::gpu_types::Globals;
+use crate::scene::{DrawData, OrbitCamera};
 
 /// Failures of headless rendering.
 #[derive(Debug, Error)]
@@ -122,11 +123,9 @@ pub fn render_rgba(
 /// Writes RGBA8 pixels as a PNG, atomically: a failed write leaves no partial file.
 pub fn write_png(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), RenderError> {
     let err = |message: String| RenderError::Png { path: path.display().to_string(), message };
-    let tmp = path.with_extension("png.tmp");
-    image::save_buffer_with_format(&tmp, rgba, size.0, size.1, image::ExtendedColorType::Rgba8, image::ImageFormat::Png)
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png)
+        .write_image(rgba, size.0, size.1, image::ExtendedColorType::Rgba8)
         .map_err(|e| err(e.to_string()))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        err(e.to_string())
-    })
+    crate::export::write_atomically(path, |out| out.write_all(&png)).map_err(|e| err(e.to_string()))
 }

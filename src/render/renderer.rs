@@ -8,9 +8,9 @@
 
 use wgpu::util::DeviceExt;
 
-use super::gpu_types::{Globals, LineVertex, MeshInstance, MeshVertex};
 use super::meshes;
-use super::scene::DrawData;
+use crate::scene::DrawData;
+use crate::scene::gpu_types::{Globals, LineVertex, MeshInstance, MeshVertex};
 
 /// Depth format of every target.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;

@@ -1,7 +1,8 @@
 //! The clip list: one row per open clip (colour, visibility, name, opacity, time offset,
 //! match start, remove) and the layout choice.
 
-use crate::app::{Command, Layout, Viewer};
+use crate::app::{Command, Viewer};
+use crate::scene::Layout;
 
 /// Lays out the clip list; edits of colour, opacity and visibility apply directly (they
 /// only change how the next frame is drawn), the rest goes through commands.
@@ -12,12 +13,12 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             super::add_dialog(viewer);
         }
     });
-    if viewer.clips.is_empty() {
+    if viewer.session.scene.clips.is_empty() {
         ui.label("(nothing loaded)");
     }
     let mut commands = Vec::new();
-    let active = viewer.active;
-    for (i, clip) in viewer.clips.iter_mut().enumerate() {
+    let active = viewer.session.active;
+    for (i, clip) in viewer.session.scene.clips.iter_mut().enumerate() {
         ui.push_id(i, |ui| {
             ui.horizontal(|ui| {
                 let mut rgba = egui::Rgba::from_rgba_unmultiplied(clip.color[0], clip.color[1], clip.color[2], clip.color[3]);
@@ -54,13 +55,13 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     ui.separator();
     ui.horizontal_wrapped(|ui| {
         ui.label("layout");
-        for layout in [Layout::Overlay, Layout::SideBySide, Layout::AlignRoots, Layout::AlignRootsHeading] {
-            if ui.radio(viewer.layout == layout, layout.name()).clicked() && viewer.layout != layout {
+        for layout in Layout::ALL {
+            if ui.radio(viewer.session.scene.layout == layout, layout.name()).clicked() && viewer.session.scene.layout != layout {
                 commands.push(Command::SetLayout(layout));
             }
         }
     });
-    for (i, loading) in viewer.adding.iter().enumerate() {
+    for (i, loading) in viewer.session.loads.iter().filter(|l| !l.replace).enumerate() {
         ui.push_id(("adding", i), |ui| {
             ui.horizontal(|ui| {
                 ui.label(format!("Loading {}", loading.name));

@@ -1,46 +1,47 @@
 //! The comparison panel (two or more clips): the compared clip, the error now and over
 //! time (click the plot to seek), the worst joints, the heat-map legend and the editable pairs.
 
-use crate::app::{Command, CompareMode, Viewer, heat_color};
+use crate::app::{Command, Viewer};
 use crate::core::PlaybackCommand;
+use crate::scene::{CompareMode, heat_color};
 
 /// The comparison panel (in the inspector's column while two or more clips are open).
 pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
-    if viewer.clips.len() < 2 {
+    if viewer.session.scene.clips.len() < 2 {
         ui.label("Open a second clip to compare (File > Add file…).");
         return;
     }
     let mut commands = Vec::new();
-    let names: Vec<String> = viewer.clips.iter().map(|c| c.name.clone()).collect();
+    let names: Vec<String> = viewer.session.scene.clips.iter().map(|c| c.name.clone()).collect();
     ui.horizontal(|ui| {
         ui.label(format!("{} vs", names[0]));
-        let other = viewer.compare.other.min(names.len() - 1);
+        let other = viewer.session.scene.compare.other.min(names.len() - 1);
         egui::ComboBox::new("compare_other", "compared clip").selected_text(names.get(other).cloned().unwrap_or_default()).show_ui(
             ui,
             |ui| {
                 for (i, name) in names.iter().enumerate().skip(1) {
-                    ui.selectable_value(&mut viewer.compare.other, i, name);
+                    ui.selectable_value(&mut viewer.session.scene.compare.other, i, name);
                 }
             },
         );
     });
     ui.horizontal(|ui| {
-        ui.radio_value(&mut viewer.compare.mode, CompareMode::Position, "position");
-        ui.radio_value(&mut viewer.compare.mode, CompareMode::Angle, "local rotation angle");
-        ui.checkbox(&mut viewer.compare.heat, "heat map");
+        ui.radio_value(&mut viewer.session.scene.compare.mode, CompareMode::Position, "position");
+        ui.radio_value(&mut viewer.session.scene.compare.mode, CompareMode::Angle, "local rotation angle");
+        ui.checkbox(&mut viewer.session.scene.compare.heat, "heat map");
     });
     ui.horizontal(|ui| {
         if ui.button("Name map…").on_hover_text("An MNM file mapping both skeletons' names to Biped names").clicked() {
             match rfd::FileDialog::new().add_filter("Name map", &["mnm"]).add_filter("All files", &["*"]).pick_file() {
-                Some(path) => viewer.load_name_map(path),
+                Some(path) => viewer.commands.push(Command::LoadNameMap(path)),
                 None => super::no_dialog(viewer),
             }
         }
-        match &viewer.compare.name_map {
+        match &viewer.session.scene.compare.name_map {
             Some((path, map)) => {
                 ui.label(format!("{} ({} names)", path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(), map.len()));
                 if ui.small_button("x").clicked() {
-                    viewer.compare.name_map = None;
+                    viewer.session.scene.compare.name_map = None;
                 }
             }
             None => {
@@ -48,7 +49,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             }
         }
     });
-    let c = &viewer.compare;
+    let c = &viewer.session.scene.compare;
     let unit = c.unit;
     let label = if c.mode == CompareMode::Position { "MPJPE" } else { "mean angle" };
     ui.label(format!(
@@ -57,7 +58,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         c.current.len(),
         curve_mean(&c.curve)
     ));
-    let t = viewer.playback.time_secs;
+    let t = viewer.session.playback.time_secs;
     let points: Vec<[f64; 2]> = c.curve.clone();
     let plot = egui_plot::Plot::new("mpjpe_plot")
         .height(90.0)
@@ -79,7 +80,10 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     if c.heat {
         legend_ui(ui, c.legend_max, unit);
     }
-    let (ra, rb) = (&viewer.clips[0].motion.skeleton, &viewer.clips[c.other.min(viewer.clips.len() - 1)].motion.skeleton);
+    let (ra, rb) = (
+        &viewer.session.scene.clips[0].motion.skeleton,
+        &viewer.session.scene.clips[c.other.min(viewer.session.scene.clips.len() - 1)].motion.skeleton,
+    );
     let joint_name = |s: &crate::core::Skeleton, i: usize| s.joints().get(i).map_or("?".to_owned(), |j| j.name.clone());
     ui.label("worst joints now:");
     for (i, k, e) in c.worst(5) {
@@ -108,7 +112,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             }
         });
     });
-    viewer.compare.partner = partner;
+    viewer.session.scene.compare.partner = partner;
     viewer.commands.extend(commands);
 }
 

@@ -4,9 +4,9 @@
 use crate::app::{Command, Viewer, channel_curves};
 use crate::core::PlaybackCommand;
 
-/// Shows the window while `viewer.show_curves` is set.
+/// Shows the window while `viewer.view.show_curves` is set.
 pub fn curves_window(ctx: &egui::Context, viewer: &mut Viewer) {
-    let mut open = viewer.show_curves;
+    let mut open = viewer.view.show_curves;
     // Bottom left of the viewport, over the ground rather than the bodies.
     let corner = ctx.content_rect().left_bottom() + egui::vec2(310.0, -125.0);
     egui::Window::new("Channel curves")
@@ -16,16 +16,16 @@ pub fn curves_window(ctx: &egui::Context, viewer: &mut Viewer) {
         .default_width(420.0)
         .resizable(true)
         .show(ctx, |ui| curves_ui(ui, viewer));
-    viewer.show_curves = open;
+    viewer.view.show_curves = open;
 }
 
 /// The contents of the channel-curves window.
 pub fn curves_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
-    let (Some(m), Some(joint)) = (viewer.motion.clone(), viewer.selected) else {
+    let (Some(m), Some(joint)) = (viewer.motion().cloned(), viewer.view.selected) else {
         ui.label("Select a joint to see its channels.");
         return;
     };
-    let offset = viewer.clips.get(viewer.active).map_or(0.0, |c| c.offset_secs);
+    let offset = viewer.session.scene.clips.get(viewer.session.active).map_or(0.0, |c| c.offset_secs);
     let curves = channel_curves(&m, joint, offset);
     let name = m.skeleton.joints().get(joint).map_or("?", |j| j.name.as_str());
     if curves.is_empty() {
@@ -34,7 +34,7 @@ pub fn curves_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     }
     let flips: usize = curves.iter().map(|c| c.flips.len()).sum();
     ui.label(format!("{name}: {} channels, rotations in degrees · {flips} Euler flips (jumps over 180°)", curves.len()));
-    let t = viewer.playback.time_secs;
+    let t = viewer.session.playback.time_secs;
     let plot = egui_plot::Plot::new("channel_curves")
         .height(160.0)
         .legend(egui_plot::Legend::default())

@@ -23,7 +23,7 @@ pub const SHORTCUTS: [(&str, &str); 16] = [
 ];
 
 pub(super) fn help_ui(ctx: &egui::Context, viewer: &mut Viewer) {
-    if !viewer.show_help {
+    if !viewer.view.show_help {
         return;
     }
     let mut open = true;

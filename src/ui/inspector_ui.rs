@@ -2,15 +2,16 @@
 
 use glam::{EulerRot, Quat, Vec3};
 
-use crate::app::{Command, PoseMode, Viewer};
+use crate::app::{Command, Viewer};
 use crate::core::pose::{compose_rotation, joint_local};
 use crate::core::rest::rest_readout;
 use crate::core::{ChannelKind, EulerConvention, Format};
+use crate::scene::PoseMode;
 
 pub fn joint_tree_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     ui.heading("Joints");
-    ui.add(egui::TextEdit::singleline(&mut viewer.joint_filter).hint_text("search"));
-    let Some(motion) = viewer.motion.clone() else {
+    ui.add(egui::TextEdit::singleline(&mut viewer.view.joint_filter).hint_text("search"));
+    let Some(motion) = viewer.motion().cloned() else {
         ui.label("(nothing loaded)");
         return;
     };
@@ -19,7 +20,7 @@ pub fn joint_tree_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     for (i, j) in joints.iter().enumerate() {
         depth[i] = j.parent.map_or(0, |p| depth[p] + 1);
     }
-    let filter = viewer.joint_filter.to_lowercase();
+    let filter = viewer.view.joint_filter.to_lowercase();
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
         for (i, j) in joints.iter().enumerate() {
             if !filter.is_empty() && !j.name.to_lowercase().contains(&filter) {
@@ -29,7 +30,7 @@ pub fn joint_tree_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             ui.horizontal(|ui| {
                 ui.add_space(indent);
                 let text = if j.is_end_site { egui::RichText::new(&j.name).weak() } else { egui::RichText::new(&j.name) };
-                if ui.selectable_label(viewer.selected == Some(i), text).clicked() {
+                if ui.selectable_label(viewer.view.selected == Some(i), text).clicked() {
                     viewer.commands.push(Command::Select(Some(i)));
                 }
             });
@@ -72,15 +73,15 @@ fn euler_in_order(q: Quat, order: &str, convention: EulerConvention) -> Option<[
 
 pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     ui.heading("Inspector");
-    let Some(motion) = viewer.motion.clone() else {
+    let Some(motion) = viewer.motion().cloned() else {
         ui.label("(nothing loaded)");
         return;
     };
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-        if !viewer.amc_siblings.is_empty() {
+        if !viewer.session.amc_siblings.is_empty() {
             ui.label(egui::RichText::new("Motions beside this skeleton").strong());
             let asf = motion.source.paths[0].clone();
-            for amc in viewer.amc_siblings.clone() {
+            for amc in viewer.session.amc_siblings.clone() {
                 let name = amc.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 if ui.button(name).clicked() {
                     viewer.commands.push(Command::Open(vec![asf.clone(), amc]));
@@ -105,7 +106,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             } else {
                 "Character Studio Biped neutral pose (+Z up, facing −Y): no"
             });
-            if viewer.pose_mode != PoseMode::Rest && ui.button("Show the rest pose").clicked() {
+            if viewer.session.pose_mode != PoseMode::Rest && ui.button("Show the rest pose").clicked() {
                 viewer.commands.push(Command::SetPoseMode(PoseMode::Rest));
             }
         });
@@ -127,7 +128,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 }
             });
         }
-        let Some(i) = viewer.selected.filter(|&i| i < motion.skeleton.len()) else {
+        let Some(i) = viewer.view.selected.filter(|&i| i < motion.skeleton.len()) else {
             ui.label("Click a joint or bone (or pick one in the tree) to inspect it.");
             return;
         };
@@ -145,7 +146,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             }
         }
         let degrees = motion.source.angle_unit == "deg";
-        let frame = viewer.active_frame();
+        let frame = viewer.session.active_frame();
         let values: Option<Vec<f32>> = (motion.clip.num_frames() > 0).then(|| {
             motion.clip.frame(frame.min(motion.clip.num_frames() - 1))[joint.first_channel..joint.first_channel + joint.channels.len()]
                 .to_vec()
@@ -210,17 +211,17 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 ui.monospace(format!("euler {order}   {:.2}° {:.2}° {:.2}°", e[0], e[1], e[2]));
             }
         }
-        if viewer.global.world_from_joint.len() == motion.skeleton.len() {
-            let g = viewer.global.world_from_joint[i];
+        if viewer.global().world_from_joint.len() == motion.skeleton.len() {
+            let g = viewer.global().world_from_joint[i];
             ui.separator();
             ui.label(egui::RichText::new("Global").strong());
             ui.monospace(format!("position    {} (file units)", vec3(g.translation.into())));
-            if let Some(p) = viewer.positions.get(i) {
+            if let Some(p) = viewer.positions().get(i) {
                 ui.monospace(format!("            {} (m, Y-up)", vec3(*p)));
             }
             ui.monospace(format!("rotation    {}", quat(Quat::from_mat3a(&g.matrix3).normalize())));
             if let Some(parent) = joint.parent {
-                let len = (Vec3::from(g.translation) - Vec3::from(viewer.global.world_from_joint[parent].translation)).length();
+                let len = (Vec3::from(g.translation) - Vec3::from(viewer.global().world_from_joint[parent].translation)).length();
                 ui.monospace(format!("bone length {len:.4} (file units)"));
             }
         }

@@ -15,9 +15,10 @@ pub use inspector_ui::{inspector_ui, joint_tree_ui};
 pub use timeline_ui::timeline_ui;
 pub mod viewport_ui;
 
-use crate::app::{Command, PoseMode, Viewer};
+use crate::app::{Command, Viewer};
 use crate::core::PlaybackCommand;
-use crate::render::ViewPreset;
+use crate::scene::PoseMode;
+use crate::scene::ViewPreset;
 pub use viewport_ui::ViewportGpu;
 
 /// Supported extensions for the open dialog (`.acl.sjson`/`.acl.zip` filter as `sjson`/`zip`).
@@ -25,6 +26,10 @@ pub const EXTENSIONS: [&str; 10] = ["bvh", "asf", "amc", "htr", "gtr", "sjson", 
 
 /// Lays out the whole window for one frame.
 pub fn viewer_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut ViewportGpu, frame_ms: f32) {
+    let theme = if viewer.settings.light_theme { egui::Theme::Light } else { egui::Theme::Dark };
+    if ui.ctx().theme() != theme {
+        ui.ctx().set_theme(theme);
+    }
     shortcuts(ui, viewer);
     egui::Panel::top("menu").show(ui, |ui| menu_ui(ui, viewer));
     egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, viewer, frame_ms));
@@ -57,7 +62,7 @@ pub fn side_panels_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             .default_size(layout.right_width)
             .min_size(280.0)
             .show(ui, |ui| {
-                if viewer.clips.len() > 1 {
+                if viewer.session.scene.clips.len() > 1 {
                     egui::Panel::bottom("comparison").resizable(true).default_size(420.0).show(ui, |ui| {
                         ui.heading("Comparison");
                         egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| compare_ui(ui, viewer));
@@ -154,7 +159,7 @@ pub fn add_dialog(viewer: &mut Viewer) {
 /// rfd returns None both for "cancelled" and "no dialog could be shown": say which.
 fn no_dialog(viewer: &mut Viewer) {
     if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() && which("zenity").is_none() {
-        viewer.error = Some("No file dialog is available (needs an xdg-desktop-portal or zenity). Drop a file on the window or use the command line (skelview positions / render --range).".into());
+        viewer.commands.push(Command::ShowError("No file dialog is available (needs an xdg-desktop-portal or zenity). Drop a file on the window or use the command line (skelview positions / render --range).".into()));
     }
 }
 
@@ -171,25 +176,25 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             if ui.button("Add file…").on_hover_text("Open beside the clips shown (or drop with Shift held)").clicked() {
                 add_dialog(viewer);
             }
-            ui.add_enabled_ui(viewer.motion.is_some() && viewer.job.is_none(), |ui| {
+            ui.add_enabled_ui(viewer.motion().is_some() && viewer.jobs.export.is_none(), |ui| {
                 if ui.button("Export positions CSV…").clicked() {
                     match rfd::FileDialog::new().add_filter("CSV", &["csv"]).set_file_name("positions.csv").save_file() {
-                        Some(path) => viewer.export_positions(path),
+                        Some(path) => viewer.commands.push(Command::ExportPositions(path)),
                         None => no_dialog(viewer),
                     }
                 }
                 if ui.button("Export frames (in/out range) as PNG…").clicked() {
                     match rfd::FileDialog::new().set_title("Folder for the PNG frames").pick_folder() {
-                        Some(dir) => viewer.export_frames(dir, (1280, 720)),
+                        Some(dir) => viewer.commands.push(Command::ExportFrames(dir, (1280, 720))),
                         None => no_dialog(viewer),
                     }
                 }
             });
             ui.menu_button("Open recent", |ui| {
-                if viewer.recent.is_empty() {
+                if viewer.settings.recent.is_empty() {
                     ui.label("(none yet)");
                 }
-                for path in viewer.recent.clone() {
+                for path in viewer.settings.recent.clone() {
                     if ui.button(path.display().to_string()).clicked() {
                         viewer.commands.push(Command::Open(vec![path]));
                     }
@@ -197,12 +202,12 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             });
         });
         ui.menu_button("View", |ui| {
-            ui.checkbox(&mut viewer.style.bones, "Bones");
-            ui.checkbox(&mut viewer.style.joints, "Joints");
-            ui.checkbox(&mut viewer.style.axes, "Joint axes");
-            ui.checkbox(&mut viewer.style.grid, "Grid");
-            ui.checkbox(&mut viewer.style.shadow, "Shadow");
-            ui.checkbox(&mut viewer.style.gizmo, "World axes");
+            ui.checkbox(&mut viewer.settings.style.bones, "Bones");
+            ui.checkbox(&mut viewer.settings.style.joints, "Joints");
+            ui.checkbox(&mut viewer.settings.style.axes, "Joint axes");
+            ui.checkbox(&mut viewer.settings.style.grid, "Grid");
+            ui.checkbox(&mut viewer.settings.style.shadow, "Shadow");
+            ui.checkbox(&mut viewer.settings.style.gizmo, "World axes");
             ui.separator();
             for (label, view) in [
                 ("Front (1)", ViewPreset::Front),
@@ -217,41 +222,35 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             if ui.button("Frame all (F)").clicked() {
                 viewer.commands.push(Command::FrameAll);
             }
-            let mut ortho = viewer.camera.orthographic;
+            let mut ortho = viewer.view.camera.orthographic;
             if ui.checkbox(&mut ortho, "Orthographic (O)").changed() {
                 viewer.commands.push(Command::ToggleOrtho);
             }
             ui.separator();
-            let detected = viewer.motion.as_ref().map(|m| (m.source.unit, m.source.up_axis));
+            let active =
+                viewer.session.active_clip().map(|c| (c.motion.source.unit, c.motion.source.up_axis, c.unit_override, c.up_override));
+            let (unit_set, up_set) = active.map_or((None, None), |a| (a.2, a.3));
             ui.menu_button("Units", |ui| {
                 use crate::core::LengthUnit::*;
-                let auto = detected.map_or("auto".to_owned(), |(u, _)| format!("auto ({})", u.symbol()));
-                if ui.radio(viewer.unit_override.is_none(), auto).clicked() {
-                    viewer.unit_override = None;
-                    viewer.remember_overrides(None);
-                    viewer.commands.push(Command::FrameAll);
+                let auto = active.map_or("auto".to_owned(), |a| format!("auto ({})", a.0.symbol()));
+                if ui.radio(unit_set.is_none(), auto).clicked() {
+                    viewer.commands.push(Command::SetUnit(None));
                 }
                 for unit in [Millimetre, Centimetre, Metre, Inch, Foot, CmuAsf] {
-                    if ui.radio(viewer.unit_override == Some(unit), unit.symbol()).clicked() {
-                        viewer.unit_override = Some(unit);
-                        viewer.remember_overrides(None);
-                        viewer.commands.push(Command::FrameAll);
+                    if ui.radio(unit_set == Some(unit), unit.symbol()).clicked() {
+                        viewer.commands.push(Command::SetUnit(Some(unit)));
                     }
                 }
             });
             ui.menu_button("Up axis", |ui| {
                 use crate::core::UpAxis;
-                let auto = detected.map_or("auto".to_owned(), |(_, up)| format!("auto ({})", up.name()));
-                if ui.radio(viewer.up_override.is_none(), auto).clicked() {
-                    viewer.up_override = None;
-                    viewer.remember_overrides(None);
-                    viewer.commands.push(Command::FrameAll);
+                let auto = active.map_or("auto".to_owned(), |a| format!("auto ({})", a.1.name()));
+                if ui.radio(up_set.is_none(), auto).clicked() {
+                    viewer.commands.push(Command::SetUpAxis(None));
                 }
                 for up in [UpAxis::Y, UpAxis::Z] {
-                    if ui.radio(viewer.up_override == Some(up), format!("{}-up", up.name())).clicked() {
-                        viewer.up_override = Some(up);
-                        viewer.remember_overrides(None);
-                        viewer.commands.push(Command::FrameAll);
+                    if ui.radio(up_set == Some(up), format!("{}-up", up.name())).clicked() {
+                        viewer.commands.push(Command::SetUpAxis(Some(up)));
                     }
                 }
             });
@@ -259,39 +258,36 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 use crate::core::PositionRule;
                 let rule = viewer.position_rule();
                 if ui.radio(rule == PositionRule::Replace, "replace the OFFSET (default)").clicked() {
-                    viewer.set_position_rule(PositionRule::Replace);
+                    viewer.commands.push(Command::SetPositionRule(PositionRule::Replace));
                 }
                 if ui.radio(rule == PositionRule::Add, "add to the OFFSET (Meredith–Maddock)").clicked() {
-                    viewer.set_position_rule(PositionRule::Add);
+                    viewer.commands.push(Command::SetPositionRule(PositionRule::Add));
                 }
             });
             ui.separator();
-            if ui.checkbox(&mut viewer.light_theme, "Light theme").changed() {
-                ui.ctx().set_theme(if viewer.light_theme { egui::Theme::Light } else { egui::Theme::Dark });
-                viewer.save_settings();
-            }
+            let mut changed = ui.checkbox(&mut viewer.settings.light_theme, "Light theme").changed();
             let panels = &mut viewer.settings.panels;
-            let mut changed = ui.checkbox(&mut panels.left_shown, "Clips and joint tree panel").changed();
+            changed |= ui.checkbox(&mut panels.left_shown, "Clips and joint tree panel").changed();
             changed |= ui.checkbox(&mut panels.right_shown, "Inspector panel").changed();
             if changed {
-                viewer.save_settings();
+                viewer.commands.push(Command::SaveSettings);
             }
             if ui.button("Reset settings").clicked() {
-                viewer.reset_settings();
-                ui.ctx().set_theme(egui::Theme::Dark);
+                viewer.commands.push(Command::ResetSettings);
             }
-            ui.checkbox(&mut viewer.show_curves, "Channel curves of the selected joint");
+            ui.checkbox(&mut viewer.view.show_curves, "Channel curves of the selected joint");
             ui.horizontal(|ui| {
-                ui.checkbox(&mut viewer.overlays.trails, "Trails ±");
-                ui.add(egui::DragValue::new(&mut viewer.overlays.trail_secs).speed(0.05).range(0.05..=60.0).suffix(" s"));
+                ui.checkbox(&mut viewer.session.scene.overlays.trails, "Trails ±");
+                ui.add(egui::DragValue::new(&mut viewer.session.scene.overlays.trail_secs).speed(0.05).range(0.05..=60.0).suffix(" s"));
             });
             ui.horizontal(|ui| {
                 let label = ui.label("Onion skin ghosts");
-                ui.add(egui::DragValue::new(&mut viewer.overlays.onion).range(0..=16)).labelled_by(label.id);
+                ui.add(egui::DragValue::new(&mut viewer.session.scene.overlays.onion).range(0..=16)).labelled_by(label.id);
                 let label = ui.label("every");
-                ui.add(egui::DragValue::new(&mut viewer.overlays.onion_step).range(1..=120).suffix(" frames")).labelled_by(label.id);
+                ui.add(egui::DragValue::new(&mut viewer.session.scene.overlays.onion_step).range(1..=120).suffix(" frames"))
+                    .labelled_by(label.id);
             });
-            let mut follow = viewer.follow_root;
+            let mut follow = viewer.view.follow_root;
             if ui.checkbox(&mut follow, "Follow root (R)").changed() {
                 viewer.commands.push(Command::ToggleFollowRoot);
             }
@@ -300,7 +296,7 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             for (label, mode) in
                 [("Animated", PoseMode::Animated), ("Rest pose (channels ignored)", PoseMode::Rest), ("First frame", PoseMode::FirstFrame)]
             {
-                if ui.radio(viewer.pose_mode == mode, label).clicked() {
+                if ui.radio(viewer.session.pose_mode == mode, label).clicked() {
                     viewer.commands.push(Command::SetPoseMode(mode));
                 }
             }
@@ -313,21 +309,22 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
 
 fn status_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
     ui.horizontal(|ui| {
-        if let Some(job) = &viewer.job {
+        if let Some(job) = &viewer.jobs.export {
             ui.label(&job.name);
             ui.add(egui::ProgressBar::new(job.fraction()).desired_width(160.0).show_percentage());
             if ui.button("Cancel").clicked() {
                 job.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
             }
             ui.separator();
-        } else if let Some(notice) = &viewer.notice {
+        } else if let Some(notice) = &viewer.messages.notice {
             ui.label(notice);
             ui.separator();
         }
-        if let Some(loading) = &viewer.loading {
+        if let Some(loading) = viewer.session.loads.iter().find(|l| l.replace) {
             ui.label(format!("Loading {}", loading.name));
             ui.add(egui::ProgressBar::new(loading.progress).desired_width(160.0).show_percentage());
-        } else if let Some(m) = &viewer.motion {
+        } else if let Some(clip) = viewer.session.active_clip() {
+            let m = &clip.motion;
             let s = &m.source;
             let name =
                 s.paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" + ");
@@ -338,16 +335,16 @@ fn status_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
                 m.clip.num_frames(),
                 m.clip.fps(),
                 m.clip.duration_secs(),
-                viewer.unit_override.unwrap_or(s.unit).symbol(),
-                if viewer.unit_override.is_some() {
+                clip.unit().symbol(),
+                if clip.unit_override.is_some() {
                     " (set)"
                 } else if s.unit_detected {
                     " (detected)"
                 } else {
                     ""
                 },
-                viewer.up_override.unwrap_or(s.up_axis).name(),
-                if viewer.up_override.is_some() {
+                clip.up_axis().name(),
+                if clip.up_override.is_some() {
                     " (set)"
                 } else if s.up_detected {
                     " (detected)"
@@ -368,7 +365,7 @@ fn status_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
 }
 
 fn error_ui(ctx: &egui::Context, viewer: &mut Viewer) {
-    let Some(error) = viewer.error.clone() else { return };
+    let Some(error) = viewer.messages.error.clone() else { return };
     egui::Window::new("Could not open the file").collapsible(false).resizable(true).anchor(egui::Align2::CENTER_TOP, [0.0, 40.0]).show(
         ctx,
         |ui| {

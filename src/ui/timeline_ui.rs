@@ -5,9 +5,9 @@ use crate::core::playback::RATE_RANGE;
 use crate::core::{Interpolation, PlaybackCommand};
 
 pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
-    let p = viewer.playback.clone();
+    let p = viewer.session.playback.clone();
     let mut commands: Vec<PlaybackCommand> = Vec::new();
-    let mut interp = viewer.interpolation;
+    let mut interp = viewer.settings.interpolation;
     let mut push = |c: PlaybackCommand| commands.push(c);
     let last = p.num_frames().saturating_sub(1);
     ui.add_space(4.0);
@@ -38,7 +38,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             }
         });
     });
-    if viewer.clips.len() > 1 {
+    if viewer.session.scene.clips.len() > 1 {
         extents_ui(ui, viewer, &p, &mut push);
     }
     ui.horizontal(|ui| {
@@ -82,7 +82,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     });
     ui.add_space(2.0);
     viewer.commands.extend(commands.into_iter().map(Command::Playback));
-    if interp != viewer.interpolation {
+    if interp != viewer.settings.interpolation {
         viewer.commands.push(Command::SetInterpolation(interp));
     }
 }
@@ -92,12 +92,12 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
 fn extents_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &crate::core::Playback, push: &mut impl FnMut(PlaybackCommand)) {
     let span = (p.num_frames().saturating_sub(1) as f64 * p.frame_time_secs()).max(1e-9);
     let row = 5.0;
-    let height = row * viewer.clips.len() as f32 + 2.0;
+    let height = row * viewer.session.scene.clips.len() as f32 + 2.0;
     let (rect, response) = ui.allocate_exact_size(egui::vec2(ui.available_width(), height), egui::Sense::click_and_drag());
     let painter = ui.painter_at(rect);
     let x_of = |t: f64| rect.left() + (t / span).clamp(0.0, 1.0) as f32 * rect.width();
     painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
-    for (i, c) in viewer.clips.iter().enumerate() {
+    for (i, c) in viewer.session.scene.clips.iter().enumerate() {
         let y = rect.top() + 1.0 + row * i as f32;
         let color = egui::Rgba::from_rgba_unmultiplied(c.color[0], c.color[1], c.color[2], if c.visible { 1.0 } else { 0.3 });
         let bar = egui::Rect::from_min_max(

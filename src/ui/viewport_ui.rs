@@ -21,7 +21,7 @@ pub struct ViewportGpu {
 }
 
 /// Background of the viewport (linear RGB), matching `skelview render`.
-const BACKGROUND: [f64; 4] = crate::cli::render::BACKGROUND;
+use crate::scene::BACKGROUND;
 /// Background with the light theme.
 const LIGHT_BACKGROUND: [f64; 4] = [0.45, 0.48, 0.52, 1.0];
 
@@ -57,10 +57,10 @@ impl ViewportGpu {
             self.target = Some(target);
         }
         let target = self.target.as_ref().expect("just created");
-        let globals = offscreen::globals(&viewer.camera, size.0 as f32 / size.1 as f32);
-        self.renderer.prepare(&self.device, &self.queue, &globals, &viewer.draw);
+        let globals = offscreen::globals(&viewer.view.camera, size.0 as f32 / size.1 as f32);
+        self.renderer.prepare(&self.device, &self.queue, &globals, &viewer.frame.draw);
         let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewport") });
-        target.render(&mut encoder, &self.renderer, if viewer.light_theme { LIGHT_BACKGROUND } else { BACKGROUND });
+        target.render(&mut encoder, &self.renderer, if viewer.settings.light_theme { LIGHT_BACKGROUND } else { BACKGROUND });
         self.queue.submit([encoder.finish()]);
         self.texture.expect("registered")
     }
@@ -72,7 +72,7 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
         return;
     }
     let aspect = rect.width() / rect.height();
-    viewer.aspect = aspect;
+    viewer.view.aspect = aspect;
     let to_ndc = |p: egui::Pos2| Vec2::new((p.x - rect.left()) / rect.width() * 2.0 - 1.0, 1.0 - (p.y - rect.top()) / rect.height() * 2.0);
     let shift = ui.input(|i| i.modifiers.shift);
     let delta = response.drag_delta();
@@ -102,10 +102,10 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
     ui.painter().image(texture, rect, uv, egui::Color32::WHITE);
 
     let painter = ui.painter_at(rect);
-    if viewer.show_names {
-        if let Some(m) = &viewer.motion {
+    if viewer.settings.show_names {
+        if let Some(m) = &viewer.motion() {
             for (i, j) in m.skeleton.joints().iter().enumerate().filter(|(_, j)| !j.is_end_site) {
-                if let Some((p, _)) = viewer.positions.get(i).and_then(|p| viewer.camera.project(*p, rect.width(), rect.height())) {
+                if let Some((p, _)) = viewer.positions().get(i).and_then(|p| viewer.view.camera.project(*p, rect.width(), rect.height())) {
                     painter.text(
                         rect.min + egui::vec2(p.x + 6.0, p.y),
                         egui::Align2::LEFT_CENTER,
@@ -117,7 +117,7 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
             }
         }
     }
-    if viewer.motion.is_none() && viewer.loading.is_none() && viewer.preview.is_none() {
+    if viewer.motion().is_none() && viewer.session.loads.is_empty() && viewer.session.preview.is_none() {
         painter.text(
             rect.center(),
             egui::Align2::CENTER_CENTER,
@@ -126,7 +126,7 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
             egui::Color32::from_gray(180),
         );
     }
-    if let Some(loading) = &viewer.loading {
+    if let Some(loading) = viewer.session.loads.iter().find(|l| l.replace) {
         let bar = egui::Rect::from_center_size(rect.center_bottom() - egui::vec2(0.0, 40.0), egui::vec2(rect.width().min(420.0), 26.0));
         ui.put(bar, egui::ProgressBar::new(loading.progress).text(format!("loading {:.0}%", loading.progress * 100.0)));
         let cancel = egui::Rect::from_center_size(bar.center() + egui::vec2(0.0, 28.0), egui::vec2(80.0, 22.0));
@@ -138,12 +138,12 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
     let toggles = egui::Rect::from_min_size(rect.min + egui::vec2(8.0, 8.0), egui::vec2(560.0, 24.0));
     ui.scope_builder(egui::UiBuilder::new().max_rect(toggles), |ui| {
         ui.horizontal(|ui| {
-            ui.checkbox(&mut viewer.style.bones, "bones");
-            ui.checkbox(&mut viewer.style.joints, "joints");
-            ui.checkbox(&mut viewer.style.axes, "axes");
-            ui.checkbox(&mut viewer.show_names, "names");
-            ui.checkbox(&mut viewer.style.grid, "grid");
-            ui.checkbox(&mut viewer.style.shadow, "shadow");
+            ui.checkbox(&mut viewer.settings.style.bones, "bones");
+            ui.checkbox(&mut viewer.settings.style.joints, "joints");
+            ui.checkbox(&mut viewer.settings.style.axes, "axes");
+            ui.checkbox(&mut viewer.settings.show_names, "names");
+            ui.checkbox(&mut viewer.settings.style.grid, "grid");
+            ui.checkbox(&mut viewer.settings.style.shadow, "shadow");
         });
     });
 }

@@ -8,9 +8,8 @@ use glam::{Mat4, Vec3};
 
 use super::clips::{ClipView, Layout};
 use crate::compare::{Placement, match_joints, match_with_map};
-use crate::core::pose::{self, GlobalPose, LocalPose};
-use crate::core::{Format, Interpolation, Motion};
-use crate::render::scene;
+use crate::core::sampler::joint_positions;
+use crate::core::{Format, Interpolation, LocalPose, Motion, PoseAt, Sampler};
 
 /// What is measured per matched pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,28 +130,6 @@ fn pair_errors(
     }
 }
 
-struct Sampler {
-    local: LocalPose,
-    global: GlobalPose,
-    positions: Vec<Vec3>,
-}
-
-impl Sampler {
-    fn new() -> Self {
-        Self { local: LocalPose::default(), global: GlobalPose::default(), positions: Vec::new() }
-    }
-
-    fn at(&mut self, m: &Motion, local_t: f64, transform: Mat4, interpolation: Interpolation) {
-        if m.clip.num_frames() == 0 {
-            pose::rest_pose(&m.skeleton, &mut self.local);
-        } else {
-            pose::sample_pose(&m.skeleton, &m.clip, local_t, interpolation, &mut self.local);
-        }
-        pose::global_pose(&m.skeleton, &self.local, &mut self.global);
-        scene::joint_positions(&self.global, transform, &mut self.positions);
-    }
-}
-
 impl CompareView {
     /// Matched pairs `(reference joint, partner)`.
     pub fn pairs(&self) -> Vec<(usize, usize)> {
@@ -223,7 +200,7 @@ impl CompareView {
             self.curve_key = Some(key);
             self.curve.clear();
             self.legend_max = 0.0;
-            let (mut sa, mut sb, mut errors) = (Sampler::new(), Sampler::new(), Vec::new());
+            let (mut sa, mut sb, mut errors) = (Sampler::default(), Sampler::default(), Vec::new());
             let b_last = b.motion.clip.last_frame_time_secs() + 1e-9;
             for f in 0..a.motion.clip.num_frames() {
                 let ta_local = f as f64 * a.motion.clip.frame_time_secs;
@@ -232,8 +209,8 @@ impl CompareView {
                 if !(-1e-9..=b_last).contains(&tb_local) {
                     continue;
                 }
-                sa.at(&a.motion, ta_local, ta, interpolation);
-                sb.at(&b.motion, tb_local.max(0.0), tb, interpolation);
+                sa.positions(&a.motion, PoseAt::Time(ta_local), interpolation, ta);
+                sb.positions(&b.motion, PoseAt::Time(tb_local.max(0.0)), interpolation, tb);
                 pair_errors(&pairs, self.mode, (&sa.local, &sa.positions), (&sb.local, &sb.positions), &mut errors);
                 let finite: Vec<f32> = errors.iter().copied().filter(|e| e.is_finite()).collect();
                 let mean = if finite.is_empty() { 0.0 } else { finite.iter().sum::<f32>() / finite.len() as f32 };
@@ -243,10 +220,10 @@ impl CompareView {
             self.legend_max *= to_units;
         }
         // Now: from the poses the viewer just computed (no resampling).
-        let (mut sa, mut sb, mut errors) = (Sampler::new(), Sampler::new(), Vec::new());
-        scene::joint_positions(&a.global, ta, &mut sa.positions);
-        scene::joint_positions(&b.global, tb, &mut sb.positions);
-        pair_errors(&pairs, self.mode, (a.local(), &sa.positions), (b.local(), &sb.positions), &mut errors);
+        let (mut pa, mut pb, mut errors) = (Vec::new(), Vec::new(), Vec::new());
+        joint_positions(&a.pose.global, ta, &mut pa);
+        joint_positions(&b.pose.global, tb, &mut pb);
+        pair_errors(&pairs, self.mode, (a.local(), &pa), (b.local(), &pb), &mut errors);
         self.current.clear();
         self.current.extend(pairs.iter().zip(&errors).map(|(&(i, k), &e)| (i, k, e * to_units)));
         self.bone_colors.clear();

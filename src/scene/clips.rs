@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use glam::{Mat4, Vec3};
 
-use crate::core::pose::{self, GlobalPose, LocalPose};
-use crate::core::{Interpolation, Motion};
-use crate::render::scene;
+use crate::core::units::{LengthUnit, UpAxis, display_transform, usable_size_m};
+use crate::core::{Interpolation, LocalPose, Motion, PoseAt, Sampler};
 
-/// Colours given to clips in the order they are opened (linear RGBA), as `skelview render A B`.
+/// Colours given to clips in the order they are opened (linear RGBA): the viewer and
+/// `skelview render A B` use the same ones.
 pub const PALETTE: [[f32; 4]; 8] = [
     [0.78, 0.80, 0.86, 1.0],
     [0.95, 0.35, 0.25, 1.0],
@@ -52,6 +52,24 @@ impl Layout {
         }
     }
 
+    /// Every layout, in menu order.
+    pub const ALL: [Self; 4] = [Self::Overlay, Self::SideBySide, Self::AlignRoots, Self::AlignRootsHeading];
+
+    /// Name on the command line (`--layout`).
+    pub fn cli_name(self) -> &'static str {
+        match self {
+            Self::Overlay => "overlay",
+            Self::SideBySide => "side-by-side",
+            Self::AlignRoots => "align-roots",
+            Self::AlignRootsHeading => "align-roots-heading",
+        }
+    }
+
+    /// Parses a command-line name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|l| l.cli_name() == s)
+    }
+
     /// Label in the UI.
     pub fn name(self) -> &'static str {
         match self {
@@ -64,6 +82,7 @@ impl Layout {
 }
 
 /// One open clip and how it is shown.
+#[derive(Clone)]
 pub struct ClipView {
     /// The loaded motion.
     pub motion: Arc<Motion>,
@@ -83,11 +102,12 @@ pub struct ClipView {
     pub placement: Mat4,
     /// Order of opening; a replacing load keeps only clips opened after it started.
     pub serial: u64,
-    /// Pose of this frame (file space), reused every frame.
-    pub global: GlobalPose,
-    /// Joint positions this frame in display space, after the placement.
-    pub positions: Vec<Vec3>,
-    local: LocalPose,
+    /// Length unit chosen by the user instead of the detected or declared one.
+    pub unit_override: Option<LengthUnit>,
+    /// Up axis chosen by the user instead of the detected or declared one.
+    pub up_override: Option<UpAxis>,
+    /// This frame's pose (file space) and joint positions (display space, after the placement).
+    pub pose: Sampler,
 }
 
 impl ClipView {
@@ -95,9 +115,9 @@ impl ClipView {
     pub fn new(motion: Arc<Motion>, index: usize) -> Self {
         let name = motion.source.paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>();
         let name = if name.is_empty() { format!("clip {}", index + 1) } else { name.join(" + ") };
-        let size = scene::body_size_m(&motion);
+        let size = motion.body_size_m();
         Self {
-            display: (scene::display_from_file(&motion), size),
+            display: (motion.display_from_file(), size),
             motion,
             name,
             color: PALETTE[index % PALETTE.len()],
@@ -106,10 +126,39 @@ impl ClipView {
             offset_secs: 0.0,
             placement: Mat4::IDENTITY,
             serial: 0,
-            global: GlobalPose::default(),
-            positions: Vec::new(),
-            local: LocalPose::default(),
+            unit_override: None,
+            up_override: None,
+            pose: Sampler::default(),
         }
+    }
+
+    /// Sets the user's unit and up-axis choices and recomputes `display` from them.
+    pub fn set_overrides(&mut self, unit: Option<LengthUnit>, up: Option<UpAxis>) {
+        (self.unit_override, self.up_override) = (unit, up);
+        let s = &self.motion.source;
+        let metres = unit.unwrap_or(s.unit).metres() / s.length_divisor;
+        let display = display_transform(metres, up.unwrap_or(s.up_axis));
+        self.display = (display, usable_size_m(s.body_height * metres));
+    }
+
+    /// The unit in force (the user's choice, else the file's).
+    pub fn unit(&self) -> LengthUnit {
+        self.unit_override.unwrap_or(self.motion.source.unit)
+    }
+
+    /// The up axis in force (the user's choice, else the file's).
+    pub fn up_axis(&self) -> UpAxis {
+        self.up_override.unwrap_or(self.motion.source.up_axis)
+    }
+
+    /// `display_from_file` followed by the layout's placement.
+    pub fn world_from_file(&self) -> Mat4 {
+        self.placement * self.display.0
+    }
+
+    /// Joint positions of this frame (display space, placed).
+    pub fn positions(&self) -> &[Vec3] {
+        &self.pose.positions
     }
 
     /// Shared-clock time of the last frame.
@@ -122,28 +171,27 @@ impl ClipView {
         (t - self.offset_secs).clamp(0.0, self.motion.clip.last_frame_time_secs().max(0.0))
     }
 
-    /// Samples the clip at shared time `t` into `global` and `positions` (no allocation once warm).
+    /// Samples the clip at shared time `t` into `pose` (no allocation once warm).
     pub fn pose_at(&mut self, t: f64, interpolation: Interpolation) {
+        self.pose_with(PoseAt::Time(self.local_time(t)), interpolation);
+    }
+
+    /// Poses the clip (`Time` is the clip's own time) and places the joints.
+    pub fn pose_with(&mut self, at: PoseAt, interpolation: Interpolation) {
+        let world_from_file = self.world_from_file();
         let m = &self.motion;
-        if m.clip.num_frames() == 0 {
-            pose::rest_pose(&m.skeleton, &mut self.local);
-        } else {
-            pose::sample_pose(&m.skeleton, &m.clip, self.local_time(t), interpolation, &mut self.local);
-        }
-        pose::global_pose(&m.skeleton, &self.local, &mut self.global);
-        scene::joint_positions(&self.global, self.placement * self.display.0, &mut self.positions);
+        self.pose.pose(&m.skeleton, &m.clip, at, interpolation);
+        self.pose.place(world_from_file);
     }
 
     /// Local pose of this frame.
     pub fn local(&self) -> &LocalPose {
-        &self.local
+        &self.pose.local
     }
 
-    /// The rest pose (channels ignored) into `global` and `positions`.
+    /// The rest pose (channels ignored) into `pose`.
     pub fn pose_rest(&mut self) {
-        pose::rest_pose(&self.motion.skeleton, &mut self.local);
-        pose::global_pose(&self.motion.skeleton, &self.local, &mut self.global);
-        scene::joint_positions(&self.global, self.placement * self.display.0, &mut self.positions);
+        self.pose_with(PoseAt::Rest, Interpolation::Linear);
     }
 
     /// Root position and heading (radians about +Y) at the clip's first frame, in display
@@ -151,13 +199,8 @@ impl ClipView {
     fn first_root(&self) -> Option<(Vec3, f32)> {
         let m = &self.motion;
         let root = m.skeleton.roots().next()?;
-        let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
-        if m.clip.num_frames() == 0 {
-            pose::rest_pose(&m.skeleton, &mut local);
-        } else {
-            pose::frame_pose(&m.skeleton, &m.clip, 0, &mut local);
-        }
-        pose::global_pose(&m.skeleton, &local, &mut global);
+        let mut s = Sampler::default();
+        let global = s.pose(&m.skeleton, &m.clip, PoseAt::Frame(0), Interpolation::Linear);
         let display = self.display.0;
         let p = display.transform_point3(global.world_from_joint.get(root)?.translation.into());
         let forward = display.transform_vector3(global.world_from_joint[root].transform_vector3(Vec3::Z));
@@ -209,7 +252,7 @@ mod tests {
     use crate::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
     fn sample() -> Arc<Motion> {
-        let request = LoadRequest::Bvh(Source::Memory { name: "walk.bvh".into(), bytes: Arc::from(crate::cli::SAMPLE_BVH) });
+        let request = LoadRequest::Bvh(Source::Memory { name: "walk.bvh".into(), bytes: Arc::from(crate::formats::SAMPLE_BVH) });
         Arc::new(formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap())
     }
 
@@ -246,7 +289,7 @@ mod tests {
         // At shared t = 1.5 the 120 fps clip shows its own 1.0 s, the same pose as the 30 fps clip at 1.0.
         clips[0].pose_at(1.0, Interpolation::Nearest);
         clips[1].pose_at(1.5, Interpolation::Nearest);
-        for (a, b) in clips[0].positions.iter().zip(&clips[1].positions) {
+        for (a, b) in clips[0].pose.positions.iter().zip(&clips[1].pose.positions) {
             assert!((*a - *b).length() < 1e-4, "{a} {b}");
         }
         match_start(&mut clips, 1);
@@ -261,13 +304,13 @@ mod tests {
         for c in &mut clips {
             c.pose_at(0.0, Interpolation::Linear);
         }
-        assert!((clips[0].positions[root] - clips[1].positions[root]).length() > 0.5, "shifted before aligning");
+        assert!((clips[0].pose.positions[root] - clips[1].pose.positions[root]).length() > 0.5, "shifted before aligning");
         for layout in [Layout::AlignRoots, Layout::AlignRootsHeading] {
             apply_layout(&mut clips, layout, Vec3::X);
             for c in &mut clips {
                 c.pose_at(0.0, Interpolation::Linear);
             }
-            assert!((clips[0].positions[root] - clips[1].positions[root]).length() < 1e-3, "{layout:?}");
+            assert!((clips[0].pose.positions[root] - clips[1].pose.positions[root]).length() < 1e-3, "{layout:?}");
         }
         apply_layout(&mut clips, Layout::Overlay, Vec3::X);
         assert_eq!(clips[1].placement, Mat4::IDENTITY);
@@ -282,7 +325,7 @@ mod tests {
             c.pose_at(0.0, Interpolation::Linear);
         }
         let size = clips[0].display.1;
-        let (a, b, c) = (clips[0].positions[root], clips[1].positions[root], clips[2].positions[root]);
+        let (a, b, c) = (clips[0].pose.positions[root], clips[1].pose.positions[root], clips[2].pose.positions[root]);
         assert!(((b - a) - Vec3::new(0.0, 0.0, -0.6 * size)).length() < 1e-3, "{a} {b}");
         assert!(((c - b) - (b - a)).length() < 1e-3, "evenly spaced");
         assert_eq!(clips[1].placement, Mat4::IDENTITY, "the middle one stays");

@@ -5,10 +5,9 @@
 use glam::Vec3;
 
 use super::clips::ClipView;
-use crate::core::Interpolation;
-use crate::core::pose::{self, GlobalPose, LocalPose};
-use crate::render::gpu_types::LineVertex;
-use crate::render::scene::{self, DrawData, Style};
+use super::draw::{self, DrawData, Style};
+use super::gpu_types::LineVertex;
+use crate::core::{Interpolation, PoseAt, Sampler};
 
 /// What is drawn around the current pose.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -33,11 +32,9 @@ impl Default for Overlays {
 const TRAIL_SAMPLES: usize = 64;
 
 /// Scratch buffers reused every frame, and the trail samples already computed.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct OverlayScratch {
-    local: LocalPose,
-    global: GlobalPose,
-    positions: Vec<Vec3>,
+    sampler: Sampler,
     trail: Vec<(Vec3, Vec3)>,
     /// Samples by grid index (shared time / step): while playing, consecutive frames share
     /// all but one or two, so a trail costs about one pose per frame instead of 65.
@@ -86,11 +83,9 @@ pub fn trails(
         let sample = match s.cache.get(&k) {
             Some(&p) => p,
             None => {
-                pose::sample_pose(&m.skeleton, &m.clip, c.local_time(k as f64 * step), interp, &mut s.local);
-                pose::global_pose(&m.skeleton, &s.local, &mut s.global);
-                scene::joint_positions(&s.global, display, &mut s.positions);
-                let joint = selected.and_then(|j| s.positions.get(j)).copied().unwrap_or(Vec3::NAN);
-                let p = (s.positions[root], joint);
+                let positions = s.sampler.positions(m, PoseAt::Time(c.local_time(k as f64 * step)), interp, display);
+                let joint = selected.and_then(|j| positions.get(j)).copied().unwrap_or(Vec3::NAN);
+                let p = (positions[root], joint);
                 s.cache.insert(k, p);
                 p
             }
@@ -131,12 +126,11 @@ pub fn onion_skin(c: &ClipView, t: f64, o: &Overlays, style: &Style, interp: Int
             if local_t < 0.0 || local_t > m.clip.last_frame_time_secs() {
                 continue;
             }
-            pose::sample_pose(&m.skeleton, &m.clip, local_t, interp, &mut s.local);
-            pose::global_pose(&m.skeleton, &s.local, &mut s.global);
+            s.sampler.pose(&m.skeleton, &m.clip, PoseAt::Time(local_t), interp);
             // Earlier ghosts cooler, later ones warmer, so the direction of motion reads.
             let tint = if sign < 0.0 { [0.45, 0.6, 1.0] } else { [1.0, 0.7, 0.4] };
             ghost.bone_color = [tint[0], tint[1], tint[2], alpha];
-            scene::build(&m.skeleton, &s.global, display, c.display.1, &ghost, None, out);
+            draw::build(&m.skeleton, &s.sampler.global, display, c.display.1, &ghost, None, out);
         }
     }
 }
@@ -144,12 +138,10 @@ pub fn onion_skin(c: &ClipView, t: f64, o: &Overlays, style: &Style, interp: Int
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
     use std::sync::Arc;
 
     fn clip() -> ClipView {
-        let request = LoadRequest::Bvh(Source::Memory { name: "walk.bvh".into(), bytes: Arc::from(crate::cli::SAMPLE_BVH) });
-        ClipView::new(Arc::new(formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()), 0)
+        ClipView::new(Arc::new(crate::formats::load_sample().unwrap()), 0)
     }
 
     #[test]

@@ -1,12 +1,11 @@
-//! CPU side of drawing: display space (metres, Y-up), draw data from a global pose, the grid,
+//! Draw data of one skeleton from a global pose in display space (metres, Y-up), the grid,
 //! and picking. No GPU calls here, so all of it is testable without an adapter.
 
 use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
 
 use super::camera::OrbitCamera;
 use super::gpu_types::{LineVertex, MeshInstance};
-use crate::core::units::UpAxis;
-use crate::core::{GlobalPose, Motion, Skeleton};
+use crate::core::{GlobalPose, Skeleton};
 
 /// What to draw and in which colours.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -71,33 +70,6 @@ impl DrawData {
         self.shadows.clear();
         self.lines.clear();
     }
-}
-
-/// `display_from_file`: the file's raw units and axes to metres, Y-up.
-pub fn display_from_file(motion: &Motion) -> Mat4 {
-    display_transform(motion.metres_per_raw_unit(), motion.source.up_axis)
-}
-
-/// Raw units to metres (`metres_per_raw_unit`) and `up` to Y-up.
-pub fn display_transform(metres_per_raw_unit: f32, up: UpAxis) -> Mat4 {
-    let scale = Mat4::from_scale(Vec3::splat(metres_per_raw_unit));
-    match up {
-        UpAxis::Y => scale,
-        // (x, y, z) → (x, z, −y): −90° about X.
-        UpAxis::Z => Mat4::from_rotation_x(-std::f32::consts::FRAC_PI_2) * scale,
-    }
-}
-
-/// Joint origins in display space.
-pub fn joint_positions(pose: &GlobalPose, display_from_file: Mat4, out: &mut Vec<Vec3>) {
-    out.clear();
-    out.extend(pose.world_from_joint.iter().map(|m| display_from_file.transform_point3(m.translation.into())));
-}
-
-/// Size of a body in display metres, for scale-aware thickness, axes and grid.
-pub fn body_size_m(motion: &Motion) -> f32 {
-    let h = motion.source.body_height * motion.metres_per_raw_unit();
-    if h.is_finite() && h > 1e-3 { h } else { 1.0 }
 }
 
 /// Colour of H-Anim sites and other markers: teal, apart from joints and end sites.

@@ -1,0 +1,188 @@
+//! Background work of the viewer besides loading: exports (positions CSV, PNG frames of every
+//! visible clip as composed by the scene) and reading a name map. Each runs on a named
+//! thread; results come back over a channel and the UI is woken with a repaint request.
+
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError, sync_channel};
+
+use crate::core::Motion;
+use crate::formats::mnm::NameMap;
+use crate::render::offscreen;
+use crate::render::sequence::{Offscreen, render_sequence};
+use crate::scene::{FrameSpec, OrbitCamera, Scene};
+
+/// Wakes the UI thread from another thread.
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
+
+/// A long export on its own thread, with progress and cancel.
+pub struct Job {
+    /// What it does, for the status bar.
+    pub name: String,
+    /// Items done so far.
+    pub done: Arc<AtomicUsize>,
+    /// Items in all (0 until known).
+    pub total: Arc<AtomicUsize>,
+    /// Set to stop the job.
+    pub cancel: Arc<AtomicBool>,
+    result: Receiver<Result<String, String>>,
+}
+
+impl Job {
+    /// Runs `work` on a thread named `skelview-export`; `work` reports progress through the
+    /// counters and checks `cancel`; `waker` repaints the UI as it goes.
+    fn spawn(
+        name: String,
+        waker: Waker,
+        work: impl FnOnce(&mut dyn FnMut(usize, usize) -> ControlFlow<()>) -> Result<String, String> + Send + 'static,
+    ) -> std::io::Result<Self> {
+        let (done, total, cancel) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)), Arc::new(AtomicBool::new(false)));
+        let (tx, result) = sync_channel(1);
+        let (d, t, c) = (done.clone(), total.clone(), cancel.clone());
+        std::thread::Builder::new().name("skelview-export".into()).spawn(move || {
+            let mut progress = |k: usize, n: usize| {
+                d.store(k, Ordering::Relaxed);
+                t.store(n, Ordering::Relaxed);
+                waker();
+                if c.load(Ordering::Relaxed) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            };
+            let _ = tx.send(work(&mut progress));
+            waker();
+        })?;
+        Ok(Self { name, done, total, cancel, result })
+    }
+
+    /// Fraction done.
+    pub fn fraction(&self) -> f32 {
+        let t = self.total.load(Ordering::Relaxed);
+        if t == 0 { 0.0 } else { self.done.load(Ordering::Relaxed) as f32 / t as f32 }
+    }
+}
+
+/// What finished in the background since the last frame.
+pub enum Finished {
+    /// An export ended: its message, or why it failed.
+    Export(Result<String, String>),
+    /// A name map was read (or not).
+    NameMap(PathBuf, Result<NameMap, String>),
+}
+
+/// The viewer's background work.
+#[derive(Default)]
+pub struct Jobs {
+    /// The running export, if any (one at a time).
+    pub export: Option<Job>,
+    name_map: Option<(PathBuf, Receiver<Result<NameMap, String>>)>,
+}
+
+impl Jobs {
+    /// True while something runs.
+    pub fn busy(&self) -> bool {
+        self.export.is_some() || self.name_map.is_some()
+    }
+
+    /// Writes all frames' positions of `m` (metres, Y-up) to `path`.
+    pub fn export_positions(&mut self, m: Arc<Motion>, path: PathBuf, waker: Waker) -> Result<(), String> {
+        let work = move |progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>| {
+            let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
+            crate::export::write_atomically(&path, |out| {
+                writeln!(out, "joint,frame,x,y,z")?;
+                crate::export::positions::write_csv(&m, &frames, false, false, out, &mut |k, n| progress(k, n))
+            })
+            .map(|()| format!("wrote {} ({} frames)", path.display(), frames.len()))
+            .map_err(|e| format!("{}: {e}", path.display()))
+        };
+        self.start("Exporting positions".into(), waker, work)
+    }
+
+    /// Renders `scene` at each `(frame, time)` with `camera` to numbered PNGs in `dir`: every
+    /// visible clip, in the viewer's layout and colours.
+    pub fn export_frames(
+        &mut self,
+        mut scene: Scene,
+        frame: FrameSpec,
+        frames: Vec<(usize, f64)>,
+        camera: OrbitCamera,
+        dir: PathBuf,
+        size: (u32, u32),
+        waker: Waker,
+    ) -> Result<(), String> {
+        let work = move |progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>| {
+            let gpu = offscreen::headless().map_err(|e| e.to_string())?;
+            let mut target = Offscreen::new(&gpu, size, 4);
+            let n = render_sequence(&gpu, &mut scene, &frame, &frames, &camera, &mut target, &dir, progress)?;
+            Ok(format!("wrote {n} frames to {}", dir.display()))
+        };
+        self.start("Exporting frames".into(), waker, work)
+    }
+
+    /// Reads an MNM name map in the background.
+    pub fn read_name_map(&mut self, path: PathBuf, waker: Waker) -> Result<(), String> {
+        let (tx, rx) = sync_channel(1);
+        let p = path.clone();
+        std::thread::Builder::new()
+            .name("skelview-namemap".into())
+            .spawn(move || {
+                let parsed = std::fs::read(&p)
+                    .map_err(|e| e.to_string())
+                    .and_then(|b| crate::formats::mnm::parse_mnm(&b).map_err(|e| e.to_string()));
+                let _ = tx.send(parsed);
+                waker();
+            })
+            .map_err(|e| format!("cannot start a thread: {e}"))?;
+        self.name_map = Some((path, rx));
+        Ok(())
+    }
+
+    fn start(
+        &mut self,
+        name: String,
+        waker: Waker,
+        work: impl FnOnce(&mut dyn FnMut(usize, usize) -> ControlFlow<()>) -> Result<String, String> + Send + 'static,
+    ) -> Result<(), String> {
+        if self.export.is_some() {
+            return Err("an export is already running".into());
+        }
+        self.export = Some(Job::spawn(name, waker, work).map_err(|e| format!("cannot start the export thread: {e}"))?);
+        Ok(())
+    }
+
+    /// Asks the running export to stop.
+    pub fn cancel(&self) {
+        if let Some(job) = &self.export {
+            job.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// What finished since the last call (without blocking).
+    pub fn poll(&mut self) -> Vec<Finished> {
+        let mut out = Vec::new();
+        if let Some(job) = &self.export {
+            let finished = match job.result.try_recv() {
+                Ok(Ok(message)) => Some(Ok(message)),
+                Ok(Err(_)) if job.cancel.load(Ordering::Relaxed) => Some(Ok(format!("{} cancelled", job.name))),
+                Ok(Err(message)) => Some(Err(message)),
+                Err(TryRecvError::Empty) => None,
+                Err(TryRecvError::Disconnected) => Some(Err(format!("{} stopped unexpectedly", job.name))),
+            };
+            if let Some(f) = finished {
+                out.push(Finished::Export(f));
+                self.export = None;
+            }
+        }
+        if let Some((path, rx)) = &self.name_map {
+            let finished = match rx.try_recv() {
+                Ok(r) => Some(r),
+                Err(TryRecvError::Empty) => None,
+                Err(TryRecvError::Disconnected) => Some(Err("stopped unexpectedly".into())),
+            };
+            if let Some(r) = finished {
+                out.push(Finished::NameMap(path.clone(), r));
+                self.name_map = None;
+            }
+        }
+        out
+    }
+}

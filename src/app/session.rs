@@ -1,0 +1,314 @@
+//! The session: the open clips (held by the scene, the one source of truth, the active clip
+//! included), the loads that bring clips in, and the shared clock.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::cache::{LoadEvent, LoadHandle, Loaded};
+use crate::core::{Clip, Motion, Playback, PlaybackCommand, Skeleton};
+use crate::scene::{ClipView, PoseMode, Scene, first_free, match_start, shared_end_secs};
+
+/// A load in progress (one loader thread, one or more files).
+pub struct Loading {
+    /// What is being loaded, for the progress bar.
+    pub name: String,
+    /// Events and cancel.
+    pub handle: LoadHandle,
+    /// 0..1 when known, for the file being loaded.
+    pub progress: f32,
+    /// Serial of the load: a replacing load keeps only clips opened after it started.
+    pub serial: u64,
+    /// The first file that loads replaces the clips shown (File → Open, a plain drop).
+    pub replace: bool,
+    /// Reloads the clip with this serial in place (another position rule).
+    pub reload: Option<u64>,
+    /// Colour reserved for the first file when the load started, so that the order in which
+    /// loads finish does not change the colours.
+    pub color: [f32; 4],
+    /// Files finished so far.
+    pub finished: usize,
+}
+
+/// What a finished file means for the rest of the viewer.
+pub struct Arrived {
+    /// Index of the new (or reloaded) clip.
+    pub index: usize,
+    /// Absolute path of the file, for per-file settings and the recent list.
+    pub key: Option<PathBuf>,
+    /// True when it replaced what was shown (frame it, reset the selection).
+    pub replaced: bool,
+}
+
+/// Clips, loads and the shared clock.
+pub struct Session {
+    /// The clips and how they are drawn.
+    pub scene: Scene,
+    /// The clip the inspector and joint tree show.
+    pub active: usize,
+    /// The shared clock (seconds), stepping at the active clip's frame time.
+    pub playback: Playback,
+    /// Which pose is shown.
+    pub pose_mode: PoseMode,
+    /// Skeleton and first frames of a replacing load, shown until it finishes.
+    pub preview: Option<(Arc<Skeleton>, Clip)>,
+    /// Running loads.
+    pub loads: Vec<Loading>,
+    /// `.amc` files beside the active `.asf` when it was opened alone.
+    pub amc_siblings: Vec<PathBuf>,
+    next_serial: u64,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self {
+            scene: Scene::default(),
+            active: 0,
+            playback: Playback::new(1.0 / 30.0, 0),
+            pose_mode: PoseMode::Animated,
+            preview: None,
+            loads: Vec::new(),
+            amc_siblings: Vec::new(),
+            next_serial: 0,
+        }
+    }
+}
+
+impl Session {
+    /// The clips.
+    pub fn clips(&self) -> &[ClipView] {
+        &self.scene.clips
+    }
+
+    /// The active clip.
+    pub fn active_clip(&self) -> Option<&ClipView> {
+        self.scene.clips.get(self.active)
+    }
+
+    /// The active clip's motion.
+    pub fn motion(&self) -> Option<&Arc<Motion>> {
+        self.active_clip().map(|c| &c.motion)
+    }
+
+    /// A serial for the next load.
+    pub fn take_serial(&mut self) -> u64 {
+        self.next_serial += 1;
+        self.next_serial - 1
+    }
+
+    /// Registers a started load; a replacing load cancels the replacing loads before it.
+    pub fn track(&mut self, name: String, handle: LoadHandle, replace: bool, reload: Option<u64>, color: Option<[f32; 4]>) {
+        if replace {
+            for l in self.loads.iter().filter(|l| l.replace) {
+                l.handle.cancel();
+            }
+            self.loads.retain(|l| !l.replace);
+        }
+        let serial = self.take_serial();
+        // A replacing load keeps only the clips added after it, so only their colours count.
+        let taken: Vec<[f32; 4]> = if replace {
+            self.loads.iter().map(|l| l.color).collect()
+        } else {
+            self.scene.clips.iter().map(|c| c.color).chain(self.loads.iter().map(|l| l.color)).collect()
+        };
+        let color = color.unwrap_or_else(|| first_free(taken.into_iter()));
+        self.loads.push(Loading { name, handle, progress: 0.0, serial, replace, reload, color, finished: 0 });
+    }
+
+    /// True while a replacing load runs (its preview or the old clips are shown).
+    pub fn replacing(&self) -> bool {
+        self.loads.iter().any(|l| l.replace && l.finished == 0)
+    }
+
+    /// Drains every load's events without blocking; returns the clips that arrived and the
+    /// errors met (cancelled loads are silent).
+    pub fn poll_loads(&mut self) -> (Vec<Arrived>, Vec<String>) {
+        let (mut arrived, mut errors) = (Vec::new(), Vec::new());
+        let mut i = 0;
+        while i < self.loads.len() {
+            let mut closed = false;
+            loop {
+                let event = match self.loads[i].handle.events.try_recv() {
+                    Ok(e) => e,
+                    Err(std::sync::mpsc::TryRecvError::Empty) => break,
+                    Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                        closed = true;
+                        break;
+                    }
+                };
+                let load = &mut self.loads[i];
+                match event {
+                    LoadEvent::Skeleton { skeleton, first_frames } => {
+                        if load.replace && load.finished == 0 {
+                            self.preview = Some((skeleton, first_frames));
+                        }
+                    }
+                    LoadEvent::Progress { bytes_done, bytes_total } => {
+                        load.progress = bytes_total.map_or(0.0, |t| bytes_done as f32 / t.max(1) as f32);
+                    }
+                    LoadEvent::Done(loaded) => {
+                        let a = self.arrive(i, *loaded);
+                        arrived.push(a);
+                    }
+                    LoadEvent::Failed(e) => {
+                        let load = &mut self.loads[i];
+                        if load.replace && load.finished == 0 {
+                            self.preview = None;
+                        }
+                        load.finished += 1;
+                        if !e.is_cancelled() {
+                            errors.push(e.to_string());
+                        }
+                    }
+                }
+            }
+            if closed {
+                let l = self.loads.remove(i);
+                if l.replace && l.finished == 0 {
+                    self.preview = None;
+                }
+            } else {
+                i += 1;
+            }
+        }
+        (arrived, errors)
+    }
+
+    fn arrive(&mut self, i: usize, loaded: Loaded) -> Arrived {
+        let Loaded { motion, key, amc_siblings } = loaded;
+        let motion = Arc::new(motion);
+        let load = &mut self.loads[i];
+        let first = load.finished == 0;
+        load.finished += 1;
+        let (serial, color, replace, reload) = (load.serial, load.color, load.replace && first, load.reload);
+        if let Some(k) = reload.and_then(|r| self.scene.clips.iter().position(|c| c.serial == r)) {
+            let old = &self.scene.clips[k];
+            let mut clip = ClipView::new(motion, k);
+            (clip.color, clip.opacity, clip.visible, clip.offset_secs, clip.serial) =
+                (old.color, old.opacity, old.visible, old.offset_secs, old.serial);
+            clip.set_overrides(old.unit_override, old.up_override);
+            clip.name.clone_from(&old.name);
+            self.scene.clips[k] = clip;
+            self.scene.relayout();
+            self.reclock();
+            return Arrived { index: k, key, replaced: false };
+        }
+        let mut clip = ClipView::new(motion, self.scene.clips.len());
+        // Every clip has its own serial; the first file of a load takes the load's, so that a
+        // replacing load keeps exactly the clips that arrived after it started.
+        clip.serial = if first { serial } else { self.take_serial() };
+        clip.color = if first { color } else { first_free(self.scene.clips.iter().map(|c| c.color)) };
+        let index = if replace {
+            self.scene.clips.retain(|c| c.serial >= serial);
+            self.scene.clips.insert(0, clip);
+            self.active = 0;
+            self.preview = None;
+            self.amc_siblings = amc_siblings;
+            let rate = self.playback.rate;
+            self.playback = Playback::new(self.scene.clips[0].motion.clip.frame_time_secs, 0);
+            self.playback.rate = rate;
+            self.playback.playing = true;
+            0
+        } else {
+            self.scene.clips.push(clip);
+            if self.scene.clips.len() == 1 {
+                self.active = 0;
+                self.amc_siblings = amc_siblings;
+                self.playback.playing = true;
+            }
+            self.scene.clips.len() - 1
+        };
+        self.scene.relayout();
+        self.reclock();
+        Arrived { index, key, replaced: replace || self.scene.clips.len() == 1 }
+    }
+
+    /// Cancels every running load.
+    pub fn cancel_loads(&self) {
+        for l in &self.loads {
+            l.handle.cancel();
+        }
+    }
+
+    /// Closes clip `i`; the next one becomes active if `i` was. Returns true when the
+    /// active clip changed.
+    pub fn remove_clip(&mut self, i: usize) -> bool {
+        if i >= self.scene.clips.len() {
+            return false;
+        }
+        let before = self.active_clip().map(|c| c.serial);
+        self.scene.clips.remove(i);
+        if i < self.active || self.active >= self.scene.clips.len() {
+            self.active = self.active.saturating_sub(1).min(self.scene.clips.len().saturating_sub(1));
+        }
+        self.scene.relayout();
+        self.reclock();
+        before != self.active_clip().map(|c| c.serial)
+    }
+
+    /// Makes clip `i` active; returns true when it changed.
+    pub fn set_active(&mut self, i: usize) -> bool {
+        if i >= self.scene.clips.len() || i == self.active {
+            return false;
+        }
+        self.active = i;
+        self.amc_siblings.clear();
+        self.reclock();
+        true
+    }
+
+    /// Moves clip `i` on the shared clock (kept within one clip length of the start).
+    pub fn set_offset(&mut self, i: usize, secs: f64) {
+        let Some(c) = self.scene.clips.get_mut(i) else { return };
+        if secs.is_finite() {
+            c.offset_secs = secs.clamp(-c.motion.clip.last_frame_time_secs(), 1e6);
+        }
+        self.reclock();
+    }
+
+    /// Starts clip `i` together with the reference.
+    pub fn match_start(&mut self, i: usize) {
+        match_start(&mut self.scene.clips, i);
+        self.reclock();
+    }
+
+    /// Applies a playback command to the shared clock.
+    pub fn playback_command(&mut self, c: PlaybackCommand) {
+        self.playback.apply(c);
+    }
+
+    /// Rebuilds the shared clock over every clip, stepping at the active clip's frame time
+    /// and keeping time, rate, loop and play state (and the range while the span is the same).
+    pub fn reclock(&mut self) {
+        let Some(active) = self.active_clip() else { return };
+        let step = active.motion.clip.frame_time_secs;
+        let step = if step > 0.0 && step.is_finite() { step } else { 1.0 / 30.0 };
+        let clips = &self.scene.clips;
+        // A little slack: frame times written to 7 digits (0.0416667) must not lose the last frame.
+        let frames = (shared_end_secs(clips) / step + 1e-3).floor() as usize + 1;
+        let frames = if clips.iter().all(|c| c.motion.clip.num_frames() == 0) { 0 } else { frames };
+        let old = &self.playback;
+        let mut p = Playback::new(step, frames);
+        p.rate = old.rate;
+        p.looping = old.looping;
+        p.playing = old.playing && frames > 1;
+        if old.num_frames() == frames && (old.frame_time_secs() - step).abs() < 1e-12 {
+            (p.in_frame, p.out_frame) = (old.in_frame, old.out_frame);
+        }
+        p.time_secs = old.time_secs.clamp(0.0, p.out_frame as f64 * step);
+        self.playback = p;
+    }
+
+    /// The active clip's frame nearest to the shared time (what the inspector shows).
+    pub fn active_frame(&self) -> usize {
+        let Some(c) = self.active_clip() else { return self.playback.frame() };
+        let clip = &c.motion.clip;
+        let t = c.local_time(self.playback.time_secs);
+        ((t / clip.frame_time_secs).round().max(0.0) as usize).min(clip.num_frames().saturating_sub(1))
+    }
+
+    /// `(frame number, shared time)` of every frame of the in/out range.
+    pub fn range_frames(&self) -> Vec<(usize, f64)> {
+        let step = self.playback.frame_time_secs();
+        (self.playback.in_frame..=self.playback.out_frame).map(|f| (f, f as f64 * step)).collect()
+    }
+}

@@ -1,0 +1,523 @@
+//! Settings that survive a restart, as TOML in the platform's config folder
+//! (`$XDG_CONFIG_HOME/skelview/settings.toml` on Linux): window size, theme, display
+//! toggles, playback rate and sampling, panel layout, recent files and per-file overrides
+//! (units, up axis, BVH position rule). Unknown or broken entries are skipped with a
+//! warning; writes are atomic and happen on a background thread. A `settings.txt` (and
+//! `recent.txt`) of earlier versions is read once and migrated.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::core::units::{LengthUnit, UpAxis};
+use crate::core::{Interpolation, PositionRule};
+use crate::scene::Style;
+
+/// What the user chose for one file.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FileOverride {
+    /// Length unit instead of the detected one.
+    pub unit: Option<LengthUnit>,
+    /// Up axis instead of the detected one.
+    pub up: Option<UpAxis>,
+    /// BVH position-channel rule instead of the default.
+    pub rule: Option<PositionRule>,
+}
+
+/// Which side panels are shown and how wide they are (logical pixels).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PanelLayout {
+    /// The clip list and joint tree on the left.
+    pub left_shown: bool,
+    /// Width of the left panel.
+    pub left_width: f32,
+    /// The inspector (and comparison) on the right.
+    pub right_shown: bool,
+    /// Width of the right panel.
+    pub right_width: f32,
+    /// Bumped when the layout is reset, so egui forgets the sizes it remembered (not saved).
+    #[serde(skip)]
+    pub generation: u32,
+}
+
+impl Default for PanelLayout {
+    fn default() -> Self {
+        Self { left_shown: true, left_width: 300.0, right_shown: true, right_width: 340.0, generation: 0 }
+    }
+}
+
+/// Everything persisted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Inner window size in logical pixels.
+    pub window_size: (u32, u32),
+    /// Light theme instead of dark.
+    pub light_theme: bool,
+    /// Display toggles.
+    pub style: Style,
+    /// Joint names in the viewport.
+    pub show_names: bool,
+    /// Playback rate.
+    pub rate: f64,
+    /// Sampling between frames.
+    pub interpolation: Interpolation,
+    /// Per-file overrides, by absolute path.
+    pub overrides: BTreeMap<String, FileOverride>,
+    /// Side panels: shown or hidden, and their widths.
+    pub panels: PanelLayout,
+    /// Recently opened files, newest first (at most 10).
+    pub recent: Vec<PathBuf>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            window_size: (1280, 800),
+            light_theme: false,
+            style: Style::default(),
+            show_names: false,
+            rate: 1.0,
+            interpolation: Interpolation::Linear,
+            overrides: BTreeMap::new(),
+            panels: PanelLayout::default(),
+            recent: Vec::new(),
+        }
+    }
+}
+
+/// The display toggles as stored (colours are not user settings yet).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+struct Display {
+    bones: bool,
+    joints: bool,
+    axes: bool,
+    grid: bool,
+    shadow: bool,
+    gizmo: bool,
+    names: bool,
+}
+
+impl Default for Display {
+    fn default() -> Self {
+        let s = Style::default();
+        Self { bones: s.bones, joints: s.joints, axes: s.axes, grid: s.grid, shadow: s.shadow, gizmo: s.gizmo, names: false }
+    }
+}
+
+/// One file's overrides as stored.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+struct StoredOverride {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unit: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    up: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<String>,
+}
+
+/// The whole file as written.
+#[derive(Serialize)]
+struct Stored<'a> {
+    window_size: [u32; 2],
+    theme: &'static str,
+    rate: f64,
+    interpolation: &'static str,
+    recent: Vec<String>,
+    display: Display,
+    panels: PanelLayout,
+    overrides: BTreeMap<&'a str, StoredOverride>,
+}
+
+/// Name of a unit in the settings file (`cmu` for the CMU ASF unit).
+fn unit_name(u: LengthUnit) -> &'static str {
+    match u {
+        LengthUnit::CmuAsf => "cmu",
+        other => other.symbol(),
+    }
+}
+
+fn parse_unit(s: &str) -> Option<LengthUnit> {
+    if s == "cmu" { Some(LengthUnit::CmuAsf) } else { LengthUnit::parse(s) }
+}
+
+fn parse_up(s: &str) -> Option<UpAxis> {
+    match s {
+        "Y" | "y" => Some(UpAxis::Y),
+        "Z" | "z" => Some(UpAxis::Z),
+        _ => None,
+    }
+}
+
+fn parse_rule(s: &str) -> Option<PositionRule> {
+    match s {
+        "add" => Some(PositionRule::Add),
+        "replace" => Some(PositionRule::Replace),
+        _ => None,
+    }
+}
+
+/// `$XDG_CONFIG_HOME/skelview` on Linux (the platform's config folder elsewhere).
+pub fn config_dir() -> Option<PathBuf> {
+    // `directories` ignores an empty or relative XDG_CONFIG_HOME, as the XDG spec asks.
+    directories::ProjectDirs::from("", "", "skelview").map(|d| d.config_dir().to_owned())
+}
+
+/// Name of the settings file in the config folder.
+pub const FILE_NAME: &str = "settings.toml";
+
+impl Settings {
+    /// Reads `dir/settings.toml`, or migrates `dir/settings.txt` (and `recent.txt`) of
+    /// earlier versions; defaults for anything missing. Returns the settings and a warning
+    /// for every entry that was skipped.
+    pub fn load(dir: &Path) -> (Self, Vec<String>) {
+        let path = dir.join(FILE_NAME);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                let (s, warnings) = Self::from_toml(&text);
+                (s, warnings.into_iter().map(|w| format!("{}: {w}", path.display())).collect())
+            }
+            Err(_) => match std::fs::read_to_string(dir.join("settings.txt")) {
+                Ok(text) => {
+                    let mut s = Self::from_legacy_text(&text);
+                    if let Ok(recent) = std::fs::read_to_string(dir.join("recent.txt")) {
+                        s.recent = recent.lines().filter(|l| !l.is_empty()).map(PathBuf::from).take(10).collect();
+                    }
+                    (s, Vec::new())
+                }
+                Err(_) => (Self::default(), Vec::new()),
+            },
+        }
+    }
+
+    /// Writes `dir/settings.toml` atomically (creating the folder).
+    pub fn save(&self, dir: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        let text = self.to_toml();
+        crate::export::write_atomically(&dir.join(FILE_NAME), |out| out.write_all(text.as_bytes()))
+    }
+
+    /// The TOML text.
+    pub fn to_toml(&self) -> String {
+        let s = &self.style;
+        let stored = Stored {
+            window_size: [self.window_size.0, self.window_size.1],
+            theme: if self.light_theme { "light" } else { "dark" },
+            rate: self.rate,
+            interpolation: if self.interpolation == Interpolation::Linear { "linear" } else { "nearest" },
+            recent: self.recent.iter().map(|p| p.display().to_string()).collect(),
+            display: Display {
+                bones: s.bones,
+                joints: s.joints,
+                axes: s.axes,
+                grid: s.grid,
+                shadow: s.shadow,
+                gizmo: s.gizmo,
+                names: self.show_names,
+            },
+            panels: self.panels,
+            overrides: self
+                .overrides
+                .iter()
+                .filter(|(_, o)| **o != FileOverride::default())
+                .map(|(path, o)| {
+                    let stored = StoredOverride {
+                        unit: o.unit.map(|u| unit_name(u).to_owned()),
+                        up: o.up.map(|u| u.name().to_owned()),
+                        rule: o.rule.map(|r| r.name().to_owned()),
+                    };
+                    (path.as_str(), stored)
+                })
+                .collect(),
+        };
+        let body = toml::to_string(&stored).unwrap_or_default();
+        format!("# skelview settings (written by skelview; unknown entries are ignored)\n{body}")
+    }
+
+    /// Parses the TOML text; entries that are unknown or do not parse are skipped, each with
+    /// a warning.
+    pub fn from_toml(text: &str) -> (Self, Vec<String>) {
+        let mut s = Self::default();
+        let mut warnings = Vec::new();
+        let mut table: toml::Table = match text.parse() {
+            Ok(t) => t,
+            Err(e) => return (s, vec![format!("not valid TOML, defaults used: {}", e.message())]),
+        };
+        let mut take = |key: &str| table.remove(key);
+        if let Some([w, h]) = field::<[u32; 2]>(take("window_size"), "window_size", &mut warnings) {
+            s.window_size = (w.clamp(200, 16384), h.clamp(150, 16384));
+        }
+        match field::<String>(take("theme"), "theme", &mut warnings).as_deref() {
+            Some("light") => s.light_theme = true,
+            Some("dark") | None => {}
+            Some(other) => warnings.push(format!("theme '{other}' is not light or dark: ignored")),
+        }
+        if let Some(r) = field::<f64>(take("rate"), "rate", &mut warnings) {
+            if r.is_finite() {
+                s.rate = r.clamp(crate::core::playback::RATE_RANGE.0, crate::core::playback::RATE_RANGE.1);
+            }
+        }
+        match field::<String>(take("interpolation"), "interpolation", &mut warnings).as_deref() {
+            Some("nearest") => s.interpolation = Interpolation::Nearest,
+            Some("linear") | None => {}
+            Some(other) => warnings.push(format!("interpolation '{other}' is not linear or nearest: ignored")),
+        }
+        if let Some(recent) = field::<Vec<String>>(take("recent"), "recent", &mut warnings) {
+            s.recent = recent.into_iter().map(PathBuf::from).take(10).collect();
+        }
+        if let Some(d) = field::<Display>(take("display"), "display", &mut warnings) {
+            (s.style.bones, s.style.joints, s.style.axes, s.style.grid, s.style.shadow, s.style.gizmo) =
+                (d.bones, d.joints, d.axes, d.grid, d.shadow, d.gizmo);
+            s.show_names = d.names;
+        }
+        if let Some(p) = field::<PanelLayout>(take("panels"), "panels", &mut warnings) {
+            let width = |w: f32, default: f32| if w.is_finite() { w.clamp(120.0, 2000.0) } else { default };
+            let d = PanelLayout::default();
+            s.panels = PanelLayout { left_width: width(p.left_width, d.left_width), right_width: width(p.right_width, d.right_width), ..p };
+        }
+        if let Some(o) = field::<BTreeMap<String, StoredOverride>>(take("overrides"), "overrides", &mut warnings) {
+            for (path, stored) in o {
+                let mut parsed = FileOverride::default();
+                let mut bad = |what: &str, v: &str| warnings.push(format!("overrides for {path}: {what} '{v}' not understood"));
+                if let Some(u) = &stored.unit {
+                    parsed.unit = parse_unit(u).or_else(|| {
+                        bad("unit", u);
+                        None
+                    });
+                }
+                if let Some(u) = &stored.up {
+                    parsed.up = parse_up(u).or_else(|| {
+                        bad("up axis", u);
+                        None
+                    });
+                }
+                if let Some(r) = &stored.rule {
+                    parsed.rule = parse_rule(r).or_else(|| {
+                        bad("rule", r);
+                        None
+                    });
+                }
+                s.overrides.insert(path, parsed);
+            }
+        }
+        for key in table.keys() {
+            warnings.push(format!("unknown setting '{key}': ignored"));
+        }
+        (s, warnings)
+    }
+
+    /// Parses the `key = value` text of earlier versions; unknown keys and bad values are
+    /// ignored.
+    pub fn from_legacy_text(text: &str) -> Self {
+        let mut s = Self::default();
+        for line in text.lines() {
+            let Some((key, value)) = line.split_once('=') else { continue };
+            let (key, value) = (key.trim(), value.trim());
+            let flag = value == "true";
+            match key {
+                "window_size" => {
+                    if let Some((w, h)) = value.split_once('x').and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?))) {
+                        s.window_size = (u32::clamp(w, 200, 16384), u32::clamp(h, 150, 16384));
+                    }
+                }
+                "theme" => s.light_theme = value == "light",
+                "bones" => s.style.bones = flag,
+                "joints" => s.style.joints = flag,
+                "axes" => s.style.axes = flag,
+                "grid" => s.style.grid = flag,
+                "shadow" => s.style.shadow = flag,
+                "gizmo" => s.style.gizmo = flag,
+                "names" => s.show_names = flag,
+                "rate" => {
+                    if let Ok(r) = value.parse::<f64>() {
+                        if r.is_finite() {
+                            s.rate = r.clamp(crate::core::playback::RATE_RANGE.0, crate::core::playback::RATE_RANGE.1);
+                        }
+                    }
+                }
+                "left_panel" | "right_panel" => {
+                    let parsed = value.split_once(' ').and_then(|(shown, w)| Some((shown == "true", w.trim().parse::<f32>().ok()?)));
+                    if let Some((shown, width)) = parsed.filter(|(_, w)| w.is_finite()) {
+                        let width = width.clamp(120.0, 2000.0);
+                        if key == "left_panel" {
+                            (s.panels.left_shown, s.panels.left_width) = (shown, width);
+                        } else {
+                            (s.panels.right_shown, s.panels.right_width) = (shown, width);
+                        }
+                    }
+                }
+                "interpolation" => s.interpolation = if value == "nearest" { Interpolation::Nearest } else { Interpolation::Linear },
+                "override" => {
+                    let mut fields = value.split('\t');
+                    let Some(path) = fields.next() else { continue };
+                    let mut o = FileOverride::default();
+                    for f in fields {
+                        match f.split_once('=') {
+                            Some(("unit", u)) => o.unit = parse_unit(u),
+                            Some(("up", u)) => o.up = parse_up(u),
+                            Some(("rule", r)) => o.rule = parse_rule(r),
+                            _ => {}
+                        }
+                    }
+                    s.overrides.insert(path.to_owned(), o);
+                }
+                _ => {}
+            }
+        }
+        s
+    }
+
+    /// Puts `path` first in the recent list (at most 10, no duplicates).
+    pub fn remember(&mut self, path: PathBuf) {
+        self.recent.retain(|p| p != &path);
+        self.recent.insert(0, path);
+        self.recent.truncate(10);
+    }
+}
+
+/// One entry of the table as `T`, or a warning naming it.
+fn field<T: DeserializeOwned>(value: Option<toml::Value>, key: &str, warnings: &mut Vec<String>) -> Option<T> {
+    let value = value?;
+    match value.try_into() {
+        Ok(v) => Some(v),
+        Err(e) => {
+            warnings.push(format!("setting '{key}' ignored: {}", e.message().trim()));
+            None
+        }
+    }
+}
+
+/// Writes settings on a background thread named `skelview-settings`, so that the UI thread
+/// never touches the disk; failures come back to be shown.
+pub struct SettingsStore {
+    dir: Option<PathBuf>,
+    tx: Option<SyncSender<Settings>>,
+    errors: Option<Receiver<String>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl SettingsStore {
+    /// A store writing into `dir` (`None`: settings are not saved, as in tests).
+    pub fn new(dir: Option<PathBuf>) -> Self {
+        let Some(d) = dir.clone() else { return Self { dir, tx: None, errors: None, thread: None } };
+        let (tx, rx) = sync_channel::<Settings>(4);
+        let (etx, errors) = sync_channel::<String>(4);
+        let spawned = std::thread::Builder::new().name("skelview-settings".into()).spawn(move || {
+            while let Ok(mut s) = rx.recv() {
+                // Only the newest of several queued saves matters.
+                while let Ok(newer) = rx.try_recv() {
+                    s = newer;
+                }
+                if let Err(e) = s.save(&d) {
+                    let _ = etx.try_send(format!("cannot save settings in {}: {e}", d.display()));
+                }
+            }
+        });
+        match spawned {
+            Ok(thread) => Self { dir, tx: Some(tx), errors: Some(errors), thread: Some(thread) },
+            Err(_) => Self { dir, tx: None, errors: None, thread: None },
+        }
+    }
+
+    /// The folder settings are written to.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// Queues a save of `settings`.
+    pub fn save(&self, settings: &Settings) {
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(settings.clone());
+        }
+    }
+
+    /// Saves `settings` and waits until every queued save is written (on exit).
+    pub fn finish(&mut self, settings: &Settings) {
+        self.save(settings);
+        self.tx = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+
+    /// A save that failed since the last call, if any.
+    pub fn error(&self) -> Option<String> {
+        self.errors.as_ref().and_then(|e| e.try_recv().ok())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn example() -> Settings {
+        let mut s = Settings {
+            window_size: (1600, 900),
+            light_theme: true,
+            show_names: true,
+            rate: 0.5,
+            interpolation: Interpolation::Nearest,
+            panels: PanelLayout { left_shown: false, left_width: 250.0, right_shown: true, right_width: 420.0, generation: 0 },
+            recent: vec!["/data/a b.bvh".into(), "/x/y.amc".into()],
+            ..Settings::default()
+        };
+        s.style.axes = true;
+        s.style.grid = false;
+        s.overrides.insert(
+            "/data/a b.bvh".into(),
+            FileOverride { unit: Some(LengthUnit::CmuAsf), up: Some(UpAxis::Z), rule: Some(PositionRule::Add) },
+        );
+        s
+    }
+
+    #[test]
+    fn round_trips_through_toml_and_disk() {
+        let s = example();
+        let (back, warnings) = Settings::from_toml(&s.to_toml());
+        assert_eq!(back, s);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let dir = tempfile::tempdir().unwrap();
+        s.save(dir.path()).unwrap();
+        assert_eq!(Settings::load(dir.path()).0, s);
+        assert_eq!(Settings::load(&dir.path().join("none")).0, Settings::default(), "missing file: defaults");
+    }
+
+    #[test]
+    fn broken_and_unknown_entries_are_skipped_with_warnings() {
+        let (s, warnings) = Settings::from_toml(
+            "window_size = [0, 99999999]\nrate = \"fast\"\nbogus = 1\ntheme = \"purple\"\n[panels]\nleft_width = 99999\nright_shown = false\n[display]\ngrid = \"no\"\n[overrides.\"/a.bvh\"]\nunit = \"furlong\"\nup = \"Z\"\n",
+        );
+        assert_eq!(s.window_size, (200, 16384));
+        assert_eq!(s.rate, 1.0);
+        assert_eq!(s.panels.left_width, 2000.0);
+        assert!(!s.panels.right_shown);
+        assert!(s.style.grid, "a broken [display] keeps the defaults");
+        assert_eq!(s.overrides["/a.bvh"], FileOverride { unit: None, up: Some(UpAxis::Z), rule: None });
+        for needle in ["'rate'", "'bogus'", "purple", "'display'", "furlong"] {
+            assert!(warnings.iter().any(|w| w.contains(needle)), "{needle} not in {warnings:?}");
+        }
+        let (s, warnings) = Settings::from_toml("this is [not toml");
+        assert_eq!(s, Settings::default());
+        assert_eq!(warnings.len(), 1);
+    }
+
+    #[test]
+    fn earlier_text_settings_and_recent_files_are_migrated() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("settings.txt"),
+            "window_size = 1600x900\ntheme = light\naxes = true\ngrid = false\nnames = true\nrate = 0.5\ninterpolation = nearest\nleft_panel = false 250\nright_panel = true 420\noverride = /data/a b.bvh\tunit=cmu\tup=Z\trule=add\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("recent.txt"), "/data/a b.bvh\n/x/y.amc\n").unwrap();
+        let (s, _) = Settings::load(dir.path());
+        assert_eq!(s, example());
+        let bad = Settings::from_legacy_text("window_size = 0x99999999\nrate = nan\nrate = 99\nleft_panel = true nan\n");
+        assert_eq!((bad.window_size, bad.rate, bad.panels.left_width), ((200, 16384), 4.0, 300.0));
+    }
+}

@@ -1,0 +1,199 @@
+//! `skelview render` and `thumbnail`: the viewer's scene and renderer, offscreen, to PNG.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{Args, ExitCode, fail, load_all};
+use crate::core::Motion;
+use crate::render::offscreen::{self, Gpu, RenderError};
+use crate::render::sequence::{Offscreen, render_sequence};
+use crate::scene::{FrameSpec, Layout, OrbitCamera, Scene, Style, ViewPreset, framing, shared_end_secs};
+
+/// Options of `render`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RenderOptions {
+    /// Frame to show (default: 0), or a time.
+    pub at: At,
+    /// Image size in pixels.
+    pub size: (u32, u32),
+    /// Camera preset.
+    pub view: ViewPreset,
+    /// Orthographic projection.
+    pub ortho: bool,
+    /// Draw joint axes.
+    pub axes: bool,
+    /// Output PNG (a folder with `range`).
+    pub out: PathBuf,
+    /// Frames `start:end:step` for a PNG sequence (negative counts from the end).
+    pub range: Option<(i64, i64, usize)>,
+    /// How several clips are placed.
+    pub layout: Layout,
+    /// Colour the second clip's bones by their distance to the first's.
+    pub heat_map: bool,
+}
+
+/// Which instant to render.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum At {
+    /// A frame (negative: from the end).
+    Frame(i64),
+    /// A time in seconds.
+    Time(f64),
+}
+
+/// The scene of `motions` with the options' layout and heat map, as the viewer shows them.
+fn scene_of(motions: Vec<Motion>, options: &RenderOptions) -> Scene {
+    Scene::arranged(motions.into_iter().map(Arc::new), options.layout, options.view, options.heat_map)
+}
+
+/// The shared-clock time of frame `f` of the reference (first) clip; negative frames count
+/// from the end of the shared clock.
+fn frame_time(scene: &Scene, f: i64) -> (usize, f64) {
+    let step = scene.clips.first().map_or(1.0 / 30.0, |c| c.motion.clip.frame_time_secs);
+    let step = if step > 0.0 && step.is_finite() { step } else { 1.0 / 30.0 };
+    let n = (shared_end_secs(&scene.clips) / step + 1e-3).floor() as i64 + 1;
+    let f = (if f < 0 { n + f } else { f }).clamp(0, n - 1);
+    (f as usize, f as f64 * step)
+}
+
+/// Renders the scene at the options' instant, framed on it (MSAA `samples`: 1 in tests).
+pub fn render_image(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, samples: u32) -> Result<(Vec<u8>, OrbitCamera), RenderError> {
+    let style = Style { axes: options.axes, ..Style::default() };
+    let time_secs = match options.at {
+        At::Frame(f) => frame_time(scene, f).1,
+        At::Time(t) => t,
+    };
+    let frame = FrameSpec::at(time_secs, style);
+    let aspect = options.size.0 as f32 / options.size.1 as f32;
+    let bounds = scene.bounds_over_times(&frame, [time_secs]);
+    let camera = framing(bounds, options.view, aspect, options.ortho);
+    let mut target = Offscreen::new(gpu, options.size, samples);
+    let pixels = target.picture(gpu, scene, &frame, &camera)?;
+    Ok((pixels, camera))
+}
+
+/// Loads the inputs and opens a headless device, or reports why not (exit code 2).
+fn motions_and_gpu(args: &Args, files: &[PathBuf]) -> Result<(Vec<Motion>, Gpu), ExitCode> {
+    let motions = load_all(args, files).map_err(|e| fail(&e))?;
+    let gpu = offscreen::headless().map_err(|e| {
+        eprintln!("skelview: {e}");
+        2
+    })?;
+    Ok((motions, gpu))
+}
+
+pub(super) fn run(args: &Args, files: &[PathBuf], options: &RenderOptions) -> ExitCode {
+    let (motions, gpu) = match motions_and_gpu(args, files) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let mut scene = scene_of(motions, options);
+    if let Some(range) = options.range {
+        return match render_range(&gpu, &mut scene, options, range) {
+            Ok(n) => {
+                eprintln!("wrote {n} frames to {} ({}x{}, {})", options.out.display(), options.size.0, options.size.1, gpu.adapter);
+                0
+            }
+            Err(e) => {
+                eprintln!("skelview: {e}");
+                2
+            }
+        };
+    }
+    match render_image(&gpu, &mut scene, options, 4).and_then(|(pixels, _)| offscreen::write_png(&options.out, options.size, &pixels)) {
+        Ok(()) => {
+            eprintln!("wrote {} ({}x{}, {})", options.out.display(), options.size.0, options.size.1, gpu.adapter);
+            0
+        }
+        Err(e) => {
+            eprintln!("skelview: {e}");
+            2
+        }
+    }
+}
+
+/// Frames `start..=end` every `step` as numbered PNGs, with one camera framing the range.
+fn render_range(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, range: (i64, i64, usize)) -> Result<usize, String> {
+    let (last, _) = frame_time(scene, -1);
+    let resolve = |f: i64| if f < 0 { last as i64 + 1 + f } else { f };
+    let (start, end, step) = (resolve(range.0), resolve(range.1), range.2.max(1));
+    if start < 0 || end > last as i64 || start > end {
+        return Err(format!("--range {}:{} is outside the clip's frames 0..{last}", range.0, range.1));
+    }
+    let frames: Vec<(usize, f64)> = (start..=end).step_by(step).map(|f| frame_time(scene, f)).collect();
+    let style = Style { axes: options.axes, ..Style::default() };
+    let frame = FrameSpec::at(0.0, style);
+    let aspect = options.size.0 as f32 / options.size.1 as f32;
+    let probe = frames.iter().step_by((frames.len() / 64).max(1)).chain(frames.last()).map(|f| f.1);
+    let bounds = scene.bounds_over_times(&frame, probe.collect::<Vec<_>>());
+    let camera = framing(bounds, options.view, aspect, options.ortho);
+    let mut target = Offscreen::new(gpu, options.size, 4);
+    let progress = super::progress::bar(frames.len() as u64, "rendering");
+    let n = render_sequence(gpu, scene, &frame, &frames, &camera, &mut target, &options.out, &mut |k, _| {
+        progress.set_position(k as u64);
+        std::ops::ControlFlow::Continue(())
+    })?;
+    progress.finish_and_clear();
+    Ok(n)
+}
+
+/// Parses `WxH`.
+pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("--size takes WIDTHxHEIGHT like 1280x720, not '{s}'");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h): (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
+    if !(1..=8192).contains(&w) || !(1..=8192).contains(&h) {
+        return Err(format!("--size must be between 1x1 and 8192x8192, not '{s}'"));
+    }
+    Ok((w, h))
+}
+
+/// True when `path` names a PNG file.
+pub fn is_png(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"))
+}
+
+/// Parses `A:B` or `A:B:STEP` (negative frames count from the end).
+pub fn parse_range(s: &str) -> Result<(i64, i64, usize), String> {
+    let bad = || format!("--range takes START:END[:STEP] like 0:100:2, not '{s}'");
+    let parts: Vec<&str> = s.split(':').collect();
+    if !(2..=3).contains(&parts.len()) {
+        return Err(bad());
+    }
+    let a = parts[0].parse().map_err(|_| bad())?;
+    let b = parts[1].parse().map_err(|_| bad())?;
+    let step = if parts.len() == 3 { parts[2].parse::<usize>().map_err(|_| bad())? } else { 1 };
+    if step == 0 {
+        return Err(bad());
+    }
+    Ok((a, b, step))
+}
+
+/// `skelview thumbnail INPUT... OUTPUT.png [--size N]`: the middle frame, framed, square, as
+/// the freedesktop thumbnailer spec expects (exit 0 with a PNG, or non-zero and no file).
+pub(super) fn thumbnail(args: &Args, inputs: &[PathBuf], output: &Path, size: u32) -> ExitCode {
+    let (motions, gpu) = match motions_and_gpu(args, inputs) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let middle = motions.first().map_or(0, |m| m.clip.num_frames() / 2) as i64;
+    let options = RenderOptions {
+        at: At::Frame(middle),
+        size: (size, size),
+        view: ViewPreset::Perspective,
+        ortho: false,
+        axes: false,
+        out: output.to_owned(),
+        range: None,
+        layout: Layout::Overlay,
+        heat_map: false,
+    };
+    let mut scene = scene_of(motions, &options);
+    match render_image(&gpu, &mut scene, &options, 4).and_then(|(pixels, _)| offscreen::write_png(output, options.size, &pixels)) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("skelview: {e}");
+            2
+        }
+    }
+}

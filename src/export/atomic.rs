@@ -1,0 +1,66 @@
+//! Atomic file writes: the bytes go to a temporary file in the target's folder, which then
+//! replaces the target in one rename. A failed or cancelled write leaves the old file (or no
+//! file) and no partial output. Every file skelview writes goes through here.
+
+use std::io::Write;
+use std::path::Path;
+
+/// Writes `path` through `write`, atomically. The temporary file lives beside the target so
+/// that the final rename never crosses file systems.
+pub fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // Outputs are ordinary files (0666 less the umask), not private temporaries (0600).
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let tmp = builder.tempfile_in(dir)?;
+    let mut out = std::io::BufWriter::new(tmp);
+    write(&mut out)?;
+    let tmp = out.into_inner().map_err(|e| e.into_error())?;
+    tmp.as_file().sync_data().ok();
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The process umask, read from /proc (0o022 when unknown).
+    #[cfg(unix)]
+    fn umask() -> u32 {
+        std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|s| s.lines().find_map(|l| l.strip_prefix("Umask:").and_then(|v| u32::from_str_radix(v.trim(), 8).ok())))
+            .unwrap_or(0o022)
+    }
+
+    #[test]
+    fn replaces_the_file_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        write_atomically(&path, |w| w.write_all(b"first")).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"first");
+        let failed = write_atomically(&path, |w| {
+            w.write_all(b"half")?;
+            Err(std::io::Error::other("cancelled"))
+        });
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), b"first", "the old file stays");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names.len(), 1, "no temporary file left: {names:?}");
+        assert!(write_atomically(&dir.path().join("no/such/dir/x"), |w| w.write_all(b"x")).is_err());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode & 0o044, 0o044 & !umask(), "readable by others as the umask allows: {mode:o}");
+        }
+    }
+}
