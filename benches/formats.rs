@@ -19,13 +19,13 @@ fn corpus(rel: &str) -> (String, Arc<[u8]>) {
 fn bench(c: &mut Criterion) {
     type Make = fn(Source) -> LoadRequest;
     let cases: [(&str, Make); 7] = [
-        ("htr/MACFileLib_ExampleFile_89seg.htr", LoadRequest::Htr),
-        ("acl/27_06.acl.sjson", LoadRequest::Acl),
-        ("acl/104_30.acl.sjson", LoadRequest::Acl),
-        ("acl/09_02.acl.zip", LoadRequest::Acl),
-        ("hanim/JinLOA4.x3d", LoadRequest::HAnim),
-        ("hanim/JinLOA4_new_graal.wrl", LoadRequest::HAnim),
-        ("hanim/JoeHAnimKick1a.x3dv", LoadRequest::HAnim),
+        ("htr/MACFileLib_ExampleFile_89seg.htr", (|s| LoadRequest::single(&skelview::formats::htr::Htr, s))),
+        ("acl/27_06.acl.sjson", (|s| LoadRequest::single(&skelview::formats::acl::Acl, s))),
+        ("acl/104_30.acl.sjson", (|s| LoadRequest::single(&skelview::formats::acl::Acl, s))),
+        ("acl/09_02.acl.zip", (|s| LoadRequest::single(&skelview::formats::acl::Acl, s))),
+        ("hanim/JinLOA4.x3d", (|s| LoadRequest::single(&skelview::formats::hanim::HAnim, s))),
+        ("hanim/JinLOA4_new_graal.wrl", (|s| LoadRequest::single(&skelview::formats::hanim::HAnim, s))),
+        ("hanim/JoeHAnimKick1a.x3dv", (|s| LoadRequest::single(&skelview::formats::hanim::HAnim, s))),
     ];
     let mut g = c.benchmark_group("load_formats");
     g.sample_size(20);

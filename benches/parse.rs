@@ -60,7 +60,7 @@ fn parse(c: &mut Criterion) {
         b.iter(|| bvh::parse_slice(&bytes, PositionRule::Replace, &Sequential, &mut Quiet).expect("parses"))
     });
     g.bench_function("skelview_all_cores_from_file", |b| {
-        let request = LoadRequest::Bvh(Source::File(path.clone()));
+        let request = LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path.clone()));
         b.iter(|| formats::load(&request, &LoadOptions::default(), &ScopedThreads::per_core(), &mut Quiet).expect("parses"))
     });
     g.bench_function("bvh_anim_0_4_from_memory", |b| b.iter(|| bvh_anim::from_bytes(&bytes[..]).expect("bvh_anim parses")));

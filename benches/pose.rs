@@ -75,9 +75,9 @@ fn viewer_8_clips_bench(c: &mut Criterion) {
     use skelview::formats::{LoadRequest, Source};
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bvh/mocapnet_05_01_165joints_mixedorder.bvh");
     let mut v = Viewer::with_settings(formats::LoadOptions::default(), std::sync::Arc::new(|| {}), skelview::settings::Settings::default());
-    v.open(LoadRequest::Bvh(Source::File(path.clone())));
+    v.open(LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path.clone())));
     for _ in 1..8 {
-        v.add(LoadRequest::Bvh(Source::File(path.clone())));
+        v.add(LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path.clone())));
     }
     let start = std::time::Instant::now();
     while v.clips.len() < 8 {

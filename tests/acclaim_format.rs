@@ -67,7 +67,10 @@ fn mem(name: &str, text: &[u8]) -> Source {
 }
 
 fn load(asf: &[u8], amc: Option<&[u8]>) -> Result<Motion, LoadError> {
-    let request = LoadRequest::Acclaim { asf: mem("t.asf", asf), amc: amc.map(|a| mem("t.amc", a)) };
+    let request = LoadRequest {
+        format: &skelview::formats::acclaim::Acclaim,
+        sources: std::iter::once(mem("t.asf", asf)).chain(amc.map(|a| mem("t.amc", a))).collect(),
+    };
     formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet)
 }
 

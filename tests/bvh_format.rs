@@ -5,7 +5,7 @@ use skelview::core::{Motion, PositionRule};
 use skelview::formats::{self, LoadError, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
 fn load_with(text: &[u8], rule: PositionRule) -> Result<Motion, LoadError> {
-    let request = LoadRequest::Bvh(Source::Memory { name: "t.bvh".into(), bytes: text.into() });
+    let request = LoadRequest::single(&skelview::formats::bvh::Bvh, Source::Memory { name: "t.bvh".into(), bytes: text.into() });
     formats::load(&request, &LoadOptions { bvh_positions: rule, ..LoadOptions::default() }, &Sequential, &mut Quiet)
 }
 
@@ -155,7 +155,7 @@ fn streaming_reads_match_in_memory_parsing_across_block_boundaries() {
     }
     let path = std::env::temp_dir().join(format!("skelview-stream-{}.bvh", std::process::id()));
     std::fs::write(&path, &text).unwrap();
-    let request = LoadRequest::Bvh(Source::File(path.clone()));
+    let request = LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path.clone()));
     let threads = skelview::cache::ScopedThreads::new(3);
     let from_file = formats::load(&request, &LoadOptions::default(), &threads, &mut Quiet).unwrap();
     std::fs::remove_file(&path).ok();

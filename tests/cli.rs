@@ -81,7 +81,7 @@ fn errors_print_file_line_col_and_exit_2() {
     assert!(stderr(&o).starts_with("/nonexistent/x.bvh: "), "{}", stderr(&o));
     let o = skelview(&["info", "--frobnicate"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown option '--frobnicate'"));
+    assert!(stderr(&o).contains("unexpected argument '--frobnicate'"), "{}", stderr(&o));
 }
 
 #[test]
@@ -139,4 +139,61 @@ fn info_shows_the_standard_names_of_an_mnm_map() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("map.mnm:1:1: expected a line of names"), "{}", stderr(&bad));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn every_subcommand_has_its_own_help_and_usage_errors_exit_2() {
+    let o = skelview(&["info", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.contains("Usage: skelview info") && out.contains("--json") && out.contains("--mnm <MAP>"), "{out}");
+    assert!(!out.contains("--heat-map"), "info's help shows info's options only");
+    let o = skelview(&["positions", "x.bvh", "--frames", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("invalid value 'x' for '--frames <LIST>'"), "{}", stderr(&o));
+    let o = skelview(&["render", "--out", "x.jpg"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--out must name a .png file"), "{}", stderr(&o));
+    let top = stdout(&skelview(&["--help"]));
+    assert!(top.contains("Formats (") && top.contains("ASF/AMC  .asf .amc") && top.contains("H-Anim   .x3d .x3dv .wrl"), "{top}");
+    let o = skelview(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("skelview "), "{}", stdout(&o));
+}
+
+#[test]
+fn completions_and_the_man_page_come_from_the_same_definition() {
+    let o = skelview(&["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0));
+    let script = stdout(&o);
+    assert!(script.contains("_skelview()") && script.contains("--heat-map") && script.contains("thumbnail"), "{script}");
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        assert_eq!(skelview(&["completions", shell]).status.code(), Some(0), "{shell}");
+    }
+    assert_eq!(skelview(&["completions", "tcsh"]).status.code(), Some(2));
+    let o = skelview(&["manpage"]);
+    assert_eq!(o.status.code(), Some(0));
+    let man = stdout(&o);
+    assert!(man.starts_with(".ie") || man.contains(".TH skelview"), "{}", &man[..man.len().min(200)]);
+    assert!(man.contains("compare"));
+}
+
+#[test]
+fn formats_lists_the_format_table() {
+    let o = skelview(&["formats"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    for needle in
+        ["BVH", ".bvh", "application/x-bvh", "ASF/AMC", ".asf .amc", ".acl.sjson .acl.zip", "model/x-hanim+xml", "MNM", "name map"]
+    {
+        assert!(out.contains(needle), "{needle} not in {out}");
+    }
+    let bvh = out.lines().find(|l| l.starts_with("BVH")).unwrap();
+    assert!(bvh.contains(" yes "), "BVH is written by convert: {bvh}");
+    assert!(out.lines().any(|l| l.trim_start().starts_with("Biovision hierarchy")), "{out}");
+    let json: serde_json::Value = serde_json::from_slice(&skelview(&["formats", "--json"]).stdout).unwrap();
+    let rows = json.as_array().unwrap();
+    assert_eq!(rows.len(), skelview::formats::FORMATS.len());
+    assert_eq!(rows[0]["name"], "BVH");
+    assert_eq!(rows[0]["writes"], true);
 }

@@ -12,7 +12,7 @@ use skelview::export::{BvhWriteOptions, write_bvh};
 use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
 fn load_text(name: &str, text: &[u8]) -> Motion {
-    let request = LoadRequest::Bvh(Source::Memory { name: name.into(), bytes: Arc::from(text) });
+    let request = LoadRequest::single(&skelview::formats::bvh::Bvh, Source::Memory { name: name.into(), bytes: Arc::from(text) });
     formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
 }
 
@@ -76,8 +76,10 @@ fn a_time_shifted_copy_is_zero_after_the_matching_offset() {
 fn an_asf_amc_take_and_its_bvh_conversion_match_automatically() {
     let Some(corpus) = common::corpus() else { return };
     let dir = corpus.join("asfamc");
-    let request =
-        LoadRequest::Acclaim { asf: Source::File(dir.join("cmu_backflip.asf")), amc: Some(Source::File(dir.join("cmu_backflip.amc"))) };
+    let request = LoadRequest {
+        format: &skelview::formats::acclaim::Acclaim,
+        sources: vec![Source::File(dir.join("cmu_backflip.asf")), Source::File(dir.join("cmu_backflip.amc"))],
+    };
     let asf = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
     let mut out = Vec::new();
     write_bvh(&asf, &BvhWriteOptions::default(), &mut out).unwrap();

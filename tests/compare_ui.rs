@@ -12,7 +12,7 @@ use skelview::formats::{LoadOptions, LoadRequest, Source};
 use skelview::scene::Layout;
 
 fn request(name: &str) -> LoadRequest {
-    LoadRequest::Bvh(Source::Memory { name: name.into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) })
+    LoadRequest::single(&skelview::formats::bvh::Bvh, Source::Memory { name: name.into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) })
 }
 
 fn wait(v: &mut Viewer, done: impl Fn(&Viewer) -> bool) {

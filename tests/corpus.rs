@@ -76,8 +76,8 @@ fn every_bvh_matches_bvhio_with_replace_and_threejs_with_add() {
     assert!(bvhs.len() >= 15, "corpus has its BVH files");
     for path in bvhs {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let replace = load(LoadRequest::Bvh(Source::File(path.clone())), PositionRule::Replace);
-        let add = load(LoadRequest::Bvh(Source::File(path.clone())), PositionRule::Add);
+        let replace = load(LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path.clone())), PositionRule::Replace);
+        let add = load(LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path.clone())), PositionRule::Add);
         compare(&replace, &read_reference(&reference_dir().join(format!("bvh/{stem}.bvhio.csv"))), &format!("{stem} vs bvhio"));
         compare(&add, &read_reference(&reference_dir().join(format!("bvh/{stem}.threejs.csv"))), &format!("{stem} vs three.js"));
     }
@@ -88,8 +88,13 @@ fn every_acclaim_pair_matches_amcparser() {
     let Some(corpus) = common::corpus() else { return };
     for (amc, asf) in common::ACCLAIM_PAIRS {
         let dir = corpus.join("asfamc");
-        let motion =
-            load(LoadRequest::Acclaim { asf: Source::File(dir.join(asf)), amc: Some(Source::File(dir.join(amc))) }, PositionRule::Replace);
+        let motion = load(
+            LoadRequest {
+                format: &skelview::formats::acclaim::Acclaim,
+                sources: vec![Source::File(dir.join(asf)), Source::File(dir.join(amc))],
+            },
+            PositionRule::Replace,
+        );
         let stem = amc.trim_end_matches(".amc");
         compare(&motion, &read_reference(&reference_dir().join(format!("asfamc/{stem}.amcparser.csv"))), &format!("{stem} vs AMCParser"));
     }
@@ -111,11 +116,17 @@ fn bodies_come_out_human_sized_and_upright_by_default() {
     let mut requests: Vec<(String, LoadRequest)> = common::files(&corpus.join("bvh"), "bvh")
         .into_iter()
         .filter(|p| !p.to_string_lossy().contains("manipnet")) // a hand and a cup: not bodies
-        .map(|p| (p.display().to_string(), LoadRequest::Bvh(Source::File(p))))
+        .map(|p| (p.display().to_string(), LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(p))))
         .collect();
     for (amc, asf) in common::ACCLAIM_PAIRS {
         let dir = corpus.join("asfamc");
-        requests.push((amc.into(), LoadRequest::Acclaim { asf: Source::File(dir.join(asf)), amc: Some(Source::File(dir.join(amc))) }));
+        requests.push((
+            amc.into(),
+            LoadRequest {
+                format: &skelview::formats::acclaim::Acclaim,
+                sources: vec![Source::File(dir.join(asf)), Source::File(dir.join(amc))],
+            },
+        ));
     }
     for (name, request) in requests {
         let m = load(request, PositionRule::Replace);
@@ -136,7 +147,7 @@ fn every_corpus_file_reports_its_own_facts() {
         if !f[0].ends_with(".bvh") {
             continue;
         }
-        let m = load(LoadRequest::Bvh(Source::File(corpus.join(f[0]))), PositionRule::Replace);
+        let m = load(LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(corpus.join(f[0]))), PositionRule::Replace);
         let rows: usize = f[2].parse().unwrap();
         let joints: usize = f[3].parse().unwrap();
         let fps: f64 = f[4].parse().unwrap();

@@ -13,7 +13,7 @@ use skelview::formats::{self, LoadError, LoadOptions, LoadRequest, Quiet, Sequen
 
 fn load(name: &str, text: &str) -> Result<Motion, LoadError> {
     let source = Source::Memory { name: name.into(), bytes: Arc::from(text.as_bytes()) };
-    formats::load(&LoadRequest::Htr(source), &LoadOptions::default(), &Sequential, &mut Quiet)
+    formats::load(&LoadRequest::single(&skelview::formats::htr::Htr, source), &LoadOptions::default(), &Sequential, &mut Quiet)
 }
 
 fn positions(m: &Motion, frame: Option<usize>) -> Vec<Vec3> {
@@ -231,6 +231,6 @@ proptest! {
         let keep = ((bytes.len() as f64 * cut) as usize).max(1);
         bytes.truncate(keep);
         let source = Source::Memory { name: "fuzz.htr".into(), bytes: Arc::from(bytes) };
-        let _ = formats::load(&LoadRequest::Htr(source), &LoadOptions::default(), &Sequential, &mut Quiet);
+        let _ = formats::load(&LoadRequest::single(&skelview::formats::htr::Htr, source), &LoadOptions::default(), &Sequential, &mut Quiet);
     }
 }

@@ -7,7 +7,10 @@ use skelview::cache::{LoadEvent, spawn_load, spawn_open};
 use skelview::formats::{self, LoadObserver, LoadOptions, LoadRequest, Sequential, Source};
 
 fn sample() -> LoadRequest {
-    LoadRequest::Bvh(Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) })
+    LoadRequest::single(
+        &skelview::formats::bvh::Bvh,
+        Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) },
+    )
 }
 
 #[test]
@@ -34,7 +37,10 @@ fn events_arrive_skeleton_first_then_done_and_wake_the_ui() {
 
 #[test]
 fn errors_come_back_as_failed_events() {
-    let request = LoadRequest::Bvh(Source::Memory { name: "bad.bvh".into(), bytes: Arc::from(&b"HIERARCHY\nROOT\n"[..]) });
+    let request = LoadRequest::single(
+        &skelview::formats::bvh::Bvh,
+        Source::Memory { name: "bad.bvh".into(), bytes: Arc::from(&b"HIERARCHY\nROOT\n"[..]) },
+    );
     let handle = spawn_load(request, LoadOptions::default(), Arc::new(|| {})).unwrap();
     let last = handle.events.iter().last().unwrap();
     assert!(matches!(&last, LoadEvent::Failed(e) if e.to_string() == "bad.bvh:2:5: expected a joint name, found end of line"), "{last:?}");

@@ -24,7 +24,7 @@ fn gpu() -> Option<Gpu> {
 }
 
 fn load(name: &str, text: &[u8]) -> Motion {
-    let request = LoadRequest::Bvh(Source::Memory { name: name.into(), bytes: Arc::from(text) });
+    let request = LoadRequest::single(&skelview::formats::bvh::Bvh, Source::Memory { name: name.into(), bytes: Arc::from(text) });
     formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
 }
 
@@ -183,7 +183,10 @@ fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
     use skelview::app::{Command, Viewer};
     use skelview::core::PlaybackCommand;
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
-    v.open(LoadRequest::Bvh(Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) }));
+    v.open(LoadRequest::single(
+        &skelview::formats::bvh::Bvh,
+        Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) },
+    ));
     let wait = |v: &mut Viewer, done: &dyn Fn(&Viewer) -> bool| {
         for _ in 0..2000 {
             v.update(0.0);
@@ -211,7 +214,10 @@ fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
 
     // With a second clip side by side, every exported frame shows both, each in its colour.
     use skelview::scene::PALETTE;
-    v.add(LoadRequest::Bvh(Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) }));
+    v.add(LoadRequest::single(
+        &skelview::formats::bvh::Bvh,
+        Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) },
+    ));
     wait(&mut v, &|v| v.session.scene.clips.len() == 2);
     v.commands.push(Command::View(ViewPreset::Front));
     v.commands.push(Command::SetLayout(Layout::SideBySide));
@@ -240,8 +246,14 @@ fn two_viewer_clips_appear_in_their_colours() {
     use skelview::render::renderer::{RenderTarget, SkeletonRenderer};
     use skelview::scene::{Layout, PALETTE};
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
-    v.open(LoadRequest::Bvh(Source::Memory { name: "a.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) }));
-    v.add(LoadRequest::Bvh(Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) }));
+    v.open(LoadRequest::single(
+        &skelview::formats::bvh::Bvh,
+        Source::Memory { name: "a.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) },
+    ));
+    v.add(LoadRequest::single(
+        &skelview::formats::bvh::Bvh,
+        Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) },
+    ));
     for _ in 0..2000 {
         v.update(0.0);
         if v.session.scene.clips.len() == 2 && v.session.loads.is_empty() {
@@ -312,7 +324,10 @@ fn the_viewer_and_the_command_line_compose_the_same_scene() {
     for (m, add) in [(&a, false), (&b, true)] {
         let mut text = Vec::new();
         skelview::export::write_bvh(m, &skelview::export::BvhWriteOptions::default(), &mut text).unwrap();
-        let request = LoadRequest::Bvh(Source::Memory { name: m.source.paths[0].clone(), bytes: Arc::from(text.as_slice()) });
+        let request = LoadRequest::single(
+            &skelview::formats::bvh::Bvh,
+            Source::Memory { name: m.source.paths[0].clone(), bytes: Arc::from(text.as_slice()) },
+        );
         if add {
             v.add(request)
         } else {

@@ -67,7 +67,7 @@ proptest! {
     fn bvh_never_panics(seed in 0usize..64, cut in 0.0f64..=1.0, edits in prop::collection::vec((0.0f64..1.0, any::<u8>()), 0..12)) {
         let seeds = bvh_seeds();
         let bytes = mutate(seeds[seed % seeds.len()].clone(), cut, &edits);
-        load(LoadRequest::Bvh(mem("fuzz.bvh", bytes)));
+        load(LoadRequest::single(&skelview::formats::bvh::Bvh, mem("fuzz.bvh", bytes)));
     }
 
     #[test]
@@ -76,7 +76,7 @@ proptest! {
             return Ok(());
         };
         let (asf, amc) = if which == 0 { (mutate(asf, cut, &edits), amc) } else { (asf, mutate(amc, cut, &edits)) };
-        load(LoadRequest::Acclaim { asf: mem("fuzz.asf", asf), amc: Some(mem("fuzz.amc", amc)) });
+        load(LoadRequest { format: &skelview::formats::acclaim::Acclaim, sources: vec![mem("fuzz.asf", asf), mem("fuzz.amc", amc)] });
     }
 }
 
@@ -85,7 +85,7 @@ fn every_prefix_of_a_small_file_loads_or_fails_cleanly() {
     let sample = skelview::formats::SAMPLE_BVH;
     let text = &sample[..sample.len().min(6000)];
     for cut in 0..text.len() {
-        load(LoadRequest::Bvh(mem("cut.bvh", text[..cut].to_vec())));
+        load(LoadRequest::single(&skelview::formats::bvh::Bvh, mem("cut.bvh", text[..cut].to_vec())));
     }
 }
 
@@ -94,9 +94,9 @@ fn binary_junk_is_rejected_with_a_location() {
     let junk: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
     for name in ["junk.bvh", "junk.asf"] {
         let request = if name.ends_with(".bvh") {
-            LoadRequest::Bvh(mem(name, junk.clone()))
+            LoadRequest::single(&skelview::formats::bvh::Bvh, mem(name, junk.clone()))
         } else {
-            LoadRequest::Acclaim { asf: mem(name, junk.clone()), amc: None }
+            LoadRequest::single(&skelview::formats::acclaim::Acclaim, mem(name, junk.clone()))
         };
         let e = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).expect_err("junk must not load");
         assert!(e.to_string().starts_with(&format!("{name}:1:")), "{e}");

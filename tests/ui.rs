@@ -10,7 +10,10 @@ use skelview::core::PlaybackCommand;
 use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
 fn loaded() -> Viewer {
-    let request = LoadRequest::Bvh(Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) });
+    let request = LoadRequest::single(
+        &skelview::formats::bvh::Bvh,
+        Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) },
+    );
     let motion = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
     v.session.scene = skelview::scene::Scene::from_motions([Arc::new(motion)]);

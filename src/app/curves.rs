@@ -54,7 +54,7 @@ mod tests {
 
     #[test]
     fn curves_in_degrees_on_the_shared_clock_with_flips_marked() {
-        let request = LoadRequest::Bvh(Source::Memory { name: "flip.bvh".into(), bytes: Arc::from(FLIP) });
+        let request = LoadRequest::single(&crate::formats::bvh::Bvh, Source::Memory { name: "flip.bvh".into(), bytes: Arc::from(FLIP) });
         let m = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
         let curves = channel_curves(&m, 0, 2.0);
         assert_eq!(curves.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["Xposition", "Zrotation", "Xrotation", "Yrotation"]);

@@ -9,7 +9,10 @@ fn viewer() -> Viewer {
 }
 
 fn load_sample(v: &mut Viewer) {
-    v.open(LoadRequest::Bvh(Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(crate::formats::SAMPLE_BVH) }));
+    v.open(LoadRequest::single(
+        &crate::formats::bvh::Bvh,
+        Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(crate::formats::SAMPLE_BVH) },
+    ));
     for _ in 0..500 {
         v.update(0.0);
         if v.motion().is_some() {
@@ -86,7 +89,10 @@ fn positions_export_runs_in_the_background() {
 #[test]
 fn errors_are_shown_and_the_app_keeps_running() {
     let mut v = viewer();
-    v.open(LoadRequest::Bvh(Source::Memory { name: "bad.bvh".into(), bytes: Arc::from(&b"HIERARCHY\nROOT\n"[..]) }));
+    v.open(LoadRequest::single(
+        &crate::formats::bvh::Bvh,
+        Source::Memory { name: "bad.bvh".into(), bytes: Arc::from(&b"HIERARCHY\nROOT\n"[..]) },
+    ));
     for _ in 0..500 {
         v.update(0.0);
         if v.messages.error.is_some() {
@@ -110,7 +116,7 @@ fn wait_for(v: &mut Viewer, done: impl Fn(&Viewer) -> bool) {
 }
 
 fn sample_request(name: &str) -> LoadRequest {
-    LoadRequest::Bvh(Source::Memory { name: name.into(), bytes: Arc::from(crate::formats::SAMPLE_BVH) })
+    LoadRequest::single(&crate::formats::bvh::Bvh, Source::Memory { name: name.into(), bytes: Arc::from(crate::formats::SAMPLE_BVH) })
 }
 
 #[test]

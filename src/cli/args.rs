@@ -1,44 +1,231 @@
-//! Hand-rolled argument parsing (few commands; no need for a parser crate).
+//! The command line's grammar, with clap (derive): subcommands with their own `--help`,
+//! value validation, usage errors with exit code 2, completions and a man page from the
+//! same definition. [`parse_args`] turns it into the plain [`Args`] the commands read.
 
 use std::path::PathBuf;
 
+use clap::{Parser, Subcommand, ValueEnum};
+
+use super::render_cmd::{At, RenderOptions};
+use crate::compare::Align;
 use crate::core::PositionRule;
+use crate::export::BvhWriteOptions;
 use crate::formats::LoadOptions;
+use crate::scene::{Layout, ViewPreset};
 
-/// Usage text printed by `--help` and on usage errors.
-pub const USAGE: &str = "\
-usage:
-  skelview [FILE...]                      open the viewer (on the bundled sample when no file)
-  skelview info FILE... [--json] [--mnm MAP]
-                                          format, joints, frames, fps, units, warnings;
-                                          with an MNM name map, each joint's standard name
-  skelview positions FILE... [--frames LIST] [--raw]
-                                          CSV `joint,frame,x,y,z` of global joint positions;
-                                          LIST like 0,1,50,-1 (negative from the end) or all;
-                                          metres and Y-up unless --raw (file units and axes)
-  skelview check PATH...                  validate files or whole folders; exit 1 if any fails
-  skelview convert INPUT... OUTPUT.bvh [--order ZXY]
-                                          write any loaded motion as BVH (rotations in ORDER,
-                                          positions on the root and on moving offsets)
-  skelview render FILE... --out FILE.png [--frame N | --time S] [--size WxH]
-                  [--view persp|front|side|top] [--ortho] [--axes]
-                                          draw with the viewer's renderer, without a window
-  skelview render FILE... --range A:B[:STEP] --out DIR/   a numbered PNG sequence
-  skelview thumbnail INPUT... OUTPUT.png [--size N]       a square thumbnail of the middle frame
+/// The whole command line.
+#[derive(Parser, Debug)]
+#[command(
+    name = "skelview",
+    version,
+    about = "A real-time 3D skeleton viewer for motion-capture files",
+    long_about = "A real-time 3D skeleton viewer for motion-capture files.\n\nWithout a subcommand, opens the viewer on FILE... (the bundled sample when none is given).",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Sub>,
+    /// Files to open in the viewer (an ASF/AMC pair counts as one clip).
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    load: LoadArgs,
+    /// Register skelview for double-click and thumbnails (desktop entry, MIME types, icon).
+    #[arg(long, conflicts_with_all = ["files", "uninstall_desktop"])]
+    install_desktop: bool,
+    /// Remove what --install-desktop wrote.
+    #[arg(long, conflicts_with = "files")]
+    uninstall_desktop: bool,
+}
 
-  skelview compare A B [--mnm MAP] [--align none|roots|roots+heading] [--offset SECS] [--csv]
-                                          joint matching and position errors (MPJPE) of B vs A
-  skelview --install-desktop | --uninstall-desktop
-                                          (un)register skelview for double-click and thumbnails
+/// How files are read; accepted before or after any subcommand.
+#[derive(clap::Args, Debug)]
+struct LoadArgs {
+    /// BVH position channels replace the OFFSET (default) or are added to it.
+    #[arg(long, global = true, value_enum, value_name = "RULE")]
+    bvh_positions: Option<RuleArg>,
+    /// Frame rate of AMC files, which state none (default 120).
+    #[arg(long, global = true, value_name = "FPS", value_parser = positive)]
+    amc_fps: Option<f64>,
+}
 
-options:
-  --bvh-positions replace|add   BVH position channels replace the OFFSET (default) or add to it
-  --amc-fps N                   frame rate of AMC files (default 120)
-  -h, --help                    this text
-  -V, --version                 version
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum RuleArg {
+    /// Position channels replace the OFFSET (Blender, bvhio).
+    Replace,
+    /// Position channels are added to the OFFSET (Meredith–Maddock, three.js).
+    Add,
+}
 
-An .amc file finds its .asf (same name, CMU NN_MM -> NN, a name prefix, or matching bones);
-give both to choose: skelview info skel.asf take.amc";
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum AlignArg {
+    /// As loaded (metres, Y-up).
+    None,
+    /// Translate B so the first compared frames' roots coincide.
+    Roots,
+    /// Also turn B about the up axis so the roots face the same way.
+    #[value(name = "roots+heading")]
+    RootsHeading,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ViewArg {
+    /// Perspective from the front-right.
+    Persp,
+    /// Front view.
+    Front,
+    /// Side view.
+    Side,
+    /// Top view.
+    Top,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum LayoutArg {
+    /// Where each file puts them.
+    Overlay,
+    /// Spread along the screen's horizontal axis by body size.
+    SideBySide,
+    /// First-frame roots brought together.
+    AlignRoots,
+    /// Roots together and facing the same way.
+    AlignRootsHeading,
+}
+
+/// Shells `completions` writes scripts for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    /// Bash.
+    Bash,
+    /// Zsh.
+    Zsh,
+    /// Fish.
+    Fish,
+    /// Elvish.
+    Elvish,
+    /// PowerShell.
+    Powershell,
+}
+
+#[derive(Subcommand, Debug)]
+enum Sub {
+    /// Format, joints, roots, frames, frame time and fps, units and up axis, warnings.
+    Info {
+        /// Files to describe (the bundled sample when none).
+        #[arg(value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// One JSON object per file (an array for several).
+        #[arg(long)]
+        json: bool,
+        /// A Character Studio MNM name map: show each joint's standard name.
+        #[arg(long, value_name = "MAP")]
+        mnm: Option<PathBuf>,
+    },
+    /// CSV `joint,frame,x,y,z` of global joint positions (metres, Y-up unless --raw).
+    Positions {
+        /// Files (a `file` column is added for several).
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+        /// Frames like 0,1,50,-1 (negative counts from the end) or `all`.
+        #[arg(long, value_name = "LIST", value_parser = parse_frames, allow_hyphen_values = true)]
+        frames: Option<FrameList>,
+        /// File units and axes instead of metres, Y-up.
+        #[arg(long)]
+        raw: bool,
+    },
+    /// Validate files or whole folders in parallel; exit 1 if any fails.
+    Check {
+        /// Files or folders (searched recursively).
+        #[arg(value_name = "PATH", required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Write a loaded motion as BVH: INPUT... OUTPUT.bvh.
+    Convert {
+        /// Input files (one motion; an ASF with its AMC counts as one), then the .bvh to write.
+        #[arg(value_name = "FILE", required = true, num_args = 2..)]
+        files: Vec<PathBuf>,
+        /// Rotation order of the written channels, first listed outermost.
+        #[arg(long, value_name = "ORDER", default_value = "ZXY", value_parser = parse_order)]
+        order: [char; 3],
+    },
+    /// Draw with the viewer's renderer, without a window, to a PNG (or a numbered sequence).
+    Render {
+        /// Files to draw together (the bundled sample when none).
+        #[arg(value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// The PNG to write; a folder with --range.
+        #[arg(long, short, value_name = "PATH")]
+        out: PathBuf,
+        /// Frame to draw (negative counts from the end).
+        #[arg(long, value_name = "N", allow_negative_numbers = true, conflicts_with = "time")]
+        frame: Option<i64>,
+        /// Time to draw, in seconds.
+        #[arg(long, value_name = "SECS", value_parser = finite)]
+        time: Option<f64>,
+        /// Image size: WIDTHxHEIGHT, or N for a square.
+        #[arg(long, value_name = "WxH", value_parser = parse_size, default_value = "1280x720")]
+        size: (u32, u32),
+        /// Camera direction.
+        #[arg(long, value_enum, default_value = "persp")]
+        view: ViewArg,
+        /// Orthographic projection.
+        #[arg(long)]
+        ortho: bool,
+        /// Draw each joint's axes.
+        #[arg(long)]
+        axes: bool,
+        /// Frames START:END[:STEP] as DIR/frame_NNNNNN.png (negative counts from the end).
+        #[arg(long, value_name = "A:B[:STEP]", value_parser = parse_range, allow_hyphen_values = true, conflicts_with_all = ["frame", "time"])]
+        range: Option<(i64, i64, usize)>,
+        /// How several clips are placed, as in the viewer.
+        #[arg(long, value_enum, default_value = "overlay")]
+        layout: LayoutArg,
+        /// Colour the second clip's bones by their distance to the first's.
+        #[arg(long)]
+        heat_map: bool,
+    },
+    /// A square thumbnail of the middle frame: INPUT... OUTPUT.png.
+    Thumbnail {
+        /// Input files (one motion), then the PNG to write.
+        #[arg(value_name = "FILE", required = true, num_args = 2..)]
+        files: Vec<PathBuf>,
+        /// Width and height in pixels.
+        #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(8..=4096))]
+        size: u32,
+    },
+    /// Joint matching and position errors (MPJPE) of B against A.
+    Compare {
+        /// A and B (an ASF/AMC pair counts as one).
+        #[arg(value_name = "FILE", required = true, num_args = 2..)]
+        files: Vec<PathBuf>,
+        /// A Character Studio MNM name map as the last matching stage.
+        #[arg(long, value_name = "MAP")]
+        mnm: Option<PathBuf>,
+        /// How B is moved onto A before measuring.
+        #[arg(long, value_enum, default_value = "none")]
+        align: AlignArg,
+        /// B starts this many seconds after A.
+        #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = finite, default_value_t = 0.0)]
+        offset: f64,
+        /// Per-frame, per-joint CSV instead of the summary.
+        #[arg(long)]
+        csv: bool,
+    },
+    /// The formats skelview reads and writes: name, extensions, MIME types.
+    Formats {
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A shell completion script on standard output.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: Shell,
+    },
+    /// The man page (roff) on standard output.
+    Manpage,
+}
 
 /// A parsed command line.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,13 +245,9 @@ pub enum FrameList {
     Some(Vec<i64>),
 }
 
-/// The subcommands.
+/// The subcommands, as the commands read them.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
-    /// Print usage.
-    Help,
-    /// Print the version.
-    Version,
     /// Open the viewer window.
     View {
         /// Files (empty: the bundled sample).
@@ -93,7 +276,7 @@ pub enum Command {
         /// Files (empty: the bundled sample).
         files: Vec<PathBuf>,
         /// What and how to render.
-        options: super::render_cmd::RenderOptions,
+        options: RenderOptions,
     },
     /// A thumbnail of the middle frame.
     Thumbnail {
@@ -109,8 +292,8 @@ pub enum Command {
         /// The two inputs (an ASF/AMC pair counts as one).
         files: Vec<PathBuf>,
         /// Alignment of B onto A.
-        align: crate::compare::Align,
-        /// B starts this many seconds after A.
+        align: Align,
+        /// B starts this many seconds later.
         offset_secs: f64,
         /// Per-frame, per-joint CSV instead of the summary.
         csv: bool,
@@ -126,185 +309,136 @@ pub enum Command {
         /// The `.bvh` to write.
         output: PathBuf,
         /// Rotation order.
-        options: crate::export::BvhWriteOptions,
+        options: BvhWriteOptions,
     },
     /// Validate files and folders.
     Check {
         /// Files or folders.
         paths: Vec<PathBuf>,
     },
+    /// List the formats.
+    Formats {
+        /// As JSON.
+        json: bool,
+    },
+    /// Print a completion script.
+    Completions(Shell),
+    /// Print the man page.
+    Manpage,
 }
 
-/// Parses `argv` (program name first).
-pub fn parse_args(argv: Vec<String>) -> Result<Args, String> {
-    let mut it = argv.into_iter().skip(1).peekable();
+/// Parses `argv` (program name first). `Err` carries clap's error: print it and exit with
+/// its code (2 for usage errors, 0 for `--help` and `--version`).
+pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
+    let matches = cli_command().try_get_matches_from(argv)?;
+    let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)?;
     let mut options = LoadOptions::default();
-    let sub = match it.peek().map(String::as_str) {
-        Some("info" | "positions" | "check" | "render" | "convert" | "thumbnail" | "compare" | "help") => it.next(),
-        _ => None,
-    };
-    let mut files = Vec::new();
-    let (mut json, mut raw, mut frames) = (false, false, None);
-    let mut write = crate::export::BvhWriteOptions::default();
-    let mut render = super::render_cmd::RenderOptions {
-        at: super::render_cmd::At::Frame(0),
-        size: (1280, 720),
-        view: crate::scene::ViewPreset::Perspective,
-        ortho: false,
-        axes: false,
-        out: PathBuf::new(),
-        range: None,
-        layout: crate::scene::Layout::Overlay,
-        heat_map: false,
-    };
-    let mut thumb_size: Option<u32> = None;
-    let (mut align, mut offset_secs, mut csv) = (crate::compare::Align::None, 0.0f64, false);
-    let mut mnm = None;
-    let mut only_files = false;
-    while let Some(a) = it.next() {
-        if only_files || !a.starts_with('-') || a == "-" {
-            files.push(PathBuf::from(a));
-            continue;
-        }
-        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
-        match a.as_str() {
-            "--" => only_files = true,
-            "-h" | "--help" => return Ok(Args { command: Command::Help, options }),
-            "-V" | "--version" => return Ok(Args { command: Command::Version, options }),
-            "--install-desktop" => return Ok(Args { command: Command::Desktop(true), options }),
-            "--uninstall-desktop" => return Ok(Args { command: Command::Desktop(false), options }),
-            "--json" => json = true,
-            "--raw" => raw = true,
-            "--frames" => frames = Some(parse_frames(&value("--frames")?)?),
-            "--frame" => {
-                let v = value("--frame")?;
-                render.at = super::render_cmd::At::Frame(v.parse().map_err(|_| format!("--frame takes a frame number, not '{v}'"))?);
-            }
-            "--time" => {
-                let v = value("--time")?;
-                let t: f64 = v.parse().map_err(|_| format!("--time takes seconds, not '{v}'"))?;
-                if !t.is_finite() {
-                    return Err(format!("--time takes seconds, not '{v}'"));
-                }
-                render.at = super::render_cmd::At::Time(t);
-            }
-            "--size" => {
-                let v = value("--size")?;
-                match v.parse::<u32>() {
-                    Ok(n) if (8..=4096).contains(&n) => thumb_size = Some(n),
-                    _ if v.contains(['x', 'X']) => render.size = super::render_cmd::parse_size(&v)?,
-                    _ => return Err(format!("--size takes N (8 to 4096) or WIDTHxHEIGHT, not '{v}'")),
-                }
-            }
-            "--range" => render.range = Some(super::render_cmd::parse_range(&value("--range")?)?),
-            "--view" => {
-                let v = value("--view")?;
-                render.view =
-                    crate::scene::ViewPreset::parse(&v).ok_or_else(|| format!("--view takes persp, front, side or top, not '{v}'"))?;
-            }
-            "--ortho" => render.ortho = true,
-            "--heat-map" => render.heat_map = true,
-            "--layout" => {
-                let v = value("--layout")?;
-                render.layout = crate::scene::Layout::parse(&v)
-                    .ok_or_else(|| format!("--layout takes overlay, side-by-side, align-roots or align-roots-heading, not '{v}'"))?;
-            }
-            "--csv" => csv = true,
-            "--mnm" => mnm = Some(PathBuf::from(value("--mnm")?)),
-            "--align" => {
-                let v = value("--align")?;
-                align = crate::compare::Align::parse(&v).ok_or_else(|| format!("--align takes none, roots or roots+heading, not '{v}'"))?;
-            }
-            "--offset" => {
-                let v = value("--offset")?;
-                offset_secs =
-                    v.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| format!("--offset takes seconds, not '{v}'"))?;
-            }
-            "--order" => {
-                let v = value("--order")?;
-                write.order = crate::export::BvhWriteOptions::parse_order(&v)
-                    .ok_or_else(|| format!("--order takes a rotation order like ZXY, not '{v}'"))?;
-            }
-            "--axes" => render.axes = true,
-            "--out" | "-o" => render.out = PathBuf::from(value("--out")?),
-            "--bvh-positions" => {
-                options.bvh_positions = match value("--bvh-positions")?.as_str() {
-                    "replace" => PositionRule::Replace,
-                    "add" => PositionRule::Add,
-                    other => return Err(format!("--bvh-positions takes replace or add, not '{other}'")),
-                }
-            }
-            "--amc-fps" => {
-                let v = value("--amc-fps")?;
-                let fps: f64 = v.parse().map_err(|_| format!("--amc-fps takes a number, not '{v}'"))?;
-                if !(fps > 0.0 && fps.is_finite()) {
-                    return Err(format!("--amc-fps must be positive, not '{v}'"));
-                }
-                options.amc_frame_time_secs = 1.0 / fps;
-            }
-            other => return Err(format!("unknown option '{other}'")),
-        }
+    if let Some(rule) = cli.load.bvh_positions {
+        options.bvh_positions = match rule {
+            RuleArg::Replace => PositionRule::Replace,
+            RuleArg::Add => PositionRule::Add,
+        };
     }
-    let command = match sub.as_deref() {
-        Some("help") => Command::Help,
-        Some("positions") => {
-            if files.is_empty() {
-                return Err("positions needs at least one FILE".into());
+    if let Some(fps) = cli.load.amc_fps {
+        options.amc_frame_time_secs = 1.0 / fps;
+    }
+    let usage =
+        |message: String| clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{message}\n")).with_cmd(&cli_command());
+    let command = match cli.command {
+        _ if cli.install_desktop => Command::Desktop(true),
+        _ if cli.uninstall_desktop => Command::Desktop(false),
+        None => Command::View { files: cli.files },
+        Some(Sub::Info { files, json, mnm }) => Command::Info { files, json, mnm },
+        Some(Sub::Positions { files, frames, raw }) => Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw },
+        Some(Sub::Check { paths }) => Command::Check { paths },
+        Some(Sub::Convert { mut files, order }) => {
+            let output = files.pop().unwrap_or_default();
+            if !has_ext(&output, "bvh") {
+                return Err(usage(format!("convert writes INPUT... OUTPUT.bvh; '{}' is not a .bvh", output.display())));
             }
-            Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw }
+            Command::Convert { inputs: files, output, options: BvhWriteOptions { order } }
         }
-        Some("compare") => {
-            if files.len() < 2 {
-                return Err("compare needs two files (A B)".into());
+        Some(Sub::Thumbnail { mut files, size }) => {
+            let output = files.pop().unwrap_or_default();
+            if !has_ext(&output, "png") {
+                return Err(usage(format!("thumbnail writes INPUT... OUTPUT.png; '{}' is not a .png", output.display())));
             }
-            Command::Compare { files, align, offset_secs, csv, mnm }
+            Command::Thumbnail { inputs: files, output, size }
         }
-        Some("thumbnail") => {
-            let Some(output) = files.pop().filter(|o| super::render_cmd::is_png(o)) else {
-                return Err("thumbnail needs INPUT... OUTPUT.png".into());
+        Some(Sub::Compare { files, mnm, align, offset, csv }) => {
+            if files.len() > 2 && !files.iter().any(|f| has_ext(f, "asf")) {
+                return Err(usage(format!("compare takes two motions A B, not {} files", files.len())));
+            }
+            let align = match align {
+                AlignArg::None => Align::None,
+                AlignArg::Roots => Align::Roots,
+                AlignArg::RootsHeading => Align::RootsAndHeading,
             };
-            if files.is_empty() {
-                return Err("thumbnail needs an input file before OUTPUT.png".into());
-            }
-            Command::Thumbnail { inputs: files, output, size: thumb_size.unwrap_or(256) }
+            Command::Compare { files, align, offset_secs: offset, csv, mnm }
         }
-        Some("render") => {
-            if let Some(n) = thumb_size {
-                render.size = (n, n);
+        Some(Sub::Render { files, out, frame, time, size, view, ortho, axes, range, layout, heat_map }) => {
+            if range.is_some() && has_ext(&out, "png") {
+                return Err(usage("with --range, --out names a folder for the numbered PNGs".into()));
             }
-            if render.out.as_os_str().is_empty() {
-                return Err("render needs --out FILE.png (or --out DIR/ with --range)".into());
+            if range.is_none() && !has_ext(&out, "png") {
+                return Err(usage(format!("--out must name a .png file, not '{}'", out.display())));
             }
-            if render.range.is_some() {
-                if super::render_cmd::is_png(&render.out) {
-                    return Err("with --range, --out names a folder for the numbered PNGs".into());
-                }
-                return Ok(Args { command: Command::Render { files, options: render }, options });
-            }
-            if !super::render_cmd::is_png(&render.out) {
-                return Err(format!("--out must name a .png file, not '{}'", render.out.display()));
-            }
-            Command::Render { files, options: render }
-        }
-        Some("convert") => {
-            let Some(output) = files.pop().filter(|o| o.extension().is_some_and(|e| e.eq_ignore_ascii_case("bvh"))) else {
-                return Err("convert needs INPUT... OUTPUT.bvh".into());
+            let at = match (frame, time) {
+                (_, Some(t)) => At::Time(t),
+                (f, None) => At::Frame(f.unwrap_or(0)),
             };
-            if files.is_empty() {
-                return Err("convert needs an input file before OUTPUT.bvh".into());
-            }
-            Command::Convert { inputs: files, output, options: write }
+            let view = match view {
+                ViewArg::Persp => ViewPreset::Perspective,
+                ViewArg::Front => ViewPreset::Front,
+                ViewArg::Side => ViewPreset::Side,
+                ViewArg::Top => ViewPreset::Top,
+            };
+            let layout = match layout {
+                LayoutArg::Overlay => Layout::Overlay,
+                LayoutArg::SideBySide => Layout::SideBySide,
+                LayoutArg::AlignRoots => Layout::AlignRoots,
+                LayoutArg::AlignRootsHeading => Layout::AlignRootsHeading,
+            };
+            Command::Render { files, options: RenderOptions { at, size, view, ortho, axes, out, range, layout, heat_map } }
         }
-        Some("check") => {
-            if files.is_empty() {
-                return Err("check needs at least one PATH".into());
-            }
-            Command::Check { paths: files }
-        }
-        Some("info") => Command::Info { files, json, mnm },
-        _ => Command::View { files },
+        Some(Sub::Formats { json }) => Command::Formats { json },
+        Some(Sub::Completions { shell }) => Command::Completions(shell),
+        Some(Sub::Manpage) => Command::Manpage,
     };
     Ok(Args { command, options })
+}
+
+/// The clap command (for parsing, completions, the man page and usage errors), its help
+/// ending with the formats of the format table.
+pub fn cli_command() -> clap::Command {
+    let formats: Vec<String> = crate::formats::FORMATS
+        .iter()
+        .map(|f| format!("  {:<8} {}", f.name(), f.extensions().iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(" ")))
+        .collect();
+    let after = format!(
+        "Formats (extension first, then content; `skelview formats` for more):\n{}\n\nAn .amc file finds its .asf (same name, CMU NN_MM -> NN, a name prefix, or matching bones);\ngive both to choose: skelview info skel.asf take.amc",
+        formats.join("\n")
+    );
+    <Cli as clap::CommandFactory>::command().after_help(after)
+}
+
+fn has_ext(p: &std::path::Path, ext: &str) -> bool {
+    p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext))
+}
+
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+        _ => Err(format!("expected a positive number, not '{s}'")),
+    }
+}
+
+fn finite(s: &str) -> Result<f64, String> {
+    s.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| format!("expected seconds, not '{s}'"))
+}
+
+fn parse_order(s: &str) -> Result<[char; 3], String> {
+    BvhWriteOptions::parse_order(s).ok_or_else(|| format!("expected a rotation order like ZXY, not '{s}'"))
 }
 
 /// Parses `0,1,50,-1` or `all`.
@@ -313,31 +447,73 @@ pub fn parse_frames(s: &str) -> Result<FrameList, String> {
         return Ok(FrameList::All);
     }
     s.split(',')
-        .map(|p| p.trim().parse::<i64>().map_err(|_| format!("--frames takes numbers like 0,1,50,-1 or 'all', not '{p}'")))
+        .map(|p| p.trim().parse::<i64>().map_err(|_| format!("expected frame numbers like 0,1,50,-1 or 'all', not '{p}'")))
         .collect::<Result<Vec<_>, _>>()
         .map(FrameList::Some)
+}
+
+/// Parses `WxH` (or `N` for a square).
+pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("expected WIDTHxHEIGHT like 1280x720 (or N for a square), not '{s}'");
+    let (w, h) = match s.split_once(['x', 'X']) {
+        Some((w, h)) => (w.parse::<u32>().map_err(|_| bad())?, h.parse::<u32>().map_err(|_| bad())?),
+        None => {
+            let n = s.parse::<u32>().map_err(|_| bad())?;
+            (n, n)
+        }
+    };
+    if !(1..=8192).contains(&w) || !(1..=8192).contains(&h) {
+        return Err(format!("the size must be between 1x1 and 8192x8192, not '{s}'"));
+    }
+    Ok((w, h))
+}
+
+/// Parses `A:B` or `A:B:STEP` (negative frames count from the end).
+pub fn parse_range(s: &str) -> Result<(i64, i64, usize), String> {
+    let bad = || format!("expected START:END[:STEP] like 0:100:2, not '{s}'");
+    let parts: Vec<&str> = s.split(':').collect();
+    if !(2..=3).contains(&parts.len()) {
+        return Err(bad());
+    }
+    let a = parts[0].parse().map_err(|_| bad())?;
+    let b = parts[1].parse().map_err(|_| bad())?;
+    let step = if parts.len() == 3 { parts[2].parse::<usize>().map_err(|_| bad())? } else { 1 };
+    if step == 0 {
+        return Err(bad());
+    }
+    Ok((a, b, step))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> Result<Args, String> {
+    fn args(s: &str) -> Result<Args, clap::Error> {
         parse_args(std::iter::once("skelview").chain(s.split_whitespace()).map(String::from).collect())
     }
 
     #[test]
     fn parses_commands_and_options() {
+        cli_command().debug_assert();
         let a = args("positions a.bvh --frames 0,1,-1 --raw --bvh-positions add").unwrap();
         assert_eq!(a.command, Command::Positions { files: vec!["a.bvh".into()], frames: FrameList::Some(vec![0, 1, -1]), raw: true });
         assert_eq!(a.options.bvh_positions, PositionRule::Add);
+        assert_eq!(args("--bvh-positions add x.bvh").unwrap().options.bvh_positions, PositionRule::Add);
         assert_eq!(args("").unwrap().command, Command::View { files: vec![] });
-        assert_eq!(args("x.bvh").unwrap().command, Command::View { files: vec!["x.bvh".into()] });
+        assert_eq!(args("x.bvh y.amc").unwrap().command, Command::View { files: vec!["x.bvh".into(), "y.amc".into()] });
         assert_eq!(args("info").unwrap().command, Command::Info { files: vec![], json: false, mnm: None });
-        assert!(args("check").is_err());
-        assert!(args("info --bogus").is_err());
-        assert!(args("--amc-fps 0").is_err());
+        let r = args("render a.bvh b.bvh --layout side-by-side --heat-map --frame -1 --size 64 -o x.png").unwrap();
+        let Command::Render { options, .. } = r.command else { panic!() };
+        assert_eq!((options.layout, options.heat_map, options.at, options.size), (Layout::SideBySide, true, At::Frame(-1), (64, 64)));
+        for bad in ["check", "info --bogus", "--amc-fps 0 x.bvh", "positions x.bvh --frames x", "render --out x.jpg", "convert a.bvh b.txt"]
+        {
+            let e = args(bad).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{bad}: {e}");
+        }
+        assert_eq!(args("--help").unwrap_err().exit_code(), 0);
         assert_eq!(parse_frames("all"), Ok(FrameList::All));
         assert!(parse_frames("1,x").is_err());
+        assert_eq!(parse_range("-10:-1:2"), Ok((-10, -1, 2)));
+        assert!(parse_size("0x5").is_err());
     }
 }

@@ -2,11 +2,11 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
 
 use super::{Args, ExitCode};
-use crate::formats::{self, FileKind, LoadError, LoadRequest, Quiet, Sequential};
+use crate::formats::{self, LoadError, LoadRequest, Quiet, Sequential, table};
 
 /// One line of the report.
 enum Outcome {
@@ -35,17 +35,13 @@ fn describe_ok(path: &Path, m: &crate::core::Motion) -> String {
 }
 
 fn check_one(path: &Path, explicit: bool, args: &Args) -> Option<Outcome> {
-    let kind = FileKind::detect(path, &[]);
-    let kind = if kind == FileKind::Unknown && explicit {
-        let head = std::fs::read(path).map(|b| b.into_iter().take(4096).collect::<Vec<u8>>()).unwrap_or_default();
-        FileKind::detect(path, &head)
-    } else {
-        kind
-    };
-    let request = match kind {
-        FileKind::Unknown if !explicit => return None,
-        _ => LoadRequest::from_paths(&[path.to_owned()]).pop()?,
-    };
+    // In a folder, only files named as a format are checked; a file given by name is
+    // also recognised by its content.
+    let known = table::by_name(path).is_some() || (explicit && table::by_content(&formats::read_head(path)).is_some());
+    if !known && !explicit {
+        return None;
+    }
+    let request = LoadRequest::from_paths(&[path.to_owned()]).pop()?;
     let result = request.and_then(|r| formats::load(&r, &args.options, &Sequential, &mut Quiet));
     Some(match result {
         Ok(m) if m.warnings.is_empty() => Outcome::Ok(describe_ok(path, &m)),
@@ -53,7 +49,7 @@ fn check_one(path: &Path, explicit: bool, args: &Args) -> Option<Outcome> {
             let more = if m.warnings.len() > 1 { format!(" (+{} more)", m.warnings.len() - 1) } else { String::new() };
             Outcome::Warnings(format!("{}{more}; {}", m.warnings[0], describe_ok(path, &m)))
         }
-        Err(e @ LoadError::Unsupported { .. }) if !explicit && kind == FileKind::Unknown => Outcome::Skipped(e.to_string()),
+        Err(e @ LoadError::Unsupported { .. }) if !explicit && !known => Outcome::Skipped(e.to_string()),
         Err(e) => Outcome::Failed(e.to_string()),
     })
 }
@@ -67,29 +63,24 @@ pub(super) fn run(args: &Args, paths: &[PathBuf], out: &mut dyn Write) -> ExitCo
         }
         walk(p, true, &mut files);
     }
-    let results: Mutex<Vec<Option<Outcome>>> = Mutex::new((0..files.len()).map(|_| None).collect());
-    let next = AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
-    std::thread::scope(|s| {
-        let work = || {
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some((path, explicit)) = files.get(i) else { break };
-                let outcome = if path.exists() {
-                    check_one(path, *explicit, args)
-                } else {
-                    Some(Outcome::Failed(format!("{}: no such file or folder", path.display())))
-                };
-                results.lock().unwrap_or_else(|e| e.into_inner())[i] = outcome;
-            }
-        };
-        for k in 1..workers {
-            let _ = std::thread::Builder::new().name(format!("skelview-check-{k}")).spawn_scoped(s, work);
-        }
-        work();
-    });
+    // Files are checked in parallel (rayon's pool, one thread per core); each file is parsed
+    // on one thread, so memory stays bounded by the files in flight, not the folder.
+    let progress = super::progress::bar(files.len() as u64, "checking");
+    let results: Vec<Option<Outcome>> = files
+        .par_iter()
+        .map(|(path, explicit)| {
+            let outcome = if path.exists() {
+                check_one(path, *explicit, args)
+            } else {
+                Some(Outcome::Failed(format!("{}: no such file or folder", path.display())))
+            };
+            progress.inc(1);
+            outcome
+        })
+        .collect();
+    progress.finish_and_clear();
     let (mut ok, mut warned, mut failed, mut skipped) = (0, 0, 0, 0);
-    for outcome in results.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().flatten() {
+    for outcome in results.into_iter().flatten() {
         let line = match outcome {
             Outcome::Ok(s) => {
                 ok += 1;

@@ -4,33 +4,17 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// MIME types skelview defines: (type, comment, globs, magic strings with their offset range).
-const TYPES: [(&str, &str, &[&str], &[(&str, &str)]); 9] = [
-    ("application/x-bvh", "Biovision motion capture", &["*.bvh"], &[("HIERARCHY", "0:64")]),
-    ("application/x-acclaim-asf", "Acclaim skeleton", &["*.asf"], &[(":version", "0:2048"), (":bonedata", "0:8192")]),
-    ("application/x-acclaim-amc", "Acclaim motion capture", &["*.amc"], &[(":FULLY-SPECIFIED", "0:4096"), (":DEGREES", "0:4096")]),
-    ("application/x-motion-analysis-htr", "Motion Analysis HTR", &["*.htr"], &[("[Header]", "0:2048")]),
-    ("application/x-motion-analysis-gtr", "Motion Analysis GTR", &["*.gtr"], &[("[Header]", "0:2048")]),
-    ("application/x-acl-sjson", "ACL raw animation clip", &["*.acl.sjson"], &[]),
-    ("application/x-acl-zip", "ACL raw animation clip (zipped)", &["*.acl.zip"], &[]),
-    // X3D files are only ours when they hold a humanoid: a low glob weight leaves other X3D to
-    // the standard types, the magic claims the H-Anim ones by content.
-    ("model/x-hanim+xml", "H-Anim humanoid (X3D)", &["*.x3d"], &[("HAnimHumanoid", "0:65536")]),
-    ("model/x-hanim+vrml", "H-Anim humanoid (ClassicVRML)", &["*.x3dv", "*.wrl"], &[("HAnimHumanoid", "0:65536")]),
-];
+use crate::formats::{FORMATS, MimeType};
+
+/// The MIME types of every format skelview reads, from the format table.
+fn mime_types() -> impl Iterator<Item = &'static MimeType> {
+    FORMATS.iter().filter(|f| f.is_motion()).flat_map(|f| f.mime_types().iter())
+}
 
 /// Types the desktop entry and thumbnailer claim: the formats skelview reads.
-pub const OPENED_TYPES: [&str; 9] = [
-    "application/x-bvh",
-    "application/x-acclaim-asf",
-    "application/x-acclaim-amc",
-    "application/x-motion-analysis-htr",
-    "application/x-motion-analysis-gtr",
-    "application/x-acl-sjson",
-    "application/x-acl-zip",
-    "model/x-hanim+xml",
-    "model/x-hanim+vrml",
-];
+fn opened_types() -> Vec<&'static str> {
+    mime_types().map(|m| m.name).collect()
+}
 
 fn data_home() -> Result<PathBuf, String> {
     if let Some(d) = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
@@ -47,17 +31,11 @@ fn mime_xml() -> String {
     let mut x = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<mime-info xmlns=\"http://www.freedesktop.org/standards/shared-mime-info\">\n",
     );
-    for (ty, comment, globs, magic) in TYPES {
+    for m in mime_types() {
+        let (ty, comment, parent, weight, magic) = (m.name, m.comment, m.parent, m.glob_weight, m.magic);
         x.push_str(&format!("  <mime-type type=\"{ty}\">\n    <comment>{}</comment>\n", xml_escape(comment)));
-        let (parent, weight) = match ty {
-            "application/x-acl-zip" => ("application/zip", 60),
-            "model/x-hanim+xml" => ("model/x3d+xml", 40),
-            "model/x-hanim+vrml" => ("model/x3d+vrml", 40),
-            _ => ("text/plain", 60),
-        };
         x.push_str(&format!("    <sub-class-of type=\"{parent}\"/>\n"));
-        for g in globs {
-            // A high weight and magic let ".asf" skeletons win over ASF video by content.
+        for g in m.globs {
             x.push_str(&format!("    <glob pattern=\"{g}\" weight=\"{weight}\"/>\n"));
         }
         if !magic.is_empty() {
@@ -77,7 +55,7 @@ fn desktop_entry(exe: &Path) -> String {
     format!(
         "[Desktop Entry]\nType=Application\nName=skelview\nGenericName=Motion capture viewer\nComment=View BVH and Acclaim ASF/AMC motion capture\nExec=\"{}\" %F\nIcon=skelview\nTerminal=false\nCategories=Graphics;3DGraphics;Viewer;\nMimeType={};\n",
         exe.display(),
-        OPENED_TYPES.join(";")
+        opened_types().join(";")
     )
 }
 
@@ -85,7 +63,7 @@ fn thumbnailer(exe: &Path) -> String {
     format!(
         "[Thumbnailer Entry]\nTryExec={0}\nExec=\"{0}\" thumbnail %i %o --size %s\nMimeType={1};\n",
         exe.display(),
-        OPENED_TYPES.join(";")
+        opened_types().join(";")
     )
 }
 
@@ -119,7 +97,7 @@ fn refresh(data: &Path, lines: &mut Vec<String>, set_defaults: bool) {
     run("update-desktop-database", &[data.join("applications").as_os_str()]);
     if set_defaults {
         let mut args: Vec<&std::ffi::OsStr> = vec!["default".as_ref(), "skelview.desktop".as_ref()];
-        args.extend(OPENED_TYPES.iter().map(|t| std::ffi::OsStr::new(*t)));
+        args.extend(opened_types().into_iter().map(std::ffi::OsStr::new));
         run("xdg-mime", &args);
     }
 }

@@ -4,18 +4,11 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::json::{Obj, array, quoted};
+use serde::Serialize;
+
 use super::{Args, ExitCode, fail, load_all};
 use crate::core::{Format, Motion};
 use crate::formats::mnm::NameMap;
-
-fn details_json(details: &[(String, String)]) -> String {
-    let mut o = Obj::new();
-    for (k, v) in details {
-        o.str(k, v);
-    }
-    o.finish()
-}
 
 /// Channel counts and rotation orders, summarised over joints.
 fn channel_summary(m: &Motion) -> (BTreeMap<usize, usize>, BTreeMap<String, usize>) {
@@ -67,9 +60,12 @@ pub(super) fn run(args: &Args, files: &[PathBuf], json: bool, mnm: Option<&Path>
         Err(e) => return fail(&e),
     };
     if json {
-        let objs: Vec<String> = motions.iter().map(|m| to_json(m, map.as_ref())).collect();
-        let text = if objs.len() == 1 { objs.into_iter().next().unwrap_or_default() } else { array(objs) };
-        let _ = writeln!(out, "{text}");
+        let objs: Vec<InfoJson> = motions.iter().map(|m| to_json(m, map.as_ref())).collect();
+        let text = match objs.as_slice() {
+            [one] => serde_json::to_string(one),
+            many => serde_json::to_string(many),
+        };
+        let _ = writeln!(out, "{}", text.unwrap_or_default());
     } else {
         for (k, m) in motions.iter().enumerate() {
             if k > 0 {
@@ -147,78 +143,99 @@ fn write_mapped(m: &Motion, map: &NameMap, out: &mut dyn Write) -> std::io::Resu
     Ok(())
 }
 
-fn to_json(m: &Motion, map: Option<&NameMap>) -> String {
+#[derive(Serialize)]
+struct JointJson<'a> {
+    name: &'a str,
+    parent: i64,
+    channels: Vec<&'static str>,
+    end_site: bool,
+    details: BTreeMap<&'a str, &'a str>,
+}
+
+#[derive(Serialize)]
+struct WarningJson<'a> {
+    file: String,
+    line: usize,
+    col: usize,
+    message: &'a str,
+}
+
+/// `info --json`: the same facts as the text, with the field names scripts rely on.
+#[derive(Serialize)]
+struct InfoJson<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mapped_names: Option<BTreeMap<&'a str, String>>,
+    details: BTreeMap<&'a str, &'a str>,
+    files: Vec<String>,
+    format: &'static str,
+    joints: usize,
+    end_sites: usize,
+    roots: Vec<&'a str>,
+    frames: usize,
+    declared_frames: Option<u64>,
+    frame_time_secs: f64,
+    fps: Option<f64>,
+    duration_secs: f64,
+    channels_per_frame: usize,
+    channels_per_joint: BTreeMap<String, usize>,
+    rotation_orders: BTreeMap<String, usize>,
+    declared_units: Option<&'a str>,
+    unit: &'static str,
+    unit_detected: bool,
+    body_height_raw: Option<f32>,
+    metres_per_raw_unit: f32,
+    up_axis: &'static str,
+    up_detected: bool,
+    angle_unit: &'static str,
+    position_rule: &'static str,
+    joint_list: Vec<JointJson<'a>>,
+    warnings: Vec<WarningJson<'a>>,
+}
+
+fn to_json<'a>(m: &'a Motion, map: Option<&NameMap>) -> InfoJson<'a> {
     let s = &m.source;
     let joints = m.skeleton.joints();
     let (counts, orders) = channel_summary(m);
-    let roots = array(m.skeleton.roots().map(|r| quoted(&joints[r].name)));
-    let paths = array(s.paths.iter().map(|p| quoted(&p.display().to_string())));
-    let counts = {
-        let mut o = Obj::new();
-        for (c, n) in &counts {
-            o.num(&c.to_string(), *n as f64);
-        }
-        o.finish()
-    };
-    let orders = {
-        let mut o = Obj::new();
-        for (k, n) in &orders {
-            o.num(k, *n as f64);
-        }
-        o.finish()
-    };
-    let joint_list = array(joints.iter().map(|j| {
-        Obj::new()
-            .str("name", &j.name)
-            .num("parent", j.parent.map_or(-1.0, |p| p as f64))
-            .raw("channels", &array(j.channels.iter().map(|c| quoted(if s.format == Format::Bvh { c.bvh_name() } else { c.short_name() }))))
-            .bool("end_site", j.is_end_site)
-            .raw("details", &details_json(&j.details))
-            .finish()
-    }));
-    let warnings = array(m.warnings.iter().map(|w| {
-        Obj::new()
-            .str("file", &w.path.display().to_string())
-            .num("line", w.line as f64)
-            .num("col", w.col as f64)
-            .str("message", &w.message)
-            .finish()
-    }));
-    let mut o = Obj::new();
-    if let Some(map) = map {
-        let mut names = Obj::new();
-        for (i, std) in mapped_names(m, map) {
-            names.str(&joints[i].name, &std);
-        }
-        o.raw("mapped_names", &names.finish());
+    let finite = |v: f64| v.is_finite().then_some(v);
+    InfoJson {
+        mapped_names: map.map(|map| mapped_names(m, map).into_iter().map(|(i, std)| (joints[i].name.as_str(), std)).collect()),
+        details: s.details.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect(),
+        files: s.paths.iter().map(|p| p.display().to_string()).collect(),
+        format: s.format.name(),
+        joints: joints.len(),
+        end_sites: joints.iter().filter(|j| j.is_end_site).count(),
+        roots: m.skeleton.roots().map(|r| joints[r].name.as_str()).collect(),
+        frames: m.clip.num_frames(),
+        declared_frames: s.declared_frames,
+        frame_time_secs: m.clip.frame_time_secs,
+        fps: finite(m.clip.fps()),
+        duration_secs: m.clip.duration_secs(),
+        channels_per_frame: m.skeleton.channels_per_frame(),
+        channels_per_joint: counts.into_iter().map(|(c, n)| (c.to_string(), n)).collect(),
+        rotation_orders: orders,
+        declared_units: s.declared_units.as_deref(),
+        unit: s.unit.symbol(),
+        unit_detected: s.unit_detected,
+        body_height_raw: s.body_height.is_finite().then_some(s.body_height),
+        metres_per_raw_unit: m.metres_per_raw_unit(),
+        up_axis: s.up_axis.name(),
+        up_detected: s.up_detected,
+        angle_unit: s.angle_unit,
+        position_rule: m.skeleton.position_rule.name(),
+        joint_list: joints
+            .iter()
+            .map(|j| JointJson {
+                name: &j.name,
+                parent: j.parent.map_or(-1, |p| p as i64),
+                channels: j.channels.iter().map(|c| if s.format == Format::Bvh { c.bvh_name() } else { c.short_name() }).collect(),
+                end_site: j.is_end_site,
+                details: j.details.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect(),
+            })
+            .collect(),
+        warnings: m
+            .warnings
+            .iter()
+            .map(|w| WarningJson { file: w.path.display().to_string(), line: w.line, col: w.col, message: &w.message })
+            .collect(),
     }
-    o.raw("details", &details_json(&s.details));
-    o.raw("files", &paths)
-        .str("format", s.format.name())
-        .num("joints", joints.len() as f64)
-        .num("end_sites", joints.iter().filter(|j| j.is_end_site).count() as f64)
-        .raw("roots", &roots)
-        .num("frames", m.clip.num_frames() as f64);
-    match s.declared_frames {
-        Some(d) => o.num("declared_frames", d as f64),
-        None => o.raw("declared_frames", "null"),
-    };
-    o.num("frame_time_secs", m.clip.frame_time_secs)
-        .num("fps", m.clip.fps())
-        .num("duration_secs", m.clip.duration_secs())
-        .num("channels_per_frame", m.skeleton.channels_per_frame() as f64)
-        .raw("channels_per_joint", &counts)
-        .raw("rotation_orders", &orders)
-        .raw("declared_units", &s.declared_units.as_deref().map_or("null".into(), quoted))
-        .str("unit", s.unit.symbol())
-        .bool("unit_detected", s.unit_detected)
-        .num("body_height_raw", s.body_height as f64)
-        .num("metres_per_raw_unit", m.metres_per_raw_unit() as f64)
-        .str("up_axis", s.up_axis.name())
-        .bool("up_detected", s.up_detected)
-        .str("angle_unit", s.angle_unit)
-        .str("position_rule", m.skeleton.position_rule.name())
-        .raw("joint_list", &joint_list)
-        .raw("warnings", &warnings)
-        .finish()
 }

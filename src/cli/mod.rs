@@ -8,8 +8,8 @@ mod check;
 mod compare;
 mod convert;
 mod desktop;
+mod formats_cmd;
 mod info;
-mod json;
 mod positions;
 mod progress;
 mod render_cmd;
@@ -38,21 +38,28 @@ pub enum Next {
 pub fn run(argv: Vec<String>) -> Next {
     let args = match parse_args(argv) {
         Ok(a) => a,
-        Err(message) => {
-            eprintln!("skelview: {message}\n\n{}", args::USAGE);
-            return Next::Exit(2);
+        Err(e) => {
+            // clap's own message: usage errors on stderr (exit 2), --help and --version on stdout.
+            let _ = e.print();
+            return Next::Exit(e.exit_code());
         }
     };
-    if let Command::View { files } = args.command {
-        return Next::Viewer(files, args.options);
-    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let code = match &args.command {
-        Command::Help => {
-            let _ = writeln!(out, "{}", args::USAGE);
+        Command::View { files } => return Next::Viewer(files.clone(), args.options),
+        Command::Formats { json } => formats_cmd::run(*json, &mut out),
+        Command::Completions(shell) => {
+            formats_cmd::completions(*shell, &mut out);
             0
         }
+        Command::Manpage => match clap_mangen::Man::new(args::cli_command()).render(&mut out) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("skelview: {e}");
+                2
+            }
+        },
         Command::Desktop(install) => match if *install { desktop::install() } else { desktop::uninstall() } {
             Ok(lines) => {
                 for l in lines {
@@ -65,11 +72,6 @@ pub fn run(argv: Vec<String>) -> Next {
                 2
             }
         },
-        Command::Version => {
-            let _ = writeln!(out, "skelview {}", env!("CARGO_PKG_VERSION"));
-            0
-        }
-        Command::View { .. } => unreachable!("handled above"),
         Command::Info { files, json, mnm } => info::run(&args, files, *json, mnm.as_deref(), &mut out),
         Command::Positions { files, frames, raw } => positions::run(&args, files, frames, *raw, &mut out),
         Command::Check { paths } => check::run(&args, paths, &mut out),

@@ -137,38 +137,6 @@ fn render_range(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, range: (i
     Ok(n)
 }
 
-/// Parses `WxH`.
-pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("--size takes WIDTHxHEIGHT like 1280x720, not '{s}'");
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
-    let (w, h): (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
-    if !(1..=8192).contains(&w) || !(1..=8192).contains(&h) {
-        return Err(format!("--size must be between 1x1 and 8192x8192, not '{s}'"));
-    }
-    Ok((w, h))
-}
-
-/// True when `path` names a PNG file.
-pub fn is_png(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"))
-}
-
-/// Parses `A:B` or `A:B:STEP` (negative frames count from the end).
-pub fn parse_range(s: &str) -> Result<(i64, i64, usize), String> {
-    let bad = || format!("--range takes START:END[:STEP] like 0:100:2, not '{s}'");
-    let parts: Vec<&str> = s.split(':').collect();
-    if !(2..=3).contains(&parts.len()) {
-        return Err(bad());
-    }
-    let a = parts[0].parse().map_err(|_| bad())?;
-    let b = parts[1].parse().map_err(|_| bad())?;
-    let step = if parts.len() == 3 { parts[2].parse::<usize>().map_err(|_| bad())? } else { 1 };
-    if step == 0 {
-        return Err(bad());
-    }
-    Ok((a, b, step))
-}
-
 /// `skelview thumbnail INPUT... OUTPUT.png [--size N]`: the middle frame, framed, square, as
 /// the freedesktop thumbnailer spec expects (exit 0 with a PNG, or non-zero and no file).
 pub(super) fn thumbnail(args: &Args, inputs: &[PathBuf], output: &Path, size: u32) -> ExitCode {

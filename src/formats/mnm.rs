@@ -50,3 +50,38 @@ mod tests {
         assert_eq!(parse_mnm(b"a b\n\x01x y\n").unwrap_err().offset, 4);
     }
 }
+
+/// Character Studio MNM maps in the format table: recognised by name, never loaded as a motion.
+pub struct Mnm;
+
+impl super::table::FileFormat for Mnm {
+    fn name(&self) -> &'static str {
+        "MNM"
+    }
+    fn description(&self) -> &'static str {
+        "a Character Studio joint-name map (MNM): use it with `compare --mnm` or `info --mnm`"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["mnm"]
+    }
+    fn mime_types(&self) -> &'static [super::table::MimeType] {
+        &[]
+    }
+    fn sniff(&self, _text: &[u8], _raw: &[u8]) -> bool {
+        // Two columns of names: nothing in the content sets it apart from other text.
+        false
+    }
+    fn is_motion(&self) -> bool {
+        false
+    }
+    fn load(
+        &self,
+        sources: &[super::Source],
+        _options: &super::LoadOptions,
+        _parallel: &dyn super::Parallel,
+        _observer: &mut dyn super::LoadObserver,
+    ) -> Result<crate::core::Motion, super::LoadError> {
+        let path = sources.first().map_or_else(std::path::PathBuf::new, |s| s.path().to_owned());
+        Err(super::LoadError::Unsupported { path, message: format!("{}, not a motion", self.description()) })
+    }
+}

@@ -252,7 +252,10 @@ mod tests {
     use crate::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
     fn sample() -> Arc<Motion> {
-        let request = LoadRequest::Bvh(Source::Memory { name: "walk.bvh".into(), bytes: Arc::from(crate::formats::SAMPLE_BVH) });
+        let request = LoadRequest::single(
+            &crate::formats::bvh::Bvh,
+            Source::Memory { name: "walk.bvh".into(), bytes: Arc::from(crate::formats::SAMPLE_BVH) },
+        );
         Arc::new(formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap())
     }
 

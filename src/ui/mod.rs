@@ -21,9 +21,6 @@ use crate::scene::PoseMode;
 use crate::scene::ViewPreset;
 pub use viewport_ui::ViewportGpu;
 
-/// Supported extensions for the open dialog (`.acl.sjson`/`.acl.zip` filter as `sjson`/`zip`).
-pub const EXTENSIONS: [&str; 10] = ["bvh", "asf", "amc", "htr", "gtr", "sjson", "zip", "x3d", "x3dv", "wrl"];
-
 /// Lays out the whole window for one frame.
 pub fn viewer_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut ViewportGpu, frame_ms: f32) {
     let theme = if viewer.settings.light_theme { egui::Theme::Light } else { egui::Theme::Dark };
@@ -131,7 +128,7 @@ pub fn shortcuts(ui: &mut egui::Ui, viewer: &mut Viewer) {
 /// Shows the file dialog (rfd); says so when no dialog is available.
 pub fn open_dialog(viewer: &mut Viewer) {
     let picked = rfd::FileDialog::new()
-        .add_filter("Motion capture", &EXTENSIONS)
+        .add_filter("Motion capture", &crate::formats::table::dialog_extensions())
         .add_filter("All files", &["*"])
         .set_title("Open motion")
         .pick_files();
@@ -145,7 +142,7 @@ pub fn open_dialog(viewer: &mut Viewer) {
 /// Shows the file dialog for files to add beside those open.
 pub fn add_dialog(viewer: &mut Viewer) {
     let picked = rfd::FileDialog::new()
-        .add_filter("Motion capture", &EXTENSIONS)
+        .add_filter("Motion capture", &crate::formats::table::dialog_extensions())
         .add_filter("All files", &["*"])
         .set_title("Add motion")
         .pick_files();

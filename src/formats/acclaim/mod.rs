@@ -7,7 +7,10 @@
 
 pub mod amc;
 pub mod asf;
+mod format;
 pub mod pairing;
+
+pub use format::Acclaim;
 
 pub use amc::{Amc, parse_amc};
 pub use asf::{Asf, parse_asf};

@@ -9,7 +9,10 @@
 
 mod build;
 mod document;
+mod format;
 mod sjson;
+
+pub use format::Acl;
 
 use std::io::Read;
 

@@ -5,8 +5,11 @@
 //! given) and appended to one contiguous `Vec<f32>`. Memory stays near the size of the
 //! values, not of the file.
 
+mod format;
 mod header;
 mod rows;
+
+pub use format::Bvh;
 
 use std::io::Read;
 

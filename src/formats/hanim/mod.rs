@@ -6,10 +6,13 @@
 
 mod anim;
 mod build;
+mod format;
 mod motion;
 mod scene;
 mod vrml;
 mod xml;
+
+pub use format::HAnim;
 
 use std::collections::HashMap;
 

@@ -11,7 +11,10 @@
 //! `<segment>/End` marker at `BoneLength` along the bone axis, so its bone is drawn.
 
 mod build;
+mod format;
 mod header;
+
+pub use format::Htr;
 
 use super::error::{ParseError, RawWarning};
 use super::text::{decode_name, describe, parse_number_at};

@@ -1,0 +1,71 @@
+//! `skelview formats` (the format table as text or JSON) and `skelview completions SHELL`.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::ExitCode;
+use super::args::{Shell, cli_command};
+use crate::formats::FORMATS;
+
+#[derive(Serialize)]
+struct FormatRow {
+    name: &'static str,
+    description: &'static str,
+    extensions: Vec<String>,
+    mime_types: Vec<&'static str>,
+    reads: &'static str,
+    writes: bool,
+}
+
+fn rows() -> Vec<FormatRow> {
+    FORMATS
+        .iter()
+        .map(|f| FormatRow {
+            name: f.name(),
+            description: f.description(),
+            extensions: f.extensions().iter().map(|e| format!(".{e}")).collect(),
+            mime_types: f.mime_types().iter().map(|m| m.name).collect(),
+            reads: if f.is_motion() { "motion" } else { "name map" },
+            writes: f.writes(),
+        })
+        .collect()
+}
+
+pub(super) fn run(json: bool, out: &mut dyn Write) -> ExitCode {
+    let rows = rows();
+    let written = if json {
+        serde_json::to_writer_pretty(&mut *out, &rows).map_err(std::io::Error::other).and_then(|()| writeln!(out))
+    } else {
+        (|| {
+            writeln!(out, "{:<8} {:<20} {:<9} {:<6} MIME types", "format", "extensions", "reads", "writes")?;
+            for r in &rows {
+                let mime = if r.mime_types.is_empty() { "-".to_owned() } else { r.mime_types.join(", ") };
+                let writes = if r.writes { "yes" } else { "no" };
+                writeln!(out, "{:<8} {:<20} {:<9} {:<6} {mime}", r.name, r.extensions.join(" "), r.reads, writes)?;
+                writeln!(out, "{:<8} {}", "", r.description)?;
+            }
+            Ok(())
+        })()
+    };
+    match written {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("skelview: {e}");
+            2
+        }
+    }
+}
+
+/// Writes the completion script of `shell`.
+pub(super) fn completions(shell: Shell, out: &mut dyn Write) {
+    use clap_complete::Shell as S;
+    let shell = match shell {
+        Shell::Bash => S::Bash,
+        Shell::Zsh => S::Zsh,
+        Shell::Fish => S::Fish,
+        Shell::Elvish => S::Elvish,
+        Shell::Powershell => S::PowerShell,
+    };
+    clap_complete::generate(shell, &mut cli_command(), "skelview", out);
+}

@@ -1,0 +1,104 @@
+//! Acclaim ASF/AMC in the format table: two extensions, a skeleton file and the motions that
+//! need it, and the pairing of an `.amc` with its `.asf`.
+
+use std::path::{Path, PathBuf};
+
+use crate::core::{Clip, Format, Motion};
+use crate::formats::error::{LoadError, locate_warnings};
+use crate::formats::finish::{self, Parsed};
+use crate::formats::table::{FileFormat, MimeType, Role, line_starts_with};
+use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
+
+/// Acclaim ASF (skeleton) + AMC (motion).
+pub struct Acclaim;
+
+fn has_ext(p: &Path, ext: &str) -> bool {
+    p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext))
+}
+
+impl FileFormat for Acclaim {
+    fn name(&self) -> &'static str {
+        "ASF/AMC"
+    }
+    fn description(&self) -> &'static str {
+        "Acclaim skeleton (.asf) and motion (.amc), as CMU and HDM05 publish them"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["asf", "amc"]
+    }
+    fn mime_types(&self) -> &'static [MimeType] {
+        &[
+            MimeType {
+                name: "application/x-acclaim-asf",
+                comment: "Acclaim skeleton",
+                globs: &["*.asf"],
+                parent: "text/plain",
+                // A high weight and magic let ".asf" skeletons win over ASF video by content.
+                glob_weight: 60,
+                magic: &[(":version", "0:2048"), (":bonedata", "0:8192")],
+            },
+            MimeType {
+                name: "application/x-acclaim-amc",
+                comment: "Acclaim motion capture",
+                globs: &["*.amc"],
+                parent: "text/plain",
+                glob_weight: 60,
+                magic: &[(":FULLY-SPECIFIED", "0:4096"), (":DEGREES", "0:4096")],
+            },
+        ]
+    }
+    fn sniff(&self, text: &[u8], _raw: &[u8]) -> bool {
+        // Acclaim keywords open their lines; elsewhere (X3D, HTR) a line never starts with ':'.
+        let at = |k: &[u8]| line_starts_with(text, k);
+        at(b":bonedata") || (at(b":version") && at(b":root")) || at(b":fully-specified") || at(b":degrees")
+    }
+    fn role(&self, path: &Path) -> Role {
+        let skeleton_content = || line_starts_with(&crate::formats::read_head(path).to_ascii_lowercase(), b":bonedata");
+        if has_ext(path, "amc") || (!has_ext(path, "asf") && !skeleton_content()) { Role::NeedsSkeleton } else { Role::Skeleton }
+    }
+    fn find_skeleton(&self, path: &Path) -> Result<PathBuf, String> {
+        super::pairing::find_asf(path)
+    }
+    fn load(
+        &self,
+        sources: &[Source],
+        options: &LoadOptions,
+        _parallel: &dyn Parallel,
+        observer: &mut dyn LoadObserver,
+    ) -> Result<Motion, LoadError> {
+        let (asf_src, amc_src) = match sources {
+            [asf] => (asf, None),
+            [asf, amc] => (asf, Some(amc)),
+            _ => return Err(crate::formats::wrong_sources(self, sources)),
+        };
+        let asf_path = asf_src.path().to_owned();
+        let asf_bytes = asf_src.read_all()?;
+        let asf = super::parse_asf(&asf_bytes).map_err(|e| LoadError::from_parse(&asf_path, &mut &asf_bytes[..], e))?;
+        let mut warnings = locate_warnings(&asf_path, &mut &asf_bytes[..], asf.warnings);
+        let n = asf.skeleton.channels_per_frame();
+        observer.skeleton_ready(&asf.skeleton, &Clip::empty(options.amc_frame_time_secs, n));
+        let mut paths = vec![asf_path];
+        let clip = match amc_src {
+            None => Clip::empty(options.amc_frame_time_secs, n),
+            Some(src) => {
+                let amc_path = src.path().to_owned();
+                let bytes = src.read_all()?;
+                if observer.progress(0, Some(bytes.len() as u64)).is_break() {
+                    return Err(LoadError::Cancelled { path: amc_path });
+                }
+                let amc = super::parse_amc(&bytes, &asf.skeleton, asf.radians, options.amc_frame_time_secs)
+                    .map_err(|e| LoadError::from_parse(&amc_path, &mut &bytes[..], e))?;
+                warnings.extend(locate_warnings(&amc_path, &mut &bytes[..], amc.warnings));
+                if observer.progress(bytes.len() as u64, Some(bytes.len() as u64)).is_break() {
+                    return Err(LoadError::Cancelled { path: amc_path });
+                }
+                paths.push(amc_path);
+                amc.clip
+            }
+        };
+        let mut parsed = Parsed::new(asf.skeleton, clip, if asf.radians { "rad" } else { "deg" });
+        parsed.declared_units = asf.units_text;
+        parsed.length_divisor = asf.length_multiplier;
+        Ok(finish::motion(Format::AsfAmc, paths, parsed, warnings))
+    }
+}

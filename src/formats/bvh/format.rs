@@ -1,0 +1,67 @@
+//! BVH in the format table: detection, MIME type, and loading from a file (streamed) or
+//! from memory.
+
+use crate::core::{Format, Motion};
+use crate::formats::error::{FileLines, LineSource, LoadError, locate_warnings};
+use crate::formats::finish::{self, Parsed};
+use crate::formats::table::{FileFormat, MimeType};
+use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
+
+/// Biovision BVH.
+pub struct Bvh;
+
+impl FileFormat for Bvh {
+    fn name(&self) -> &'static str {
+        "BVH"
+    }
+    fn description(&self) -> &'static str {
+        "Biovision hierarchy: a joint tree, then one row of channel values per frame"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["bvh"]
+    }
+    fn mime_types(&self) -> &'static [MimeType] {
+        &[MimeType {
+            name: "application/x-bvh",
+            comment: "Biovision motion capture",
+            globs: &["*.bvh"],
+            parent: "text/plain",
+            glob_weight: 60,
+            magic: &[("HIERARCHY", "0:64")],
+        }]
+    }
+    fn sniff(&self, text: &[u8], _raw: &[u8]) -> bool {
+        text.starts_with(b"hierarchy")
+    }
+    fn writes(&self) -> bool {
+        true
+    }
+    fn load(
+        &self,
+        sources: &[Source],
+        options: &LoadOptions,
+        parallel: &dyn Parallel,
+        observer: &mut dyn LoadObserver,
+    ) -> Result<Motion, LoadError> {
+        let [source] = sources else { return Err(super::super::wrong_sources(self, sources)) };
+        let path = source.path().to_owned();
+        let result = match source {
+            Source::File(p) => {
+                let file = std::fs::File::open(p).map_err(|source| LoadError::Io { path: path.clone(), source })?;
+                let total = file.metadata().ok().map(|m| m.len());
+                super::load(file, total, options.bvh_positions, parallel, observer)
+            }
+            Source::Memory { bytes, .. } => super::parse_slice(bytes, options.bvh_positions, parallel, observer),
+        };
+        // Errors and warnings are located lazily: the file is re-read only when there are any.
+        let mut lines: Box<dyn LineSource + '_> = match source {
+            Source::File(p) => Box::new(FileLines(p)),
+            Source::Memory { bytes, .. } => Box::new(&bytes[..]),
+        };
+        let parsed = result.map_err(|e| LoadError::from_parse(&path, lines.as_mut(), e))?;
+        let warnings = locate_warnings(&path, lines.as_mut(), parsed.warnings);
+        let mut out = Parsed::new(parsed.skeleton, parsed.clip, "deg");
+        out.declared_frames = Some(parsed.declared_frames);
+        Ok(finish::motion(Format::Bvh, vec![path], out, warnings))
+    }
+}

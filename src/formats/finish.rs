@@ -1,0 +1,91 @@
+//! The shared tail of every loader: what a parser found becomes a [`Motion`], with units and
+//! up axis settled (declared, else detected from the body) and the one [`SourceInfo`].
+
+use std::path::{Path, PathBuf};
+
+use super::LoadObserver;
+use super::error::{LoadError, ParseError, RawWarning, locate_warnings};
+use crate::core::units::{LengthUnit, UpAxis, detect_body_size};
+use crate::core::{Clip, Format, Motion, Skeleton, SourceInfo, Warning};
+
+/// What a parser hands back, before units are settled.
+pub struct Parsed {
+    /// Joints, parents first.
+    pub skeleton: Skeleton,
+    /// Channel values.
+    pub clip: Clip,
+    /// Frame count written in the file.
+    pub declared_frames: Option<u64>,
+    /// Units text as declared.
+    pub declared_units: Option<String>,
+    /// Divisor from raw lengths to file units (the ASF `length` multiplier; else 1).
+    pub length_divisor: f32,
+    /// The unit the file declares, if it does.
+    pub unit: Option<LengthUnit>,
+    /// The up axis the file declares, if it does.
+    pub up: Option<UpAxis>,
+    /// `deg`, `rad` or `quaternion`.
+    pub angle_unit: &'static str,
+    /// Format-specific header facts.
+    pub details: Vec<(String, String)>,
+}
+
+impl Parsed {
+    /// A parse result with nothing declared.
+    pub fn new(skeleton: Skeleton, clip: Clip, angle_unit: &'static str) -> Self {
+        Self {
+            skeleton,
+            clip,
+            declared_frames: None,
+            declared_units: None,
+            length_divisor: 1.0,
+            unit: None,
+            up: None,
+            angle_unit,
+            details: Vec::new(),
+        }
+    }
+}
+
+/// The motion: units and up axis declared or detected from the body, warnings located.
+pub fn motion(format: Format, paths: Vec<PathBuf>, parsed: Parsed, warnings: Vec<Warning>) -> Motion {
+    let size = detect_body_size(&parsed.skeleton, &parsed.clip);
+    let source = SourceInfo {
+        format,
+        paths,
+        declared_frames: parsed.declared_frames,
+        declared_units: parsed.declared_units,
+        length_divisor: parsed.length_divisor,
+        unit: parsed.unit.unwrap_or_else(|| LengthUnit::from_height(size.height / parsed.length_divisor)),
+        unit_detected: parsed.unit.is_none(),
+        up_axis: parsed.up.unwrap_or(size.up),
+        up_detected: parsed.up.is_none(),
+        body_height: size.height,
+        angle_unit: parsed.angle_unit,
+        details: parsed.details,
+    };
+    Motion { skeleton: parsed.skeleton, clip: parsed.clip, source, warnings }
+}
+
+/// A whole-file parse with progress and cancel around it, errors and warnings located in
+/// `bytes`, the skeleton announced to the observer.
+pub fn single(
+    format: Format,
+    path: &Path,
+    bytes: &[u8],
+    observer: &mut dyn LoadObserver,
+    parse: impl FnOnce(&[u8]) -> Result<(Parsed, Vec<RawWarning>), ParseError>,
+) -> Result<Motion, LoadError> {
+    let path = path.to_owned();
+    let total = bytes.len() as u64;
+    if observer.progress(0, Some(total)).is_break() {
+        return Err(LoadError::Cancelled { path });
+    }
+    let (parsed, raw) = parse(bytes).map_err(|e| LoadError::from_parse(&path, &mut &bytes[..], e))?;
+    observer.skeleton_ready(&parsed.skeleton, &parsed.clip);
+    if observer.progress(total, Some(total)).is_break() {
+        return Err(LoadError::Cancelled { path });
+    }
+    let warnings = locate_warnings(&path, &mut &bytes[..], raw);
+    Ok(motion(format, vec![path], parsed, warnings))
+}

@@ -1,0 +1,63 @@
+//! HTR/GTR in the format table.
+
+use crate::core::{Format, Motion};
+use crate::formats::error::LoadError;
+use crate::formats::finish::{self, Parsed};
+use crate::formats::table::{FileFormat, MimeType, contains};
+use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
+
+/// Motion Analysis HTR (hierarchical) and GTR (global) translation-rotation files.
+pub struct Htr;
+
+impl FileFormat for Htr {
+    fn name(&self) -> &'static str {
+        "HTR"
+    }
+    fn description(&self) -> &'static str {
+        "Motion Analysis hierarchical (.htr) or global (.gtr) translation-rotation"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["htr", "gtr"]
+    }
+    fn mime_types(&self) -> &'static [MimeType] {
+        &[
+            MimeType {
+                name: "application/x-motion-analysis-htr",
+                comment: "Motion Analysis HTR",
+                globs: &["*.htr"],
+                parent: "text/plain",
+                glob_weight: 60,
+                magic: &[("[Header]", "0:2048")],
+            },
+            MimeType {
+                name: "application/x-motion-analysis-gtr",
+                comment: "Motion Analysis GTR",
+                globs: &["*.gtr"],
+                parent: "text/plain",
+                glob_weight: 60,
+                magic: &[("[Header]", "0:2048")],
+            },
+        ]
+    }
+    fn sniff(&self, text: &[u8], _raw: &[u8]) -> bool {
+        contains(text, b"[header]")
+            && (contains(text, b"filetype htr") || contains(text, b"filetype gtr") || contains(text, b"[segmentnames"))
+    }
+    fn load(
+        &self,
+        sources: &[Source],
+        _options: &LoadOptions,
+        _parallel: &dyn Parallel,
+        observer: &mut dyn LoadObserver,
+    ) -> Result<Motion, LoadError> {
+        let [source] = sources else { return Err(crate::formats::wrong_sources(self, sources)) };
+        let bytes = source.read_all()?;
+        finish::single(Format::Htr, source.path(), &bytes, observer, |b| {
+            let p = super::parse_htr(b)?;
+            let mut parsed = Parsed::new(p.skeleton, p.clip, if p.radians { "rad" } else { "deg" });
+            (parsed.declared_frames, parsed.declared_units, parsed.unit, parsed.up, parsed.details) =
+                (p.declared_frames, p.unit_text, p.unit, p.up, p.details);
+            Ok((parsed, p.warnings))
+        })
+    }
+}
