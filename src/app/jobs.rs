@@ -67,6 +67,8 @@ pub enum Finished {
     Export(Result<String, String>),
     /// A name map was read (or not).
     NameMap(PathBuf, Result<NameMap, String>),
+    /// A file dialog was answered with this command (`None`: cancelled).
+    Dialog(Option<super::Command>),
 }
 
 /// The viewer's background work.
@@ -75,12 +77,22 @@ pub struct Jobs {
     /// The running export, if any (one at a time).
     pub export: Option<Job>,
     name_map: Option<(PathBuf, Receiver<Result<NameMap, String>>)>,
+    dialog: Option<Receiver<Option<super::Command>>>,
 }
 
 impl Jobs {
     /// True while something runs.
     pub fn busy(&self) -> bool {
-        self.export.is_some() || self.name_map.is_some()
+        self.export.is_some() || self.name_map.is_some() || self.dialog.is_some()
+    }
+
+    /// Shows a file dialog without blocking the UI (one at a time).
+    pub fn dialog(&mut self, dialog: super::dialogs::Dialog, waker: Waker) -> Result<(), String> {
+        if self.dialog.is_some() {
+            return Ok(());
+        }
+        self.dialog = Some(super::dialogs::spawn(dialog, waker).map_err(|e| format!("cannot start a thread: {e}"))?);
+        Ok(())
     }
 
     /// Writes all frames' positions of `m` (metres, Y-up) to `path`.
@@ -181,6 +193,16 @@ impl Jobs {
             if let Some(r) = finished {
                 out.push(Finished::NameMap(path.clone(), r));
                 self.name_map = None;
+            }
+        }
+        if let Some(rx) = &self.dialog {
+            match rx.try_recv() {
+                Ok(answer) => {
+                    out.push(Finished::Dialog(answer));
+                    self.dialog = None;
+                }
+                Err(TryRecvError::Empty) => {}
+                Err(TryRecvError::Disconnected) => self.dialog = None,
             }
         }
         out

@@ -16,12 +16,14 @@ use crate::formats::{LoadOptions, LoadRequest};
 use crate::scene::{self, DrawData, FrameSpec, Layout, PoseMode, ViewPreset};
 
 mod curves;
+mod dialogs;
 mod jobs;
 mod session;
 pub mod settings;
 mod view;
 
 pub use curves::{ChannelCurve, channel_curves};
+pub use dialogs::Dialog;
 pub use jobs::{Finished, Job, Jobs, Waker};
 pub use session::{Arrived, Loading, Session};
 pub use settings::{FileOverride, PanelLayout, Settings, SettingsStore};
@@ -94,6 +96,8 @@ pub enum Command {
     CancelJob,
     /// Use this MNM name map in the comparison.
     LoadNameMap(PathBuf),
+    /// Ask the user with a file dialog (on a background thread); the answer is a command.
+    Ask(Dialog),
 }
 
 /// This frame's picture.
@@ -362,6 +366,11 @@ impl Viewer {
                 }
             }
             Command::CancelJob => self.jobs.cancel(),
+            Command::Ask(dialog) => {
+                if let Err(e) = self.jobs.dialog(dialog, self.waker.clone()) {
+                    self.messages.error = Some(e);
+                }
+            }
             Command::LoadNameMap(path) => {
                 if let Err(e) = self.jobs.read_name_map(path, self.waker.clone()) {
                     self.messages.error = Some(e);
@@ -423,6 +432,7 @@ impl Viewer {
                 Finished::Export(Err(message)) => self.messages.error = Some(message),
                 Finished::NameMap(path, Ok(map)) => self.session.scene.compare.name_map = Some((path, map)),
                 Finished::NameMap(path, Err(e)) => self.messages.error = Some(format!("{}: {e}", path.display())),
+                Finished::Dialog(answer) => self.commands.extend(answer),
             }
         }
         if let Some(e) = self.store.error() {

@@ -37,8 +37,8 @@ pub fn display_transform(metres_per_raw_unit: f32, up: UpAxis) -> Mat4 {
     let scale = Mat4::from_scale(Vec3::splat(metres_per_raw_unit));
     match up {
         UpAxis::Y => scale,
-        // (x, y, z) → (x, z, −y): −90° about X.
-        UpAxis::Z => Mat4::from_rotation_x(-std::f32::consts::FRAC_PI_2) * scale,
+        // (x, y, z) → (x, z, −y): −90° about X, written exactly (a computed cos(π/2) is not 0).
+        UpAxis::Z => Mat4::from_cols(glam::Vec4::X, -glam::Vec4::Z, glam::Vec4::Y, glam::Vec4::W) * scale,
     }
 }
 
@@ -197,7 +197,7 @@ mod tests {
 
     #[test]
     fn z_up_maps_to_y_up() {
-        assert!((UpAxis::Z.to_y_up(Vec3::new(1.0, 2.0, 3.0)) - Vec3::new(1.0, 3.0, -2.0)).length() < 1e-6);
+        assert_eq!(UpAxis::Z.to_y_up(Vec3::new(1.0, 2.0, 3.0)), Vec3::new(1.0, 3.0, -2.0));
         let m = display_transform(0.01, UpAxis::Z).transform_point3(Vec3::new(100.0, 200.0, 300.0));
         assert!((m - Vec3::new(1.0, 3.0, -2.0)).length() < 1e-5, "{m}");
     }

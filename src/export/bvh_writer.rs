@@ -8,7 +8,8 @@ use std::io::Write;
 
 use glam::{EulerRot, Quat, Vec3};
 
-use crate::core::pose::{self, GlobalPose, LocalPose, LocalTransform};
+use crate::core::pose::{GlobalPose, LocalPose, LocalTransform};
+use crate::core::{Interpolation, PoseAt, Sampler};
 use crate::core::{Motion, Skeleton};
 
 /// Choices for the written file.
@@ -50,15 +51,10 @@ fn frames(motion: &Motion) -> Vec<LocalPose> {
     let n = motion.clip.num_frames();
     let scaled = motion.skeleton.joints().iter().any(|j| j.channels.iter().any(|c| c.is_scale()));
     let mut out = Vec::with_capacity(n.max(1));
-    let mut global = GlobalPose::default();
+    let mut sampler = Sampler::default();
     for f in 0..n.max(1) {
-        let mut local = LocalPose::default();
-        pose::frame_pose(&motion.skeleton, &motion.clip, f, &mut local);
-        if scaled {
-            pose::global_pose(&motion.skeleton, &local, &mut global);
-            local = rigid_locals(&motion.skeleton, &global);
-        }
-        out.push(local);
+        sampler.pose(&motion.skeleton, &motion.clip, PoseAt::Frame(f), Interpolation::Nearest);
+        out.push(if scaled { rigid_locals(&motion.skeleton, &sampler.global) } else { sampler.local.clone() });
     }
     out
 }

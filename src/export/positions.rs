@@ -4,8 +4,7 @@
 use std::io::Write;
 use std::ops::ControlFlow;
 
-use crate::core::Motion;
-use crate::core::pose::{self, GlobalPose, LocalPose};
+use crate::core::{Interpolation, Motion, PoseAt, Sampler};
 
 /// Quotes a CSV field when it needs it.
 pub fn csv_field(s: &str) -> String {
@@ -22,21 +21,16 @@ pub fn write_csv(
     out: &mut dyn Write,
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> std::io::Result<()> {
-    let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
-    let scale = if raw { 1.0 } else { m.metres_per_raw_unit() };
+    let mut sampler = Sampler::default();
+    let space_from_file = if raw { glam::Mat4::IDENTITY } else { m.display_from_file() };
     let file = m.source.paths.last().map(|p| csv_field(&p.display().to_string()) + ",").unwrap_or_default();
     let names: Vec<String> = m.skeleton.joints().iter().map(|j| csv_field(&j.name)).collect();
     for (k, &f) in frames.iter().enumerate() {
         if k % 256 == 0 && progress(k, frames.len()).is_break() {
             return Err(std::io::Error::new(std::io::ErrorKind::Interrupted, "cancelled"));
         }
-        pose::frame_pose(&m.skeleton, &m.clip, f, &mut local);
-        pose::global_pose(&m.skeleton, &local, &mut global);
-        for (i, name) in names.iter().enumerate() {
-            let mut p = global.position(i);
-            if !raw {
-                p = m.source.up_axis.to_y_up(p * scale);
-            }
+        let positions = sampler.positions(m, PoseAt::Frame(f), Interpolation::Nearest, space_from_file);
+        for (name, p) in names.iter().zip(positions) {
             let prefix = if with_file { file.as_str() } else { "" };
             writeln!(out, "{prefix}{name},{f},{},{},{}", p.x, p.y, p.z)?;
         }

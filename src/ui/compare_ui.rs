@@ -32,10 +32,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     });
     ui.horizontal(|ui| {
         if ui.button("Name map…").on_hover_text("An MNM file mapping both skeletons' names to Biped names").clicked() {
-            match rfd::FileDialog::new().add_filter("Name map", &["mnm"]).add_filter("All files", &["*"]).pick_file() {
-                Some(path) => viewer.commands.push(Command::LoadNameMap(path)),
-                None => super::no_dialog(viewer),
-            }
+            viewer.commands.push(Command::Ask(crate::app::Dialog::NameMap));
         }
         match &viewer.session.scene.compare.name_map {
             Some((path, map)) => {

@@ -15,7 +15,7 @@ pub use inspector_ui::{inspector_ui, joint_tree_ui};
 pub use timeline_ui::timeline_ui;
 pub mod viewport_ui;
 
-use crate::app::{Command, Viewer};
+use crate::app::{Command, Dialog, Viewer};
 use crate::core::PlaybackCommand;
 use crate::scene::PoseMode;
 use crate::scene::ViewPreset;
@@ -125,43 +125,14 @@ pub fn shortcuts(ui: &mut egui::Ui, viewer: &mut Viewer) {
     });
 }
 
-/// Shows the file dialog (rfd); says so when no dialog is available.
+/// Asks for files to open (the dialog runs on a background thread).
 pub fn open_dialog(viewer: &mut Viewer) {
-    let picked = rfd::FileDialog::new()
-        .add_filter("Motion capture", &crate::formats::table::dialog_extensions())
-        .add_filter("All files", &["*"])
-        .set_title("Open motion")
-        .pick_files();
-    match picked {
-        Some(paths) if !paths.is_empty() => viewer.commands.push(Command::Open(paths)),
-        Some(_) => {}
-        None => no_dialog(viewer),
-    }
+    viewer.commands.push(Command::Ask(Dialog::Open));
 }
 
-/// Shows the file dialog for files to add beside those open.
+/// Asks for files to add beside those open.
 pub fn add_dialog(viewer: &mut Viewer) {
-    let picked = rfd::FileDialog::new()
-        .add_filter("Motion capture", &crate::formats::table::dialog_extensions())
-        .add_filter("All files", &["*"])
-        .set_title("Add motion")
-        .pick_files();
-    match picked {
-        Some(paths) if !paths.is_empty() => viewer.commands.push(Command::Add(paths)),
-        Some(_) => {}
-        None => no_dialog(viewer),
-    }
-}
-
-/// rfd returns None both for "cancelled" and "no dialog could be shown": say which.
-fn no_dialog(viewer: &mut Viewer) {
-    if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() && which("zenity").is_none() {
-        viewer.commands.push(Command::ShowError("No file dialog is available (needs an xdg-desktop-portal or zenity). Drop a file on the window or use the command line (skelview positions / render --range).".into()));
-    }
-}
-
-fn which(program: &str) -> Option<std::path::PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|d| d.join(program)).find(|p| p.is_file()))
+    viewer.commands.push(Command::Ask(Dialog::Add));
 }
 
 fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
@@ -175,16 +146,10 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             }
             ui.add_enabled_ui(viewer.motion().is_some() && viewer.jobs.export.is_none(), |ui| {
                 if ui.button("Export positions CSV…").clicked() {
-                    match rfd::FileDialog::new().add_filter("CSV", &["csv"]).set_file_name("positions.csv").save_file() {
-                        Some(path) => viewer.commands.push(Command::ExportPositions(path)),
-                        None => no_dialog(viewer),
-                    }
+                    viewer.commands.push(Command::Ask(Dialog::ExportPositions));
                 }
                 if ui.button("Export frames (in/out range) as PNG…").clicked() {
-                    match rfd::FileDialog::new().set_title("Folder for the PNG frames").pick_folder() {
-                        Some(dir) => viewer.commands.push(Command::ExportFrames(dir, (1280, 720))),
-                        None => no_dialog(viewer),
-                    }
+                    viewer.commands.push(Command::Ask(Dialog::ExportFrames));
                 }
             });
             ui.menu_button("Open recent", |ui| {

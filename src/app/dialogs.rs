@@ -1,0 +1,67 @@
+//! File dialogs on a background thread: a native dialog blocks until the user answers, which
+//! must not freeze the window. The answer comes back as the command it stands for.
+
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, sync_channel};
+
+use super::Command;
+use super::jobs::Waker;
+
+/// Which question a dialog asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialog {
+    /// Files to open, replacing what is shown.
+    Open,
+    /// Files to add beside the clips shown.
+    Add,
+    /// Where to write the positions CSV.
+    ExportPositions,
+    /// A folder for the PNG frames of the in/out range.
+    ExportFrames,
+    /// An MNM name map for the comparison.
+    NameMap,
+}
+
+/// Message when no dialog can be shown at all.
+const NO_DIALOG: &str = "No file dialog is available (needs an xdg-desktop-portal or zenity). Drop a file on the window or use the command line (skelview positions / render --range).";
+
+fn which(program: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|d| d.join(program)).find(|p| p.is_file()))
+}
+
+/// Asks `dialog` and turns the answer into a command (`None`: cancelled).
+fn ask(dialog: Dialog) -> Option<Command> {
+    let motion = crate::formats::table::dialog_extensions();
+    let answer = match dialog {
+        Dialog::Open | Dialog::Add => {
+            let title = if dialog == Dialog::Open { "Open motion" } else { "Add motion" };
+            let picked =
+                rfd::FileDialog::new().add_filter("Motion capture", &motion).add_filter("All files", &["*"]).set_title(title).pick_files();
+            picked.map(|p| if dialog == Dialog::Open { Command::Open(p) } else { Command::Add(p) })
+        }
+        Dialog::ExportPositions => {
+            rfd::FileDialog::new().add_filter("CSV", &["csv"]).set_file_name("positions.csv").save_file().map(Command::ExportPositions)
+        }
+        Dialog::ExportFrames => {
+            rfd::FileDialog::new().set_title("Folder for the PNG frames").pick_folder().map(|d| Command::ExportFrames(d, (1280, 720)))
+        }
+        Dialog::NameMap => {
+            rfd::FileDialog::new().add_filter("Name map", &["mnm"]).add_filter("All files", &["*"]).pick_file().map(Command::LoadNameMap)
+        }
+    };
+    // rfd answers None both for "cancelled" and "no dialog could be shown": say which.
+    if answer.is_none() && std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() && which("zenity").is_none() {
+        return Some(Command::ShowError(NO_DIALOG.into()));
+    }
+    answer
+}
+
+/// Starts `dialog` on a thread named `skelview-dialog`; the receiver gets its command.
+pub fn spawn(dialog: Dialog, waker: Waker) -> std::io::Result<Receiver<Option<Command>>> {
+    let (tx, rx) = sync_channel(1);
+    std::thread::Builder::new().name("skelview-dialog".into()).spawn(move || {
+        let _ = tx.send(ask(dialog));
+        waker();
+    })?;
+    Ok(rx)
+}
