@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use skelview::cache::ScopedThreads;
+use skelview::cache::{Rayon, ScopedThreads};
 use skelview::core::PositionRule;
 use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source, bvh};
 
@@ -56,12 +56,20 @@ fn parse(c: &mut Criterion) {
     g.bench_function("skelview_all_cores_from_memory", |b| {
         b.iter(|| bvh::parse_slice(&bytes, PositionRule::Replace, &ScopedThreads::per_core(), &mut Quiet).expect("parses"))
     });
+    // The same halves on rayon's pool, which the loader and the command line use.
+    g.bench_function("skelview_all_cores_from_memory_rayon", |b| {
+        b.iter(|| bvh::parse_slice(&bytes, PositionRule::Replace, &Rayon, &mut Quiet).expect("parses"))
+    });
     g.bench_function("skelview_one_core_from_memory", |b| {
         b.iter(|| bvh::parse_slice(&bytes, PositionRule::Replace, &Sequential, &mut Quiet).expect("parses"))
     });
     g.bench_function("skelview_all_cores_from_file", |b| {
         let request = LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path.clone()));
         b.iter(|| formats::load(&request, &LoadOptions::default(), &ScopedThreads::per_core(), &mut Quiet).expect("parses"))
+    });
+    g.bench_function("skelview_all_cores_from_file_rayon", |b| {
+        let request = LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path.clone()));
+        b.iter(|| formats::load(&request, &LoadOptions::default(), &Rayon, &mut Quiet).expect("parses"))
     });
     g.bench_function("bvh_anim_0_4_from_memory", |b| b.iter(|| bvh_anim::from_bytes(&bytes[..]).expect("bvh_anim parses")));
     g.finish();

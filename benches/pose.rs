@@ -8,7 +8,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use skelview::core::Interpolation;
 use skelview::core::pose::{self, GlobalPose, LocalPose};
 use skelview::formats;
-use skelview::render::scene::{self, DrawData, Style};
+use skelview::scene::draw as scene;
+use skelview::scene::{DrawData, Style};
 
 fn pose_bench(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bvh/mocapnet_05_01_165joints_mixedorder.bvh");
@@ -47,8 +48,8 @@ fn frame_bench(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bvh/mocapnet_05_01_165joints_mixedorder.bvh");
     let motion = formats::load_paths(&[path]).expect("corpus file loads").remove(0);
     let (mut local, mut global, mut draw) = (LocalPose::default(), GlobalPose::default(), DrawData::default());
-    let display = scene::display_from_file(&motion);
-    let size = scene::body_size_m(&motion);
+    let display = motion.display_from_file();
+    let size = motion.body_size_m();
     let style = Style { axes: true, ..Style::default() };
     let duration = motion.clip.last_frame_time_secs();
     let mut t = 0.0;
@@ -74,14 +75,15 @@ fn viewer_8_clips_bench(c: &mut Criterion) {
     use skelview::app::{Command, Viewer};
     use skelview::formats::{LoadRequest, Source};
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bvh/mocapnet_05_01_165joints_mixedorder.bvh");
-    let mut v = Viewer::with_settings(formats::LoadOptions::default(), std::sync::Arc::new(|| {}), skelview::settings::Settings::default());
+    let mut v =
+        Viewer::with_settings(formats::LoadOptions::default(), std::sync::Arc::new(|| {}), skelview::app::settings::Settings::default());
     v.open(LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path.clone())));
     for _ in 1..8 {
         v.add(LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path.clone())));
     }
     let start = std::time::Instant::now();
-    while v.clips.len() < 8 {
-        assert!(start.elapsed().as_secs() < 60, "clips did not load: {:?}", v.error);
+    while v.session.scene.clips.len() < 8 {
+        assert!(start.elapsed().as_secs() < 60, "clips did not load: {:?}", v.messages.error);
         v.update(0.0);
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
@@ -90,8 +92,8 @@ fn viewer_8_clips_bench(c: &mut Criterion) {
     }
     v.update(0.0);
     c.bench_function("viewer_update_8_clips_165_joints", |b| b.iter(|| v.update(1.0 / 60.0)));
-    v.overlays.trails = true;
-    v.overlays.onion = 3;
+    v.session.scene.overlays.trails = true;
+    v.session.scene.overlays.onion = 3;
     c.bench_function("viewer_update_8_clips_165_joints_trails_onion", |b| b.iter(|| v.update(1.0 / 60.0)));
 }
 

@@ -362,3 +362,37 @@ fn the_viewer_and_the_command_line_compose_the_same_scene() {
     assert!(cli.compare.bone_colors.len() == b.skeleton.len(), "heat map on");
     assert_eq!(viewer_draw, cli_draw, "the same clips, layout and instant draw the same");
 }
+
+#[test]
+fn render_draws_two_clips_side_by_side_with_the_heat_map() {
+    let Some(_gpu) = gpu() else { return };
+    let Some(corpus) = common::corpus() else { return };
+    let dir = std::env::temp_dir().join(format!("skelview-heat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("pair.png");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
+        .arg("render")
+        .arg(corpus.join("bvh/cmu_cgspeed_01_01.bvh"))
+        .arg(corpus.join("asfamc/cmu_backflip.amc"))
+        .args(["--layout", "side-by-side", "--heat-map", "--view", "front", "--frame", "100", "--size", "480x270", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let img = image::open(&out).unwrap().to_rgb8();
+    // The reference keeps its grey; the compared clip's bones take heat colours (green,
+    // yellow or red, all with little blue), on the other side of the picture.
+    let (mut heat_x, mut grey_x) = (Vec::new(), Vec::new());
+    for (x, _, p) in img.enumerate_pixels() {
+        let [r, g, b] = p.0.map(i32::from);
+        if (r > 120 || g > 120) && b < 90 && (r - b > 60 || g - b > 60) {
+            heat_x.push(x as f32);
+        } else if r > 90 && (r - g).abs() < 20 && (0..50).contains(&(b - r)) {
+            grey_x.push(x as f32);
+        }
+    }
+    assert!(heat_x.len() > 30 && grey_x.len() > 30, "heat {} grey {}", heat_x.len(), grey_x.len());
+    let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len() as f32;
+    assert!((mean(&heat_x) - mean(&grey_x)).abs() > 40.0, "side by side: heat at {} grey at {}", mean(&heat_x), mean(&grey_x));
+    std::fs::remove_dir_all(&dir).ok();
+}

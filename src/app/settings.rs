@@ -179,7 +179,15 @@ impl Settings {
         let path = dir.join(FILE_NAME);
         match std::fs::read_to_string(&path) {
             Ok(text) => {
-                let (s, warnings) = Self::from_toml(&text);
+                let (s, mut warnings) = Self::from_toml(&text);
+                if text.parse::<toml::Table>().is_err() {
+                    // The next save rewrites the file: keep the user's text beside it.
+                    let kept = dir.join(format!("{FILE_NAME}.broken"));
+                    match std::fs::write(&kept, &text) {
+                        Ok(()) => warnings.push(format!("kept as {}", kept.display())),
+                        Err(e) => warnings.push(format!("could not keep a copy at {}: {e}", kept.display())),
+                    }
+                }
                 (s, warnings.into_iter().map(|w| format!("{}: {w}", path.display())).collect())
             }
             Err(_) => match std::fs::read_to_string(dir.join("settings.txt")) {
@@ -504,6 +512,13 @@ mod tests {
         let (s, warnings) = Settings::from_toml("this is [not toml");
         assert_eq!(s, Settings::default());
         assert_eq!(warnings.len(), 1);
+        // A file that is not TOML at all is kept beside the one the next save writes.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(FILE_NAME), "this is [not toml").unwrap();
+        let (s, warnings) = Settings::load(dir.path());
+        assert_eq!(s, Settings::default());
+        assert!(warnings.iter().any(|w| w.contains("kept as")), "{warnings:?}");
+        assert_eq!(std::fs::read_to_string(dir.path().join("settings.toml.broken")).unwrap(), "this is [not toml");
     }
 
     #[test]
