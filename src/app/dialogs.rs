@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, sync_channel};
 
 use super::Command;
-use super::jobs::Waker;
+use crate::cache::Waker;
 
 /// Which question a dialog asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,8 +14,7 @@ use crate::render::offscreen;
 use crate::render::sequence::{Offscreen, render_sequence};
 use crate::scene::{FrameSpec, OrbitCamera, Scene};
 
-/// Wakes the UI thread from another thread.
-pub type Waker = Arc<dyn Fn() + Send + Sync>;
+pub use crate::cache::Waker;
 
 /// A long export on its own thread, with progress and cancel.
 pub struct Job {

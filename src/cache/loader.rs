@@ -18,6 +18,9 @@ use super::threads::Rayon;
 use crate::core::{Clip, Format, Motion, Skeleton};
 use crate::formats::{self, LoadError, LoadObserver, LoadOptions, LoadRequest};
 
+/// Wakes a UI thread from another thread (a repaint request).
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
+
 /// What the loader thread reports.
 #[derive(Debug)]
 pub enum LoadEvent {

@@ -3,5 +3,5 @@
 pub mod loader;
 pub mod threads;
 
-pub use loader::{LoadEvent, LoadHandle, Loaded, OptionsFor, spawn_load, spawn_open};
+pub use loader::{LoadEvent, LoadHandle, Loaded, OptionsFor, Waker, spawn_load, spawn_open};
 pub use threads::{Rayon, ScopedThreads};

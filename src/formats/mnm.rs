@@ -54,7 +54,7 @@ mod tests {
 /// Character Studio MNM maps in the format table: recognised by name, never loaded as a motion.
 pub struct Mnm;
 
-impl super::table::FileFormat for Mnm {
+impl super::file_format::FileFormat for Mnm {
     fn name(&self) -> &'static str {
         "MNM"
     }
@@ -64,7 +64,7 @@ impl super::table::FileFormat for Mnm {
     fn extensions(&self) -> &'static [&'static str] {
         &["mnm"]
     }
-    fn mime_types(&self) -> &'static [super::table::MimeType] {
+    fn mime_types(&self) -> &'static [super::file_format::MimeType] {
         &[]
     }
     fn sniff(&self, _text: &[u8], _raw: &[u8]) -> bool {

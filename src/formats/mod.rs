@@ -4,6 +4,7 @@ pub mod acclaim;
 pub mod acl;
 pub mod bvh;
 pub mod error;
+pub mod file_format;
 pub mod finish;
 pub mod hanim;
 pub mod htr;
@@ -16,7 +17,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use error::{LoadError, ParseError, ParseErrorKind, RawWarning};
-pub use table::{FORMATS, FileFormat, MimeType, Role};
+pub use file_format::{FileFormat, MimeType, Role};
+pub use table::FORMATS;
 
 use crate::core::{Clip, Motion, PositionRule, Skeleton};
 

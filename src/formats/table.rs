@@ -1,80 +1,11 @@
-//! The format table: every file format skelview knows, behind one trait. Detection (by
-//! extension first, then by content), the open dialog's filters, the desktop MIME types,
-//! `--help` and `skelview formats` all read this table; adding a format means its own folder
-//! plus one line in [`FORMATS`].
+//! The format table: every file format skelview knows, behind one trait ([`FileFormat`]).
+//! Detection (by extension first, then by content), the open dialog's filters, the desktop
+//! MIME types, `--help` and `skelview formats` all read this table; adding a format means its
+//! own folder plus one line in [`FORMATS`].
 
 use std::path::Path;
 
-use super::error::LoadError;
-use super::{LoadObserver, LoadOptions, Parallel, Source};
-use crate::core::Motion;
-
-/// A MIME type a format registers on the desktop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MimeType {
-    /// The type (`application/x-bvh`).
-    pub name: &'static str,
-    /// What the file manager shows.
-    pub comment: &'static str,
-    /// File-name patterns (`*.bvh`).
-    pub globs: &'static [&'static str],
-    /// The type it refines (`text/plain`).
-    pub parent: &'static str,
-    /// Weight of the globs: below 50 leaves files to other types unless the content matches.
-    pub glob_weight: u32,
-    /// Strings that identify the content, with their offset range (`0:64`).
-    pub magic: &'static [(&'static str, &'static str)],
-}
-
-/// What role a file plays when several are opened together.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// Loads on its own.
-    Whole,
-    /// A skeleton that motions of the same format may pair with (`.asf`).
-    Skeleton,
-    /// A motion that needs a skeleton file of the same format (`.amc`).
-    NeedsSkeleton,
-}
-
-/// One file format.
-pub trait FileFormat: Sync {
-    /// Short name (`BVH`).
-    fn name(&self) -> &'static str;
-    /// One line on what it is and who writes it.
-    fn description(&self) -> &'static str;
-    /// File-name endings without the dot, longest first where they overlap (`acl.sjson`).
-    fn extensions(&self) -> &'static [&'static str];
-    /// Desktop MIME types.
-    fn mime_types(&self) -> &'static [MimeType];
-    /// True when the first bytes of a file (lower-cased text from the first non-blank byte
-    /// in `text`, raw in `raw`) are this format.
-    fn sniff(&self, text: &[u8], raw: &[u8]) -> bool;
-    /// True when its files hold motions (an MNM map does not).
-    fn is_motion(&self) -> bool {
-        true
-    }
-    /// True when `skelview convert` writes it.
-    fn writes(&self) -> bool {
-        false
-    }
-    /// The role of a file of this format (by its name).
-    fn role(&self, _path: &Path) -> Role {
-        Role::Whole
-    }
-    /// The skeleton file for a motion that needs one, found on disk (`NeedsSkeleton` only).
-    fn find_skeleton(&self, path: &Path) -> Result<std::path::PathBuf, String> {
-        Err(format!("{}: no skeleton file rule for {}", path.display(), self.name()))
-    }
-    /// Loads a motion from its sources (a skeleton file first where it has two).
-    fn load(
-        &self,
-        sources: &[Source],
-        options: &LoadOptions,
-        parallel: &dyn Parallel,
-        observer: &mut dyn LoadObserver,
-    ) -> Result<Motion, LoadError>;
-}
+use super::file_format::FileFormat;
 
 /// Every format, in the order listings show them and content sniffing tries them.
 pub static FORMATS: [&dyn FileFormat; 6] =
@@ -116,16 +47,6 @@ pub fn dialog_extensions() -> Vec<&'static str> {
         FORMATS.iter().filter(|f| f.is_motion()).flat_map(|f| f.extensions().iter().map(|e| e.rsplit('.').next().unwrap_or(e))).collect();
     out.dedup();
     out
-}
-
-/// True when a line of `text` starts with `keyword`.
-pub(crate) fn line_starts_with(text: &[u8], keyword: &[u8]) -> bool {
-    text.starts_with(keyword) || text.windows(keyword.len() + 1).any(|w| w[0] == b'\n' && &w[1..] == keyword)
-}
-
-/// True when `haystack` contains `needle`.
-pub(crate) fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use crate::core::{Clip, Format, Motion};
 use crate::formats::error::{LoadError, locate_warnings};
+use crate::formats::file_format::{FileFormat, MimeType, Role, line_starts_with};
 use crate::formats::finish::{self, Parsed};
-use crate::formats::table::{FileFormat, MimeType, Role, line_starts_with};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// Acclaim ASF (skeleton) + AMC (motion).

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use crate::core::{Format, Motion};
 use crate::formats::error::LoadError;
+use crate::formats::file_format::{FileFormat, MimeType, contains};
 use crate::formats::finish::{self, Parsed};
-use crate::formats::table::{FileFormat, MimeType, contains};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// Animation Compression Library raw clips.

@@ -3,8 +3,8 @@
 
 use crate::core::{Format, Motion};
 use crate::formats::error::{FileLines, LineSource, LoadError, locate_warnings};
+use crate::formats::file_format::{FileFormat, MimeType};
 use crate::formats::finish::{self, Parsed};
-use crate::formats::table::{FileFormat, MimeType};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// Biovision BVH.

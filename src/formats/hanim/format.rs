@@ -2,8 +2,8 @@
 
 use crate::core::{Format, LengthUnit, Motion, UpAxis};
 use crate::formats::error::LoadError;
+use crate::formats::file_format::{FileFormat, MimeType, contains};
 use crate::formats::finish::{self, Parsed};
-use crate::formats::table::{FileFormat, MimeType, contains};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// H-Anim humanoids in X3D (XML or ClassicVRML) and VRML97.

@@ -2,8 +2,8 @@
 
 use crate::core::{Format, Motion};
 use crate::formats::error::LoadError;
+use crate::formats::file_format::{FileFormat, MimeType, contains};
 use crate::formats::finish::{self, Parsed};
-use crate::formats::table::{FileFormat, MimeType, contains};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// Motion Analysis HTR (hierarchical) and GTR (global) translation-rotation files.
