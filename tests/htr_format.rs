@@ -8,7 +8,7 @@ use std::sync::Arc;
 use glam::Vec3;
 use proptest::prelude::*;
 use skelview::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose, rest_pose};
-use skelview::core::{Format, LengthUnit, Motion, UpAxis};
+use skelview::core::{LengthUnit, Motion, UpAxis};
 use skelview::formats::{self, LoadError, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
 fn load(name: &str, text: &str) -> Result<Motion, LoadError> {
@@ -63,7 +63,7 @@ leg\t0\t10\t0\t0\t0\t0\t5
 #[test]
 fn two_segments_by_hand() {
     let m = load("two.htr", TWO_SEGMENTS).unwrap();
-    assert_eq!(m.source.format, Format::Htr);
+    assert_eq!(m.source.format, skelview::formats::htr::FORMAT);
     assert!(m.warnings.is_empty(), "{:?}", m.warnings);
     let names: Vec<&str> = m.skeleton.joints().iter().map(|j| j.name.as_str()).collect();
     assert_eq!(names, ["hip", "leg", "leg/End"]);

@@ -85,7 +85,7 @@ fn paths_are_grouped_and_loaded_on_the_loader_thread_one_after_another() {
     // The AMC found its ASF beside it; keys are absolute paths of the file opened.
     assert_eq!(done[0].motion.source.paths.len(), 2);
     assert!(done[0].key.as_ref().is_some_and(|k| k.is_absolute() && k.ends_with("cmu_backflip.amc")));
-    assert_eq!(done[1].motion.source.format, skelview::core::Format::Bvh);
+    assert_eq!(done[1].motion.source.format, skelview::formats::bvh::FORMAT);
     // An ASF alone lists the AMC files beside it.
     assert!(done[2].amc_siblings.iter().any(|p| p.ends_with("cmu_pirouette.amc")), "{:?}", done[2].amc_siblings);
     assert_eq!(failed.len(), 1);

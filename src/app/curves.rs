@@ -20,7 +20,7 @@ pub struct ChannelCurve {
 pub fn channel_curves(m: &Motion, joint: usize, offset_secs: f64) -> Vec<ChannelCurve> {
     let Some(j) = m.skeleton.joints().get(joint) else { return Vec::new() };
     let n = m.clip.num_frames();
-    let bvh = m.source.format == crate::core::Format::Bvh;
+    let bvh = m.source.format.bvh_channel_names;
     j.channels
         .iter()
         .enumerate()

@@ -13,7 +13,7 @@ use glam::{Vec2, Vec3};
 use crate::cache::spawn_open;
 use crate::core::{GlobalPose, Interpolation, LengthUnit, Motion, PlaybackCommand, PositionRule, Sampler, UpAxis};
 use crate::formats::{LoadOptions, LoadRequest};
-use crate::scene::{self, DrawData, FrameSpec, Layout, PoseMode, ViewPreset};
+use crate::scene::{self, CompareMode, DrawData, FrameSpec, Layout, Overlays, PoseMode, ViewPreset};
 
 mod curves;
 mod dialogs;
@@ -98,6 +98,27 @@ pub enum Command {
     LoadNameMap(PathBuf),
     /// Ask the user with a file dialog (on a background thread); the answer is a command.
     Ask(Dialog),
+    /// How clip `i` is drawn: colour (linear RGBA), visible, opacity.
+    SetClipLook(usize, [f32; 4], bool, f32),
+    /// A change to the comparison.
+    Compare(CompareEdit),
+    /// Trails and onion skin.
+    SetOverlays(Overlays),
+}
+
+/// A change to the comparison of the reference with another clip.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CompareEdit {
+    /// Compare the reference with clip `i`.
+    Other(usize),
+    /// Positions or angles.
+    Mode(CompareMode),
+    /// Colour the compared clip's bones by their error.
+    Heat(bool),
+    /// For each joint of the reference, its partner in the compared clip.
+    Partners(Vec<Option<usize>>),
+    /// Drop the MNM name map.
+    ClearNameMap,
 }
 
 /// This frame's picture.
@@ -371,6 +392,22 @@ impl Viewer {
                     self.messages.error = Some(e);
                 }
             }
+            Command::SetClipLook(i, color, visible, opacity) => {
+                if let Some(c) = s.scene.clips.get_mut(i) {
+                    (c.color, c.visible, c.opacity) = (color, visible, opacity.clamp(0.0, 1.0));
+                }
+            }
+            Command::Compare(edit) => {
+                let compare = &mut s.scene.compare;
+                match edit {
+                    CompareEdit::Other(i) => compare.other = i,
+                    CompareEdit::Mode(m) => compare.mode = m,
+                    CompareEdit::Heat(on) => compare.heat = on,
+                    CompareEdit::Partners(p) => compare.partner = p,
+                    CompareEdit::ClearNameMap => compare.name_map = None,
+                }
+            }
+            Command::SetOverlays(o) => s.scene.overlays = o,
             Command::LoadNameMap(path) => {
                 if let Err(e) = self.jobs.read_name_map(path, self.waker.clone()) {
                     self.messages.error = Some(e);
@@ -388,7 +425,7 @@ impl Viewer {
     /// and place in the list stay), remembered for the file.
     fn set_position_rule(&mut self, rule: PositionRule) {
         let Some(c) = self.session.active_clip() else { return };
-        if c.motion.source.format != crate::core::Format::Bvh || c.motion.skeleton.position_rule == rule {
+        if !c.motion.source.format.position_rule_choosable || c.motion.skeleton.position_rule == rule {
             return;
         }
         let (paths, serial, color) = (c.motion.source.paths.clone(), c.serial, c.color);

@@ -15,7 +15,7 @@ use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::thread::JoinHandle;
 
 use super::threads::Rayon;
-use crate::core::{Clip, Format, Motion, Skeleton};
+use crate::core::{Clip, Motion, Skeleton};
 use crate::formats::{self, LoadError, LoadObserver, LoadOptions, LoadRequest};
 
 /// Wakes a UI thread from another thread (a repaint request).
@@ -157,7 +157,7 @@ fn spawn(work: Work, options: OptionsFor, wake: Arc<dyn Fn() + Send + Sync>) -> 
                     let key = request.file_path().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned()));
                     match formats::load(&request, &options(key.as_deref()), &Rayon, &mut reporter) {
                         Ok(motion) => {
-                            let amc_siblings = amc_siblings(&motion);
+                            let amc_siblings = request.format.companions(&motion);
                             LoadEvent::Done(Box::new(Loaded { motion, key, amc_siblings }))
                         }
                         Err(e) => LoadEvent::Failed(e),
@@ -168,20 +168,4 @@ fn spawn(work: Work, options: OptionsFor, wake: Arc<dyn Fn() + Send + Sync>) -> 
         }
     })?;
     Ok(LoadHandle { events: rx, cancel, thread: Some(thread) })
-}
-
-/// `.amc` files beside an `.asf` that was opened alone, sorted.
-fn amc_siblings(m: &Motion) -> Vec<PathBuf> {
-    if m.source.format != Format::AsfAmc || m.source.paths.len() != 1 {
-        return Vec::new();
-    }
-    let Some(dir) = m.source.paths[0].parent() else { return Vec::new() };
-    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("amc"))).collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
 }

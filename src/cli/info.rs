@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{Args, ExitCode, fail, load_all};
-use crate::core::{Format, Motion};
+use crate::core::Motion;
 use crate::formats::mnm::NameMap;
 
 /// Channel counts and rotation orders, summarised over joints.
@@ -25,18 +25,16 @@ fn channel_summary(m: &Motion) -> (BTreeMap<usize, usize>, BTreeMap<String, usiz
 }
 
 fn position_rule_text(m: &Motion) -> String {
-    match m.source.format {
-        Format::Bvh => format!(
-            "{} (position channels {} the OFFSET; --bvh-positions {} for the other rule)",
-            m.skeleton.position_rule.name(),
-            if m.skeleton.position_rule == crate::core::PositionRule::Replace { "replace" } else { "are added to" },
-            if m.skeleton.position_rule == crate::core::PositionRule::Replace { "add" } else { "replace" },
-        ),
-        Format::AsfAmc => "add (root translation is added to the ASF root position)".into(),
-        Format::Htr => "add (frame translation is added to the base position)".into(),
-        Format::Acl => "replace (a translation track replaces the bind translation)".into(),
-        Format::HAnim => "add (interpolated translation is added to the joint centre offset)".into(),
+    if !m.source.format.position_rule_choosable {
+        return m.source.format.position_note.into();
     }
+    let replace = m.skeleton.position_rule == crate::core::PositionRule::Replace;
+    format!(
+        "{} (position channels {} the OFFSET; --bvh-positions {} for the other rule)",
+        m.skeleton.position_rule.name(),
+        if replace { "replace" } else { "are added to" },
+        if replace { "add" } else { "replace" },
+    )
 }
 
 /// `(joint index, standard name)` for the joints an MNM map names (its right column, compared
@@ -92,7 +90,7 @@ fn write_text(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "roots:           {}", roots.join(", "))?;
     let declared = s.declared_frames.map(|d| format!(" (header says {d})")).unwrap_or_default();
     writeln!(out, "frames:          {}{}", m.clip.num_frames(), declared)?;
-    let assumed = if s.format == Format::AsfAmc { " (AMC states none; --amc-fps to change)" } else { "" };
+    let assumed = s.format.assumed_rate_note.map(|n| format!(" ({n})")).unwrap_or_default();
     writeln!(out, "frame time:      {} s = {:.4} fps{}", m.clip.frame_time_secs, m.clip.fps(), assumed)?;
     writeln!(out, "duration:        {:.4} s", m.clip.duration_secs())?;
     let (counts, orders) = channel_summary(m);
@@ -227,7 +225,7 @@ fn to_json<'a>(m: &'a Motion, map: Option<&NameMap>) -> InfoJson<'a> {
             .map(|j| JointJson {
                 name: &j.name,
                 parent: j.parent.map_or(-1, |p| p as i64),
-                channels: j.channels.iter().map(|c| if s.format == Format::Bvh { c.bvh_name() } else { c.short_name() }).collect(),
+                channels: j.channels.iter().map(|c| if s.format.bvh_channel_names { c.bvh_name() } else { c.short_name() }).collect(),
                 end_site: j.is_end_site,
                 details: j.details.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect(),
             })

@@ -81,7 +81,7 @@ pub fn compare(a: &Motion, b: &Motion, align: Align, offset_secs: f64) -> Compar
 
 /// [`compare`], with an MNM name map as the last matching stage.
 pub fn compare_with_map(a: &Motion, b: &Motion, align: Align, offset_secs: f64, map: Option<&[(String, String)]>) -> Comparison {
-    let placement = |m: &Motion| if m.source.format == crate::core::Format::AsfAmc { Placement::FarEnd } else { Placement::Origin };
+    let placement = |m: &Motion| if m.source.format.joints_at_far_end { Placement::FarEnd } else { Placement::Origin };
     let mut pairs = match_joints(&a.skeleton, placement(a), &b.skeleton, placement(b));
     if let Some(map) = map {
         match_with_map(&a.skeleton, &b.skeleton, map, &mut pairs);

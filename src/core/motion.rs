@@ -6,31 +6,29 @@ use super::clip::Clip;
 use super::skeleton::Skeleton;
 use super::units::{LengthUnit, UpAxis};
 
-/// File formats skelview reads.
+/// A motion's format as the rest of the program sees it: its name and the conventions that
+/// code outside the format's own folder needs. Each format defines its one value there, so
+/// adding a format adds nothing here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// Biovision hierarchy.
-    Bvh,
-    /// Acclaim skeleton (+ motion) files.
-    AsfAmc,
-    /// Motion Analysis hierarchical (HTR) or global (GTR) translation-rotation.
-    Htr,
-    /// Animation Compression Library raw clip (`.acl.sjson`, `.acl.zip`).
-    Acl,
-    /// H-Anim humanoid in X3D (XML or ClassicVRML).
-    HAnim,
+pub struct Format {
+    /// Display name (`BVH`).
+    pub name: &'static str,
+    /// Channels are named as BVH names them (`Xrotation`); otherwise short (`rx`).
+    pub bvh_channel_names: bool,
+    /// Each joint sits at the far end of its bone (ASF bones), not at the bone's origin.
+    pub joints_at_far_end: bool,
+    /// Position channels replace or add to offsets as the user chooses (`--bvh-positions`).
+    pub position_rule_choosable: bool,
+    /// How translations combine with offsets, for `info` (formats with a fixed rule).
+    pub position_note: &'static str,
+    /// Said after the frame rate when the file states none (AMC).
+    pub assumed_rate_note: Option<&'static str>,
 }
 
 impl Format {
     /// Display name.
     pub fn name(self) -> &'static str {
-        match self {
-            Self::Bvh => "BVH",
-            Self::AsfAmc => "ASF/AMC",
-            Self::Htr => "HTR",
-            Self::Acl => "ACL",
-            Self::HAnim => "H-Anim",
-        }
+        self.name
     }
 }
 

@@ -64,6 +64,11 @@ pub trait FileFormat: Sync {
     fn find_skeleton(&self, path: &Path) -> Result<std::path::PathBuf, String> {
         Err(format!("{}: no skeleton file rule for {}", path.display(), self.name()))
     }
+    /// Files that could animate a skeleton opened alone (the `.amc` files beside an `.asf`),
+    /// offered by the viewer; read on the loader thread.
+    fn companions(&self, _motion: &Motion) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
     /// Loads a motion from its sources (a skeleton file first where it has two).
     fn load(
         &self,

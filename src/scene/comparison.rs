@@ -9,7 +9,7 @@ use glam::{Mat4, Vec3};
 use super::clips::{ClipView, Layout};
 use crate::compare::{Placement, match_joints, match_with_map};
 use crate::core::sampler::joint_positions;
-use crate::core::{Format, Interpolation, LocalPose, Motion, PoseAt, Sampler};
+use crate::core::{Interpolation, LocalPose, Motion, PoseAt, Sampler};
 
 /// What is measured per matched pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,7 +78,7 @@ impl Default for CompareView {
 
 /// Automatic pairs as `skelview compare` finds them: names, aliases, then the MNM map.
 pub fn auto_partners(a: &Motion, b: &Motion, map: Option<&[(String, String)]>) -> Vec<Option<usize>> {
-    let placement = |m: &Motion| if m.source.format == Format::AsfAmc { Placement::FarEnd } else { Placement::Origin };
+    let placement = |m: &Motion| if m.source.format.joints_at_far_end { Placement::FarEnd } else { Placement::Origin };
     let mut pairs = match_joints(&a.skeleton, placement(a), &b.skeleton, placement(b));
     if let Some(map) = map {
         match_with_map(&a.skeleton, &b.skeleton, map, &mut pairs);

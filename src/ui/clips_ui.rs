@@ -4,8 +4,7 @@
 use crate::app::{Command, Viewer};
 use crate::scene::Layout;
 
-/// Lays out the clip list; edits of colour, opacity and visibility apply directly (they
-/// only change how the next frame is drawn), the rest goes through commands.
+/// Lays out the clip list; every edit goes through a command.
 pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     ui.horizontal(|ui| {
         ui.heading("Clips");
@@ -18,14 +17,18 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     }
     let mut commands = Vec::new();
     let active = viewer.session.active;
-    for (i, clip) in viewer.session.scene.clips.iter_mut().enumerate() {
+    for (i, clip) in viewer.session.scene.clips.iter().enumerate() {
         ui.push_id(i, |ui| {
             ui.horizontal(|ui| {
-                let mut rgba = egui::Rgba::from_rgba_unmultiplied(clip.color[0], clip.color[1], clip.color[2], clip.color[3]);
+                let (mut color, mut visible) = (clip.color, clip.visible);
+                let mut rgba = egui::Rgba::from_rgba_unmultiplied(color[0], color[1], color[2], color[3]);
                 if egui::color_picker::color_edit_button_rgba(ui, &mut rgba, egui::color_picker::Alpha::Opaque).changed() {
-                    clip.color = [rgba.r(), rgba.g(), rgba.b(), 1.0];
+                    color = [rgba.r(), rgba.g(), rgba.b(), 1.0];
                 }
-                ui.checkbox(&mut clip.visible, "").on_hover_text("Visible");
+                ui.checkbox(&mut visible, "").on_hover_text("Visible");
+                if (color, visible) != (clip.color, clip.visible) {
+                    commands.push(Command::SetClipLook(i, color, visible, clip.opacity));
+                }
                 let name = if i == 0 { format!("{} (reference)", clip.name) } else { clip.name.clone() };
                 if ui.selectable_label(i == active, name).on_hover_text("Show this clip in the inspector and joint tree").clicked() {
                     commands.push(Command::SetActiveClip(i));
@@ -48,7 +51,11 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                     commands.push(Command::MatchStart(i));
                 }
                 let label = ui.label("opacity");
-                ui.add(egui::DragValue::new(&mut clip.opacity).speed(0.01).range(0.05..=1.0).max_decimals(2)).labelled_by(label.id);
+                let mut opacity = clip.opacity;
+                if ui.add(egui::DragValue::new(&mut opacity).speed(0.01).range(0.05..=1.0).max_decimals(2)).labelled_by(label.id).changed()
+                {
+                    commands.push(Command::SetClipLook(i, clip.color, clip.visible, opacity));
+                }
             });
         });
     }

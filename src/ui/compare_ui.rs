@@ -1,7 +1,7 @@
 //! The comparison panel (two or more clips): the compared clip, the error now and over
 //! time (click the plot to seek), the worst joints, the heat-map legend and the editable pairs.
 
-use crate::app::{Command, Viewer};
+use crate::app::{Command, CompareEdit, Viewer};
 use crate::core::PlaybackCommand;
 use crate::scene::{CompareMode, heat_color};
 
@@ -20,15 +20,25 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             ui,
             |ui| {
                 for (i, name) in names.iter().enumerate().skip(1) {
-                    ui.selectable_value(&mut viewer.session.scene.compare.other, i, name);
+                    if ui.selectable_label(i == other, name).clicked() && i != other {
+                        commands.push(Command::Compare(CompareEdit::Other(i)));
+                    }
                 }
             },
         );
     });
     ui.horizontal(|ui| {
-        ui.radio_value(&mut viewer.session.scene.compare.mode, CompareMode::Position, "position");
-        ui.radio_value(&mut viewer.session.scene.compare.mode, CompareMode::Angle, "local rotation angle");
-        ui.checkbox(&mut viewer.session.scene.compare.heat, "heat map");
+        let c = &viewer.session.scene.compare;
+        let (mut mode, mut heat) = (c.mode, c.heat);
+        ui.radio_value(&mut mode, CompareMode::Position, "position");
+        ui.radio_value(&mut mode, CompareMode::Angle, "local rotation angle");
+        ui.checkbox(&mut heat, "heat map");
+        if mode != c.mode {
+            commands.push(Command::Compare(CompareEdit::Mode(mode)));
+        }
+        if heat != c.heat {
+            commands.push(Command::Compare(CompareEdit::Heat(heat)));
+        }
     });
     ui.horizontal(|ui| {
         if ui.button("Name map…").on_hover_text("An MNM file mapping both skeletons' names to Biped names").clicked() {
@@ -38,7 +48,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             Some((path, map)) => {
                 ui.label(format!("{} ({} names)", path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(), map.len()));
                 if ui.small_button("x").clicked() {
-                    viewer.session.scene.compare.name_map = None;
+                    commands.push(Command::Compare(CompareEdit::ClearNameMap));
                 }
             }
             None => {
@@ -109,7 +119,9 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             }
         });
     });
-    viewer.session.scene.compare.partner = partner;
+    if partner != c.partner {
+        commands.push(Command::Compare(CompareEdit::Partners(partner)));
+    }
     viewer.commands.extend(commands);
 }
 

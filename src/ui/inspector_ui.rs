@@ -5,7 +5,7 @@ use glam::{EulerRot, Quat, Vec3};
 use crate::app::{Command, Viewer};
 use crate::core::pose::{compose_rotation, joint_local};
 use crate::core::rest::rest_readout;
-use crate::core::{ChannelKind, EulerConvention, Format};
+use crate::core::{ChannelKind, EulerConvention};
 use crate::scene::PoseMode;
 
 pub fn joint_tree_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
@@ -158,7 +158,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         }
         egui::Grid::new("channels").striped(true).show(ui, |ui| {
             for (k, kind) in joint.channels.iter().enumerate() {
-                let name = if motion.source.format == Format::Bvh { kind.bvh_name() } else { kind.short_name() };
+                let name = if motion.source.format.bvh_channel_names { kind.bvh_name() } else { kind.short_name() };
                 let v = values.as_ref().map_or(0.0, |v| v[k]);
                 let (shown, unit) = if kind.is_rotation() && degrees {
                     (v.to_degrees(), "°")

@@ -1,5 +1,6 @@
-//! egui panels: they read the viewer's state and push [`Command`]s; nothing here changes
-//! state directly except text fields that belong to the UI (the joint search).
+//! egui panels: they read the viewer's state and push [`Command`]s, applied once per frame.
+//! Direct edits are limited to the settings (stored once, edited in place, saved through a
+//! command) and the view's own flags (joint search text, which windows are open).
 
 mod clips_ui;
 mod compare_ui;
@@ -238,17 +239,20 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 viewer.commands.push(Command::ResetSettings);
             }
             ui.checkbox(&mut viewer.view.show_curves, "Channel curves of the selected joint");
+            let mut o = viewer.session.scene.overlays;
             ui.horizontal(|ui| {
-                ui.checkbox(&mut viewer.session.scene.overlays.trails, "Trails ±");
-                ui.add(egui::DragValue::new(&mut viewer.session.scene.overlays.trail_secs).speed(0.05).range(0.05..=60.0).suffix(" s"));
+                ui.checkbox(&mut o.trails, "Trails ±");
+                ui.add(egui::DragValue::new(&mut o.trail_secs).speed(0.05).range(0.05..=60.0).suffix(" s"));
             });
             ui.horizontal(|ui| {
                 let label = ui.label("Onion skin ghosts");
-                ui.add(egui::DragValue::new(&mut viewer.session.scene.overlays.onion).range(0..=16)).labelled_by(label.id);
+                ui.add(egui::DragValue::new(&mut o.onion).range(0..=16)).labelled_by(label.id);
                 let label = ui.label("every");
-                ui.add(egui::DragValue::new(&mut viewer.session.scene.overlays.onion_step).range(1..=120).suffix(" frames"))
-                    .labelled_by(label.id);
+                ui.add(egui::DragValue::new(&mut o.onion_step).range(1..=120).suffix(" frames")).labelled_by(label.id);
             });
+            if o != viewer.session.scene.overlays {
+                viewer.commands.push(Command::SetOverlays(o));
+            }
             let mut follow = viewer.view.follow_root;
             if ui.checkbox(&mut follow, "Follow root (R)").changed() {
                 viewer.commands.push(Command::ToggleFollowRoot);

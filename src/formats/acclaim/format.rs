@@ -9,6 +9,16 @@ use crate::formats::file_format::{FileFormat, MimeType, Role, line_starts_with};
 use crate::formats::finish::{self, Parsed};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
+/// What the rest of the program needs to know of this format.
+pub const FORMAT: Format = Format {
+    name: "ASF/AMC",
+    bvh_channel_names: false,
+    joints_at_far_end: true,
+    position_rule_choosable: false,
+    position_note: "add (root translation is added to the ASF root position)",
+    assumed_rate_note: Some("AMC states none; --amc-fps to change"),
+};
+
 /// Acclaim ASF (skeleton) + AMC (motion).
 pub struct Acclaim;
 
@@ -18,7 +28,7 @@ fn has_ext(p: &Path, ext: &str) -> bool {
 
 impl FileFormat for Acclaim {
     fn name(&self) -> &'static str {
-        "ASF/AMC"
+        FORMAT.name
     }
     fn description(&self) -> &'static str {
         "Acclaim skeleton (.asf) and motion (.amc), as CMU and HDM05 publish them"
@@ -58,6 +68,18 @@ impl FileFormat for Acclaim {
     }
     fn find_skeleton(&self, path: &Path) -> Result<PathBuf, String> {
         super::pairing::find_asf(path)
+    }
+    fn companions(&self, m: &Motion) -> Vec<PathBuf> {
+        if m.source.paths.len() != 1 {
+            return Vec::new();
+        }
+        let Some(dir) = m.source.paths[0].parent() else { return Vec::new() };
+        let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| has_ext(p, "amc")).collect())
+            .unwrap_or_default();
+        v.sort();
+        v
     }
     fn load(
         &self,
@@ -99,6 +121,6 @@ impl FileFormat for Acclaim {
         let mut parsed = Parsed::new(asf.skeleton, clip, if asf.radians { "rad" } else { "deg" });
         parsed.declared_units = asf.units_text;
         parsed.length_divisor = asf.length_multiplier;
-        Ok(finish::motion(Format::AsfAmc, paths, parsed, warnings))
+        Ok(finish::motion(FORMAT, paths, parsed, warnings))
     }
 }

@@ -8,12 +8,22 @@ use crate::formats::file_format::{FileFormat, MimeType, contains};
 use crate::formats::finish::{self, Parsed};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
+/// What the rest of the program needs to know of this format.
+pub const FORMAT: Format = Format {
+    name: "ACL",
+    bvh_channel_names: false,
+    joints_at_far_end: false,
+    position_rule_choosable: false,
+    position_note: "replace (a translation track replaces the bind translation)",
+    assumed_rate_note: None,
+};
+
 /// Animation Compression Library raw clips.
 pub struct Acl;
 
 impl FileFormat for Acl {
     fn name(&self) -> &'static str {
-        "ACL"
+        FORMAT.name
     }
     fn description(&self) -> &'static str {
         "Animation Compression Library raw clip (SJSON text, or zipped)"
@@ -64,12 +74,12 @@ impl FileFormat for Acl {
             Ok((parsed, p.warnings))
         };
         if !bytes.starts_with(b"PK\x03\x04") {
-            return finish::single(Format::Acl, &path, &bytes, observer, parse);
+            return finish::single(FORMAT, &path, &bytes, observer, parse);
         }
         let (entry, inner) = super::unzip_clip(&bytes).map_err(|e| LoadError::from_parse(&path, &mut &bytes[..], e))?;
         // Lines and columns of problems inside the archive refer to the clip it holds.
         let inner_path = PathBuf::from(format!("{}!/{entry}", path.display()));
-        let mut m = finish::single(Format::Acl, &inner_path, &inner, observer, parse)?;
+        let mut m = finish::single(FORMAT, &inner_path, &inner, observer, parse)?;
         m.source.paths = vec![path];
         m.source.details.insert(0, ("zip entry".into(), entry));
         Ok(m)

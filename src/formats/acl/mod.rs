@@ -12,7 +12,7 @@ mod document;
 mod format;
 mod sjson;
 
-pub use format::Acl;
+pub use format::{Acl, FORMAT};
 
 use std::io::Read;
 

@@ -7,12 +7,22 @@ use crate::formats::file_format::{FileFormat, MimeType};
 use crate::formats::finish::{self, Parsed};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
+/// What the rest of the program needs to know of this format.
+pub const FORMAT: Format = Format {
+    name: "BVH",
+    bvh_channel_names: true,
+    joints_at_far_end: false,
+    position_rule_choosable: true,
+    position_note: "",
+    assumed_rate_note: None,
+};
+
 /// Biovision BVH.
 pub struct Bvh;
 
 impl FileFormat for Bvh {
     fn name(&self) -> &'static str {
-        "BVH"
+        FORMAT.name
     }
     fn description(&self) -> &'static str {
         "Biovision hierarchy: a joint tree, then one row of channel values per frame"
@@ -62,6 +72,6 @@ impl FileFormat for Bvh {
         let warnings = locate_warnings(&path, lines.as_mut(), parsed.warnings);
         let mut out = Parsed::new(parsed.skeleton, parsed.clip, "deg");
         out.declared_frames = Some(parsed.declared_frames);
-        Ok(finish::motion(Format::Bvh, vec![path], out, warnings))
+        Ok(finish::motion(FORMAT, vec![path], out, warnings))
     }
 }

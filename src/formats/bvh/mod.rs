@@ -9,7 +9,7 @@ mod format;
 mod header;
 mod rows;
 
-pub use format::Bvh;
+pub use format::{Bvh, FORMAT};
 
 use std::io::Read;
 

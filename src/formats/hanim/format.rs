@@ -6,12 +6,22 @@ use crate::formats::file_format::{FileFormat, MimeType, contains};
 use crate::formats::finish::{self, Parsed};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
+/// What the rest of the program needs to know of this format.
+pub const FORMAT: Format = Format {
+    name: "H-Anim",
+    bvh_channel_names: false,
+    joints_at_far_end: false,
+    position_rule_choosable: false,
+    position_note: "add (interpolated translation is added to the joint centre offset)",
+    assumed_rate_note: None,
+};
+
 /// H-Anim humanoids in X3D (XML or ClassicVRML) and VRML97.
 pub struct HAnim;
 
 impl FileFormat for HAnim {
     fn name(&self) -> &'static str {
-        "H-Anim"
+        FORMAT.name
     }
     fn description(&self) -> &'static str {
         "H-Anim humanoid in X3D XML, ClassicVRML or VRML97"
@@ -55,7 +65,7 @@ impl FileFormat for HAnim {
         let bytes = source.read_all()?;
         let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF][..]).unwrap_or(&bytes);
         let xml = body.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'<');
-        finish::single(Format::HAnim, source.path(), &bytes, observer, |b| {
+        finish::single(FORMAT, source.path(), &bytes, observer, |b| {
             let p = if xml { super::parse_x3d(b)? } else { super::parse_vrml(b)? };
             let mut parsed = Parsed::new(p.skeleton, p.clip, "rad");
             parsed.details = p.details;

@@ -12,7 +12,7 @@ mod scene;
 mod vrml;
 mod xml;
 
-pub use format::HAnim;
+pub use format::{FORMAT, HAnim};
 
 use std::collections::HashMap;
 

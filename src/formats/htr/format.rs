@@ -6,12 +6,22 @@ use crate::formats::file_format::{FileFormat, MimeType, contains};
 use crate::formats::finish::{self, Parsed};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
+/// What the rest of the program needs to know of this format.
+pub const FORMAT: Format = Format {
+    name: "HTR",
+    bvh_channel_names: false,
+    joints_at_far_end: false,
+    position_rule_choosable: false,
+    position_note: "add (frame translation is added to the base position)",
+    assumed_rate_note: None,
+};
+
 /// Motion Analysis HTR (hierarchical) and GTR (global) translation-rotation files.
 pub struct Htr;
 
 impl FileFormat for Htr {
     fn name(&self) -> &'static str {
-        "HTR"
+        FORMAT.name
     }
     fn description(&self) -> &'static str {
         "Motion Analysis hierarchical (.htr) or global (.gtr) translation-rotation"
@@ -52,7 +62,7 @@ impl FileFormat for Htr {
     ) -> Result<Motion, LoadError> {
         let [source] = sources else { return Err(crate::formats::wrong_sources(self, sources)) };
         let bytes = source.read_all()?;
-        finish::single(Format::Htr, source.path(), &bytes, observer, |b| {
+        finish::single(FORMAT, source.path(), &bytes, observer, |b| {
             let p = super::parse_htr(b)?;
             let mut parsed = Parsed::new(p.skeleton, p.clip, if p.radians { "rad" } else { "deg" });
             (parsed.declared_frames, parsed.declared_units, parsed.unit, parsed.up, parsed.details) =

@@ -14,7 +14,7 @@ mod build;
 mod format;
 mod header;
 
-pub use format::Htr;
+pub use format::{FORMAT, Htr};
 
 use super::error::{ParseError, RawWarning};
 use super::text::{decode_name, describe, parse_number_at};
