@@ -396,3 +396,33 @@ fn render_draws_two_clips_side_by_side_with_the_heat_map() {
     assert!((mean(&heat_x) - mean(&grey_x)).abs() > 40.0, "side by side: heat at {} grey at {}", mean(&heat_x), mean(&grey_x));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_prop_without_a_body_shows_its_path_and_headless_commands_keep_stderr_clean() {
+    let Some(_gpu) = gpu() else { return };
+    let Some(corpus) = common::corpus() else { return };
+    let dir = std::env::temp_dir().join(format!("skelview-prop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cup = corpus.join("bvh/manipnet_cup1_rootonly.bvh");
+    let bg = background_u8();
+    for (args, out) in [
+        (vec!["render".to_owned(), cup.display().to_string(), "--size".into(), "320x180".into(), "--out".into()], dir.join("cup.png")),
+        (vec!["thumbnail".to_owned(), cup.display().to_string()], dir.join("thumb.png")),
+    ] {
+        // Without XDG_RUNTIME_DIR, as in a thumbnailer's environment.
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
+            .args(&args)
+            .arg(&out)
+            .env_remove("XDG_RUNTIME_DIR")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(o.stderr.is_empty(), "nothing on stderr but errors: {}", String::from_utf8_lossy(&o.stderr));
+        let img = image::open(&out).unwrap().to_rgb8();
+        let drawn = img.pixels().filter(|p| differs(p.0, bg)).count();
+        let total = (img.width() * img.height()) as usize;
+        // One joint and its path: a few hundred pixels, not a blank view nor a filled one.
+        assert!(drawn > 100 && drawn < total / 2, "{}: {drawn} of {total} pixels drawn", out.display());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

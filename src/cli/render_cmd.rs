@@ -91,7 +91,7 @@ pub(super) fn run(args: &Args, files: &[PathBuf], options: &RenderOptions) -> Ex
     if let Some(range) = options.range {
         return match render_range(&gpu, &mut scene, options, range) {
             Ok(n) => {
-                eprintln!("wrote {n} frames to {} ({}x{}, {})", options.out.display(), options.size.0, options.size.1, gpu.adapter);
+                println!("wrote {n} frames to {} ({}x{}, {})", options.out.display(), options.size.0, options.size.1, gpu.adapter);
                 0
             }
             Err(e) => {
@@ -102,7 +102,7 @@ pub(super) fn run(args: &Args, files: &[PathBuf], options: &RenderOptions) -> Ex
     }
     match render_image(&gpu, &mut scene, options, 4).and_then(|(pixels, _)| offscreen::write_png(&options.out, options.size, &pixels)) {
         Ok(()) => {
-            eprintln!("wrote {} ({}x{}, {})", options.out.display(), options.size.0, options.size.1, gpu.adapter);
+            println!("wrote {} ({}x{}, {})", options.out.display(), options.size.0, options.size.1, gpu.adapter);
             0
         }
         Err(e) => {

@@ -74,6 +74,8 @@ pub struct SourceInfo {
     pub up_detected: bool,
     /// Typical height of a pose (median over sampled frames) in raw file units.
     pub body_height: f32,
+    /// How far the body travels (largest side of the box around sampled poses), raw units.
+    pub motion_extent: f32,
     /// Angle unit of the file's rotation values (`deg` or `rad`).
     pub angle_unit: &'static str,
     /// Format-specific header facts (HTR header, ACL additive mode, H-Anim version), as
@@ -108,6 +110,7 @@ impl Motion {
 
     /// Body height in metres, for scale-aware sizes (1 m when the body has no extent).
     pub fn body_size_m(&self) -> f32 {
-        super::units::usable_size_m(self.source.body_height * self.metres_per_raw_unit())
+        let m = self.metres_per_raw_unit();
+        super::units::usable_size_m(self.source.body_height * m, self.source.motion_extent * m)
     }
 }

@@ -42,10 +42,17 @@ pub fn display_transform(metres_per_raw_unit: f32, up: UpAxis) -> Mat4 {
     }
 }
 
-/// A body height in metres usable for sizes and spacing: non-finite or tiny heights (a
-/// single joint, a prop) become 1 m.
-pub fn usable_size_m(height_m: f32) -> f32 {
-    if height_m.is_finite() && height_m > 1e-3 { height_m } else { 1.0 }
+/// A size in metres for joint spheres, bone widths, grid spacing and framing: the body's
+/// height; for a body without height (a single joint, a prop, markers) a quarter of how far
+/// it travels, at least 0.1 m; 0.1 m when nothing moves either.
+pub fn usable_size_m(height_m: f32, extent_m: f32) -> f32 {
+    if height_m.is_finite() && height_m > 1e-3 {
+        height_m
+    } else if extent_m.is_finite() && extent_m > 1e-3 {
+        (extent_m * 0.25).max(0.1)
+    } else {
+        0.1
+    }
 }
 
 /// A length unit with its size in metres.
@@ -126,6 +133,9 @@ pub struct BodySize {
     pub height: f32,
     /// The axis along which poses are taller (Y unless Z clearly is).
     pub up: UpAxis,
+    /// Largest side of the box around every sampled pose together, in raw file units: how
+    /// far the body travels, for bodies without height.
+    pub extent: f32,
 }
 
 /// Frames sampled (evenly, first and last included) to detect size and up axis.
@@ -147,6 +157,7 @@ pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
         (0..k).map(|i| Some(if k == 1 { 0 } else { i * (n - 1) / (k - 1) })).collect()
     };
     let mut extents = Vec::with_capacity(frames.len());
+    let (mut all_lo, mut all_hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
     for f in frames {
         match f {
             Some(f) => pose::frame_pose(skeleton, clip, f, &mut local),
@@ -162,21 +173,27 @@ pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
             if skip_roots && j.parent.is_none() {
                 continue;
             }
-            lo = lo.min(m.translation.into());
-            hi = hi.max(m.translation.into());
+            let p: Vec3 = m.translation.into();
+            // A NaN or an absurd sample (1e25) must not decide the body's size.
+            if p.is_finite() && p.abs().max_element() < 1e12 {
+                lo = lo.min(p);
+                hi = hi.max(p);
+            }
         }
+        (all_lo, all_hi) = (all_lo.min(lo), all_hi.max(hi));
         if lo.x <= hi.x {
             extents.push(hi - lo);
         }
     }
+    let extent = if all_lo.x <= all_hi.x { (all_hi - all_lo).max_element() } else { 0.0 };
     if extents.is_empty() {
-        return BodySize { height: 0.0, up: UpAxis::Y };
+        return BodySize { height: 0.0, up: UpAxis::Y, extent };
     }
     let z_votes = extents.iter().filter(|e| e.z > e.y * 1.2).count();
     let up = if z_votes * 2 > extents.len() { UpAxis::Z } else { UpAxis::Y };
     let mut heights: Vec<f32> = extents.iter().map(|e| if up == UpAxis::Z { e.z } else { e.y }).collect();
     heights.sort_by(f32::total_cmp);
-    BodySize { height: heights[heights.len() / 2], up }
+    BodySize { height: heights[heights.len() / 2], up, extent }
 }
 
 #[cfg(test)]

@@ -61,6 +61,7 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, parsed: Parsed, warnings: Vec
         up_axis: parsed.up.unwrap_or(size.up),
         up_detected: parsed.up.is_none(),
         body_height: size.height,
+        motion_extent: size.extent,
         angle_unit: parsed.angle_unit,
         details: parsed.details,
     };

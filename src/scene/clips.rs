@@ -108,6 +108,30 @@ pub struct ClipView {
     pub up_override: Option<UpAxis>,
     /// This frame's pose (file space) and joint positions (display space, after the placement).
     pub pose: Sampler,
+    /// For a body without height (a prop, a single joint): the root's path over the whole
+    /// clip in display space before the placement, drawn so that the view is never empty.
+    pub path: Vec<Vec3>,
+}
+
+/// Points sampled along a path: enough for a smooth line, bounded for long clips.
+const PATH_SAMPLES: usize = 512;
+
+/// The root's path over the clip when the body has no height (else nothing).
+fn path_of(m: &Motion, display: Mat4) -> Vec<Vec3> {
+    let metres = m.metres_per_raw_unit();
+    let n = m.clip.num_frames();
+    let Some(root) = m.skeleton.roots().next() else { return Vec::new() };
+    if (m.source.body_height * metres).is_finite() && m.source.body_height * metres > 1e-3 || n < 2 {
+        return Vec::new();
+    }
+    let k = n.min(PATH_SAMPLES);
+    let mut s = Sampler::default();
+    (0..k)
+        .filter_map(|i| {
+            let f = i * (n - 1) / (k - 1);
+            s.positions(m, PoseAt::Frame(f), Interpolation::Nearest, display).get(root).copied().filter(|p| p.is_finite())
+        })
+        .collect()
 }
 
 impl ClipView {
@@ -116,8 +140,10 @@ impl ClipView {
         let name = motion.source.paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>();
         let name = if name.is_empty() { format!("clip {}", index + 1) } else { name.join(" + ") };
         let size = motion.body_size_m();
+        let display = motion.display_from_file();
         Self {
-            display: (motion.display_from_file(), size),
+            path: path_of(&motion, display),
+            display: (display, size),
             motion,
             name,
             color: PALETTE[index % PALETTE.len()],
@@ -138,7 +164,8 @@ impl ClipView {
         let s = &self.motion.source;
         let metres = unit.unwrap_or(s.unit).metres() / s.length_divisor;
         let display = display_transform(metres, up.unwrap_or(s.up_axis));
-        self.display = (display, usable_size_m(s.body_height * metres));
+        self.display = (display, usable_size_m(s.body_height * metres, s.motion_extent * metres));
+        self.path = path_of(&self.motion, display);
     }
 
     /// The unit in force (the user's choice, else the file's).

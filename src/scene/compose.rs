@@ -12,6 +12,7 @@ use super::camera::{OrbitCamera, ViewPreset};
 use super::clips::{ClipView, Layout, apply_layout};
 use super::comparison::CompareView;
 use super::draw::{self, DrawData, Style};
+use super::gpu_types::LineVertex;
 use super::overlays::{OverlayScratch, Overlays, onion_skin, trails};
 use crate::core::sampler::bounds_of;
 use crate::core::{Clip, Interpolation, LengthUnit, Motion, PoseAt, Sampler, Skeleton};
@@ -167,6 +168,13 @@ impl Scene {
             let selected = if i == frame.active { frame.selected } else { None };
             let heat = (i == self.compare.other && !self.compare.bone_colors.is_empty()).then_some(self.compare.bone_colors.as_slice());
             draw::build_colored(&c.motion.skeleton, &c.pose.global, c.world_from_file(), c.display.1, &style, selected, heat, out);
+            let [r, g, b, a] = style.bone_color;
+            let color = [r, g, b, a * 0.8];
+            for w in c.path.windows(2) {
+                for p in w {
+                    out.lines.push(LineVertex { position: c.placement.transform_point3(*p).to_array(), color });
+                }
+            }
         }
         if let (PoseMode::Animated, Some(c)) = (frame.pose, self.clips.get(frame.active)) {
             let o = self.overlays;
@@ -182,15 +190,16 @@ impl Scene {
         self.clips.get(active).or(self.clips.first()).map_or(1.0, |c| c.display.1)
     }
 
-    /// Display-space bounds of the current poses of the visible clips (and the active one).
+    /// Display-space bounds of the current poses of the visible clips (and the active one),
+    /// with the path of a body without height, padded by a little of each body's size.
     pub fn bounds_now(&self, active: usize) -> Option<(Vec3, Vec3)> {
-        self.shown(active).filter_map(|c| bounds_of(c.positions())).reduce(union)
+        self.shown(active).filter_map(|c| padded(c, robust_bounds(c.positions()))).reduce(union)
     }
 
     /// Display-space bounds over up to 32 frames spread across each shown clip, as placed:
     /// what "frame all" fits so that a walk stays in view.
     pub fn bounds_over_clips(&self, active: usize) -> Option<(Vec3, Vec3)> {
-        self.shown(active).filter_map(|c| clip_bounds(&c.motion, c.world_from_file())).reduce(union)
+        self.shown(active).filter_map(|c| padded(c, clip_bounds(&c.motion, c.world_from_file()))).reduce(union)
     }
 
     /// Bounds of the shown clips over the shared-clock times `times` (one camera for a whole
@@ -223,17 +232,52 @@ fn union(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> (Vec3, Vec3) {
     (a.0.min(b.0), a.1.max(b.1))
 }
 
+/// `bounds` of clip `c` with its path when its body has no height (a prop, a single joint),
+/// then with a margin of half its size, so that such a clip is framed at a visible size
+/// rather than with the camera inside its one joint.
+fn padded(c: &ClipView, bounds: Option<(Vec3, Vec3)>) -> Option<(Vec3, Vec3)> {
+    let path = bounds_of(&c.path).map(|(lo, hi)| (c.placement.transform_point3(lo), c.placement.transform_point3(hi)));
+    let (lo, hi) = match (bounds, path) {
+        (Some(a), Some(b)) => union(a, b),
+        (a, b) => a.or(b)?,
+    };
+    let (lo, hi) = (lo.min(hi), hi.max(lo));
+    if c.path.is_empty() && (hi - lo).max_element() > c.display.1 * 0.05 {
+        return Some((lo, hi));
+    }
+    let margin = Vec3::splat(c.display.1 * 0.5);
+    Some((lo - margin, hi + margin))
+}
+
+/// Bounds that one absurd sample cannot stretch: with many points, the 1st to 99th
+/// percentile on each axis; with few, every finite point.
+pub fn robust_bounds(points: &[Vec3]) -> Option<(Vec3, Vec3)> {
+    let finite: Vec<Vec3> = points.iter().copied().filter(|p| p.is_finite()).collect();
+    if finite.len() < 100 {
+        return bounds_of(&finite);
+    }
+    let mut lo = Vec3::ZERO;
+    let mut hi = Vec3::ZERO;
+    let cut = finite.len() / 100;
+    for axis in 0..3 {
+        let mut v: Vec<f32> = finite.iter().map(|p| p[axis]).collect();
+        v.sort_by(f32::total_cmp);
+        (lo[axis], hi[axis]) = (v[cut], v[v.len() - 1 - cut]);
+    }
+    Some((lo, hi))
+}
+
 /// Bounds of a motion's joints over up to 32 frames spread across the clip.
 fn clip_bounds(m: &Motion, world_from_file: Mat4) -> Option<(Vec3, Vec3)> {
     let n = m.clip.num_frames().max(1);
     let k = n.min(32);
     let mut sampler = Sampler::default();
-    (0..k)
-        .filter_map(|s| {
-            let f = if k == 1 { 0 } else { s * (n - 1) / (k - 1) };
-            bounds_of(sampler.positions(m, PoseAt::Frame(f), Interpolation::Nearest, world_from_file))
-        })
-        .reduce(union)
+    let mut points = Vec::with_capacity(k * m.skeleton.len());
+    for s in 0..k {
+        let f = if k == 1 { 0 } else { s * (n - 1) / (k - 1) };
+        points.extend_from_slice(sampler.positions(m, PoseAt::Frame(f), Interpolation::Nearest, world_from_file));
+    }
+    robust_bounds(&points)
 }
 
 /// A camera for `view` framing the box `lo`–`hi` (the default view when there is no box).
@@ -264,4 +308,40 @@ pub fn preview(
     let bounds = bounds_of(sampler.place(display));
     draw::build(skeleton, &sampler.global, display, h * scale, style, selected, out);
     (bounds, h * scale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_absurd_sample_does_not_stretch_the_bounds() {
+        let mut points: Vec<Vec3> = (0..500).map(|i| Vec3::new((i % 10) as f32 * 0.1, (i / 10) as f32 * 0.03, 0.0)).collect();
+        points[137] = Vec3::new(1e25, -1e25, 3e20);
+        points[200] = Vec3::NAN;
+        let (lo, hi) = robust_bounds(&points).unwrap();
+        assert!(hi.x < 1.0 && lo.y > -0.1 && hi.z < 1.0, "{lo} {hi}");
+        assert_eq!(robust_bounds(&[Vec3::ONE, Vec3::NAN]), Some((Vec3::ONE, Vec3::ONE)), "few points: every finite one");
+    }
+
+    #[test]
+    fn a_single_joint_is_framed_with_a_margin_and_its_path() {
+        let text = b"HIERARCHY\nROOT cup\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n End Site\n {\n  OFFSET 0 0 0\n }\n}\nMOTION\nFrames: 3\nFrame Time: 0.1\n0 1 0\n0.5 1 0\n1 1 0\n";
+        let request = crate::formats::LoadRequest::memory("cup.bvh", &text[..]).unwrap();
+        let m = crate::formats::load(&request, &Default::default(), &crate::formats::Sequential, &mut crate::formats::Quiet).unwrap();
+        assert!((m.body_size_m() - 0.25).abs() < 1e-6, "a quarter of the 1 m it travels: {}", m.body_size_m());
+        let mut scene = Scene::from_motions([Arc::new(m)]);
+        assert_eq!(scene.clips[0].path.len(), 3);
+        let frame = FrameSpec::at(0.0, Style::default());
+        let mut out = DrawData::default();
+        scene.compose(&frame, &mut out);
+        assert_eq!(out.lines.len(), 4, "two path segments");
+        let (lo, hi) = scene.bounds_now(0).unwrap();
+        assert!(hi.x - lo.x > 1.2 && hi.y - lo.y > 0.2, "the path and a margin: {lo} {hi}");
+        // Nothing moves: a default size of 0.1 m, never zero.
+        let still = b"HIERARCHY\nROOT p\n{\n OFFSET 0 0 0\n CHANNELS 1 Xposition\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0\n0\n";
+        let request = crate::formats::LoadRequest::memory("p.bvh", &still[..]).unwrap();
+        let m = crate::formats::load(&request, &Default::default(), &crate::formats::Sequential, &mut crate::formats::Quiet).unwrap();
+        assert_eq!(m.body_size_m(), 0.1);
+    }
 }
