@@ -147,11 +147,7 @@ fn parse_unit(s: &str) -> Option<LengthUnit> {
 }
 
 fn parse_up(s: &str) -> Option<UpAxis> {
-    match s {
-        "Y" | "y" => Some(UpAxis::Y),
-        "Z" | "z" => Some(UpAxis::Z),
-        _ => None,
-    }
+    UpAxis::parse(s)
 }
 
 fn parse_rule(s: &str) -> Option<PositionRule> {

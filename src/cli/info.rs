@@ -109,7 +109,8 @@ fn write_text(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
         s.body_height,
         s.body_height * m.metres_per_raw_unit()
     )?;
-    writeln!(out, "up axis:         {} ({})", s.up_axis.name(), if s.up_detected { "detected" } else { "declared" })?;
+    let how = if s.up_detected { format!("detected: {}", s.up_reason) } else { "declared".into() };
+    writeln!(out, "up axis:         {} ({how})", s.up_axis.name())?;
     writeln!(out, "angles:          {}", s.angle_unit)?;
     writeln!(out, "positions rule:  {}", position_rule_text(m))?;
     for (label, value) in &s.details {
@@ -184,6 +185,7 @@ struct InfoJson<'a> {
     metres_per_raw_unit: f32,
     up_axis: &'static str,
     up_detected: bool,
+    up_reason: &'static str,
     angle_unit: &'static str,
     position_rule: &'static str,
     joint_list: Vec<JointJson<'a>>,
@@ -218,6 +220,7 @@ fn to_json<'a>(m: &'a Motion, map: Option<&NameMap>) -> InfoJson<'a> {
         metres_per_raw_unit: m.metres_per_raw_unit(),
         up_axis: s.up_axis.name(),
         up_detected: s.up_detected,
+        up_reason: s.up_reason,
         angle_unit: s.angle_unit,
         position_rule: m.skeleton.position_rule.name(),
         joint_list: joints

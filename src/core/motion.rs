@@ -72,6 +72,9 @@ pub struct SourceInfo {
     pub up_axis: UpAxis,
     /// True when `up_axis` was detected rather than declared.
     pub up_detected: bool,
+    /// What decided a detected up axis (`head above the feet`, `floor plane under the lowest
+    /// joints`, `tallest extent of the poses`); empty when declared.
+    pub up_reason: &'static str,
     /// Typical height of a pose (median over sampled frames) in raw file units.
     pub body_height: f32,
     /// How far the body travels (largest side of the box around sampled poses), raw units.

@@ -48,10 +48,7 @@ pub fn rest_readout(skeleton: &Skeleton, up: UpAxis) -> RestReadout {
     let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
     pose::rest_pose(skeleton, &mut local);
     pose::global_pose(skeleton, &local, &mut global);
-    let up_v = match up {
-        UpAxis::Y => Vec3::Y,
-        UpAxis::Z => Vec3::Z,
-    };
+    let up_v = up.vector();
     let hips = |left| find(skeleton, left, &["upleg", "hip", "femur", "thigh"]);
     let shoulders = |left| find(skeleton, left, &["arm", "humerus", "shoulder"]);
     let pair = hips(true).zip(hips(false)).or_else(|| shoulders(true).zip(shoulders(false)));

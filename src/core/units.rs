@@ -6,25 +6,66 @@ use super::clip::Clip;
 use super::pose::{self, GlobalPose, LocalPose};
 use super::skeleton::Skeleton;
 
-/// The world's up axis as the file uses it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The world's up direction as the file uses it: an axis and its sign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UpAxis {
-    /// +Y up (BVH from most tools, ASF/AMC).
+    /// +Y up (BVH from most tools, ASF/AMC, X3D).
     Y,
+    /// −Y up: camera and image space (Kinect, MediaPipe, Azure Kinect exports).
+    NegY,
     /// +Z up (Character Studio Biped, many Max exports).
     Z,
+    /// −Z up.
+    NegZ,
+    /// +X up.
+    X,
+    /// −X up.
+    NegX,
 }
 
 impl UpAxis {
-    /// `"Y"` or `"Z"`.
+    /// Every direction, in menu order.
+    pub const ALL: [Self; 6] = [Self::Y, Self::NegY, Self::Z, Self::NegZ, Self::X, Self::NegX];
+
+    /// `Y`, `-Y`, `Z`, `-Z`, `X` or `-X`.
     pub fn name(self) -> &'static str {
         match self {
             Self::Y => "Y",
+            Self::NegY => "-Y",
             Self::Z => "Z",
+            Self::NegZ => "-Z",
+            Self::X => "X",
+            Self::NegX => "-X",
         }
     }
 
-    /// Maps a point from this convention to Y-up right-handed (Z-up: (x, y, z) → (x, z, −y)).
+    /// Parses a name (`+Y`, `-z`, `X`…).
+    pub fn parse(s: &str) -> Option<Self> {
+        let t = s.trim().trim_start_matches('+').to_ascii_uppercase();
+        Self::ALL.into_iter().find(|u| u.name() == t)
+    }
+
+    /// The up direction in the file's axes.
+    pub fn vector(self) -> Vec3 {
+        match self {
+            Self::Y => Vec3::Y,
+            Self::NegY => Vec3::NEG_Y,
+            Self::Z => Vec3::Z,
+            Self::NegZ => Vec3::NEG_Z,
+            Self::X => Vec3::X,
+            Self::NegX => Vec3::NEG_X,
+        }
+    }
+
+    /// The direction closest to `v` (`None` for a zero or non-finite vector).
+    pub fn nearest(v: Vec3) -> Option<Self> {
+        if !v.is_finite() || v.length_squared() < 1e-20 {
+            return None;
+        }
+        Self::ALL.into_iter().max_by(|a, b| a.vector().dot(v).total_cmp(&b.vector().dot(v)))
+    }
+
+    /// Maps a point from this convention to Y-up right-handed.
     pub fn to_y_up(self, p: Vec3) -> Vec3 {
         display_transform(1.0, self).transform_point3(p)
     }
@@ -32,27 +73,26 @@ impl UpAxis {
 
 /// `display_from_file`: raw file units to metres (`metres_per_raw_unit`) and `up` to Y-up.
 /// The one place where units and axes are converted; everything shown or printed in metres
-/// goes through it.
+/// goes through it. Each rotation is written as an exact permutation of the axes (a computed
+/// cos(π/2) is not 0) and keeps the axes right-handed.
 pub fn display_transform(metres_per_raw_unit: f32, up: UpAxis) -> Mat4 {
+    use glam::Vec4;
     let scale = Mat4::from_scale(Vec3::splat(metres_per_raw_unit));
-    match up {
-        UpAxis::Y => scale,
-        // (x, y, z) → (x, z, −y): −90° about X, written exactly (a computed cos(π/2) is not 0).
-        UpAxis::Z => Mat4::from_cols(glam::Vec4::X, -glam::Vec4::Z, glam::Vec4::Y, glam::Vec4::W) * scale,
-    }
-}
-
-/// A size in metres for joint spheres, bone widths, grid spacing and framing: the body's
-/// height; for a body without height (a single joint, a prop, markers) a quarter of how far
-/// it travels, at least 0.1 m; 0.1 m when nothing moves either.
-pub fn usable_size_m(height_m: f32, extent_m: f32) -> f32 {
-    if height_m.is_finite() && height_m > 1e-3 {
-        height_m
-    } else if extent_m.is_finite() && extent_m > 1e-3 {
-        (extent_m * 0.25).max(0.1)
-    } else {
-        0.1
-    }
+    // Columns: where the file's X, Y and Z axes go.
+    let rotate = match up {
+        UpAxis::Y => Mat4::IDENTITY,
+        // (x, y, z) → (x, −y, −z): 180° about X.
+        UpAxis::NegY => Mat4::from_cols(Vec4::X, -Vec4::Y, -Vec4::Z, Vec4::W),
+        // (x, y, z) → (x, z, −y): −90° about X.
+        UpAxis::Z => Mat4::from_cols(Vec4::X, -Vec4::Z, Vec4::Y, Vec4::W),
+        // (x, y, z) → (x, −z, y): +90° about X.
+        UpAxis::NegZ => Mat4::from_cols(Vec4::X, Vec4::Z, -Vec4::Y, Vec4::W),
+        // (x, y, z) → (−y, x, z): +90° about Z.
+        UpAxis::X => Mat4::from_cols(Vec4::Y, -Vec4::X, Vec4::Z, Vec4::W),
+        // (x, y, z) → (y, −x, z): −90° about Z.
+        UpAxis::NegX => Mat4::from_cols(-Vec4::Y, Vec4::X, Vec4::Z, Vec4::W),
+    };
+    rotate * scale
 }
 
 /// A length unit with its size in metres.
@@ -126,13 +166,28 @@ impl LengthUnit {
     }
 }
 
-/// Up axis and height detected from a motion's poses.
+/// A size in metres for joint spheres, bone widths, grid spacing and framing: the body's
+/// height; for a body without height (a single joint, a prop, markers) a quarter of how far
+/// it travels, at least 0.1 m; 0.1 m when nothing moves either.
+pub fn usable_size_m(height_m: f32, extent_m: f32) -> f32 {
+    if height_m.is_finite() && height_m > 1e-3 {
+        height_m
+    } else if extent_m.is_finite() && extent_m > 1e-3 {
+        (extent_m * 0.25).max(0.1)
+    } else {
+        0.1
+    }
+}
+
+/// Up direction, height and travel detected from a motion's poses.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BodySize {
     /// Typical extent of a pose along the detected up axis, in raw file units.
     pub height: f32,
-    /// The axis along which poses are taller (Y unless Z clearly is).
+    /// The up direction.
     pub up: UpAxis,
+    /// Why that direction (`head above the feet`, …), for `info` and the viewer.
+    pub up_reason: &'static str,
     /// Largest side of the box around every sampled pose together, in raw file units: how
     /// far the body travels, for bodies without height.
     pub extent: f32,
@@ -141,11 +196,30 @@ pub struct BodySize {
 /// Frames sampled (evenly, first and last included) to detect size and up axis.
 const SAMPLED_FRAMES: usize = 16;
 
-/// Detects the up axis and height from up to 16 frames spread over the clip (the rest pose
-/// when there are none). A standing, walking or T-posed body is taller along its up axis
-/// than it is deep; each sampled pose votes, and the height is the median up extent, so a
-/// flip or a fall in a few frames does not decide. The rest pose alone misleads: some
-/// exporters (Bandai-Namco) lay the rest skeleton on its side and stand it up with channels.
+/// Joint-name fragments of the top of a body.
+const HEAD_NAMES: [&str; 3] = ["head", "skull", "neck"];
+/// Joint-name fragments of what a body stands on.
+const FOOT_NAMES: [&str; 6] = ["foot", "toe", "ankle", "heel", "talocrural", "metatars"];
+
+fn named(skeleton: &Skeleton, keys: &[&str]) -> Vec<usize> {
+    let joints = skeleton.joints().iter().enumerate();
+    joints.filter(|(_, j)| keys.iter().any(|k| j.name.to_ascii_lowercase().contains(k))).map(|(i, _)| i).collect()
+}
+
+/// Detects the up direction, the height and the travel from up to 16 frames spread over the
+/// clip (the rest pose when there are none), in three steps:
+/// 1. Joint names: the direction from the feet (`foot`, `toe`, `ankle`…) to the head (`head`,
+///    `neck`…), summed over the frames. Upside-down camera-space files come out `-Y`.
+/// 2. The floor: what a body stands on is a plane that many of its leaf joints touch in
+///    every frame (feet, paws, a crab's eight legs); along a wrong axis only a few leaves
+///    reach the extreme. The direction whose minimum most leaves share wins when it clearly
+///    does.
+/// 3. The extents: the axis along which the poses are tallest (Y unless Z clearly is), +.
+///
+/// The height is the median extent of the poses along the chosen axis, so a flip or a fall
+/// in a few frames does not decide; roots are left out when there is more, as exporters park
+/// a root at the origin while the hips travel. NaN and absurd samples (beyond 1e12) are
+/// ignored.
 pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
     let mut local = LocalPose::default();
     let mut global = GlobalPose::default();
@@ -156,44 +230,87 @@ pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
         let k = n.min(SAMPLED_FRAMES);
         (0..k).map(|i| Some(if k == 1 { 0 } else { i * (n - 1) / (k - 1) })).collect()
     };
-    let mut extents = Vec::with_capacity(frames.len());
-    let (mut all_lo, mut all_hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+    let skip_roots = skeleton.joints().iter().any(|j| j.parent.is_some());
+    let usable = |p: Vec3| p.is_finite() && p.abs().max_element() < 1e12;
+    // Per frame: every counted joint's position (NaN where not counted or unusable).
+    let mut poses: Vec<Vec<Vec3>> = Vec::with_capacity(frames.len());
     for f in frames {
         match f {
             Some(f) => pose::frame_pose(skeleton, clip, f, &mut local),
             None => pose::rest_pose(skeleton, &mut local),
         }
         pose::global_pose(skeleton, &local, &mut global);
-        // Roots are left out when there is more: exporters park a root at the world origin
-        // while the hips travel (Bandai-Namco), which would measure the walk, not the body.
-        let mut lo = Vec3::splat(f32::INFINITY);
-        let mut hi = Vec3::splat(f32::NEG_INFINITY);
-        let skip_roots = skeleton.joints().iter().any(|j| j.parent.is_some());
-        for (j, m) in skeleton.joints().iter().zip(&global.world_from_joint) {
-            if skip_roots && j.parent.is_none() {
-                continue;
-            }
+        let pose = skeleton.joints().iter().zip(&global.world_from_joint).map(|(j, m)| {
             let p: Vec3 = m.translation.into();
-            // A NaN or an absurd sample (1e25) must not decide the body's size.
-            if p.is_finite() && p.abs().max_element() < 1e12 {
-                lo = lo.min(p);
-                hi = hi.max(p);
-            }
-        }
-        (all_lo, all_hi) = (all_lo.min(lo), all_hi.max(hi));
-        if lo.x <= hi.x {
-            extents.push(hi - lo);
-        }
+            if (skip_roots && j.parent.is_none()) || !usable(p) { Vec3::NAN } else { p }
+        });
+        poses.push(pose.collect());
     }
-    let extent = if all_lo.x <= all_hi.x { (all_hi - all_lo).max_element() } else { 0.0 };
-    if extents.is_empty() {
-        return BodySize { height: 0.0, up: UpAxis::Y, extent };
+    let bounds = |pose: &[Vec3]| {
+        let mut it = pose.iter().filter(|p| p.is_finite());
+        let first = *it.next()?;
+        Some(it.fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p))))
+    };
+    let boxes: Vec<(Vec3, Vec3)> = poses.iter().filter_map(|p| bounds(p)).collect();
+    let all = boxes.iter().copied().reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
+    let extent = all.map_or(0.0, |(lo, hi)| (hi - lo).max_element());
+    if boxes.is_empty() {
+        return BodySize { height: 0.0, up: UpAxis::Y, up_reason: "no joint to measure", extent };
     }
-    let z_votes = extents.iter().filter(|e| e.z > e.y * 1.2).count();
-    let up = if z_votes * 2 > extents.len() { UpAxis::Z } else { UpAxis::Y };
-    let mut heights: Vec<f32> = extents.iter().map(|e| if up == UpAxis::Z { e.z } else { e.y }).collect();
+    let (up, up_reason) = up_from_names(skeleton, &poses)
+        .map(|u| (u, "head above the feet"))
+        .or_else(|| up_from_floor(skeleton, &poses, &boxes).map(|u| (u, "floor plane under the lowest joints")))
+        .unwrap_or_else(|| (up_from_extents(&boxes), "tallest extent of the poses"));
+    let axis = up.vector().abs();
+    let mut heights: Vec<f32> = boxes.iter().map(|(lo, hi)| (*hi - *lo).dot(axis)).collect();
     heights.sort_by(f32::total_cmp);
-    BodySize { height: heights[heights.len() / 2], up, extent }
+    BodySize { height: heights[heights.len() / 2], up, up_reason, extent }
+}
+
+/// Step 1: feet to head, summed over the frames.
+fn up_from_names(skeleton: &Skeleton, poses: &[Vec<Vec3>]) -> Option<UpAxis> {
+    let (heads, feet) = (named(skeleton, &HEAD_NAMES), named(skeleton, &FOOT_NAMES));
+    let mean = |pose: &[Vec3], set: &[usize]| {
+        let v: Vec<Vec3> = set.iter().map(|&i| pose[i]).filter(|p| p.is_finite()).collect();
+        (!v.is_empty()).then(|| v.iter().sum::<Vec3>() / v.len() as f32)
+    };
+    let sum: Vec3 = poses.iter().filter_map(|p| Some(mean(p, &heads)? - mean(p, &feet)?)).sum();
+    UpAxis::nearest(sum)
+}
+
+/// Step 2: the direction along which most leaf joints (feet, paws, claws: where chains end)
+/// rest on the lowest plane, frame after frame, if it clearly wins. Only leaves count, so the
+/// knees of a crab, level at the top of its legs, do not look like a floor upside down.
+fn up_from_floor(skeleton: &Skeleton, poses: &[Vec<Vec3>], boxes: &[(Vec3, Vec3)]) -> Option<UpAxis> {
+    let leaves: Vec<usize> = (0..skeleton.len()).filter(|&i| skeleton.children(i).next().is_none()).collect();
+    let size = boxes.iter().map(|(lo, hi)| (*hi - *lo).max_element()).fold(0.0, f32::max);
+    if !(size > 0.0) || leaves.len() < 3 {
+        return None;
+    }
+    let tolerance = size * 0.05;
+    let mut scores: Vec<(f32, UpAxis)> = UpAxis::ALL
+        .into_iter()
+        .map(|up| {
+            let d = up.vector();
+            let touching: usize = poses
+                .iter()
+                .map(|pose| {
+                    let floor = pose.iter().filter(|p| p.is_finite()).map(|p| p.dot(d)).fold(f32::INFINITY, f32::min);
+                    leaves.iter().filter(|&&i| pose[i].is_finite() && pose[i].dot(d) - floor <= tolerance).count()
+                })
+                .sum();
+            (touching as f32 / poses.len() as f32, up)
+        })
+        .collect();
+    scores.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // Several leaves on the floor, and clearly more than on any other side.
+    (scores[0].0 >= 3.0 && scores[0].0 >= scores[1].0 * 1.5).then_some(scores[0].1)
+}
+
+/// Step 3: the tallest axis (Y unless Z clearly is), positive.
+fn up_from_extents(boxes: &[(Vec3, Vec3)]) -> UpAxis {
+    let z_votes = boxes.iter().map(|(lo, hi)| *hi - *lo).filter(|e| e.z > e.y * 1.2).count();
+    if z_votes * 2 > boxes.len() { UpAxis::Z } else { UpAxis::Y }
 }
 
 #[cfg(test)]

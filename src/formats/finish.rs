@@ -60,6 +60,7 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, parsed: Parsed, warnings: Vec
         unit_detected: parsed.unit.is_none(),
         up_axis: parsed.up.unwrap_or(size.up),
         up_detected: parsed.up.is_none(),
+        up_reason: if parsed.up.is_none() { size.up_reason } else { "" },
         body_height: size.height,
         motion_extent: size.extent,
         angle_unit: parsed.angle_unit,

@@ -219,30 +219,31 @@ pub fn grid(center: Vec3, size_m: f32, style: &Style, out: &mut Vec<LineVertex>)
 }
 
 /// The joint hit by a ray through `ndc`: joints as spheres, bones as capsules (a bone hit
-/// picks its child joint). Nearest hit wins.
+/// picks its child joint). Among joints hit, the one whose centre is closest to the ray wins
+/// (clicking on a joint picks it even where a neighbour's sphere overlaps); without a joint
+/// hit, the nearest bone.
 pub fn pick(camera: &OrbitCamera, ndc: Vec2, aspect: f32, skeleton: &Skeleton, positions: &[Vec3], size_m: f32) -> Option<usize> {
     let (origin, dir) = camera.ray(ndc, aspect);
     let joint_r = size_m * 0.02;
     let bone_r = size_m * 0.015;
-    let mut best: Option<(f32, usize)> = None;
-    let mut consider = |t: f32, i: usize| {
-        if t > 0.0 && best.is_none_or(|(bt, _)| t < bt) {
-            best = Some((t, i));
-        }
-    };
+    let mut best_joint: Option<(f32, usize)> = None;
+    let mut best_bone: Option<(f32, usize)> = None;
     for (i, joint) in skeleton.joints().iter().enumerate() {
         let p = positions[i];
         let t = (p - origin).dot(dir);
-        if (origin + dir * t - p).length() <= joint_r {
-            consider(t, i);
+        let off_ray = (origin + dir * t - p).length();
+        if t > 0.0 && off_ray <= joint_r && best_joint.is_none_or(|(d, _)| off_ray < d) {
+            best_joint = Some((off_ray, i));
         }
         if let Some(parent) = joint.parent {
             if let Some(t) = ray_segment_hit(origin, dir, positions[parent], p, bone_r) {
-                consider(t, i);
+                if t > 0.0 && best_bone.is_none_or(|(bt, _)| t < bt) {
+                    best_bone = Some((t, i));
+                }
             }
         }
     }
-    best.map(|(_, i)| i)
+    best_joint.or(best_bone).map(|(_, i)| i)
 }
 
 /// Distance along the ray to the closest approach with segment `a`–`b`, if within `radius`.

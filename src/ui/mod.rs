@@ -190,8 +190,10 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 viewer.commands.push(Command::ToggleOrtho);
             }
             ui.separator();
-            let active =
-                viewer.session.active_clip().map(|c| (c.motion.source.unit, c.motion.source.up_axis, c.unit_override, c.up_override));
+            let active = viewer
+                .session
+                .active_clip()
+                .map(|c| (c.motion.source.unit, c.motion.source.up_axis, c.unit_override, c.up_override, c.motion.source.up_reason));
             let (unit_set, up_set) = active.map_or((None, None), |a| (a.2, a.3));
             ui.menu_button("Units", |ui| {
                 use crate::core::LengthUnit::*;
@@ -207,12 +209,15 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             });
             ui.menu_button("Up axis", |ui| {
                 use crate::core::UpAxis;
-                let auto = active.map_or("auto".to_owned(), |a| format!("auto ({})", a.1.name()));
+                let auto = active.map_or("auto".to_owned(), |a| {
+                    if a.4.is_empty() { format!("auto ({}, declared)", a.1.name()) } else { format!("auto ({}: {})", a.1.name(), a.4) }
+                });
                 if ui.radio(up_set.is_none(), auto).clicked() {
                     viewer.commands.push(Command::SetUpAxis(None));
                 }
-                for up in [UpAxis::Y, UpAxis::Z] {
-                    if ui.radio(up_set == Some(up), format!("{}-up", up.name())).clicked() {
+                for up in UpAxis::ALL {
+                    let label = if up.name().starts_with('-') { format!("{} up", up.name()) } else { format!("+{} up", up.name()) };
+                    if ui.radio(up_set == Some(up), label).clicked() {
                         viewer.commands.push(Command::SetUpAxis(Some(up)));
                     }
                 }
@@ -295,7 +300,7 @@ fn status_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
             let name =
                 s.paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" + ");
             ui.label(format!(
-                "{name} · {} · {} joints · {} frames · {:.3} fps · {:.2} s · units {}{} · {}-up{}",
+                "{name} · {} · {} joints · {} frames · {:.3} fps · {:.2} s · units {}{} · {} up{}",
                 s.format.name(),
                 m.skeleton.len(),
                 m.clip.num_frames(),

@@ -204,16 +204,20 @@ pub(super) fn build(
             message: format!("CalibrationUnits '{text}' is not a unit skelview knows: detected from body size"),
         });
     }
-    let up = match h.up_text.as_deref().map(|t| t.trim_start_matches('+').to_ascii_uppercase()) {
-        Some(t) if t == "Y" => Some(UpAxis::Y),
-        Some(t) if t == "Z" => Some(UpAxis::Z),
-        Some(t) => {
-            warnings.push(RawWarning {
-                offset: 0,
-                message: format!("GlobalAxisofGravity {t} is not +Y or +Z: up axis detected from the pose"),
-            });
-            None
-        }
+    // The axis of gravity: up is along it, positive unless the file writes a sign.
+    let up = match h.up_text.as_deref() {
+        Some(t) => match UpAxis::parse(t) {
+            Some(up) => Some(up),
+            None => {
+                warnings.push(RawWarning {
+                    offset: 0,
+                    message: format!(
+                        "GlobalAxisofGravity {t} is not an axis (X, Y or Z, with an optional sign): up axis detected from the pose"
+                    ),
+                });
+                None
+            }
+        },
         None => None,
     };
     if dt.rotation_before_translation {

@@ -1,0 +1,164 @@
+//! Files nobody here wrote, stood up right: the same motion turned upside down (camera space,
+//! Y down), lying along Z or X and in other units is detected with its signed up axis and
+//! comes out in metres, Y-up, where the original does; a creature wider than tall stands on
+//! its legs; a rest pose alone still finds its head.
+
+use std::sync::Arc;
+
+use glam::{Quat, Vec3};
+use skelview::core::{ChannelKind, Clip, Joint, Motion, Skeleton, UpAxis};
+use skelview::export::{BvhWriteOptions, write_bvh};
+use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential};
+
+fn load_text(name: &str, text: &[u8]) -> Motion {
+    let request = LoadRequest::memory(name, Arc::<[u8]>::from(text)).unwrap();
+    formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
+}
+
+/// `m` turned by `rotation` and scaled by `scale`, written as BVH and read back: a file as
+/// another exporter would have written the same take.
+fn turned(m: &Motion, rotation: Quat, scale: f32) -> Motion {
+    let mut joints = vec![{
+        let mut world = Joint::new("world", None, Vec3::ZERO);
+        world.pre_rotation = rotation;
+        world
+    }];
+    for j in m.skeleton.joints() {
+        let mut j = j.clone();
+        j.parent = Some(j.parent.map_or(0, |p| p + 1));
+        j.offset *= scale;
+        j.tail *= scale;
+        joints.push(j);
+    }
+    let skeleton = Skeleton::new(joints, m.skeleton.position_rule).unwrap();
+    let mut values = Vec::with_capacity(m.clip.num_frames() * m.clip.channels_per_frame());
+    for f in 0..m.clip.num_frames() {
+        let row = m.clip.frame(f);
+        for j in m.skeleton.joints() {
+            for (k, kind) in j.channels.iter().enumerate() {
+                let v = row[j.first_channel + k];
+                let is_length = matches!(kind, ChannelKind::TranslateX | ChannelKind::TranslateY | ChannelKind::TranslateZ);
+                values.push(if is_length { v * scale } else { v });
+            }
+        }
+    }
+    let clip = Clip::new(m.clip.frame_time_secs, m.clip.channels_per_frame(), m.clip.num_frames(), values);
+    let moved = Motion { skeleton, clip, source: m.source.clone(), warnings: Vec::new() };
+    let mut text = Vec::new();
+    write_bvh(&moved, &BvhWriteOptions::default(), &mut text).unwrap();
+    load_text("turned.bvh", &text)
+}
+
+/// Joint positions of frame `f` in metres, Y-up, by joint name.
+fn positions(m: &Motion, f: usize) -> Vec<(String, Vec3)> {
+    let mut s = skelview::core::Sampler::default();
+    let p = s.positions(m, skelview::core::PoseAt::Frame(f), skelview::core::Interpolation::Nearest, m.display_from_file()).to_vec();
+    m.skeleton.joints().iter().zip(p).map(|(j, p)| (j.name.clone(), p)).collect()
+}
+
+fn assert_same_pose(a: &Motion, b: &Motion, what: &str) {
+    let height = a.body_size_m();
+    for f in [0, a.clip.num_frames() / 2, a.clip.num_frames() - 1] {
+        let pa = positions(a, f);
+        let pb = positions(b, f);
+        let root_a = pa[0].1;
+        let root_b = pb.iter().find(|(n, _)| *n == pa[0].0).unwrap().1;
+        for (name, p) in &pa {
+            let q = pb.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("{what}: {name} missing")).1;
+            // Up to where the world joint puts the root: compare relative to the root.
+            let (ra, rb) = (*p - root_a, q - root_b);
+            assert!((ra - rb).length() < 1e-3 * height, "{what}: frame {f} {name}: {ra} vs {rb}");
+        }
+    }
+}
+
+#[test]
+fn the_sample_walk_stands_up_however_it_is_turned_and_scaled() {
+    let original = formats::load_sample().unwrap();
+    assert_eq!(original.source.up_axis, UpAxis::Y);
+    assert_eq!(original.source.up_reason, "head above the feet");
+    let half = std::f32::consts::FRAC_PI_2;
+    for (rotation, scale, up, unit, what) in [
+        // Camera space: +Y down (Kinect, MediaPipe).
+        (Quat::from_rotation_x(std::f32::consts::PI), 1.0, UpAxis::NegY, "cm", "Y down"),
+        // Z-up in millimetres (a Max export).
+        (Quat::from_rotation_x(half), 10.0, UpAxis::Z, "mm", "Z-up mm"),
+        (Quat::from_rotation_x(-half), 0.01, UpAxis::NegZ, "m", "-Z up, metres"),
+        (Quat::from_rotation_z(-half), 1.0, UpAxis::X, "cm", "X up"),
+        (Quat::from_rotation_z(half), 1.0, UpAxis::NegX, "cm", "-X up"),
+    ] {
+        let m = turned(&original, rotation, scale);
+        assert_eq!(m.source.up_axis, up, "{what}");
+        assert!(m.source.up_detected && m.source.up_reason == "head above the feet", "{what}");
+        assert_eq!(m.source.unit.symbol(), unit, "{what}");
+        assert!((m.body_size_m() - original.body_size_m()).abs() < 0.01, "{what}: {} vs {}", m.body_size_m(), original.body_size_m());
+        assert_same_pose(&original, &m, what);
+    }
+}
+
+/// A crab: a body 0.3 m above the floor and eight two-segment legs reaching 0.55 m out and
+/// down to the floor; no joint named like a head or a foot. It scuttles sideways along X.
+fn crab() -> String {
+    let mut text = String::from(
+        "HIERARCHY\nROOT carapace\n{\n OFFSET 0 30 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n",
+    );
+    for k in 0..8 {
+        let angle = (k as f32 + 0.5) * std::f32::consts::TAU / 8.0;
+        let (x, z) = (angle.cos(), angle.sin());
+        text += &format!(
+            " JOINT leg{k}_coxa\n {{\n  OFFSET {:.3} 0 {:.3}\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  JOINT leg{k}_merus\n  {{\n   OFFSET {:.3} 10 {:.3}\n   CHANNELS 3 Zrotation Xrotation Yrotation\n   End Site\n   {{\n    OFFSET {:.3} -40 {:.3}\n   }}\n  }}\n }}\n",
+            x * 15.0,
+            z * 15.0,
+            x * 25.0,
+            z * 25.0,
+            x * 15.0,
+            z * 15.0
+        );
+    }
+    text += "}\nMOTION\nFrames: 40\nFrame Time: 0.0333333\n";
+    for f in 0..40 {
+        text += &format!("{} 0 0 0 0 0", f as f32 * 2.0);
+        for k in 0..8 {
+            // Legs swing a little; the tips stay near the floor.
+            let swing = ((f + k * 5) as f32 * 0.4).sin() * 4.0;
+            text += &format!(" 0 0 {swing:.3} 0 0 0");
+        }
+        text += "\n";
+    }
+    text
+}
+
+#[test]
+fn a_creature_wider_than_tall_stands_on_its_legs() {
+    let crab = load_text("crab.bvh", crab().as_bytes());
+    assert_eq!(crab.source.up_axis, UpAxis::Y, "{}", crab.source.up_reason);
+    assert_eq!(crab.source.up_reason, "floor plane under the lowest joints");
+    // The same crab lying along Z, and upside down: still on its legs.
+    let z = turned(&crab, Quat::from_rotation_x(std::f32::consts::FRAC_PI_2), 1.0);
+    assert_eq!(z.source.up_axis, UpAxis::Z, "{}", z.source.up_reason);
+    let down = turned(&crab, Quat::from_rotation_x(std::f32::consts::PI), 1.0);
+    assert_eq!(down.source.up_axis, UpAxis::NegY, "{}", down.source.up_reason);
+}
+
+#[test]
+fn a_rest_pose_alone_finds_its_head() {
+    let text = String::from_utf8_lossy(formats::SAMPLE_BVH).into_owned();
+    let header = &text[..text.find("MOTION").unwrap()];
+    let rest_only = format!("{header}MOTION\nFrames: 0\nFrame Time: 0.0333333\n");
+    let m = load_text("rest.bvh", rest_only.as_bytes());
+    assert_eq!(m.clip.num_frames(), 0);
+    assert_eq!((m.source.up_axis, m.source.up_reason), (UpAxis::Y, "head above the feet"));
+    let flipped = turned(&m, Quat::from_rotation_x(std::f32::consts::PI), 1.0);
+    assert_eq!(flipped.source.up_axis, UpAxis::NegY);
+}
+
+#[test]
+fn every_direction_has_an_exact_right_handed_rotation_to_y_up() {
+    for up in UpAxis::ALL {
+        let m = skelview::core::units::display_transform(1.0, up);
+        assert_eq!(m.transform_vector3(up.vector()), Vec3::Y, "{up:?}");
+        assert!((m.determinant() - 1.0).abs() < 1e-6, "{up:?} keeps handedness");
+        assert_eq!(UpAxis::parse(up.name()), Some(up));
+    }
+    assert_eq!(UpAxis::parse("+z"), Some(UpAxis::Z));
+}
