@@ -162,3 +162,22 @@ fn every_direction_has_an_exact_right_handed_rotation_to_y_up() {
     }
     assert_eq!(UpAxis::parse("+z"), Some(UpAxis::Z));
 }
+
+#[test]
+fn a_humanoid_of_absurd_size_in_declared_units_is_warned_about() {
+    // An X3D export written in centimetres while X3D says metres: 1.6 "m" becomes 160 m.
+    let x3d = r#"<X3D><Scene><HAnimHumanoid name='cm' version='2.0'>
+      <HAnimJoint containerField='skeleton' name='humanoid_root' center='0 95 0'>
+        <HAnimJoint name='skullbase' center='0 160 0'/>
+        <HAnimJoint name='l_talocrural' center='10 8 0'/>
+        <HAnimJoint name='r_talocrural' center='-10 8 0'/>
+      </HAnimJoint>
+    </HAnimHumanoid></Scene></X3D>"#;
+    let m = load_text("cm.x3d", x3d.as_bytes());
+    assert_eq!(m.source.unit.symbol(), "m", "declared units stay the default");
+    let w = m.warnings.iter().find(|w| w.message.contains("m tall")).expect("a size warning");
+    assert_eq!(w.message, "body 152.00 m tall with the declared m: is it in cm? View > Units changes it");
+    assert_eq!((w.line, w.col), (1, 1));
+    // The sample (detected cm, 1.6 m) gets no such warning.
+    assert!(formats::load_sample().unwrap().warnings.is_empty());
+}

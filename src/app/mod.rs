@@ -484,7 +484,7 @@ impl Viewer {
         let spec = self.frame_spec();
         let s = &mut self.session;
         let view = &mut self.view;
-        let size = if !s.scene.clips.is_empty() && !(s.replacing() && s.preview.is_some()) {
+        if !s.scene.clips.is_empty() && !(s.replacing() && s.preview.is_some()) {
             s.scene.compose(&spec, &mut self.frame.draw);
             if view.frame_on_next_pose {
                 let whole = if spec.pose == PoseMode::Animated && !view.follow_root { s.scene.bounds_over_clips(s.active) } else { None };
@@ -499,7 +499,7 @@ impl Viewer {
                     view.camera.target = Vec3::new(p.x, view.camera.target.y, p.z);
                 }
             }
-            s.scene.size_m(s.active)
+            s.scene.grid(&spec, view.camera.target, &mut self.frame.draw);
         } else if let Some((skeleton, clip)) = &s.preview {
             let (bounds, size) = scene::preview(skeleton, clip, &spec.style, view.selected, &mut self.frame.preview, &mut self.frame.draw);
             if view.frame_on_next_pose {
@@ -508,12 +508,10 @@ impl Viewer {
                     view.frame_on_next_pose = false;
                 }
             }
-            size
-        } else {
-            return;
-        };
-        let center = Vec3::new(view.camera.target.x, 0.0, view.camera.target.z);
-        scene::draw::grid(center, size, &spec.style, &mut self.frame.draw.lines);
+            // Units and the floor are settled once the whole file is in: the grid sits at 0.
+            let center = Vec3::new(view.camera.target.x, 0.0, view.camera.target.z);
+            scene::draw::grid(center, size, &spec.style, &mut self.frame.draw.lines);
+        }
     }
 
     /// Writes the settings and waits for the write (the window is closing).

@@ -191,15 +191,61 @@ pub struct BodySize {
     /// Largest side of the box around every sampled pose together, in raw file units: how
     /// far the body travels, for bodies without height.
     pub extent: f32,
+    /// The longest path between two joints along the bones, in raw file units: a size that
+    /// does not depend on the pose (a crouch, a rest pose lying on its side). For a person it
+    /// is about their height (head to toe or hand to hand).
+    pub span: f32,
+}
+
+impl BodySize {
+    /// The size units are judged by: the height, unless the bones say the body is clearly
+    /// bigger than it stands (crouching, lying, a rest pose along X). A person's span along
+    /// the bones (hand to hand through the collars, fingers included) is 1.0–1.3 times their
+    /// height, so 0.7 of it stays below a standing height and only decides when the poses
+    /// are much lower than the bones are long.
+    pub fn unit_height(&self) -> f32 {
+        self.height.max(self.span * 0.7)
+    }
+}
+
+/// The longest path between two joints along the bones (the tree's diameter, weighted by
+/// bone length). `lengths[i]` is the bone from joint `i`'s parent to it.
+fn bone_span(skeleton: &Skeleton, lengths: &[f32]) -> f32 {
+    // A root with one child is a placement node (a reference at the world origin, the hips
+    // wherever the take starts): that first bone says where, not how big.
+    let placement = |p: usize| skeleton.joints()[p].parent.is_none() && skeleton.children(p).nth(1).is_none();
+    let length = |i: usize| skeleton.joints()[i].parent.filter(|&p| !placement(p)).map_or(0.0, |_| lengths[i]);
+    // Children come after parents: one pass from the leaves up keeps, per joint, the two
+    // deepest chains below it; the longest path bends at the joint where their sum is largest.
+    let n = skeleton.len();
+    let (mut deepest, mut second, mut best) = (vec![0f32; n], vec![0f32; n], 0f32);
+    for i in (0..n).rev() {
+        best = best.max(deepest[i] + second[i]);
+        if let Some(p) = skeleton.joints()[i].parent {
+            let d = deepest[i] + length(i);
+            if d > deepest[p] {
+                second[p] = deepest[p];
+                deepest[p] = d;
+            } else if d > second[p] {
+                second[p] = d;
+            }
+        }
+    }
+    best
 }
 
 /// Frames sampled (evenly, first and last included) to detect size and up axis.
 const SAMPLED_FRAMES: usize = 16;
 
-/// Joint-name fragments of the top of a body.
-const HEAD_NAMES: [&str; 3] = ["head", "skull", "neck"];
-/// Joint-name fragments of what a body stands on.
-const FOOT_NAMES: [&str; 6] = ["foot", "toe", "ankle", "heel", "talocrural", "metatars"];
+/// Joint-name fragments of the top of a body (BVH, ASF, Biped, H-Anim `skullbase`).
+pub const HEAD_NAMES: [&str; 3] = ["head", "skull", "neck"];
+/// Joint-name fragments of what a body stands on (H-Anim `l_talocrural` is the ankle).
+pub const FOOT_NAMES: [&str; 6] = ["foot", "toe", "ankle", "heel", "talocrural", "metatars"];
+
+/// True when some joint is named like a head and some like a foot: a body that stands.
+pub fn has_head_and_feet(skeleton: &Skeleton) -> bool {
+    !named(skeleton, &HEAD_NAMES[..2]).is_empty() && !named(skeleton, &FOOT_NAMES).is_empty()
+}
 
 fn named(skeleton: &Skeleton, keys: &[&str]) -> Vec<usize> {
     let joints = skeleton.joints().iter().enumerate();
@@ -234,12 +280,23 @@ pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
     let usable = |p: Vec3| p.is_finite() && p.abs().max_element() < 1e12;
     // Per frame: every counted joint's position (NaN where not counted or unusable).
     let mut poses: Vec<Vec<Vec3>> = Vec::with_capacity(frames.len());
+    // Per joint, its bone's length in each sampled pose: rotations do not change lengths, so
+    // the median is the bone whatever the poses (a bind pose may be far from the motion).
+    let mut lengths: Vec<Vec<f32>> = vec![Vec::new(); skeleton.len()];
     for f in frames {
         match f {
             Some(f) => pose::frame_pose(skeleton, clip, f, &mut local),
             None => pose::rest_pose(skeleton, &mut local),
         }
         pose::global_pose(skeleton, &local, &mut global);
+        for (i, j) in skeleton.joints().iter().enumerate() {
+            if let Some(p) = j.parent {
+                let l = (global.position(i) - global.position(p)).length();
+                if l.is_finite() && l < 1e12 {
+                    lengths[i].push(l);
+                }
+            }
+        }
         let pose = skeleton.joints().iter().zip(&global.world_from_joint).map(|(j, m)| {
             let p: Vec3 = m.translation.into();
             if (skip_roots && j.parent.is_none()) || !usable(p) { Vec3::NAN } else { p }
@@ -252,10 +309,18 @@ pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
         Some(it.fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p))))
     };
     let boxes: Vec<(Vec3, Vec3)> = poses.iter().filter_map(|p| bounds(p)).collect();
+    let medians: Vec<f32> = lengths
+        .into_iter()
+        .map(|mut v| {
+            v.sort_by(f32::total_cmp);
+            v.get(v.len() / 2).copied().unwrap_or(0.0)
+        })
+        .collect();
+    let span = bone_span(skeleton, &medians);
     let all = boxes.iter().copied().reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
     let extent = all.map_or(0.0, |(lo, hi)| (hi - lo).max_element());
     if boxes.is_empty() {
-        return BodySize { height: 0.0, up: UpAxis::Y, up_reason: "no joint to measure", extent };
+        return BodySize { height: 0.0, up: UpAxis::Y, up_reason: "no joint to measure", extent, span };
     }
     let (up, up_reason) = up_from_names(skeleton, &poses)
         .map(|u| (u, "head above the feet"))
@@ -264,7 +329,7 @@ pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
     let axis = up.vector().abs();
     let mut heights: Vec<f32> = boxes.iter().map(|(lo, hi)| (*hi - *lo).dot(axis)).collect();
     heights.sort_by(f32::total_cmp);
-    BodySize { height: heights[heights.len() / 2], up, up_reason, extent }
+    BodySize { height: heights[heights.len() / 2], up, up_reason, extent, span }
 }
 
 /// Step 1: feet to head, summed over the frames.
@@ -327,6 +392,19 @@ mod tests {
         assert_eq!(LengthUnit::from_height(25.6), LengthUnit::CmuAsf);
         assert!((LengthUnit::CmuAsf.metres() * 28.0 - 1.58).abs() < 0.01);
         assert_eq!(LengthUnit::parse("Millimeters"), Some(LengthUnit::Millimetre));
+    }
+
+    #[test]
+    fn a_rest_pose_lying_flat_gets_its_unit_from_its_bones() {
+        use crate::core::{Joint, PositionRule};
+        // Ten 17 cm bones along X, no height at all, no frames: 170 cm of bones.
+        let joints: Vec<Joint> =
+            (0..11usize).map(|i| Joint::new(format!("b{i}"), i.checked_sub(1), if i == 0 { Vec3::ZERO } else { Vec3::X * 17.0 })).collect();
+        let s = Skeleton::new(joints, PositionRule::Replace).unwrap();
+        let b = detect_body_size(&s, &Clip::empty(0.1, 0));
+        assert!((b.span - 153.0).abs() < 1e-3, "the root's one bone places, the other nine measure: {}", b.span);
+        assert_eq!(LengthUnit::from_height(b.unit_height()), LengthUnit::Centimetre);
+        assert_eq!(LengthUnit::from_height(b.height), LengthUnit::Metre, "the height alone would say metres");
     }
 
     #[test]

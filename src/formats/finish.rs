@@ -56,7 +56,7 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, parsed: Parsed, warnings: Vec
         declared_frames: parsed.declared_frames,
         declared_units: parsed.declared_units,
         length_divisor: parsed.length_divisor,
-        unit: parsed.unit.unwrap_or_else(|| LengthUnit::from_height(size.height / parsed.length_divisor)),
+        unit: parsed.unit.unwrap_or_else(|| LengthUnit::from_height(size.unit_height() / parsed.length_divisor)),
         unit_detected: parsed.unit.is_none(),
         up_axis: parsed.up.unwrap_or(size.up),
         up_detected: parsed.up.is_none(),
@@ -66,7 +66,38 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, parsed: Parsed, warnings: Vec
         angle_unit: parsed.angle_unit,
         details: parsed.details,
     };
-    Motion { skeleton: parsed.skeleton, clip: parsed.clip, source, warnings }
+    let mut motion = Motion { skeleton: parsed.skeleton, clip: parsed.clip, source, warnings };
+    if let Some(w) = size_warning(&motion) {
+        motion.warnings.push(w);
+    }
+    motion
+}
+
+/// A warning when a body with a head and feet is shorter than 0.3 m or taller than 3 m in
+/// the unit in force, naming the unit that would make it 1–2.2 m tall.
+fn size_warning(m: &Motion) -> Option<Warning> {
+    if !crate::core::units::has_head_and_feet(&m.skeleton) {
+        return None;
+    }
+    let s = &m.source;
+    let raw = s.body_height.max(0.0);
+    let height_m = raw * m.metres_per_raw_unit();
+    if !height_m.is_finite() || (0.3..=3.0).contains(&height_m) {
+        return None;
+    }
+    use LengthUnit::*;
+    let likely = [Millimetre, Centimetre, Metre, Inch, Foot]
+        .into_iter()
+        .find(|u| (1.0..=2.2).contains(&(raw * u.metres() / s.length_divisor)))
+        .map(|u| format!("is it in {}? ", u.symbol()))
+        .unwrap_or_default();
+    let how = if s.unit_detected { "detected" } else { "declared" };
+    Some(Warning {
+        path: s.paths.last().cloned().unwrap_or_default(),
+        line: 1,
+        col: 1,
+        message: format!("body {height_m:.2} m tall with the {how} {}: {likely}View > Units changes it", s.unit.symbol()),
+    })
 }
 
 /// A whole-file parse with progress and cancel around it, errors and warnings located in

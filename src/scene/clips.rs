@@ -108,6 +108,9 @@ pub struct ClipView {
     pub up_override: Option<UpAxis>,
     /// This frame's pose (file space) and joint positions (display space, after the placement).
     pub pose: Sampler,
+    /// Height of the floor the clip stands on (display space, before the placement): the
+    /// grid and the shadow sit there, not at the file's raw 0.
+    pub floor_y: f32,
     /// For a body without height (a prop, a single joint): the root's path over the whole
     /// clip in display space before the placement, drawn so that the view is never empty.
     pub path: Vec<Vec3>,
@@ -143,6 +146,7 @@ impl ClipView {
         let display = motion.display_from_file();
         Self {
             path: path_of(&motion, display),
+            floor_y: super::bounds::floor_y(&motion, display),
             display: (display, size),
             motion,
             name,
@@ -166,6 +170,7 @@ impl ClipView {
         let display = display_transform(metres, up.unwrap_or(s.up_axis));
         self.display = (display, usable_size_m(s.body_height * metres, s.motion_extent * metres));
         self.path = path_of(&self.motion, display);
+        self.floor_y = super::bounds::floor_y(&self.motion, display);
     }
 
     /// The unit in force (the user's choice, else the file's).

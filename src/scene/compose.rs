@@ -8,13 +8,13 @@ use std::sync::Arc;
 
 use glam::{Mat4, Vec3};
 
+use super::bounds::{bounds_of, clip_bounds, robust_bounds};
 use super::camera::{OrbitCamera, ViewPreset};
 use super::clips::{ClipView, Layout, apply_layout};
 use super::comparison::CompareView;
 use super::draw::{self, DrawData, Style};
 use super::gpu_types::LineVertex;
 use super::overlays::{OverlayScratch, Overlays, onion_skin, trails};
-use crate::core::sampler::bounds_of;
 use crate::core::{Clip, Interpolation, LengthUnit, Motion, PoseAt, Sampler, Skeleton};
 
 /// Which pose is shown.
@@ -167,7 +167,8 @@ impl Scene {
             }
             let selected = if i == frame.active { frame.selected } else { None };
             let heat = (i == self.compare.other && !self.compare.bone_colors.is_empty()).then_some(self.compare.bone_colors.as_slice());
-            draw::build_colored(&c.motion.skeleton, &c.pose.global, c.world_from_file(), c.display.1, &style, selected, heat, out);
+            let floor = c.placement.transform_point3(Vec3::new(0.0, c.floor_y, 0.0)).y;
+            draw::build_colored(&c.motion.skeleton, &c.pose.global, c.world_from_file(), c.display.1, floor, &style, selected, heat, out);
             let [r, g, b, a] = style.bone_color;
             let color = [r, g, b, a * 0.8];
             for w in c.path.windows(2) {
@@ -219,7 +220,8 @@ impl Scene {
     /// Appends the ground grid (and world axes) around the camera's target, spaced for the
     /// active clip's body.
     pub fn grid(&self, frame: &FrameSpec, camera_target: Vec3, out: &mut DrawData) {
-        let center = Vec3::new(camera_target.x, 0.0, camera_target.z);
+        let floor = self.clips.get(frame.active).map_or(0.0, |c| c.placement.transform_point3(Vec3::new(0.0, c.floor_y, 0.0)).y);
+        let center = Vec3::new(camera_target.x, floor, camera_target.z);
         draw::grid(center, self.size_m(frame.active), &frame.style, &mut out.lines);
     }
 
@@ -247,37 +249,6 @@ fn padded(c: &ClipView, bounds: Option<(Vec3, Vec3)>) -> Option<(Vec3, Vec3)> {
     }
     let margin = Vec3::splat(c.display.1 * 0.5);
     Some((lo - margin, hi + margin))
-}
-
-/// Bounds that one absurd sample cannot stretch: with many points, the 1st to 99th
-/// percentile on each axis; with few, every finite point.
-pub fn robust_bounds(points: &[Vec3]) -> Option<(Vec3, Vec3)> {
-    let finite: Vec<Vec3> = points.iter().copied().filter(|p| p.is_finite()).collect();
-    if finite.len() < 100 {
-        return bounds_of(&finite);
-    }
-    let mut lo = Vec3::ZERO;
-    let mut hi = Vec3::ZERO;
-    let cut = finite.len() / 100;
-    for axis in 0..3 {
-        let mut v: Vec<f32> = finite.iter().map(|p| p[axis]).collect();
-        v.sort_by(f32::total_cmp);
-        (lo[axis], hi[axis]) = (v[cut], v[v.len() - 1 - cut]);
-    }
-    Some((lo, hi))
-}
-
-/// Bounds of a motion's joints over up to 32 frames spread across the clip.
-fn clip_bounds(m: &Motion, world_from_file: Mat4) -> Option<(Vec3, Vec3)> {
-    let n = m.clip.num_frames().max(1);
-    let k = n.min(32);
-    let mut sampler = Sampler::default();
-    let mut points = Vec::with_capacity(k * m.skeleton.len());
-    for s in 0..k {
-        let f = if k == 1 { 0 } else { s * (n - 1) / (k - 1) };
-        points.extend_from_slice(sampler.positions(m, PoseAt::Frame(f), Interpolation::Nearest, world_from_file));
-    }
-    robust_bounds(&points)
 }
 
 /// A camera for `view` framing the box `lo`–`hi` (the default view when there is no box).
@@ -313,16 +284,6 @@ pub fn preview(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn one_absurd_sample_does_not_stretch_the_bounds() {
-        let mut points: Vec<Vec3> = (0..500).map(|i| Vec3::new((i % 10) as f32 * 0.1, (i / 10) as f32 * 0.03, 0.0)).collect();
-        points[137] = Vec3::new(1e25, -1e25, 3e20);
-        points[200] = Vec3::NAN;
-        let (lo, hi) = robust_bounds(&points).unwrap();
-        assert!(hi.x < 1.0 && lo.y > -0.1 && hi.z < 1.0, "{lo} {hi}");
-        assert_eq!(robust_bounds(&[Vec3::ONE, Vec3::NAN]), Some((Vec3::ONE, Vec3::ONE)), "few points: every finite one");
-    }
 
     #[test]
     fn a_single_joint_is_framed_with_a_margin_and_its_path() {

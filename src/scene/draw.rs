@@ -85,7 +85,7 @@ pub fn build(
     selected: Option<usize>,
     out: &mut DrawData,
 ) {
-    build_colored(skeleton, pose, display, size_m, style, selected, None, out);
+    build_colored(skeleton, pose, display, size_m, 0.0, style, selected, None, out);
 }
 
 /// [`build`], with the bone ending at joint `i` drawn in `bone_colors[i]` when given (heat
@@ -96,6 +96,7 @@ pub fn build_colored(
     pose: &GlobalPose,
     display: Mat4,
     size_m: f32,
+    floor_y: f32,
     style: &Style,
     selected: Option<usize>,
     bone_colors: Option<&[[f32; 4]]>,
@@ -155,8 +156,11 @@ pub fn build_colored(
         if let Some(root) = skeleton.roots().next() {
             let p = at(root);
             let radius = size_m * 0.28;
-            let m =
-                Mat4::from_scale_rotation_translation(Vec3::new(radius, 1.0, radius), Quat::IDENTITY, Vec3::new(p.x, size_m * 0.001, p.z));
+            let m = Mat4::from_scale_rotation_translation(
+                Vec3::new(radius, 1.0, radius),
+                Quat::IDENTITY,
+                Vec3::new(p.x, floor_y + size_m * 0.001, p.z),
+            );
             out.shadows.push(MeshInstance { world_from_model: m.to_cols_array_2d(), color: [0.0, 0.0, 0.0, 0.35] });
         }
     }
@@ -178,8 +182,8 @@ pub fn nice_step(x: f32) -> f32 {
     }
 }
 
-/// Ground grid on y = 0 around `center`, spaced for a body of `size_m`, fading with distance;
-/// plus the world axes gizmo when asked.
+/// Ground grid on the plane y = `center.y` around `center`, spaced for a body of `size_m`,
+/// fading with distance; plus the world axes gizmo (at the origin) when asked.
 pub fn grid(center: Vec3, size_m: f32, style: &Style, out: &mut Vec<LineVertex>) {
     if style.grid {
         let step = nice_step(size_m * 0.25);
@@ -203,8 +207,8 @@ pub fn grid(center: Vec3, size_m: f32, style: &Style, out: &mut Vec<LineVertex>)
                     let t1 = (s + 1) as f32 / segments as f32;
                     let p0 = (a.0 + (b.0 - a.0) * t0, a.1 + (b.1 - a.1) * t0);
                     let p1 = (a.0 + (b.0 - a.0) * t1, a.1 + (b.1 - a.1) * t1);
-                    out.push(LineVertex { position: [p0.0, 0.0, p0.1], color: fade(p0.0, p0.1) });
-                    out.push(LineVertex { position: [p1.0, 0.0, p1.1], color: fade(p1.0, p1.1) });
+                    out.push(LineVertex { position: [p0.0, center.y, p0.1], color: fade(p0.0, p0.1) });
+                    out.push(LineVertex { position: [p1.0, center.y, p1.1], color: fade(p1.0, p1.1) });
                 }
             }
         }
