@@ -253,7 +253,6 @@ fn malformed_inputs_name_what_was_expected() {
         (format!("{head}tracks = [ {{ name = \"hip\" translations = [ [1 2 nan] [1 2 3] ] }} ]"), "expected a number, found 'nan'"),
         (format!("{head}tracks = [ {{ name = \"hip\" translations = [ [1 2 1e999] [1 2 3] ] }} ]"), "out of range"),
         (format!("{head}tracks = [ {{ name = \"hip\" translations = [ [1 2 1e300] [1 2 3] ] }} ]"), "32-bit float"),
-        (format!("{head}tracks = [ {{ name = \"hip\" rotations = [ [0 0 0 1] ] }} ]"), "track 'hip' has 1 rotation samples, clip says num_samples = 2"),
         (format!("{head}tracks = [ {{ name = \"hip\" translations = [ [1 2] [1 2 3] ] }} ]"), "3 numbers in a translation"),
         (format!("{head}tracks = [ {{ name = \"leg\" translations = [ [1 2 3] [1 2 3] ] }} ]"), "track 'leg' names no bone"),
         (format!("{head}tracks = [ {{ name = \"hip\" rotations = [ [0 0 0 0] [0 0 0 1] ] }} ]"), "no direction"),
@@ -272,6 +271,30 @@ fn malformed_inputs_name_what_was_expected() {
         let e = err(&text);
         assert!(e.contains(want), "{e}\n  wanted: {want}\n  input: {text}");
     }
+}
+
+#[test]
+fn short_tracks_warn_and_hexadecimal_integers_are_whole_numbers() {
+    // One rule with or without a track list: the samples present decide, with a warning, and
+    // a shorter track holds its last sample.
+    let head = "version = 1\nclip = { name = \"c\" num_samples = 0x3 sample_rate = 30 }\nbones = [ { name = \"hip\" parent = \"\" } ]\n";
+    let p = parse(&format!(
+        "{head}tracks = [ {{ name = \"hip\" output_index = 0xFFFFFFFF rotations = [ [0 0 0 1] [0 0 0 1] ] translations = [ [1 0 0] ] }} ]"
+    ));
+    assert!(
+        p.warnings.iter().any(|w| w.message.contains("track 'hip' has 2 rotation samples, clip says num_samples = 3")),
+        "{:?}",
+        p.warnings
+    );
+    assert_eq!(p.clip.num_frames(), 2);
+    assert_eq!(&p.clip.frame(1)[..3], &[1.0, 0.0, 0.0], "the one translation holds");
+    // A track list with a hexadecimal output_index reaches the clear 'track list' message.
+    let Some(corpus) = common::corpus() else { return };
+    let text = std::fs::read_to_string(corpus.join("acl/track_list_float3f.acl.sjson")).unwrap();
+    let text = text.replacen("type = \"float3f\"", "type = \"float3f\"\n\t\toutput_index = 0xFFFFFFFF", 1);
+    let e = err(&text);
+    assert!(e.contains("this ACL file holds a track list of 4 float3f tracks"), "{e}");
+    assert!(err(&format!("{head}tracks = [ {{ name = \"hip\" output_index = 0xZZ }} ]")).contains("a whole number"));
 }
 
 #[test]

@@ -75,7 +75,6 @@ pub fn build(doc: Document) -> Result<ParsedAcl, ParseError> {
     }
     let version = doc.version.map_or(5.0, |(v, _)| v);
     details.push(("ACL version".into(), format!("{version}")));
-    let lenient = doc.track_list.is_some();
     if let Some(list) = &doc.track_list {
         warnings.push(RawWarning {
             offset: list.off as u64,
@@ -180,12 +179,8 @@ pub fn build(doc: Document) -> Result<ParsedAcl, ParseError> {
     }
     let mut frames = num_samples;
     if let Some((at, msg)) = mismatch {
-        // The format reference (the only kind of file with both a clip and a track list) lists
-        // two example samples under num_samples = 73: there the data decides, elsewhere a count
-        // that disagrees with the header is an error, as in ACL's own reader.
-        if !lenient {
-            return Err(ParseError::invalid(at as u64, msg));
-        }
+        // One rule for every file: the samples present decide (the format reference lists two
+        // example samples under num_samples = 73), with a warning; shorter tracks hold.
         frames = longest.max(1) as u64;
         warnings.push(RawWarning {
             offset: at as u64,

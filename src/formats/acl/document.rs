@@ -183,15 +183,11 @@ fn object<'a>(
 
 /// A count: a non-negative whole number.
 fn count(c: &mut Cursor, what: &str) -> Result<(u64, usize), ParseError> {
-    let at = c.pos;
-    let v = c.number()?;
-    if v < 0.0 || v.fract() != 0.0 || v > u32::MAX as f64 {
-        return Err(ParseError::invalid(
-            c.off().min(at as u64 + 1),
-            format!("{what} must be a whole number from 0 to {}, found {v}", u32::MAX),
-        ));
+    let (v, at) = c.integer(what)?;
+    if v > u32::MAX as u64 {
+        return Err(ParseError::invalid(at as u64 + 1, format!("{what} must be a whole number from 0 to {}, found {v}", u32::MAX)));
     }
-    Ok((v as u64, at))
+    Ok((v, at))
 }
 
 fn clip_header(c: &mut Cursor, at: usize, warnings: &mut Vec<RawWarning>) -> Result<ClipHeader, ParseError> {

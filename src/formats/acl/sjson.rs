@@ -229,6 +229,30 @@ impl<'a> Cursor<'a> {
         Ok(value)
     }
 
+    /// A whole number: decimal, or hexadecimal with `0x` (ACL writes `output_index =
+    /// 0xFFFFFFFF` for "no output"). Returns the value and its offset.
+    pub fn integer(&mut self, what: &str) -> Result<(u64, usize), ParseError> {
+        self.skip_ws()?;
+        let at = self.pos;
+        let rest = self.b.get(at..).unwrap_or(&[]);
+        if rest.len() > 1 && rest[0] == b'0' && matches!(rest[1], b'x' | b'X') {
+            let digits = rest[2..].iter().take_while(|c| c.is_ascii_hexdigit()).count();
+            let text = std::str::from_utf8(&rest[2..2 + digits]).unwrap_or("");
+            let value = u64::from_str_radix(text, 16).ok().filter(|_| digits > 0);
+            self.pos = at + 2 + digits;
+            let ends = self.b.get(self.pos).is_none_or(|&c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b',' | b']' | b'}' | b'/' | 0x0C));
+            return match value {
+                Some(v) if ends => Ok((v, at)),
+                _ => Err(ParseError::expected(at as u64, format!("{what} (a whole number)"), self.found_at(at))),
+            };
+        }
+        let v = self.number()?;
+        if v < 0.0 || v.fract() != 0.0 || v > u64::MAX as f64 {
+            return Err(ParseError::invalid(at as u64 + 1, format!("{what} must be a whole number, found {v}")));
+        }
+        Ok((v as u64, at))
+    }
+
     /// `[ v0 v1 … ]` with exactly `N` numbers, each a finite f32.
     #[inline]
     pub fn vector<const N: usize>(&mut self, what: &str) -> Result<[f32; N], ParseError> {
@@ -294,7 +318,13 @@ impl<'a> Cursor<'a> {
             Some(b'"') => Ok(Some(decode_name(self.string()?))),
             Some(c) if c == b'-' || c == b'+' || c == b'.' || c.is_ascii_digit() => {
                 let start = self.pos;
-                self.number()?;
+                // An integer written in hexadecimal (`0xFFFFFFFF`) is a whole number, not the
+                // bit pattern of a float: ACL uses it for indices.
+                if self.b[start..].starts_with(b"0x") || self.b[start..].starts_with(b"0X") {
+                    self.integer("a value")?;
+                } else {
+                    self.number()?;
+                }
                 Ok(Some(decode_name(&self.b[start..self.pos])))
             }
             Some(_) => Ok(Some(decode_name(self.word_or_string("a value")?))),
