@@ -124,7 +124,7 @@ fn errors_name_file_line_column_and_what_was_expected() {
     let cases: [(String, &str); 9] = [
         (format!("{head}1 2\n3\n"), "t.bvh:11:2: expected 2 values in this motion row, found 1"),
         (format!("{head}1 2 3\n"), "t.bvh:10:5: expected end of row after 2 values, found '3'"),
-        (format!("{head}1 nan\n"), "t.bvh:10:3: expected a number, found 'nan'"),
+        (format!("{head}1 nanx\n"), "t.bvh:10:3: expected a number, found 'nanx'"),
         (format!("{head}1 1e99\n"), "t.bvh:10:3: number out of range: '1e99'"),
         (format!("{head}1 2x\n"), "t.bvh:10:3: expected a number, found '2x'"),
         ("HIERARCHY\nROOT A\n{\n  OFFSET 0 zero 0\n".into(), "t.bvh:4:12: expected the OFFSET y value, found 'zero'"),
@@ -182,4 +182,38 @@ fn huge_hierarchies_load_in_linear_time() {
     text.push_str("MOTION\nFrames: 1\nFrame Time: 0.1\n\n");
     let m = load(&text);
     assert_eq!(m.skeleton.len(), n + 1);
+}
+
+#[test]
+fn missing_values_load_held_and_marked() {
+    // Kinect-style rows with nan/inf where tracking was lost.
+    let text = "HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n JOINT b\n {\n  OFFSET 0 10 0\n  CHANNELS 1 Zrotation\n  End Site\n  {\n   OFFSET 0 10 0\n  }\n }\n}\nMOTION\nFrames: 5\nFrame Time: 0.1\n0 0 0 0\n1 0 0 nan\n2 NaN 0 -nan\n3 0 0 inf\n4 0 0 90\n";
+    let request = LoadRequest::memory("nan.bvh", text.as_bytes()).unwrap();
+    let m = skelview::formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
+    assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+    assert_eq!(
+        m.warnings[0].to_string(),
+        "nan.bvh:20:7: warning: 4 missing values (nan/inf: tracking lost?) on 3 frames; each is held from the last valid frame and marked"
+    );
+    // Held for drawing: Zrotation keeps frame 0's 0 through frames 1-3, a's Y keeps 0.
+    assert!((0..5).all(|f| m.clip.frame(f).iter().all(|v| v.is_finite())));
+    assert_eq!((m.clip.frame(2)[1], m.clip.frame(3)[3]), (0.0, 0.0));
+    assert!(m.clip.is_missing(2, 1) && m.clip.is_missing(3, 3) && !m.clip.is_missing(4, 3));
+    assert_eq!(m.clip.missing_count(), 4);
+    // Positions that rest on a missing value are empty fields, not fake numbers.
+    let mut csv = Vec::new();
+    skelview::export::positions::write_csv(&m, &[0, 1, 2], true, false, &mut csv, &mut |_, _| std::ops::ControlFlow::Continue(())).unwrap();
+    let csv = String::from_utf8(csv).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[3..], ["a,1,1,0,0", "b,1,1,10,0", "b/EndSite,1,,,", "a,2,,,", "b,2,,,", "b/EndSite,2,,,"]);
+    // A value missing from the first frame holds the first valid one backwards.
+    let text = text.replace("0 0 0 0\n1 0 0 nan", "nan 0 0 0\n1 0 0 nan");
+    let m = skelview::formats::load(
+        &LoadRequest::memory("nan.bvh", text.as_bytes()).unwrap(),
+        &LoadOptions::default(),
+        &Sequential,
+        &mut Quiet,
+    )
+    .unwrap();
+    assert_eq!(m.clip.frame(0)[0], 1.0);
 }

@@ -116,6 +116,9 @@ fn write_text(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
     for (label, value) in &s.details {
         writeln!(out, "{:<17}{value}", format!("{label}:"))?;
     }
+    if !m.clip.missing().is_empty() {
+        writeln!(out, "missing values:  {} (nan/inf in the file, held from the last valid frame for drawing)", m.clip.missing_count())?;
+    }
     writeln!(out, "warnings:        {}", m.warnings.len())?;
     for w in &m.warnings {
         writeln!(out, "  {w}")?;
@@ -188,6 +191,7 @@ struct InfoJson<'a> {
     up_reason: &'static str,
     angle_unit: &'static str,
     position_rule: &'static str,
+    missing_values: usize,
     joint_list: Vec<JointJson<'a>>,
     warnings: Vec<WarningJson<'a>>,
 }
@@ -223,6 +227,7 @@ fn to_json<'a>(m: &'a Motion, map: Option<&NameMap>) -> InfoJson<'a> {
         up_reason: s.up_reason,
         angle_unit: s.angle_unit,
         position_rule: m.skeleton.position_rule.name(),
+        missing_values: m.clip.missing_count(),
         joint_list: joints
             .iter()
             .map(|j| JointJson {

@@ -20,6 +20,20 @@ pub struct Clip {
     channels_per_frame: usize,
     num_frames: usize,
     values: Vec<f32>,
+    missing: Vec<MissingRun>,
+}
+
+/// Frames `first..=last` of one channel that the file left missing (NaN, Inf: tracking lost).
+/// Their values in the clip are held from the last valid frame (the next one at the start),
+/// so that poses stay drawable; the run says they are not real.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MissingRun {
+    /// Channel index within a frame.
+    pub channel: u32,
+    /// First missing frame.
+    pub first: u32,
+    /// Last missing frame.
+    pub last: u32,
 }
 
 impl Clip {
@@ -29,7 +43,58 @@ impl Clip {
     /// When the buffer length does not match; loaders check counts before building a clip.
     pub fn new(frame_time_secs: f64, channels_per_frame: usize, num_frames: usize, values: Vec<f32>) -> Self {
         assert_eq!(values.len(), channels_per_frame * num_frames, "clip buffer size");
-        Self { frame_time_secs, channels_per_frame, num_frames, values }
+        Self { frame_time_secs, channels_per_frame, num_frames, values, missing: Vec::new() }
+    }
+
+    /// Replaces every non-finite value by the channel's last finite value (its next one before
+    /// the first), remembering where they were; returns how many there were. A channel with no
+    /// finite value at all holds 0.
+    pub fn hold_missing(&mut self) -> usize {
+        let (n, cpf) = (self.num_frames, self.channels_per_frame);
+        let mut count = 0;
+        for c in 0..cpf {
+            let mut run: Option<u32> = None;
+            let mut last_valid: Option<f32> = None;
+            for f in 0..n {
+                let v = self.values[f * cpf + c];
+                if v.is_finite() {
+                    if let Some(first) = run.take() {
+                        self.missing.push(MissingRun { channel: c as u32, first, last: f as u32 - 1 });
+                        if last_valid.is_none() {
+                            // Missing from the start: hold the first valid value backwards.
+                            for g in first as usize..f {
+                                self.values[g * cpf + c] = v;
+                            }
+                        }
+                    }
+                    last_valid = Some(v);
+                } else {
+                    count += 1;
+                    run.get_or_insert(f as u32);
+                    self.values[f * cpf + c] = last_valid.unwrap_or(0.0);
+                }
+            }
+            if let Some(first) = run {
+                self.missing.push(MissingRun { channel: c as u32, first, last: n as u32 - 1 });
+            }
+        }
+        self.missing.sort_by_key(|r| (r.first, r.channel));
+        count
+    }
+
+    /// The runs of missing values, by first frame.
+    pub fn missing(&self) -> &[MissingRun] {
+        &self.missing
+    }
+
+    /// True when `channel` of `frame` was missing in the file (its value is held).
+    pub fn is_missing(&self, frame: usize, channel: usize) -> bool {
+        self.missing.iter().any(|r| r.channel as usize == channel && (r.first as usize..=r.last as usize).contains(&frame))
+    }
+
+    /// Number of values the file left missing.
+    pub fn missing_count(&self) -> usize {
+        self.missing.iter().map(|r| (r.last - r.first) as usize + 1).sum()
     }
 
     /// A clip with no frames (a skeleton shown in its rest pose).

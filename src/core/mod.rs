@@ -12,7 +12,7 @@ pub mod sampler;
 pub mod skeleton;
 pub mod units;
 
-pub use clip::{Clip, Interpolation};
+pub use clip::{Clip, Interpolation, MissingRun};
 pub use motion::{Format, Motion, SourceInfo, Warning};
 pub use playback::{Playback, PlaybackCommand};
 pub use pose::{GlobalPose, LocalPose, LocalTransform};

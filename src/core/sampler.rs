@@ -56,6 +56,34 @@ impl Sampler {
     }
 }
 
+/// Which joints' positions at `frame` rest on values the file left missing: a joint whose
+/// own translation is missing, or any of whose ancestors has a missing channel. Empty when
+/// the clip misses nothing.
+pub fn unknown_joints(skeleton: &super::Skeleton, clip: &Clip, frame: usize, out: &mut Vec<bool>) {
+    out.clear();
+    if clip.missing().is_empty() {
+        return;
+    }
+    out.resize(skeleton.len(), false);
+    let mut moves_children = vec![false; skeleton.len()];
+    for run in clip.missing().iter().filter(|r| (r.first as usize..=r.last as usize).contains(&frame)) {
+        let c = run.channel as usize;
+        let Some(j) = skeleton.joints().iter().position(|j| (j.first_channel..j.first_channel + j.channels.len()).contains(&c)) else {
+            continue;
+        };
+        moves_children[j] = true;
+        let kind = skeleton.joints()[j].channels[c - skeleton.joints()[j].first_channel];
+        if kind.is_translation() {
+            out[j] = true;
+        }
+    }
+    for (i, joint) in skeleton.joints().iter().enumerate() {
+        if let Some(p) = joint.parent {
+            out[i] |= out[p] || moves_children[p];
+        }
+    }
+}
+
 /// Joint origins of `pose` mapped by `space_from_file`.
 pub fn joint_positions(pose: &GlobalPose, space_from_file: Mat4, out: &mut Vec<Vec3>) {
     out.clear();

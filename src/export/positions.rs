@@ -22,6 +22,7 @@ pub fn write_csv(
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> std::io::Result<()> {
     let mut sampler = Sampler::default();
+    let mut unknown = Vec::new();
     let space_from_file = if raw { glam::Mat4::IDENTITY } else { m.display_from_file() };
     let file = m.source.paths.last().map(|p| csv_field(&p.display().to_string()) + ",").unwrap_or_default();
     let names: Vec<String> = m.skeleton.joints().iter().map(|j| csv_field(&j.name)).collect();
@@ -30,8 +31,14 @@ pub fn write_csv(
             return Err(std::io::Error::new(std::io::ErrorKind::Interrupted, "cancelled"));
         }
         let positions = sampler.positions(m, PoseAt::Frame(f), Interpolation::Nearest, space_from_file);
-        for (name, p) in names.iter().zip(positions) {
+        crate::core::sampler::unknown_joints(&m.skeleton, &m.clip, f, &mut unknown);
+        for (i, (name, p)) in names.iter().zip(positions).enumerate() {
             let prefix = if with_file { file.as_str() } else { "" };
+            // Held values are for drawing; a position that rests on a missing value is not data.
+            if unknown.get(i).copied().unwrap_or(false) {
+                writeln!(out, "{prefix}{name},{f},,,")?;
+                continue;
+            }
             writeln!(out, "{prefix}{name},{f},{},{},{}", p.x, p.y, p.z)?;
         }
     }

@@ -169,7 +169,12 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 };
                 let limits = joint.limits.get(k).copied();
                 let outside = limits.is_some_and(|(lo, hi)| v < lo - 1e-4 || v > hi + 1e-4);
-                let text = egui::RichText::new(format!("{shown:.2}{unit}")).monospace();
+                let missing = motion.clip.is_missing(frame, joint.first_channel + k);
+                let text = if missing {
+                    egui::RichText::new(format!("missing (held {shown:.2}{unit})")).monospace().color(egui::Color32::from_rgb(255, 90, 90))
+                } else {
+                    egui::RichText::new(format!("{shown:.2}{unit}")).monospace()
+                };
                 ui.label(name);
                 ui.label(if outside { text.color(egui::Color32::from_rgb(255, 90, 90)) } else { text });
                 if let Some((lo, hi)) = limits {

@@ -105,6 +105,13 @@ fn extents_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &crate::core::Playback, pus
             egui::pos2(x_of(c.end_secs()).max(x_of(c.offset_secs) + 2.0), y + row - 1.0),
         );
         painter.rect_filled(bar, 1.0, color);
+        // Frames where the file left values missing (held for drawing): a red band.
+        let ft = c.motion.clip.frame_time_secs;
+        for run in c.motion.clip.missing() {
+            let (a, b) = (c.offset_secs + run.first as f64 * ft, c.offset_secs + (run.last as f64 + 1.0) * ft);
+            let band = egui::Rect::from_min_max(egui::pos2(x_of(a), y), egui::pos2(x_of(b).max(x_of(a) + 1.0), y + row - 1.0));
+            painter.rect_filled(band, 0.0, egui::Color32::from_rgb(230, 40, 40));
+        }
     }
     let x = x_of(p.time_secs);
     painter

@@ -116,6 +116,8 @@ struct Rows {
     base: u64,
     announced: bool,
     dropped: Option<u64>,
+    /// Values written as `nan`/`inf`, and where the first was.
+    missing: (u64, Option<u64>),
 }
 
 impl Rows {
@@ -137,7 +139,7 @@ impl Rows {
         let declared = header.declared_frames.min(max_rows as u64) as usize;
         let rows_hint = declared.saturating_add(declared / 100 + 16).min(max_rows);
         let base = header.motion_start as u64;
-        Self { header, parser, values: Vec::with_capacity(rows_hint * n), base, announced: false, dropped: None }
+        Self { header, parser, values: Vec::with_capacity(rows_hint * n), base, announced: false, dropped: None, missing: (0, None) }
     }
 
     /// Parses whole lines starting at `self.base`, then tells the observer.
@@ -152,12 +154,14 @@ impl Rows {
         if !bytes.is_empty() {
             let stats = parse_block(&self.parser, bytes, self.base, eof, parallel, &mut self.values)?;
             self.dropped = self.dropped.or(stats.dropped_partial_row);
+            self.missing = (self.missing.0 + stats.missing, self.missing.1.or(stats.first_missing));
             self.base += bytes.len() as u64;
         }
         let n = self.parser.scales.len();
         if !self.announced && (n > 0 && self.values.len() >= n || eof) {
             let frames = if n == 0 { 0 } else { (self.values.len() / n).min(FIRST_FRAMES) };
-            let first = Clip::new(self.header.frame_time_secs, n, frames, self.values[..frames * n].to_vec());
+            let mut first = Clip::new(self.header.frame_time_secs, n, frames, self.values[..frames * n].to_vec());
+            first.hold_missing();
             observer.skeleton_ready(&self.header.skeleton, &first);
             self.announced = true;
         }
@@ -180,7 +184,23 @@ impl Rows {
                 message: format!("Frames: says {declared_frames} but the file has {rows} motion rows; using {rows}"),
             });
         }
-        Parsed { skeleton, clip: Clip::new(frame_time_secs, n, rows, self.values), declared_frames, warnings }
+        let mut clip = Clip::new(frame_time_secs, n, rows, self.values);
+        if let (count @ 1.., Some(offset)) = self.missing {
+            clip.hold_missing();
+            let frames: usize = {
+                let mut f: Vec<u32> = clip.missing().iter().flat_map(|r| r.first..=r.last).collect();
+                f.sort_unstable();
+                f.dedup();
+                f.len()
+            };
+            warnings.push(RawWarning {
+                offset,
+                message: format!(
+                    "{count} missing values (nan/inf: tracking lost?) on {frames} frames; each is held from the last valid frame and marked"
+                ),
+            });
+        }
+        Parsed { skeleton, clip, declared_frames, warnings }
     }
 }
 
@@ -228,6 +248,8 @@ fn parse_block(
         out.extend_from_slice(&v);
         total.rows += s.rows;
         total.dropped_partial_row = total.dropped_partial_row.or(s.dropped_partial_row);
+        total.missing += s.missing;
+        total.first_missing = total.first_missing.or(s.first_missing);
     }
     Ok(total)
 }

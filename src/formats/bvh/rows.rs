@@ -17,6 +17,17 @@ pub struct RowStats {
     pub rows: usize,
     /// Offset of an incomplete last row that was dropped (only at the end of the file).
     pub dropped_partial_row: Option<u64>,
+    /// Values written as `nan` or `inf` (exporters write them when tracking is lost).
+    pub missing: u64,
+    /// Offset of the first of them.
+    pub first_missing: Option<u64>,
+}
+
+/// True for the words exporters write for a missing value: `nan`, `inf`, `infinity` with an
+/// optional sign, any case, and MSVC's `1.#QNAN`, `-1.#IND`, `1.#INF`.
+fn is_missing_word(token: &[u8]) -> bool {
+    let t = token.strip_prefix(b"-").or_else(|| token.strip_prefix(b"+")).unwrap_or(token);
+    [&b"nan"[..], b"inf", b"infinity", b"1.#qnan", b"1.#ind", b"1.#inf", b"nan(ind)"].iter().any(|w| t.eq_ignore_ascii_case(w))
 }
 
 impl RowParser {
@@ -63,7 +74,15 @@ impl RowParser {
                 }
                 let parsed = parse_number_at(bytes, i);
                 let Some((value, end)) = parsed.filter(|&(_, end)| end == len || is_blank(bytes[end]) || bytes[end] == b'\n') else {
-                    return Err(ParseError::expected(base + i as u64, "a number", describe(&bytes[i..token_end(bytes, i)])));
+                    let end = token_end(bytes, i);
+                    if is_missing_word(&bytes[i..end]) {
+                        stats.missing += 1;
+                        stats.first_missing.get_or_insert(base + i as u64);
+                        out.push(f32::NAN);
+                        i = end;
+                        continue;
+                    }
+                    return Err(ParseError::expected(base + i as u64, "a number", describe(&bytes[i..end])));
                 };
                 let used = end - i;
                 let v = value as f32 * scale;
@@ -138,8 +157,13 @@ mod tests {
         assert!(e.to_string().contains("expected 3 values in this motion row, found 2"), "{e}");
         let e = parser(2).parse(b"1 2 3\n", 0, false, &mut out).unwrap_err();
         assert!(e.to_string().contains("end of row after 2 values"), "{e}");
-        let e = parser(2).parse(b"1 nan\n", 0, false, &mut out).unwrap_err();
+        let e = parser(2).parse(b"1 nax\n", 0, false, &mut out).unwrap_err();
         assert_eq!(e.offset, 2);
+        // Words for a missing value are kept as NaN and counted.
+        out.clear();
+        let stats = parser(4).parse(b"nan -INF 1.#QNAN infinity\n", 7, false, &mut out).unwrap();
+        assert_eq!((stats.missing, stats.first_missing), (4, Some(7)));
+        assert!(out.iter().all(|v| v.is_nan()));
         let e = parser(1).parse(b"1e999\n", 0, false, &mut out).unwrap_err();
         assert!(e.to_string().contains("out of range"), "{e}");
         let e = parser(1).parse(b"1.5.5\n", 0, false, &mut out).unwrap_err();
