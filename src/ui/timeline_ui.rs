@@ -38,7 +38,9 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             }
         });
     });
-    if viewer.session.scene.clips.len() > 1 {
+    // The clips' extents on the shared clock, and where values are missing: shown with
+    // several clips, or with one that misses values.
+    if viewer.session.scene.clips.len() > 1 || viewer.session.scene.clips.iter().any(|c| !c.motion.clip.missing().is_empty()) {
         extents_ui(ui, viewer, &p, &mut push);
     }
     ui.horizontal(|ui| {
