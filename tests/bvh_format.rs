@@ -151,7 +151,7 @@ fn streaming_reads_match_in_memory_parsing_across_block_boundaries() {
         "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Zrotation Yposition\n}\nMOTION\nFrames: 400000\nFrame Time: 0.01\n",
     );
     for i in 0..400_000 {
-        text.push_str(&format!("{}.25 -{} {}e-2\n", i, i % 360, i % 97));
+        text.push_str(&format!("{}.25 -{} {}e-2\n", i % 5000, i % 360, i % 97));
     }
     let path = std::env::temp_dir().join(format!("skelview-stream-{}.bvh", std::process::id()));
     std::fs::write(&path, &text).unwrap();
@@ -162,7 +162,7 @@ fn streaming_reads_match_in_memory_parsing_across_block_boundaries() {
     let in_memory = load(&text);
     assert_eq!(from_file.clip, in_memory.clip);
     assert_eq!(from_file.clip.num_frames(), 400_000);
-    assert_eq!(from_file.clip.frame(399_999)[0], 399_999.25);
+    assert_eq!(from_file.clip.frame(399_999)[0], 4999.25);
     assert!(from_file.warnings.is_empty());
 }
 

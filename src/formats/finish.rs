@@ -70,7 +70,52 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, parsed: Parsed, warnings: Vec
     if let Some(w) = size_warning(&motion) {
         motion.warnings.push(w);
     }
+    if let Some(w) = absurd_warning(&motion) {
+        motion.warnings.push(w);
+    }
     motion
+}
+
+/// Translations beyond 10 km and scales beyond 10,000 are not motion capture: a warning
+/// naming the first (frame, joint, value) and how many there are. Framing and sizes ignore
+/// such samples (robust bounds); the values stay as the file wrote them.
+fn absurd_warning(m: &Motion) -> Option<Warning> {
+    let metres = m.metres_per_raw_unit();
+    let checked: Vec<(usize, usize, bool)> =
+        m.skeleton
+            .joints()
+            .iter()
+            .enumerate()
+            .flat_map(|(j, joint)| {
+                joint.channels.iter().enumerate().filter_map(move |(k, c)| {
+                    (c.is_translation() || c.is_scale()).then_some((joint.first_channel + k, j, c.is_translation()))
+                })
+            })
+            .collect();
+    if checked.is_empty() {
+        return None;
+    }
+    let (mut count, mut first) = (0usize, None);
+    for f in 0..m.clip.num_frames() {
+        let row = m.clip.frame(f);
+        for &(c, j, translation) in &checked {
+            let v = row[c];
+            let absurd = if translation { (v * metres).abs() > 1e4 } else { v.abs() > 1e4 };
+            if absurd && v.is_finite() {
+                count += 1;
+                first.get_or_insert((f, j, v));
+            }
+        }
+    }
+    let (f, j, v) = first?;
+    let name = &m.skeleton.joints()[j].name;
+    let more = if count > 1 { format!(" ({count} such values)") } else { String::new() };
+    Some(Warning {
+        path: m.source.paths.last().cloned().unwrap_or_default(),
+        line: 1,
+        col: 1,
+        message: format!("frame {f}, joint '{name}': value {v:e} is absurd for motion capture{more}; framing and sizes ignore it"),
+    })
 }
 
 /// A warning when a body with a head and feet is shorter than 0.3 m or taller than 3 m in

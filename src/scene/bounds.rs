@@ -6,10 +6,11 @@ use glam::{Mat4, Vec3};
 pub use crate::core::sampler::bounds_of;
 use crate::core::{Interpolation, Motion, PoseAt, Sampler};
 
-/// Bounds that one absurd sample cannot stretch: with many points, the 1st to 99th
-/// percentile on each axis; with few, every finite point.
+/// Bounds that one absurd sample cannot stretch: points beyond 10 km are left out; with
+/// many points, the 1st to 99th percentile on each axis; with few, every other point.
 pub fn robust_bounds(points: &[Vec3]) -> Option<(Vec3, Vec3)> {
-    let finite: Vec<Vec3> = points.iter().copied().filter(|p| p.is_finite()).collect();
+    // Display space is metres: beyond 10 km is no motion capture (the loader warns).
+    let finite: Vec<Vec3> = points.iter().copied().filter(|p| p.is_finite() && p.abs().max_element() < 1e4).collect();
     if finite.len() < 100 {
         return bounds_of(&finite);
     }
