@@ -181,7 +181,9 @@ fn corpus_files_load_with_their_joint_counts() {
     assert_eq!(count(&castle, "HAnimHumanoid"), 1);
     assert_eq!(castle.clip.num_frames(), 150);
     let jin = load("JinLOA4.x3d").unwrap();
-    assert!(jin.warnings.iter().any(|w| w.message.contains("other TimeSensor")), "{:?}", jin.warnings);
+    assert!(jin.warnings.iter().any(|w| w.message.contains("9 takes in this file; showing 'StandTimer'")), "{:?}", jin.warnings);
+    assert_eq!(jin.takes.0.len(), 9);
+    assert!(!jin.takes.0[0].moving && jin.takes.1 == Some(1), "StopTimer holds a pose: not the default");
     assert!(jin.details.iter().any(|(k, v)| k == "LOA" && v == "4"));
 }
 
@@ -508,4 +510,47 @@ fn hanim_motion_frames_drive_joints() {
     let bad = text.replace("values='0 0 0 0 5, 1 0 0 1.5707963267948966 5'", "values='0 0 0 0 5 1'");
     let e = parse_x3d(bad.as_bytes()).unwrap_err();
     assert!(message(&e).contains("6 numbers is not a whole number of frames of 5 channels"), "{e}");
+}
+
+/// Three TimeSensors: Stop holds a pose on three joints (keys never change), Walk moves two
+/// joints for 2 s, Kick one joint for 3 s.
+const THREE_TAKES: &str = include_str!("data/three_takes.x3d");
+
+#[test]
+fn several_takes_are_listed_and_the_moving_one_with_most_joints_plays() {
+    let load = |take: Option<&str>| {
+        let request = skelview::formats::LoadRequest::memory("takes.x3d", THREE_TAKES.as_bytes()).unwrap();
+        let options = skelview::formats::LoadOptions { take: take.map(str::to_owned), ..Default::default() };
+        skelview::formats::load(&request, &options, &skelview::formats::Sequential, &mut skelview::formats::Quiet)
+    };
+    let m = load(None).unwrap();
+    let names: Vec<(&str, usize, bool)> = m.source.takes.iter().map(|t| (t.name.as_str(), t.joints, t.moving)).collect();
+    assert_eq!(names, [("Stop", 3, false), ("Walk", 2, true), ("Kick", 1, true)]);
+    assert_eq!(m.source.take, Some(1), "a still take is never the default while another moves");
+    assert!((m.clip.last_frame_time_secs() - 2.0).abs() < 0.05);
+    assert!(m.warnings.iter().any(|w| w.message.contains("3 takes in this file; showing 'Walk'")));
+    let kick = load(Some("kick")).unwrap();
+    assert_eq!(kick.source.take, Some(2));
+    assert!((kick.clip.last_frame_time_secs() - 3.0).abs() < 0.05);
+    assert_eq!(load(Some("0")).unwrap().source.take, Some(0));
+    let e = load(Some("Run")).unwrap_err().to_string();
+    assert!(e.contains("no take 'Run' in this file (takes 0: Stop, 1: Walk, 2: Kick)"), "{e}");
+}
+
+#[test]
+fn info_lists_takes_and_take_chooses_one_on_every_command() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/three_takes.x3d");
+    let run = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_skelview")).args(args).arg(&path).output().unwrap();
+    let o = run(&["info"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("takes:           3 (showing 1: Walk)") && out.contains("  0: Stop (5.000 s, 3 joints, keys never change)"),
+        "{out}"
+    );
+    let json = String::from_utf8_lossy(&run(&["info", "--json", "--take", "Kick"]).stdout).into_owned();
+    assert!(json.contains(r#""take":"Kick""#) && json.contains(r#""name":"Stop","duration_secs":5.0,"joints":3,"moving":false"#), "{json}");
+    let walk = run(&["positions", "--frames", "-1"]).stdout;
+    let kick = run(&["positions", "--frames", "-1", "--take", "2"]).stdout;
+    assert_ne!(walk, kick, "--take changes the positions");
+    assert_eq!(run(&["positions", "--take", "nope"]).status.code(), Some(2));
 }

@@ -98,6 +98,8 @@ pub enum Command {
     LoadNameMap(PathBuf),
     /// Ask the user with a file dialog (on a background thread); the answer is a command.
     Ask(Dialog),
+    /// Reload clip `i` in place playing another of its file's takes (by name).
+    SetTake(usize, String),
     /// How clip `i` is drawn: colour (linear RGBA), visible, opacity.
     SetClipLook(usize, [f32; 4], bool, f32),
     /// A change to the comparison.
@@ -235,10 +237,17 @@ impl Viewer {
     /// Opens paths as the command line groups them (an AMC finds its ASF, on the loader
     /// thread): the first replaces what is shown (unless `add`), the others are added.
     pub fn open_paths(&mut self, paths: Vec<PathBuf>, add: bool) {
-        self.spawn_paths(paths, !add, None, None);
+        self.spawn_paths(paths, !add, None, None, None);
     }
 
-    fn spawn_paths(&mut self, paths: Vec<PathBuf>, replace: bool, reload: Option<(u64, [f32; 4])>, rule: Option<PositionRule>) {
+    fn spawn_paths(
+        &mut self,
+        paths: Vec<PathBuf>,
+        replace: bool,
+        reload: Option<(u64, [f32; 4])>,
+        rule: Option<PositionRule>,
+        take: Option<String>,
+    ) {
         if paths.is_empty() {
             return;
         }
@@ -249,6 +258,9 @@ impl Viewer {
             let saved = key.and_then(|k| overrides.get(&k.display().to_string())).and_then(|f| f.rule);
             if let Some(r) = rule.or(saved) {
                 o.bvh_positions = r;
+            }
+            if take.is_some() {
+                o.take.clone_from(&take);
             }
             o
         };
@@ -371,6 +383,11 @@ impl Viewer {
                 self.view.frame_on_next_pose = true;
             }
             Command::SetPositionRule(rule) => self.set_position_rule(rule),
+            Command::SetTake(i, take) => {
+                let Some(c) = self.session.scene.clips.get(i) else { return };
+                let (paths, serial, color, rule) = (c.motion.source.paths.clone(), c.serial, c.color, c.motion.skeleton.position_rule);
+                self.spawn_paths(paths, false, Some((serial, color)), Some(rule), Some(take));
+            }
             Command::SaveSettings => self.store.save(&self.settings),
             Command::ResetSettings => self.reset_settings(),
             Command::ExportPositions(path) => {
@@ -429,8 +446,9 @@ impl Viewer {
             return;
         }
         let (paths, serial, color) = (c.motion.source.paths.clone(), c.serial, c.color);
+        let take = c.motion.source.take.and_then(|i| c.motion.source.takes.get(i)).map(|t| t.name.clone());
         self.remember_overrides(Some(rule));
-        self.spawn_paths(paths, false, Some((serial, color)), Some(rule));
+        self.spawn_paths(paths, false, Some((serial, color)), Some(rule), take);
     }
 
     /// Back to defaults (display, theme, rate, overrides, panels); the window size stays.

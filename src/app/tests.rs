@@ -282,3 +282,20 @@ fn reloading_one_clip_with_another_rule_keeps_the_others() {
     assert_eq!(v.session.scene.clips[0].motion.skeleton.position_rule, crate::core::PositionRule::Replace);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn choosing_another_take_reloads_that_clip_in_place() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/three_takes.x3d");
+    let mut v = viewer();
+    v.open_paths(vec![path], false);
+    wait_for(&mut v, |v| v.session.scene.clips.len() == 1 && v.session.loads.is_empty());
+    let take = |v: &Viewer| v.motion().and_then(|m| m.source.take.map(|i| m.source.takes[i].name.clone()));
+    assert_eq!(take(&v).as_deref(), Some("Walk"));
+    v.commands.push(Command::SetClipOffset(0, 0.25));
+    v.commands.push(Command::SetTake(0, "Kick".into()));
+    v.update(0.0);
+    wait_for(&mut v, |v| v.session.loads.is_empty());
+    assert_eq!(take(&v).as_deref(), Some("Kick"));
+    assert_eq!(v.session.scene.clips.len(), 1);
+    assert_eq!(v.session.scene.clips[0].offset_secs, 0.25, "the clip keeps its place on the clock");
+}

@@ -47,6 +47,9 @@ struct LoadArgs {
     /// Frame rate of AMC files, which state none (default 120).
     #[arg(long, global = true, value_name = "FPS", value_parser = positive)]
     amc_fps: Option<f64>,
+    /// Which animation of a file that holds several (`info` lists them): a name or an index.
+    #[arg(long, global = true, value_name = "NAME|INDEX")]
+    take: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -342,6 +345,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
     if let Some(fps) = cli.load.amc_fps {
         options.amc_frame_time_secs = 1.0 / fps;
     }
+    options.take = cli.load.take;
     let usage =
         |message: String| clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{message}\n")).with_cmd(&cli_command());
     let command = match cli.command {

@@ -116,6 +116,18 @@ fn write_text(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
     for (label, value) in &s.details {
         writeln!(out, "{:<17}{value}", format!("{label}:"))?;
     }
+    if !s.takes.is_empty() {
+        writeln!(
+            out,
+            "takes:           {} (showing {})",
+            s.takes.len(),
+            s.take.map_or("none".into(), |i| format!("{i}: {}", s.takes[i].name))
+        )?;
+        for (i, t) in s.takes.iter().enumerate() {
+            let still = if t.moving { "" } else { ", keys never change" };
+            writeln!(out, "  {i}: {} ({:.3} s, {} joints{still})", t.name, t.duration_secs, t.joints)?;
+        }
+    }
     if !m.clip.missing().is_empty() {
         writeln!(out, "missing values:  {} (nan/inf in the file, held from the last valid frame for drawing)", m.clip.missing_count())?;
     }
@@ -152,6 +164,14 @@ struct JointJson<'a> {
     channels: Vec<&'static str>,
     end_site: bool,
     details: BTreeMap<&'a str, &'a str>,
+}
+
+#[derive(Serialize)]
+struct TakeJson<'a> {
+    name: &'a str,
+    duration_secs: f64,
+    joints: usize,
+    moving: bool,
 }
 
 #[derive(Serialize)]
@@ -192,6 +212,8 @@ struct InfoJson<'a> {
     angle_unit: &'static str,
     position_rule: &'static str,
     missing_values: usize,
+    takes: Vec<TakeJson<'a>>,
+    take: Option<&'a str>,
     joint_list: Vec<JointJson<'a>>,
     warnings: Vec<WarningJson<'a>>,
 }
@@ -228,6 +250,12 @@ fn to_json<'a>(m: &'a Motion, map: Option<&NameMap>) -> InfoJson<'a> {
         angle_unit: s.angle_unit,
         position_rule: m.skeleton.position_rule.name(),
         missing_values: m.clip.missing_count(),
+        takes: s
+            .takes
+            .iter()
+            .map(|t| TakeJson { name: &t.name, duration_secs: t.duration_secs, joints: t.joints, moving: t.moving })
+            .collect(),
+        take: s.take.and_then(|i| s.takes.get(i)).map(|t| t.name.as_str()),
         joint_list: joints
             .iter()
             .map(|j| JointJson {

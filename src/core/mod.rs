@@ -13,7 +13,7 @@ pub mod skeleton;
 pub mod units;
 
 pub use clip::{Clip, Interpolation, MissingRun};
-pub use motion::{Format, Motion, SourceInfo, Warning};
+pub use motion::{Format, Motion, SourceInfo, Take, Warning};
 pub use playback::{Playback, PlaybackCommand};
 pub use pose::{GlobalPose, LocalPose, LocalTransform};
 pub use sampler::{PoseAt, Sampler};

@@ -32,6 +32,19 @@ impl Format {
     }
 }
 
+/// One of several animations a file holds (an H-Anim TimeSensor and what it drives).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Take {
+    /// Name as the file gives it (a DEF name), or `take N`.
+    pub name: String,
+    /// Length in seconds.
+    pub duration_secs: f64,
+    /// Joints it animates.
+    pub joints: usize,
+    /// False when its keys never change (a held pose).
+    pub moving: bool,
+}
+
 /// A problem that did not stop the load, located in its file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Warning {
@@ -84,6 +97,10 @@ pub struct SourceInfo {
     /// Format-specific header facts (HTR header, ACL additive mode, H-Anim version), as
     /// label/value pairs for `info` and the viewer.
     pub details: Vec<(String, String)>,
+    /// The animations the file holds when there are several ways to play it (else empty).
+    pub takes: Vec<Take>,
+    /// Index in `takes` of the one loaded.
+    pub take: Option<usize>,
 }
 
 /// A skeleton, its clip, and what the loader learned on the way.

@@ -28,6 +28,8 @@ pub struct Parsed {
     pub angle_unit: &'static str,
     /// Format-specific header facts.
     pub details: Vec<(String, String)>,
+    /// The animations the file holds, and which one was loaded.
+    pub takes: (Vec<crate::core::Take>, Option<usize>),
 }
 
 impl Parsed {
@@ -43,6 +45,7 @@ impl Parsed {
             up: None,
             angle_unit,
             details: Vec::new(),
+            takes: (Vec::new(), None),
         }
     }
 }
@@ -65,6 +68,8 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, parsed: Parsed, warnings: Vec
         motion_extent: size.extent,
         angle_unit: parsed.angle_unit,
         details: parsed.details,
+        takes: parsed.takes.0,
+        take: parsed.takes.1,
     };
     let mut motion = Motion { skeleton: parsed.skeleton, clip: parsed.clip, source, warnings };
     if let Some(w) = size_warning(&motion) {

@@ -64,11 +64,14 @@ pub struct LoadOptions {
     pub bvh_positions: PositionRule,
     /// Frame time for AMC files (they state none).
     pub amc_frame_time_secs: f64,
+    /// Which animation to load from a file that holds several: a name, or an index as
+    /// `info` lists them (`None`: the one that animates the most joints the longest).
+    pub take: Option<String>,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
-        Self { bvh_positions: PositionRule::Replace, amc_frame_time_secs: acclaim::DEFAULT_AMC_FRAME_TIME_SECS }
+        Self { bvh_positions: PositionRule::Replace, amc_frame_time_secs: acclaim::DEFAULT_AMC_FRAME_TIME_SECS, take: None }
     }
 }
 

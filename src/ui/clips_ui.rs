@@ -50,6 +50,29 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 {
                     commands.push(Command::MatchStart(i));
                 }
+                let takes = &clip.motion.source.takes;
+                if takes.len() > 1 {
+                    let current = clip.motion.source.take.and_then(|t| takes.get(t)).map_or("", |t| t.name.as_str());
+                    let label = ui.label("take");
+                    egui::ComboBox::new(("take", i), "")
+                        .selected_text(current)
+                        .show_ui(ui, |ui| {
+                            for t in takes {
+                                let text = format!(
+                                    "{} ({:.1} s, {} joints{})",
+                                    t.name,
+                                    t.duration_secs,
+                                    t.joints,
+                                    if t.moving { "" } else { ", still" }
+                                );
+                                if ui.selectable_label(t.name == current, text).clicked() && t.name != current {
+                                    commands.push(Command::SetTake(i, t.name.clone()));
+                                }
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id);
+                }
                 let label = ui.label("opacity");
                 let mut opacity = clip.opacity;
                 if ui.add(egui::DragValue::new(&mut opacity).speed(0.01).range(0.05..=1.0).max_decimals(2)).labelled_by(label.id).changed()

@@ -24,6 +24,9 @@ pub(crate) type Tracks = HashMap<usize, [Option<usize>; 3]>;
 pub(crate) struct Selection {
     pub timer: Option<usize>,
     pub tracks: Tracks,
+    /// Every TimeSensor that animates the humanoid, as a take, and the index of `timer`.
+    pub takes: Vec<crate::core::Take>,
+    pub take: Option<usize>,
 }
 
 /// True for nodes whose fields become skeleton channels.
@@ -36,9 +39,11 @@ fn event_name(field: &str) -> &str {
     f.strip_suffix("_changed").unwrap_or(f)
 }
 
-/// Picks the TimeSensor driving the most joint routes (ties: the one whose interpolators
-/// vary the most, then the first in the file) and collects its joint tracks.
-pub(crate) fn select(scene: &Scene<'_>, warnings: &mut Vec<RawWarning>) -> Selection {
+/// Lists the TimeSensors that animate the humanoid as takes, picks one and collects its joint
+/// tracks. `choice` names a take or gives its index; without one, the take that moves
+/// (a take whose keys never change is never the default when another moves), then animates
+/// the most joints, then lasts the longest, then comes first in the file.
+pub(crate) fn select(scene: &Scene<'_>, choice: Option<&str>, warnings: &mut Vec<RawWarning>) -> Result<Selection, ParseError> {
     let node = |name: &str| scene.defs.get(name).copied();
     // interpolator → [(target node, field, route offset)]
     let mut outputs: HashMap<usize, Vec<(usize, Target, usize)>> = HashMap::new();
@@ -91,21 +96,67 @@ pub(crate) fn select(scene: &Scene<'_>, warnings: &mut Vec<RawWarning>) -> Selec
         }
         (routes, varying)
     };
-    let mut best: Option<(usize, (usize, usize))> = None;
-    for (k, (_, interps)) in driven.iter().enumerate() {
-        let s = score(interps);
-        if s.0 > 0 && best.is_none_or(|(_, b)| s > b) {
-            best = Some((k, s));
-        }
+    // The takes: TimeSensors that reach at least one joint.
+    let animating: Vec<usize> = (0..driven.len()).filter(|&k| score(&driven[k].1).0 > 0).collect();
+    let takes: Vec<crate::core::Take> = animating
+        .iter()
+        .enumerate()
+        .map(|(n, &k)| {
+            let (timer, interps) = &driven[k];
+            let node = &scene.nodes[*timer];
+            let mut joints: Vec<usize> = interps
+                .iter()
+                .flat_map(|i| outputs.get(i).into_iter().flatten())
+                .filter(|(to, _, _)| is_animatable(scene.nodes[*to].type_name))
+                .map(|(to, _, _)| *to)
+                .collect();
+            joints.sort_unstable();
+            joints.dedup();
+            crate::core::Take {
+                name: node.def.map_or_else(|| format!("take {}", n + 1), str::to_owned),
+                duration_secs: node.nums("cycleInterval").ok().flatten().and_then(|v| v.first().copied()).unwrap_or(1.0),
+                joints: joints.len(),
+                moving: score(interps).1 > 0,
+            }
+        })
+        .collect();
+    if takes.is_empty() {
+        return Ok(Selection::default());
     }
-    let Some((k, _)) = best else { return Selection::default() };
-    let (timer, interps) = &driven[k];
-    let others: Vec<&str> =
-        driven.iter().filter(|(t, i)| t != timer && score(i).0 > 0).map(|(t, _)| scene.nodes[*t].def.unwrap_or("?")).collect();
-    if !others.is_empty() {
+    let chosen = match choice {
+        Some(c) => {
+            let by_name = takes.iter().position(|t| t.name.eq_ignore_ascii_case(c.trim()));
+            let by_index = c.trim().parse::<usize>().ok().filter(|&i| i < takes.len());
+            by_name.or(by_index).ok_or_else(|| {
+                let names: Vec<String> = takes.iter().enumerate().map(|(i, t)| format!("{i}: {}", t.name)).collect();
+                ParseError::invalid(
+                    scene.nodes[driven[animating[0]].0].offset as u64,
+                    format!("no take '{c}' in this file (takes {})", names.join(", ")),
+                )
+            })?
+        }
+        None => {
+            let key = |t: &crate::core::Take| (t.moving, t.joints, t.duration_secs);
+            let mut best = 0;
+            for (i, t) in takes.iter().enumerate() {
+                if key(t).partial_cmp(&key(&takes[best])) == Some(std::cmp::Ordering::Greater) {
+                    best = i;
+                }
+            }
+            best
+        }
+    };
+    let (timer, interps) = &driven[animating[chosen]];
+    if takes.len() > 1 {
+        let others: Vec<&str> = takes.iter().enumerate().filter(|(i, _)| *i != chosen).map(|(_, t)| t.name.as_str()).collect();
         warnings.push(RawWarning {
             offset: scene.nodes[*timer].offset as u64,
-            message: format!("{} other TimeSensor(s) animate this humanoid and are not shown: {}", others.len(), others.join(", ")),
+            message: format!(
+                "{} takes in this file; showing '{}' (others: {}; --take or the clip list chooses)",
+                takes.len(),
+                takes[chosen].name,
+                others.join(", ")
+            ),
         });
     }
     let mut tracks = Tracks::new();
@@ -136,7 +187,7 @@ pub(crate) fn select(scene: &Scene<'_>, warnings: &mut Vec<RawWarning>) -> Selec
             *slot = Some(i);
         }
     }
-    Selection { timer: Some(*timer), tracks }
+    Ok(Selection { timer: Some(*timer), tracks, takes, take: Some(chosen) })
 }
 
 /// Whether an interpolator's values change over its keys (text compared, cheaply).

@@ -57,7 +57,7 @@ impl FileFormat for HAnim {
     fn load(
         &self,
         sources: &[Source],
-        _options: &LoadOptions,
+        options: &LoadOptions,
         _parallel: &dyn Parallel,
         observer: &mut dyn LoadObserver,
     ) -> Result<Motion, LoadError> {
@@ -66,9 +66,11 @@ impl FileFormat for HAnim {
         let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF][..]).unwrap_or(&bytes);
         let xml = body.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'<');
         finish::single(FORMAT, source.path(), &bytes, observer, |b| {
-            let p = if xml { super::parse_x3d(b)? } else { super::parse_vrml(b)? };
+            let take = options.take.as_deref();
+            let p = if xml { super::parse_x3d_take(b, take)? } else { super::parse_vrml_take(b, take)? };
             let mut parsed = Parsed::new(p.skeleton, p.clip, "rad");
             parsed.details = p.details;
+            parsed.takes = p.takes;
             parsed.declared_units = Some("m (X3D)".into());
             // X3D lengths are metres and +Y is up (X3D 19775-1, 4.3.5).
             (parsed.unit, parsed.up) = (Some(LengthUnit::Metre), Some(UpAxis::Y));

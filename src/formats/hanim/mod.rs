@@ -36,19 +36,31 @@ pub struct ParsedHAnim {
     pub warnings: Vec<RawWarning>,
     /// Facts for the inspector: humanoid name, version, LOA, counts, TimeSensor, sampling.
     pub details: Vec<(String, String)>,
+    /// The TimeSensors that animate the humanoid, and the index of the one played.
+    pub takes: (Vec<crate::core::Take>, Option<usize>),
 }
 
 /// X3D XML encoding.
 pub fn parse_x3d(bytes: &[u8]) -> Result<ParsedHAnim, ParseError> {
+    parse_x3d_take(bytes, None)
+}
+
+/// X3D XML, playing the take `take` (a TimeSensor's name or index) when given.
+pub fn parse_x3d_take(bytes: &[u8], take: Option<&str>) -> Result<ParsedHAnim, ParseError> {
     let text = std::str::from_utf8(bytes)
         .map_err(|e| ParseError::invalid(e.valid_up_to() as u64, "X3D XML must be UTF-8: invalid byte sequence here"))?;
     let doc = xml::parse_document(text)?;
-    build_all(xml::scene_from_xml(&doc))
+    build_all(xml::scene_from_xml(&doc), take)
 }
 
 /// ClassicVRML encoding (`#X3D V3.x` / `#VRML V2.0` headers holding HAnim nodes).
 pub fn parse_vrml(bytes: &[u8]) -> Result<ParsedHAnim, ParseError> {
-    build_all(vrml::scene_from_vrml(bytes)?)
+    parse_vrml_take(bytes, None)
+}
+
+/// ClassicVRML, playing the take `take` when given.
+pub fn parse_vrml_take(bytes: &[u8], take: Option<&str>) -> Result<ParsedHAnim, ParseError> {
+    build_all(vrml::scene_from_vrml(bytes)?, take)
 }
 
 /// Most frames a clip gets, and most values (frames × channels).
@@ -82,7 +94,7 @@ fn find_humanoid(scene: &Scene<'_>) -> (Option<(usize, DAffine3)>, usize) {
     (found, count)
 }
 
-fn build_all(mut scene: Scene<'_>) -> Result<ParsedHAnim, ParseError> {
+fn build_all(mut scene: Scene<'_>, take: Option<&str>) -> Result<ParsedHAnim, ParseError> {
     let mut warnings = std::mem::take(&mut scene.warnings);
     let (found, humanoids) = find_humanoid(&scene);
     let Some((hum, mut world)) = found else {
@@ -109,7 +121,7 @@ fn build_all(mut scene: Scene<'_>) -> Result<ParsedHAnim, ParseError> {
         details.push(("LOA".into(), loa));
     }
 
-    let mut sel = anim::select(&scene, &mut warnings);
+    let mut sel = anim::select(&scene, take, &mut warnings)?;
     // HAnimMotion raw data plays when no TimeSensor animates the joints.
     let motion = if sel.timer.is_none() { Motion::find(&scene, &mut warnings)? } else { None };
     if let Some(m) = &motion {
@@ -232,7 +244,7 @@ fn build_all(mut scene: Scene<'_>) -> Result<ParsedHAnim, ParseError> {
         }
     };
     warnings.append(&mut b.warnings);
-    Ok(ParsedHAnim { skeleton, clip, warnings, details })
+    Ok(ParsedHAnim { skeleton, clip, warnings, details, takes: (std::mem::take(&mut sel.takes), sel.take) })
 }
 
 /// An HAnimMotion that loses to interpolators: say so.
