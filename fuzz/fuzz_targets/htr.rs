@@ -1,0 +1,9 @@
+#![no_main]
+//! Fuzz target: arbitrary bytes as HTR (run: cargo +nightly fuzz run htr).
+
+#[path = "common.rs"]
+mod common;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    common::load_and_pose(&skelview::formats::htr::Htr, vec![("x.htr", data)]);
+});

@@ -1,0 +1,9 @@
+#![no_main]
+//! Fuzz target: arbitrary bytes as H-Anim ClassicVRML (run: cargo +nightly fuzz run vrml).
+
+#[path = "common.rs"]
+mod common;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    common::load_and_pose(&skelview::formats::hanim::HAnim, vec![("x.x3dv", data)]);
+});

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS (default 20) each, seeded from ../shared/corpus, with a
+# keyword dictionary per format. Needs a nightly toolchain and cargo-fuzz:
+#   cargo install cargo-fuzz
+#   fuzz/run.sh 20            # a quick pass (CI)
+#   fuzz/run.sh 3600 bvh      # a long campaign on one target
+# A crash leaves its input under fuzz/artifacts/TARGET/; replay it with
+#   cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-…
+# and add it as a regression test under tests/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-20}"
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then targets=(bvh asf amc htr acl_sjson acl_zip x3d vrml); fi
+corpus_src="../shared/corpus"
+seed() { # target, find patterns...
+  local t="$1"; shift
+  mkdir -p "fuzz/corpus/$t"
+  if [ -d "$corpus_src" ]; then
+    find "$corpus_src" -type f \( "$@" \) -size -2M -exec cp -n {} "fuzz/corpus/$t/" \; 2>/dev/null || true
+  fi
+}
+seed bvh -name '*.bvh'
+seed asf -name '*.asf'
+seed amc -name 'cmu_*.amc'
+seed htr -name '*.htr' -o -name '*.gtr'
+seed acl_sjson -name '*.acl.sjson'
+seed acl_zip -name '*.acl.zip'
+seed x3d -name '*.x3d'
+seed vrml -name '*.x3dv' -o -name '*.wrl'
+cargo +nightly fuzz build -O
+for t in "${targets[@]}"; do
+  echo "fuzzing $t for ${seconds}s"
+  cargo +nightly fuzz run -O "$t" "fuzz/corpus/$t" -- -max_total_time="$seconds" -dict="fuzz/dict/$t.dict" \
+    -rss_limit_mb=3072 -max_len=262144 -print_final_stats=1 2>&1 | grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|==|SUMMARY|Done)" || true
+  if [ -n "$(ls -A "fuzz/artifacts/$t" 2>/dev/null)" ]; then
+    echo "fuzz target $t found a crash: see fuzz/artifacts/$t" >&2
+    exit 1
+  fi
+done
