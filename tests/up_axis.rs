@@ -181,3 +181,55 @@ fn a_humanoid_of_absurd_size_in_declared_units_is_warned_about() {
     // The sample (detected cm, 1.6 m) gets no such warning.
     assert!(formats::load_sample().unwrap().warnings.is_empty());
 }
+
+/// Renders `m` at its first frame, front view, and returns how many pixels differ from the
+/// background, and the rows (top, bottom) the drawing spans; `None` without an adapter.
+fn render_rows(m: &Motion) -> Option<(usize, u32, u32)> {
+    use skelview::render::offscreen;
+    use skelview::render::sequence::Offscreen;
+    use skelview::scene::{BACKGROUND, FrameSpec, Layout, Scene, Style, ViewPreset, framing};
+    let gpu = match offscreen::headless() {
+        Ok(g) => g,
+        Err(e) if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") => panic!("CI needs a graphics adapter: {e}"),
+        Err(e) => {
+            eprintln!("skipping: {e} (install mesa-vulkan-drivers)");
+            return None;
+        }
+    };
+    let mut scene = Scene::arranged([Arc::new(m.clone())], Layout::Overlay, ViewPreset::Front, false);
+    let style = Style { grid: false, gizmo: false, shadow: false, ..Style::default() };
+    let spec = FrameSpec::at(0.0, style);
+    let camera = framing(scene.bounds_over_times(&spec, [0.0]), ViewPreset::Front, 1.0, false);
+    let rgba = Offscreen::new(&gpu, (128, 128), 1).picture(&gpu, &mut scene, &spec, &camera).unwrap();
+    let enc = |c: f64| ((if c <= 0.0031308 { c * 12.92 } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 }) * 255.0).round() as i32;
+    let bg = [enc(BACKGROUND[0]), enc(BACKGROUND[1]), enc(BACKGROUND[2])];
+    let (mut drawn, mut top, mut bottom) = (0, u32::MAX, 0);
+    for (k, px) in rgba.chunks(4).enumerate() {
+        if (0..3).any(|c| (i32::from(px[c]) - bg[c]).abs() > 24) {
+            drawn += 1;
+            top = top.min(k as u32 / 128);
+            bottom = bottom.max(k as u32 / 128);
+        }
+    }
+    Some((drawn, top, bottom))
+}
+
+#[test]
+fn turned_files_and_the_crab_render_upright_and_not_blank() {
+    let original = formats::load_sample().unwrap();
+    let Some((drawn, top, bottom)) = render_rows(&original) else { return };
+    assert!(drawn > 200, "the sample draws: {drawn}");
+    let tall = bottom - top;
+    for (rotation, what) in
+        [(Quat::from_rotation_x(std::f32::consts::PI), "Y down"), (Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2), "X up")]
+    {
+        let m = turned(&original, rotation, 1.0);
+        let (d, t, b) = render_rows(&m).unwrap();
+        assert!(d > 200, "{what}: {d} pixels");
+        // Upright: the figure spans about as many rows as the original, not a lying width.
+        assert!((b - t).abs_diff(tall) <= tall / 5, "{what}: rows {t}..{b} against {top}..{bottom}");
+    }
+    let crab = load_text("crab.bvh", crab().as_bytes());
+    let (d, t, b) = render_rows(&crab).unwrap();
+    assert!(d > 60 && b - t < 80, "the crab draws, lower than it is wide: {d} pixels, rows {t}..{b}");
+}
