@@ -125,12 +125,20 @@ impl Motion {
     /// `display_from_file`: the file's raw units and axes to metres, Y-up, as detected or
     /// declared.
     pub fn display_from_file(&self) -> glam::Mat4 {
-        super::units::display_transform(self.metres_per_raw_unit(), self.source.up_axis)
+        self.display_with(None, None).0
     }
 
-    /// Body height in metres, for scale-aware sizes (1 m when the body has no extent).
+    /// Body size in metres, for scale-aware sizes (from its travel when it has no height).
     pub fn body_size_m(&self) -> f32 {
-        let m = self.metres_per_raw_unit();
-        super::units::usable_size_m(self.source.body_height * m, self.source.motion_extent * m)
+        self.display_with(None, None).1
+    }
+
+    /// `display_from_file` and the body size in metres with the user's unit and up axis in
+    /// place of the file's where given: the one place a motion's units and axes are applied.
+    pub fn display_with(&self, unit: Option<LengthUnit>, up: Option<UpAxis>) -> (glam::Mat4, f32) {
+        let s = &self.source;
+        let metres = unit.unwrap_or(s.unit).metres() / s.length_divisor;
+        let display = super::units::display_transform(metres, up.unwrap_or(s.up_axis));
+        (display, super::units::usable_size_m(s.body_height * metres, s.motion_extent * metres))
     }
 }

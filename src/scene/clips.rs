@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use glam::{Mat4, Vec3};
 
-use crate::core::units::{LengthUnit, UpAxis, display_transform, usable_size_m};
+use crate::core::units::{LengthUnit, UpAxis};
 use crate::core::{Interpolation, LocalPose, Motion, PoseAt, Sampler};
 
 /// Colours given to clips in the order they are opened (linear RGBA): the viewer and
@@ -165,10 +165,8 @@ impl ClipView {
     /// Sets the user's unit and up-axis choices and recomputes `display` from them.
     pub fn set_overrides(&mut self, unit: Option<LengthUnit>, up: Option<UpAxis>) {
         (self.unit_override, self.up_override) = (unit, up);
-        let s = &self.motion.source;
-        let metres = unit.unwrap_or(s.unit).metres() / s.length_divisor;
-        let display = display_transform(metres, up.unwrap_or(s.up_axis));
-        self.display = (display, usable_size_m(s.body_height * metres, s.motion_extent * metres));
+        self.display = self.motion.display_with(unit, up);
+        let display = self.display.0;
         self.path = path_of(&self.motion, display);
         self.floor_y = super::bounds::floor_y(&self.motion, display);
     }
