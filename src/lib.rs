@@ -5,7 +5,7 @@
 //! [`render`] (pixels).
 //!
 //! Layers, bottom to top; a module imports only from layers below it (a test enforces it):
-//! `core` ← `formats` ← `cache`, `compare`, `export` ← `scene` ← `render` ← `app` ← `ui` ←
+//! `core` ← `formats` ← `cache`, `compare`, `export`, `qa` ← `scene` ← `render` ← `app` ← `ui` ←
 //! `window`, `cli`.
 
 pub mod app;
@@ -15,6 +15,7 @@ pub mod compare;
 pub mod core;
 pub mod export;
 pub mod formats;
+pub mod qa;
 pub mod render;
 pub mod scene;
 pub mod ui;

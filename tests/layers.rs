@@ -1,6 +1,6 @@
 //! The layering rule: every `crate::…` path in a file under `src/` names a module of the
 //! same layer or a lower one. Layers, bottom to top:
-//! core ← formats ← cache, compare, export ← scene ← render ← app ← ui ← window, cli;
+//! core ← formats ← cache, compare, export, qa ← scene ← render ← app ← ui ← window, cli;
 //! `main.rs` sits on top. Also: `cli` is imported only by `main.rs`, `app` names neither
 //! egui nor winit, and no two modules import each other.
 
@@ -14,6 +14,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("cache", 2),
     ("compare", 2),
     ("export", 2),
+    ("qa", 2),
     ("scene", 3),
     ("render", 4),
     ("app", 5),

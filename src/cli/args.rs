@@ -6,11 +6,13 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use super::qa::QaOptions;
 use super::render_cmd::{At, RenderOptions};
 use crate::compare::Align;
 use crate::core::PositionRule;
 use crate::export::BvhWriteOptions;
 use crate::formats::LoadOptions;
+use crate::qa::Kind;
 use crate::scene::{Layout, ViewPreset};
 
 /// The whole command line.
@@ -141,6 +143,31 @@ enum Sub {
         /// Files or folders (searched recursively).
         #[arg(value_name = "PATH", required = true)]
         paths: Vec<PathBuf>,
+    },
+    /// Look for capture artifacts (pops, jitter, foot slide, floor, frozen, flips, limits,
+    /// bone lengths, neutral pose) in files or folders; exit 1 if a --fail-on kind is found.
+    #[command(
+        after_help = "Kinds: pop, jitter, foot_slide, floor, frozen, flip, limit, bone_length, neutral_pose (or all).\nExit codes: 0 nothing of the --fail-on kinds found, 1 something was, 2 an unreadable file or thresholds file.\nThresholds are in metres, seconds and degrees; --print-thresholds shows every key with its default."
+    )]
+    Qa {
+        /// Files or folders (searched recursively).
+        #[arg(value_name = "PATH", required_unless_present = "print_thresholds")]
+        paths: Vec<PathBuf>,
+        /// JSON lines: one object per finding, then one summary object per file.
+        #[arg(long)]
+        json: bool,
+        /// Kinds to look for, comma-separated (default: all).
+        #[arg(long, value_name = "KINDS", value_parser = parse_kinds)]
+        kinds: Option<KindList>,
+        /// Kinds that make the exit code 1 when found (default: none).
+        #[arg(long, value_name = "KINDS", value_parser = parse_kinds)]
+        fail_on: Option<KindList>,
+        /// A TOML file of thresholds (only the keys it changes).
+        #[arg(long, value_name = "FILE.toml")]
+        thresholds: Option<PathBuf>,
+        /// Print the thresholds in effect as TOML and exit.
+        #[arg(long)]
+        print_thresholds: bool,
     },
     /// Write a loaded motion as BVH: INPUT... OUTPUT.bvh.
     Convert {
@@ -305,6 +332,15 @@ pub enum Command {
     },
     /// Register with the desktop (true) or remove the registration (false).
     Desktop(bool),
+    /// Check captures for artifacts.
+    Qa {
+        /// Files or folders.
+        paths: Vec<PathBuf>,
+        /// What to look for and report.
+        options: QaOptions,
+        /// Print the thresholds instead.
+        print_thresholds: bool,
+    },
     /// Write a motion as BVH.
     Convert {
         /// Input files (one motion).
@@ -355,6 +391,16 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
         Some(Sub::Info { files, json, mnm }) => Command::Info { files, json, mnm },
         Some(Sub::Positions { files, frames, raw }) => Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw },
         Some(Sub::Check { paths }) => Command::Check { paths },
+        Some(Sub::Qa { paths, json, kinds, fail_on, thresholds, print_thresholds }) => Command::Qa {
+            paths,
+            options: QaOptions {
+                kinds: kinds.map_or_else(|| Kind::ALL.to_vec(), |k| k.0),
+                fail_on: fail_on.map_or_else(Vec::new, |k| k.0),
+                thresholds,
+                json,
+            },
+            print_thresholds,
+        },
         Some(Sub::Convert { mut files, order }) => {
             let output = files.pop().unwrap_or_default();
             if !has_ext(&output, "bvh") {
@@ -439,6 +485,14 @@ fn positive(s: &str) -> Result<f64, String> {
 
 fn finite(s: &str) -> Result<f64, String> {
     s.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| format!("expected seconds, not '{s}'"))
+}
+
+/// A comma-separated list of finding kinds.
+#[derive(Clone, Debug)]
+struct KindList(Vec<Kind>);
+
+fn parse_kinds(s: &str) -> Result<KindList, String> {
+    Kind::parse_list(s).map(KindList)
 }
 
 fn parse_order(s: &str) -> Result<[char; 3], String> {

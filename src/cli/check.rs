@@ -17,7 +17,7 @@ enum Outcome {
 }
 
 /// Files under `path` (itself if a file), sorted, recursing into folders.
-fn walk(path: &Path, explicit: bool, out: &mut Vec<(PathBuf, bool)>) {
+pub(super) fn walk(path: &Path, explicit: bool, out: &mut Vec<(PathBuf, bool)>) {
     if path.is_dir() {
         let mut entries: Vec<PathBuf> =
             std::fs::read_dir(path).map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();

@@ -12,6 +12,7 @@ mod formats_cmd;
 mod info;
 mod positions;
 mod progress;
+mod qa;
 mod render_cmd;
 
 use std::io::Write;
@@ -75,6 +76,8 @@ pub fn run(argv: Vec<String>) -> Next {
         Command::Info { files, json, mnm } => info::run(&args, files, *json, mnm.as_deref(), &mut out),
         Command::Positions { files, frames, raw } => positions::run(&args, files, frames, *raw, &mut out),
         Command::Check { paths } => check::run(&args, paths, &mut out),
+        Command::Qa { print_thresholds: true, options, .. } => qa::print_thresholds(options, &mut out),
+        Command::Qa { paths, options, .. } => qa::run(&args, paths, options, &mut out),
         Command::Compare { files, align, offset_secs, csv, mnm } => {
             compare::run(&args, files, *align, *offset_secs, *csv, mnm.as_deref(), &mut out)
         }

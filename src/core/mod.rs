@@ -3,6 +3,7 @@
 //! Depends on glam only: no GPU, no UI, no threads, so everything here is
 //! testable on a machine without a display.
 
+pub mod bounds;
 pub mod clip;
 pub mod motion;
 pub mod playback;

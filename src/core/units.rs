@@ -39,6 +39,12 @@ impl UpAxis {
         }
     }
 
+    /// `+Y`, `-Z`: the name with its sign always written.
+    pub fn signed_name(self) -> String {
+        let name = self.name();
+        if name.starts_with('-') { name.to_owned() } else { format!("+{name}") }
+    }
+
     /// Parses a name (`+Y`, `-z`, `X`…).
     pub fn parse(s: &str) -> Option<Self> {
         let t = s.trim().trim_start_matches('+').to_ascii_uppercase();

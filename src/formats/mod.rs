@@ -206,7 +206,8 @@ impl LoadRequest {
     }
 }
 
-fn unknown(path: &Path) -> LoadError {
+/// The error for a file that no format claims.
+pub fn unknown(path: &Path) -> LoadError {
     let known: Vec<String> = FORMATS
         .iter()
         .filter(|f| f.is_motion())

@@ -146,7 +146,7 @@ impl ClipView {
         let display = motion.display_from_file();
         Self {
             path: path_of(&motion, display),
-            floor_y: super::bounds::floor_y(&motion, display),
+            floor_y: crate::core::bounds::floor_y(&motion, display),
             display: (display, size),
             motion,
             name,
@@ -168,7 +168,7 @@ impl ClipView {
         self.display = self.motion.display_with(unit, up);
         let display = self.display.0;
         self.path = path_of(&self.motion, display);
-        self.floor_y = super::bounds::floor_y(&self.motion, display);
+        self.floor_y = crate::core::bounds::floor_y(&self.motion, display);
     }
 
     /// The unit in force (the user's choice, else the file's).

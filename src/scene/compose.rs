@@ -8,13 +8,13 @@ use std::sync::Arc;
 
 use glam::{Mat4, Vec3};
 
-use super::bounds::{bounds_of, clip_bounds, robust_bounds};
 use super::camera::{OrbitCamera, ViewPreset};
 use super::clips::{ClipView, Layout, apply_layout};
 use super::comparison::CompareView;
 use super::draw::{self, DrawData, Style};
 use super::gpu_types::LineVertex;
 use super::overlays::{OverlayScratch, Overlays, onion_skin, trails};
+use crate::core::bounds::{bounds_of, clip_bounds, robust_bounds};
 use crate::core::{Clip, Interpolation, LengthUnit, Motion, PoseAt, Sampler, Skeleton};
 
 /// Which pose is shown.

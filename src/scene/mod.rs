@@ -3,7 +3,6 @@
 //! `thumbnail` and the viewer's exports all compose their pictures here and nowhere else.
 //! No GPU calls, so everything here is testable without an adapter.
 
-mod bounds;
 pub mod camera;
 mod clips;
 mod comparison;
@@ -12,7 +11,7 @@ pub mod draw;
 pub mod gpu_types;
 mod overlays;
 
-pub use bounds::robust_bounds;
+pub use crate::core::bounds::robust_bounds;
 pub use camera::{OrbitCamera, ViewPreset};
 pub use clips::{ClipView, Layout, PALETTE, apply_layout, first_free, match_start, shared_end_secs};
 pub use comparison::{CompareMode, CompareView, auto_partners, heat_color};

@@ -3,8 +3,8 @@
 
 use glam::{Mat4, Vec3};
 
-pub use crate::core::sampler::bounds_of;
-use crate::core::{Interpolation, Motion, PoseAt, Sampler};
+pub use super::sampler::bounds_of;
+use super::{Interpolation, Motion, PoseAt, Sampler};
 
 /// Bounds that one absurd sample cannot stretch: points beyond 10 km are left out; with
 /// many points, the 1st to 99th percentile on each axis; with few, every other point.

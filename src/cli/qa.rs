@@ -1,0 +1,272 @@
+//! `skelview qa`: check captures for artifacts, as a table or JSON lines, with an exit code
+//! a capture-ingestion pipeline can gate on.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde_json::json;
+
+use super::{Args, ExitCode};
+use crate::core::Motion;
+use crate::formats::file_format::Role;
+use crate::formats::{self, LoadRequest, Quiet, Sequential, table};
+use crate::qa::{self, Kind, Report, Thresholds};
+
+/// What `qa` was asked to do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QaOptions {
+    /// Kinds looked for.
+    pub kinds: Vec<Kind>,
+    /// Kinds that make the exit code 1.
+    pub fail_on: Vec<Kind>,
+    /// A TOML file of thresholds.
+    pub thresholds: Option<PathBuf>,
+    /// JSON lines instead of a table.
+    pub json: bool,
+}
+
+/// The files to check: files as given, folders walked for files named as a motion format; an
+/// `.asf` in a folder is left to the `.amc` files beside it when there are some.
+fn files_to_check(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        if !p.is_dir() {
+            out.push(p.clone());
+            continue;
+        }
+        let mut found = Vec::new();
+        super::check::walk(p, false, &mut found);
+        let role = |f: &Path| table::by_name(f).filter(|fmt| fmt.is_motion()).map(|fmt| fmt.role(f));
+        for (f, _) in &found {
+            match role(f) {
+                Some(Role::Skeleton) => {
+                    let folder = f.parent();
+                    let has_motion = found.iter().any(|(g, _)| g.parent() == folder && role(g) == Some(Role::NeedsSkeleton));
+                    if !has_motion {
+                        out.push(f.clone());
+                    }
+                }
+                Some(_) => out.push(f.clone()),
+                None => {}
+            }
+        }
+    }
+    out
+}
+
+struct Checked {
+    path: PathBuf,
+    bytes: u64,
+    result: Result<(Motion, Report), String>,
+}
+
+fn check_file(path: &Path, args: &Args, options: &QaOptions, thresholds: &Thresholds, parallel_parse: bool) -> Checked {
+    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let loaded = LoadRequest::from_paths(&[path.to_owned()]).pop().unwrap_or_else(|| Err(formats::unknown(path))).and_then(|r| {
+        if parallel_parse {
+            formats::load(&r, &args.options, &crate::cache::Rayon, &mut Quiet)
+        } else {
+            formats::load(&r, &args.options, &Sequential, &mut Quiet)
+        }
+    });
+    let result = loaded.map_err(|e| e.to_string()).map(|m| {
+        let report = qa::analyse(&m, thresholds, &options.kinds, &|_| {});
+        (m, report)
+    });
+    Checked { path: path.to_owned(), bytes, result }
+}
+
+fn take_name(m: &Motion) -> Option<&str> {
+    m.source.take.and_then(|i| m.source.takes.get(i)).map(|t| t.name.as_str())
+}
+
+/// `12.3 cm`, `4.1 mm`, `37.0°`, `0.50 s`, `6.2%`.
+pub fn shown(value: f32, unit: &str) -> String {
+    match unit {
+        "m" if value.abs() < 0.01 => format!("{:.1} mm", value * 1000.0),
+        "m" if value.abs() < 1.0 => format!("{:.1} cm", value * 100.0),
+        "m" => format!("{value:.2} m"),
+        "mm" => format!("{value:.1} mm"),
+        "deg" => format!("{value:.1}°"),
+        "s" => format!("{value:.2} s"),
+        "%" => format!("{value:.1}%"),
+        _ => format!("{value} {unit}"),
+    }
+}
+
+fn write_table(out: &mut dyn Write, path: &Path, m: &Motion, r: &Report) {
+    let take = take_name(m).map_or(String::new(), |t| format!(" (take {t})"));
+    let _ = writeln!(out, "{}{take}: {} findings, {} frames, {:.2} s", path.display(), r.findings.len(), r.frames, r.duration_secs());
+    for v in &r.neutral {
+        let _ = writeln!(out, "  {}", v.summary(&m.skeleton));
+    }
+    if !r.findings.is_empty() {
+        let _ = writeln!(out, "  {:<13} {:<22} {:<14} {:>9} {:>10}  message", "kind", "joint", "frames", "value", "threshold");
+    }
+    for f in &r.findings {
+        let frames = if f.start_frame == f.end_frame { f.start_frame.to_string() } else { format!("{}-{}", f.start_frame, f.end_frame) };
+        let _ = writeln!(
+            out,
+            "  {:<13} {:<22} {:<14} {:>9} {:>10}  {}",
+            f.kind.name(),
+            qa::joint_name(m, f.joint),
+            frames,
+            shown(f.value, f.unit),
+            shown(f.threshold, f.unit),
+            f.message
+        );
+    }
+}
+
+fn write_json(out: &mut dyn Write, path: &Path, m: &Motion, r: &Report) {
+    let file = path.display().to_string();
+    let take = take_name(m);
+    for f in &r.findings {
+        let line = json!({
+            "file": file,
+            "take": take,
+            "kind": f.kind.name(),
+            "joint": f.joint.map(|_| qa::joint_name(m, f.joint)),
+            "start_frame": f.start_frame,
+            "end_frame": f.end_frame,
+            "start_secs": r.secs(f.start_frame),
+            "end_secs": r.secs(f.end_frame),
+            "value": f.value,
+            "unit": f.unit,
+            "threshold": f.threshold,
+            "message": f.message,
+        });
+        let _ = writeln!(out, "{line}");
+    }
+    let counts: serde_json::Map<String, serde_json::Value> = r.counts().into_iter().map(|(k, n)| (k.name().to_owned(), json!(n))).collect();
+    let neutral: Vec<serde_json::Value> = r
+        .neutral
+        .iter()
+        .map(|v| {
+            json!({
+                "pose": v.pose,
+                "up": v.up.signed_name(),
+                "facing": v.facing.map(|f| f.signed_name()),
+                "biped_convention": v.biped,
+                "shape": v.shape,
+                "arm_angle_deg": v.arm_angle_deg,
+                "ideal": v.ideal,
+                "worst_limb": v.worst().map(|w| w.limb),
+                "worst_joint": v.worst().map(|w| m.skeleton.joints()[w.joint].name.as_str()),
+                "worst_deg": v.worst().map(|w| w.deg),
+            })
+        })
+        .collect();
+    let summary = json!({
+        "file": file,
+        "take": take,
+        "kind": "summary",
+        "counts": counts,
+        "frames": r.frames,
+        "duration_secs": r.duration_secs(),
+        "neutral_pose": neutral,
+    });
+    let _ = writeln!(out, "{summary}");
+}
+
+fn read_thresholds(options: &QaOptions) -> Result<Thresholds, String> {
+    match &options.thresholds {
+        None => Ok(Thresholds::default()),
+        Some(p) => std::fs::read_to_string(p)
+            .map_err(|e| e.to_string())
+            .and_then(|t| Thresholds::from_toml(&t))
+            .map_err(|e| format!("{}: {e}", p.display())),
+    }
+}
+
+/// `--print-thresholds`: the thresholds in effect (defaults, or the file's over them) as TOML.
+pub(super) fn print_thresholds(options: &QaOptions, out: &mut dyn Write) -> ExitCode {
+    match read_thresholds(options) {
+        Ok(t) => {
+            let _ = write!(out, "{}", t.to_toml());
+            0
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            2
+        }
+    }
+}
+
+/// Runs `qa`; exit 0 when no finding of the `fail_on` kinds, 1 when there is one, 2 when a
+/// file could not be read (or the thresholds file is bad).
+pub(super) fn run(args: &Args, paths: &[PathBuf], options: &QaOptions, out: &mut dyn Write) -> ExitCode {
+    let thresholds = match read_thresholds(options) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    let started = Instant::now();
+    let files = files_to_check(paths);
+    let progress = super::progress::bar(files.len() as u64, "checking");
+    // One file: its parse uses every core. Several: one file per core.
+    let single = files.len() == 1;
+    let checked: Vec<Checked> = files
+        .par_iter()
+        .map(|p| {
+            let c = check_file(p, args, options, &thresholds, single);
+            progress.inc(1);
+            c
+        })
+        .collect();
+    progress.finish_and_clear();
+    let (mut unreadable, mut failing, mut bytes) = (0, 0, 0u64);
+    let mut totals: std::collections::BTreeMap<Kind, usize> = options.kinds.iter().map(|&k| (k, 0)).collect();
+    for c in &checked {
+        bytes += c.bytes;
+        match &c.result {
+            Err(message) => {
+                unreadable += 1;
+                if options.json {
+                    let _ = writeln!(out, "{}", json!({"file": c.path.display().to_string(), "kind": "error", "message": message}));
+                } else {
+                    let _ = writeln!(out, "{message}");
+                }
+            }
+            Ok((m, r)) => {
+                if options.json {
+                    write_json(out, &c.path, m, r);
+                } else {
+                    write_table(out, &c.path, m, r);
+                }
+                for f in &r.findings {
+                    *totals.entry(f.kind).or_default() += 1;
+                }
+                if r.findings.iter().any(|f| options.fail_on.contains(&f.kind)) {
+                    failing += 1;
+                }
+            }
+        }
+    }
+    let secs = started.elapsed().as_secs_f64().max(1e-9);
+    let counts: Vec<String> = totals.iter().map(|(k, n)| format!("{} {n}", k.name())).collect();
+    let summary = format!(
+        "checked {} files ({:.1} MB) in {secs:.2} s ({:.0} files/s, {:.0} MB/s): {}; {unreadable} unreadable",
+        checked.len(),
+        bytes as f64 / 1e6,
+        checked.len() as f64 / secs,
+        bytes as f64 / 1e6 / secs,
+        counts.join(", ")
+    );
+    if options.json {
+        eprintln!("{summary}");
+    } else {
+        let _ = writeln!(out, "{summary}");
+    }
+    if unreadable > 0 {
+        2
+    } else if failing > 0 {
+        1
+    } else {
+        0
+    }
+}

@@ -1,0 +1,208 @@
+//! Checking a capture: the artifacts a mocap technician scrubs for (pops, jitter, sliding and
+//! sinking feet, frozen stretches, Euler flips, joints past their limits, stretching bones)
+//! and a verdict on the neutral pose, as findings with a joint, frames, a value in metres,
+//! degrees or seconds and the threshold it crossed. No GPU, no UI; rayon spreads the work.
+//!
+//! Everything is measured in display space (metres, Y up) from one pass of forward kinematics
+//! over every frame ([`tracks::Tracks`]), so thresholds mean the same for every format.
+
+mod bones;
+mod channels;
+mod contact;
+mod motion_checks;
+mod neutral;
+mod ranges;
+pub mod thresholds;
+mod tracks;
+
+use std::collections::BTreeMap;
+
+use crate::core::Motion;
+pub use neutral::{LimbDeviation, NeutralVerdict};
+pub use thresholds::Thresholds;
+
+/// What a finding is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// A jump between two frames far beyond the clip's own motion.
+    Pop,
+    /// High-frequency noise on a joint over a window.
+    Jitter,
+    /// A foot in contact that drifts horizontally.
+    FootSlide,
+    /// A joint below the floor.
+    Floor,
+    /// Values repeated exactly (held, dropped tracking) or missing in the file.
+    Frozen,
+    /// An Euler channel wrapping while the rotation barely changes.
+    Flip,
+    /// A channel outside the file's declared limits.
+    Limit,
+    /// A bone whose length changes.
+    BoneLength,
+    /// The rest pose or first frame far from the ideal neutral pose.
+    NeutralPose,
+}
+
+impl Kind {
+    /// Every kind, in report order.
+    pub const ALL: [Kind; 9] =
+        [Kind::Pop, Kind::Jitter, Kind::FootSlide, Kind::Floor, Kind::Frozen, Kind::Flip, Kind::Limit, Kind::BoneLength, Kind::NeutralPose];
+
+    /// Name in reports and on the command line (`foot_slide`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Pop => "pop",
+            Kind::Jitter => "jitter",
+            Kind::FootSlide => "foot_slide",
+            Kind::Floor => "floor",
+            Kind::Frozen => "frozen",
+            Kind::Flip => "flip",
+            Kind::Limit => "limit",
+            Kind::BoneLength => "bone_length",
+            Kind::NeutralPose => "neutral_pose",
+        }
+    }
+
+    /// The kind named `s` (as [`Kind::name`] writes it).
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == s.trim())
+    }
+
+    /// Parses a comma-separated list (`pop,jitter`); `all` is every kind.
+    pub fn parse_list(s: &str) -> Result<Vec<Self>, String> {
+        if s.trim() == "all" {
+            return Ok(Self::ALL.to_vec());
+        }
+        let mut out = Vec::new();
+        for part in s.split(',').filter(|p| !p.trim().is_empty()) {
+            let kind = Self::parse(part).ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|k| k.name()).collect();
+                format!("unknown kind '{}': expected {} or all", part.trim(), names.join(", "))
+            })?;
+            if !out.contains(&kind) {
+                out.push(kind);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// One problem found in a clip.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    /// What it is.
+    pub kind: Kind,
+    /// The joint it is about (none for a whole row or a whole pose).
+    pub joint: Option<usize>,
+    /// First frame concerned.
+    pub start_frame: usize,
+    /// Last frame concerned (inclusive).
+    pub end_frame: usize,
+    /// The measured value (the worst over the frames), in `unit`.
+    pub value: f32,
+    /// `m`, `mm`, `deg`, `s` or `%`.
+    pub unit: &'static str,
+    /// The threshold it crossed, in `unit`.
+    pub threshold: f32,
+    /// One sentence for a person.
+    pub message: String,
+}
+
+impl Finding {
+    /// True when `frame` lies in the finding's frames.
+    pub fn covers(&self, frame: usize) -> bool {
+        (self.start_frame..=self.end_frame).contains(&frame)
+    }
+}
+
+/// Everything found in one clip.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// Findings by first frame, then kind.
+    pub findings: Vec<Finding>,
+    /// The neutral-pose verdicts: the rest pose, then the first frame when there are frames.
+    pub neutral: Vec<NeutralVerdict>,
+    /// Frames analysed.
+    pub frames: usize,
+    /// Seconds between frames.
+    pub frame_time_secs: f64,
+    /// The kinds that were looked for.
+    pub kinds: Vec<Kind>,
+}
+
+impl Report {
+    /// Number of findings of each kind looked for (zeros included).
+    pub fn counts(&self) -> BTreeMap<Kind, usize> {
+        let mut counts: BTreeMap<Kind, usize> = self.kinds.iter().map(|&k| (k, 0)).collect();
+        for f in &self.findings {
+            *counts.entry(f.kind).or_default() += 1;
+        }
+        counts
+    }
+
+    /// Length of the clip in seconds (first to last frame).
+    pub fn duration_secs(&self) -> f64 {
+        self.frames.saturating_sub(1) as f64 * self.frame_time_secs
+    }
+
+    /// Seconds from the clip's start to `frame`.
+    pub fn secs(&self, frame: usize) -> f64 {
+        frame as f64 * self.frame_time_secs
+    }
+}
+
+/// Looks for `kinds` in `m` with `thresholds`. `progress` is called with the fraction done
+/// (0 to 1) from whichever thread did the work.
+pub fn analyse(m: &Motion, thresholds: &Thresholds, kinds: &[Kind], progress: &(dyn Fn(f32) + Sync)) -> Report {
+    let wants = |k: Kind| kinds.contains(&k);
+    let mut findings = Vec::new();
+    let needs_tracks = kinds.iter().any(|k| !matches!(k, Kind::Limit | Kind::NeutralPose));
+    let tracks = if needs_tracks && m.clip.num_frames() > 0 { Some(tracks::Tracks::compute(m, &|f| progress(0.8 * f))) } else { None };
+    if let Some(t) = &tracks {
+        let mut pops = motion_checks::pops(m, t, &thresholds.pop);
+        if wants(Kind::Jitter) {
+            findings.extend(motion_checks::jitter(m, t, &thresholds.jitter, &pops));
+        }
+        if wants(Kind::Pop) {
+            findings.append(&mut pops);
+        }
+        if wants(Kind::FootSlide) {
+            findings.extend(contact::foot_slide(m, t, &thresholds.foot_slide));
+        }
+        if wants(Kind::Floor) {
+            findings.extend(contact::floor(m, t, &thresholds.floor));
+        }
+        if wants(Kind::Flip) {
+            findings.extend(channels::flips(m, t, &thresholds.flip));
+        }
+        if wants(Kind::BoneLength) {
+            findings.extend(bones::bone_length(m, t, &thresholds.bone_length));
+        }
+    }
+    progress(0.9);
+    if wants(Kind::Frozen) {
+        findings.extend(channels::frozen(m, &thresholds.frozen));
+    }
+    if wants(Kind::Limit) {
+        findings.extend(channels::limits(m, &thresholds.limit));
+    }
+    let neutral = neutral::verdicts(m);
+    if wants(Kind::NeutralPose) {
+        findings.extend(neutral::findings(&neutral, &thresholds.neutral_pose, &m.skeleton));
+    }
+    findings.sort_by(|a, b| (a.start_frame, a.kind, a.joint).cmp(&(b.start_frame, b.kind, b.joint)));
+    progress(1.0);
+    Report {
+        findings,
+        neutral,
+        frames: m.clip.num_frames(),
+        frame_time_secs: m.clip.frame_time_secs,
+        kinds: Kind::ALL.into_iter().filter(|k| wants(*k)).collect(),
+    }
+}
+
+/// The name of `joint` in `m`, or `(whole pose)`.
+pub fn joint_name(m: &Motion, joint: Option<usize>) -> &str {
+    joint.and_then(|j| m.skeleton.joints().get(j)).map_or("(whole pose)", |j| j.name.as_str())
+}

@@ -1,0 +1,350 @@
+//! Capture checks on injected artifacts: clean corpus clips get one artifact each, made here
+//! from the clip's own numbers (a jump, noise, a drift, repeated rows, an Euler wrap, a
+//! channel past its limit, a stretched bone, a sunk body), and the finding must appear with
+//! the right kind, joint and frames while the untouched clip does not have it.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use skelview::core::{ChannelKind, Clip, Motion};
+use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential};
+use skelview::qa::{self, Finding, Kind, Report, Thresholds};
+
+fn load(paths: &[PathBuf]) -> Motion {
+    let request = LoadRequest::from_paths(paths).pop().unwrap().unwrap();
+    formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
+}
+
+fn corpus_file(rel: &str) -> Option<PathBuf> {
+    common::corpus().map(|c| c.join(rel))
+}
+
+/// `m` with its channel values changed by `change(values, channels_per_frame)`.
+fn edited(m: &Motion, change: impl FnOnce(&mut [f32], usize)) -> Motion {
+    let cpf = m.clip.channels_per_frame();
+    let mut values = m.clip.values().to_vec();
+    change(&mut values, cpf);
+    let mut out = m.clone();
+    out.clip = Clip::new(m.clip.frame_time_secs, cpf, m.clip.num_frames(), values);
+    out
+}
+
+fn joint(m: &Motion, name: &str) -> usize {
+    m.skeleton.find(name).unwrap_or_else(|| panic!("no joint {name}"))
+}
+
+/// Row index of `joint`'s channel `kind`.
+fn channel(m: &Motion, joint: usize, kind: ChannelKind) -> usize {
+    let j = &m.skeleton.joints()[joint];
+    j.first_channel + j.channels.iter().position(|&c| c == kind).unwrap_or_else(|| panic!("{} has no {kind:?}", j.name))
+}
+
+fn analyse(m: &Motion) -> Report {
+    qa::analyse(m, &Thresholds::default(), &Kind::ALL, &|_| {})
+}
+
+/// Findings of `kind` on `joint` (None: whole pose) overlapping frames `a..=b`.
+fn near<'r>(r: &'r Report, kind: Kind, joint: Option<usize>, a: usize, b: usize) -> Vec<&'r Finding> {
+    r.findings.iter().filter(|f| f.kind == kind && f.joint == joint && f.start_frame <= b && a <= f.end_frame).collect()
+}
+
+fn within(x: usize, target: usize, tolerance: usize) -> bool {
+    x.abs_diff(target) <= tolerance
+}
+
+/// Deterministic Gaussian samples (LCG + Box–Muller): the test must not change between runs.
+struct Noise(u64);
+
+impl Noise {
+    fn uniform(&mut self) -> f32 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 40) as f32 + 0.5) / (1u64 << 24) as f32
+    }
+
+    fn gaussian(&mut self) -> f32 {
+        let (u, v) = (self.uniform(), self.uniform());
+        (-2.0 * u.ln()).sqrt() * (std::f32::consts::TAU * v).cos()
+    }
+}
+
+fn cmu() -> Option<Motion> {
+    corpus_file("bvh/cmu_cgspeed_01_01.bvh").map(|p| load(&[p]))
+}
+
+#[test]
+fn a_one_frame_rotation_jump_is_a_pop_on_that_joint() {
+    let Some(m) = cmu() else { return };
+    let arm = joint(&m, "LeftForeArm");
+    let c = channel(&m, arm, ChannelKind::RotateZ);
+    let popped = edited(&m, |v, cpf| v[1000 * cpf + c] += 40f32.to_radians());
+    let found = analyse(&popped);
+    let pops = near(&found, Kind::Pop, Some(arm), 995, 1005);
+    assert_eq!(pops.len(), 1, "{:#?}", found.findings);
+    assert!(within(pops[0].start_frame, 1000, 1) && within(pops[0].end_frame, 1000, 1), "{:?}", pops[0]);
+    assert!((pops[0].value - 40.0).abs() < 8.0 && pops[0].unit == "deg", "{:?}", pops[0]);
+    assert!(pops[0].message.contains("comes back"), "{}", pops[0].message);
+    assert!(near(&analyse(&m), Kind::Pop, Some(arm), 995, 1005).is_empty());
+}
+
+#[test]
+fn a_root_that_jumps_and_stays_is_a_pop_on_the_root() {
+    let Some(m) = cmu() else { return };
+    let root = m.skeleton.roots().next().unwrap();
+    let c = channel(&m, root, ChannelKind::TranslateX);
+    let raw = 0.3 / m.metres_per_raw_unit();
+    let moved = edited(&m, |v, cpf| {
+        for f in 1500..m.clip.num_frames() {
+            v[f * cpf + c] += raw;
+        }
+    });
+    let found = analyse(&moved);
+    let pops = near(&found, Kind::Pop, Some(root), 1490, 1510);
+    assert_eq!(pops.len(), 1, "{:#?}", found.findings);
+    assert!(within(pops[0].start_frame, 1500, 1) && within(pops[0].end_frame, 1500, 1), "{:?}", pops[0]);
+    assert!((pops[0].value - 0.3).abs() < 0.05 && pops[0].unit == "m", "{:?}", pops[0]);
+    assert!(near(&analyse(&m), Kind::Pop, Some(root), 1490, 1510).is_empty());
+}
+
+#[test]
+fn noise_of_a_few_millimetres_over_a_second_is_jitter_on_that_joint() {
+    let Some(m) = cmu() else { return };
+    let root = m.skeleton.roots().next().unwrap();
+    let channels: Vec<usize> =
+        [ChannelKind::TranslateX, ChannelKind::TranslateY, ChannelKind::TranslateZ].map(|k| channel(&m, root, k)).to_vec();
+    let sigma_raw = 0.006 / m.metres_per_raw_unit();
+    let fps = m.clip.fps().round() as usize;
+    let (a, b) = (600, 600 + fps - 1);
+    let mut noise = Noise(7);
+    let noisy = edited(&m, |v, cpf| {
+        for f in a..=b {
+            for &c in &channels {
+                v[f * cpf + c] += sigma_raw * noise.gaussian();
+            }
+        }
+    });
+    let found = analyse(&noisy);
+    let jitter = near(&found, Kind::Jitter, Some(root), a, b);
+    assert_eq!(jitter.len(), 1, "{:#?}", found.findings.iter().filter(|f| f.kind == Kind::Jitter).collect::<Vec<_>>());
+    // The smoothing filter reaches four frames either side of a noisy frame.
+    assert!(within(jitter[0].start_frame, a, 4) && within(jitter[0].end_frame, b, 4), "{:?}", jitter[0]);
+    assert!((4.0..9.0).contains(&jitter[0].value) && jitter[0].unit == "mm", "{:?}", jitter[0]);
+    assert!(
+        found.findings.iter().filter(|f| f.kind == Kind::Jitter && f.start_frame <= b && a <= f.end_frame).count() == 1,
+        "the joints the root carries are not reported again"
+    );
+    assert!(near(&analyse(&m), Kind::Jitter, Some(root), 0, m.clip.num_frames()).is_empty());
+}
+
+#[test]
+fn a_root_drifting_during_a_walk_makes_the_planted_foot_slide() {
+    let Some(p) = corpus_file("bvh/pymo_AV_8Walk_Meredith_XYZ.bvh") else { return };
+    let m = load(&[p]);
+    let root = m.skeleton.roots().next().unwrap();
+    let c = channel(&m, root, ChannelKind::TranslateX);
+    let (a, b) = (200, 320);
+    let drift = 0.2 / m.metres_per_raw_unit();
+    let drifting = edited(&m, |v, cpf| {
+        for f in a..m.clip.num_frames() {
+            v[f * cpf + c] += drift * ((f - a) as f32 / (b - a) as f32).min(1.0);
+        }
+    });
+    let is_foot = |f: &&Finding| {
+        let name = m.skeleton.joints()[f.joint.unwrap()].name.to_ascii_lowercase();
+        name.contains("foot") || name.contains("toe")
+    };
+    let found = analyse(&drifting);
+    let slides: Vec<&Finding> =
+        found.findings.iter().filter(|f| f.kind == Kind::FootSlide && f.start_frame <= b && a <= f.end_frame).filter(is_foot).collect();
+    assert!(!slides.is_empty(), "{:#?}", found.findings);
+    for s in &slides {
+        // A contact that outlasts the drift may add the foot's own roll after it.
+        assert!(s.start_frame + 1 >= a && s.start_frame <= b + 1, "slides start inside the drift: {s:?}");
+        assert!(s.value > 0.05 && s.unit == "m", "{s:?}");
+    }
+    assert!(slides.iter().any(|s| s.end_frame <= b + 1), "a contact inside the drift slides: {slides:#?}");
+    let clean = analyse(&m);
+    assert!(!clean.findings.iter().any(|f| f.kind == Kind::FootSlide && f.start_frame <= b && a <= f.end_frame));
+}
+
+#[test]
+fn repeated_rows_are_a_frozen_stretch_of_the_whole_pose() {
+    let Some(m) = cmu() else { return };
+    let (a, b) = (1200, 1259);
+    let held = edited(&m, |v, cpf| {
+        let row: Vec<f32> = v[(a - 1) * cpf..a * cpf].to_vec();
+        for f in a..=b {
+            v[f * cpf..(f + 1) * cpf].copy_from_slice(&row);
+        }
+    });
+    let found = analyse(&held);
+    let frozen = near(&found, Kind::Frozen, None, a, b);
+    assert_eq!(frozen.len(), 1, "{:#?}", found.findings);
+    assert_eq!((frozen[0].start_frame, frozen[0].end_frame), (a, b));
+    assert!((frozen[0].value - 60.0 * m.clip.frame_time_secs as f32).abs() < 1e-3);
+    assert!(!found.findings.iter().any(|f| f.kind == Kind::Frozen && f.joint.is_some()), "a held row is not also every joint held");
+    assert!(!analyse(&m).findings.iter().any(|f| f.kind == Kind::Frozen));
+}
+
+#[test]
+fn a_full_turn_added_to_one_euler_channel_is_a_flip_not_a_pop() {
+    let Some(m) = cmu() else { return };
+    let arm = joint(&m, "LeftArm");
+    let c = channel(&m, arm, ChannelKind::RotateY);
+    let wrapped = edited(&m, |v, cpf| {
+        for f in 800..m.clip.num_frames() {
+            v[f * cpf + c] += std::f32::consts::TAU;
+        }
+    });
+    let found = analyse(&wrapped);
+    let flips = near(&found, Kind::Flip, Some(arm), 0, m.clip.num_frames());
+    assert_eq!(flips.len(), 1, "{:#?}", found.findings);
+    assert_eq!((flips[0].start_frame, flips[0].end_frame), (800, 800));
+    assert!((flips[0].value - 360.0).abs() < 1.0, "{:?}", flips[0]);
+    assert!(near(&found, Kind::Pop, Some(arm), 795, 805).is_empty(), "the rotation itself did not jump");
+    assert!(near(&analyse(&m), Kind::Flip, Some(arm), 0, m.clip.num_frames()).is_empty());
+}
+
+#[test]
+fn a_channel_pushed_past_its_asf_limit_is_a_limit_finding() {
+    let Some(dir) = corpus_file("asfamc") else { return };
+    let m = load(&[dir.join("hdm05_HDM_dg.asf"), dir.join("hdm05_HDM_dg_06-03_03_120.amc")]);
+    let femur = joint(&m, "lfemur");
+    let j = &m.skeleton.joints()[femur];
+    let i = j.channels.iter().position(|&k| k == ChannelKind::RotateX).unwrap();
+    let (_, hi) = j.limits[i];
+    let c = j.first_channel + i;
+    let pushed = edited(&m, |v, cpf| {
+        for f in 50..=59 {
+            v[f * cpf + c] = hi + 20f32.to_radians();
+        }
+    });
+    let found = analyse(&pushed);
+    let over = near(&found, Kind::Limit, Some(femur), 0, m.clip.num_frames());
+    assert_eq!(over.len(), 1, "{:#?}", found.findings);
+    assert_eq!((over[0].start_frame, over[0].end_frame), (50, 59));
+    assert!((over[0].value - 20.0).abs() < 0.01 && over[0].unit == "deg", "{:?}", over[0]);
+    assert!(near(&analyse(&m), Kind::Limit, Some(femur), 0, m.clip.num_frames()).is_empty());
+}
+
+#[test]
+fn a_stretched_bone_in_a_file_with_translations_everywhere() {
+    let Some(p) = corpus_file("bvh/bandai2_walk_normal_001.bvh") else { return };
+    let m = load(&[p]);
+    let shin = joint(&m, "LowerLeg_L");
+    let channels: Vec<usize> =
+        [ChannelKind::TranslateX, ChannelKind::TranslateY, ChannelKind::TranslateZ].map(|k| channel(&m, shin, k)).to_vec();
+    let stretched = edited(&m, |v, cpf| {
+        for f in 100..=109 {
+            for &c in &channels {
+                v[f * cpf + c] *= 1.2;
+            }
+        }
+    });
+    let found = analyse(&stretched);
+    let bones = near(&found, Kind::BoneLength, Some(shin), 0, m.clip.num_frames());
+    assert_eq!(bones.len(), 1, "{:#?}", found.findings);
+    assert_eq!((bones[0].start_frame, bones[0].end_frame), (100, 109));
+    assert!((bones[0].value - 20.0).abs() < 1.0 && bones[0].unit == "%", "{:?}", bones[0]);
+    assert!(!analyse(&m).findings.iter().any(|f| f.kind == Kind::BoneLength));
+}
+
+#[test]
+fn a_body_lowered_through_the_floor() {
+    let Some(p) = corpus_file("bvh/pymo_AV_8Walk_Meredith_XYZ.bvh") else { return };
+    let m = load(&[p]);
+    let root = m.skeleton.roots().next().unwrap();
+    let c = channel(&m, root, ChannelKind::TranslateY);
+    let down = 0.15 / m.metres_per_raw_unit();
+    let sunk = edited(&m, |v, cpf| {
+        for f in 300..=320 {
+            v[f * cpf + c] -= down;
+        }
+    });
+    let found = analyse(&sunk);
+    let under: Vec<&Finding> =
+        found.findings.iter().filter(|f| f.kind == Kind::Floor && f.start_frame <= 320 && 300 <= f.end_frame).collect();
+    assert!(!under.is_empty(), "{:#?}", found.findings);
+    for f in &under {
+        assert!(within(f.start_frame, 300, 1) && within(f.end_frame, 320, 1), "{f:?}");
+        assert!(f.value > 0.05 && f.unit == "m", "{f:?}");
+    }
+    assert!(!analyse(&m).findings.iter().any(|f| f.kind == Kind::Floor && f.start_frame <= 320 && 300 <= f.end_frame));
+}
+
+#[test]
+fn a_raised_arm_in_the_first_frame_is_not_a_neutral_pose() {
+    let Some(m) = cmu() else { return };
+    let clean = analyse(&m);
+    assert_eq!(clean.neutral[0].shape, "T-pose", "{:?}", clean.neutral[0]);
+    assert_eq!(clean.neutral[0].facing.map(|f| f.signed_name()), Some("+Z".into()));
+    assert!(!clean.findings.iter().any(|f| f.kind == Kind::NeutralPose), "01_01 starts in a T-pose");
+    let arm = joint(&m, "LeftArm");
+    let c = channel(&m, arm, ChannelKind::RotateZ);
+    let raised = edited(&m, |v, _| v[c] += 70f32.to_radians());
+    let found = analyse(&raised);
+    let neutral: Vec<&Finding> = found.findings.iter().filter(|f| f.kind == Kind::NeutralPose).collect();
+    assert_eq!(neutral.len(), 1, "only the first frame changed: {neutral:#?}");
+    let name = &m.skeleton.joints()[neutral[0].joint.unwrap()].name;
+    assert!(name.starts_with("LeftArm") || name.starts_with("LeftForeArm"), "{name}");
+    assert!((neutral[0].value - 70.0).abs() < 10.0, "{:?}", neutral[0]);
+}
+
+fn skelview(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_skelview")).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn qa_on_the_command_line_writes_json_lines_and_gates_on_kinds() {
+    let Some(p) = corpus_file("bvh/cmu_cgspeed_01_01.bvh") else { return };
+    let path = p.to_str().unwrap();
+    let (code, out, _) = skelview(&["qa", path, "--json"]);
+    assert_eq!(code, 0, "no --fail-on: exit 0");
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["kind"], "summary");
+    assert_eq!(summary["frames"], 2752);
+    assert_eq!(summary["counts"].as_object().unwrap().len(), Kind::ALL.len());
+    let findings = &lines[..lines.len() - 1];
+    for f in findings {
+        for key in ["file", "take", "joint", "start_frame", "end_frame", "start_secs", "end_secs", "value", "unit", "threshold", "message"]
+        {
+            assert!(f.get(key).is_some(), "{key} missing in {f}");
+        }
+    }
+    let floors = findings.iter().filter(|f| f["kind"] == "floor").count();
+    assert_eq!(summary["counts"]["floor"], floors);
+    let (code, _, _) = skelview(&["qa", path, "--fail-on", "floor"]);
+    assert_eq!(code, if floors > 0 { 1 } else { 0 });
+    let (code, out, _) = skelview(&["qa", path, "--kinds", "flip,limit", "--fail-on", "flip,limit"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("flip 0, limit 0;"), "{out}");
+    let (code, _, err) = skelview(&["qa", path, "--kinds", "pops"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown kind 'pops'"), "{err}");
+}
+
+#[test]
+fn qa_thresholds_come_from_a_toml_file_and_bad_ones_exit_2() {
+    let Some(p) = corpus_file("bvh/cmu_cgspeed_01_01.bvh") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let loose = dir.path().join("loose.toml");
+    std::fs::write(&loose, "[floor]\ndepth_m = 10.0\n").unwrap();
+    let (code, out, _) = skelview(&["qa", p.to_str().unwrap(), "--thresholds", loose.to_str().unwrap(), "--fail-on", "floor"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("floor 0,"), "{out}");
+    let (_, printed, _) = skelview(&["qa", "--print-thresholds", "--thresholds", loose.to_str().unwrap()]);
+    assert!(printed.contains("depth_m = 10.0") && printed.contains("[jitter]"), "{printed}");
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "[floor]\ndepth_cm = 3\n").unwrap();
+    let (code, _, err) = skelview(&["qa", p.to_str().unwrap(), "--thresholds", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.toml") && err.contains("line 2") && err.contains("depth_cm"), "{err}");
+    let junk = dir.path().join("junk.bvh");
+    std::fs::write(&junk, b"HIERARCHY\nROOT a\n{\n").unwrap();
+    let (code, out, _) = skelview(&["qa", junk.to_str().unwrap(), p.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 2, "an unreadable file exits 2");
+    assert!(out.lines().any(|l| l.contains("\"kind\":\"error\"") && l.contains("junk.bvh")), "{out}");
+}
