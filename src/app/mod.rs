@@ -15,6 +15,7 @@ use crate::core::{GlobalPose, Interpolation, LengthUnit, Motion, PlaybackCommand
 use crate::formats::{LoadOptions, LoadRequest};
 use crate::scene::{self, CompareMode, DrawData, FrameSpec, Layout, Overlays, PoseMode, ViewPreset};
 
+mod checks;
 mod curves;
 mod dialogs;
 mod jobs;
@@ -22,12 +23,13 @@ mod session;
 pub mod settings;
 mod view;
 
+pub use checks::{CheckState, Checks, fraction};
 pub use curves::{ChannelCurve, channel_curves};
 pub use dialogs::Dialog;
 pub use jobs::{Finished, Job, Jobs, Waker};
 pub use session::{Arrived, Loading, Session};
 pub use settings::{FileOverride, PanelLayout, Settings, SettingsStore};
-pub use view::View;
+pub use view::{IssueSort, IssuesView, View};
 
 /// A change requested by the UI, applied once per frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -106,6 +108,14 @@ pub enum Command {
     Compare(CompareEdit),
     /// Trails and onion skin.
     SetOverlays(Overlays),
+    /// Go to a finding of the active clip's checks: seek to its first frame, select its
+    /// joint and frame the camera on it.
+    ShowFinding {
+        /// Frame of the active clip.
+        frame: usize,
+        /// The joint, if the finding has one.
+        joint: Option<usize>,
+    },
 }
 
 /// A change to the comparison of the reference with another clip.
@@ -151,6 +161,8 @@ pub struct Viewer {
     pub settings: Settings,
     /// Background exports and reads.
     pub jobs: Jobs,
+    /// Capture checks of the open clips (background).
+    pub checks: Checks,
     /// This frame's picture.
     pub frame: Frame,
     /// Commands queued this frame.
@@ -189,6 +201,7 @@ impl Viewer {
             view: View::default(),
             settings,
             jobs: Jobs::default(),
+            checks: Checks::default(),
             frame: Frame::default(),
             commands: Vec::new(),
             messages: Messages::default(),
@@ -425,6 +438,19 @@ impl Viewer {
                 }
             }
             Command::SetOverlays(o) => s.scene.overlays = o,
+            Command::ShowFinding { frame, joint } => {
+                if let Some(c) = s.active_clip() {
+                    let time = c.offset_secs + frame as f64 * c.motion.clip.frame_time_secs;
+                    s.pose_mode = PoseMode::Animated;
+                    s.playback_command(PlaybackCommand::Pause);
+                    s.playback_command(PlaybackCommand::Seek(time));
+                }
+                self.view.selected = joint;
+                match joint {
+                    Some(j) => self.view.frame_joint = Some(j),
+                    None => self.view.frame_on_next_pose = true,
+                }
+            }
             Command::LoadNameMap(path) => {
                 if let Err(e) = self.jobs.read_name_map(path, self.waker.clone()) {
                     self.messages.error = Some(e);
@@ -495,6 +521,9 @@ impl Viewer {
         }
         self.poll_loads();
         self.apply_commands();
+        self.checks.poll();
+        self.checks.sync(&self.session.scene.clips, &self.settings.qa, &self.waker);
+        self.session.scene.flagged = self.flagged_now();
         if self.session.pose_mode == PoseMode::Animated {
             self.session.playback.update(dt_secs);
         }
@@ -510,6 +539,12 @@ impl Viewer {
                     view.camera.frame_bounds(lo, hi, view.aspect);
                 }
                 view.frame_on_next_pose = false;
+            }
+            if let Some(j) = view.frame_joint.take() {
+                if let (Some(p), Some(c)) = (s.active_clip().and_then(|c| c.positions().get(j).copied()), s.active_clip()) {
+                    let r = Vec3::splat(c.display.1 * 0.35);
+                    view.camera.frame_bounds(p - r, p + r, view.aspect);
+                }
             }
             if view.follow_root {
                 let root = s.motion().and_then(|m| m.skeleton.roots().next());
@@ -530,6 +565,36 @@ impl Viewer {
             let center = Vec3::new(view.camera.target.x, 0.0, view.camera.target.z);
             scene::draw::grid(center, size, &spec.style, &mut self.frame.draw.lines);
         }
+    }
+
+    /// The active clip's frame on the shared clock now (nearest), if it has frames.
+    pub fn active_frame(&self) -> Option<usize> {
+        let c = self.session.active_clip()?;
+        let n = c.motion.clip.num_frames();
+        let ft = c.motion.clip.frame_time_secs;
+        (n > 0 && ft > 0.0).then(|| (((self.session.playback.time_secs - c.offset_secs) / ft).round().max(0.0) as usize).min(n - 1))
+    }
+
+    /// The finished checks of the active clip.
+    pub fn active_report(&self) -> Option<&Arc<crate::qa::Report>> {
+        self.checks.report(self.session.active_clip()?.serial)
+    }
+
+    /// Joints of the active clip inside a finding at the current frame (shown kinds only).
+    fn flagged_now(&self) -> Vec<usize> {
+        let (Some(report), Some(frame)) = (self.active_report(), self.active_frame()) else { return Vec::new() };
+        if self.session.pose_mode != PoseMode::Animated {
+            return Vec::new();
+        }
+        let mut joints: Vec<usize> = report
+            .findings
+            .iter()
+            .filter(|f| f.kind != crate::qa::Kind::NeutralPose && !self.view.issues.hidden.contains(&f.kind) && f.covers(frame))
+            .filter_map(|f| f.joint)
+            .collect();
+        joints.sort_unstable();
+        joints.dedup();
+        joints
     }
 
     /// Writes the settings and waits for the write (the window is closing).

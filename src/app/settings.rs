@@ -71,6 +71,8 @@ pub struct Settings {
     pub panels: PanelLayout,
     /// Recently opened files, newest first (at most 10).
     pub recent: Vec<PathBuf>,
+    /// Thresholds of the capture checks.
+    pub qa: crate::qa::Thresholds,
 }
 
 impl Default for Settings {
@@ -85,6 +87,7 @@ impl Default for Settings {
             overrides: BTreeMap::new(),
             panels: PanelLayout::default(),
             recent: Vec::new(),
+            qa: crate::qa::Thresholds::default(),
         }
     }
 }
@@ -132,6 +135,7 @@ struct Stored<'a> {
     display: Display,
     panels: PanelLayout,
     overrides: BTreeMap<&'a str, StoredOverride>,
+    qa: crate::qa::Thresholds,
 }
 
 /// Name of a unit in the settings file (`cmu` for the CMU ASF unit).
@@ -238,6 +242,7 @@ impl Settings {
                     (path.as_str(), stored)
                 })
                 .collect(),
+            qa: self.qa,
         };
         let body = toml::to_string(&stored).unwrap_or_default();
         format!("# skelview settings (written by skelview; unknown entries are ignored)\n{body}")
@@ -283,6 +288,12 @@ impl Settings {
             let width = |w: f32, default: f32| if w.is_finite() { w.clamp(120.0, 2000.0) } else { default };
             let d = PanelLayout::default();
             s.panels = PanelLayout { left_width: width(p.left_width, d.left_width), right_width: width(p.right_width, d.right_width), ..p };
+        }
+        if let Some(t) = field::<crate::qa::Thresholds>(take("qa"), "qa", &mut warnings) {
+            match t.check() {
+                Ok(()) => s.qa = t,
+                Err(e) => warnings.push(format!("qa: {e}: defaults used")),
+            }
         }
         if let Some(o) = field::<BTreeMap<String, StoredOverride>>(take("overrides"), "overrides", &mut warnings) {
             for (path, stored) in o {

@@ -299,3 +299,40 @@ fn choosing_another_take_reloads_that_clip_in_place() {
     assert_eq!(v.session.scene.clips.len(), 1);
     assert_eq!(v.session.scene.clips[0].offset_secs, 0.25, "the clip keeps its place on the clock");
 }
+
+fn wait_for_checks(v: &mut Viewer) -> Arc<crate::qa::Report> {
+    for _ in 0..2000 {
+        v.update(0.0);
+        if let Some(r) = v.active_report() {
+            return r.clone();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("the checks did not finish");
+}
+
+#[test]
+fn checks_run_in_the_background_and_a_finding_is_a_click_away() {
+    let mut v = viewer();
+    load_sample(&mut v);
+    v.commands.push(Command::Playback(PlaybackCommand::Pause));
+    let report = wait_for_checks(&mut v);
+    assert_eq!(report.frames, v.motion().unwrap().clip.num_frames());
+    assert_eq!(report.neutral.len(), 2, "rest pose and first frame");
+    v.commands.push(Command::ShowFinding { frame: 7, joint: Some(3) });
+    v.update(0.0);
+    assert_eq!(v.session.playback.frame(), 7);
+    assert!(!v.session.playback.playing);
+    assert_eq!(v.view.selected, Some(3));
+    let mut expected: Vec<usize> =
+        report.findings.iter().filter(|f| f.kind != crate::qa::Kind::NeutralPose && f.covers(7)).filter_map(|f| f.joint).collect();
+    expected.sort_unstable();
+    expected.dedup();
+    assert_eq!(v.session.scene.flagged, expected);
+    // New thresholds: the clip is checked again with them.
+    v.settings.qa.floor.depth_m = 0.5;
+    v.update(0.0);
+    assert!(matches!(v.checks.state(v.session.active_clip().unwrap().serial), Some(CheckState::Running(..)) | Some(CheckState::Done(_))));
+    let again = wait_for_checks(&mut v);
+    assert!(!Arc::ptr_eq(&again, &report), "a new report");
+}

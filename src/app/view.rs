@@ -22,6 +22,37 @@ pub struct View {
     pub aspect: f32,
     /// Fit the camera to the scene when the next picture is composed.
     pub frame_on_next_pose: bool,
+    /// Fit the camera around this joint of the active clip when the next picture is composed.
+    pub frame_joint: Option<usize>,
+    /// The Issues window.
+    pub issues: IssuesView,
+}
+
+/// How the capture-check findings are listed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IssuesView {
+    /// The window is open.
+    pub open: bool,
+    /// Kinds not listed, marked or highlighted.
+    pub hidden: Vec<crate::qa::Kind>,
+    /// Order of the list.
+    pub sort: IssueSort,
+    /// Thresholds being edited, not yet applied.
+    pub draft: Option<crate::qa::Thresholds>,
+}
+
+/// Order of the findings list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IssueSort {
+    /// By first frame.
+    #[default]
+    Frame,
+    /// By kind, then frame.
+    Kind,
+    /// By joint name, then frame.
+    Joint,
+    /// Largest value over its threshold first.
+    Severity,
 }
 
 impl Default for View {
@@ -35,6 +66,8 @@ impl Default for View {
             joint_filter: String::new(),
             aspect: 16.0 / 9.0,
             frame_on_next_pose: true,
+            frame_joint: None,
+            issues: IssuesView::default(),
         }
     }
 }

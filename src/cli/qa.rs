@@ -82,20 +82,6 @@ fn take_name(m: &Motion) -> Option<&str> {
     m.source.take.and_then(|i| m.source.takes.get(i)).map(|t| t.name.as_str())
 }
 
-/// `12.3 cm`, `4.1 mm`, `37.0°`, `0.50 s`, `6.2%`.
-pub fn shown(value: f32, unit: &str) -> String {
-    match unit {
-        "m" if value.abs() < 0.01 => format!("{:.1} mm", value * 1000.0),
-        "m" if value.abs() < 1.0 => format!("{:.1} cm", value * 100.0),
-        "m" => format!("{value:.2} m"),
-        "mm" => format!("{value:.1} mm"),
-        "deg" => format!("{value:.1}°"),
-        "s" => format!("{value:.2} s"),
-        "%" => format!("{value:.1}%"),
-        _ => format!("{value} {unit}"),
-    }
-}
-
 fn write_table(out: &mut dyn Write, path: &Path, m: &Motion, r: &Report) {
     let take = take_name(m).map_or(String::new(), |t| format!(" (take {t})"));
     let _ = writeln!(out, "{}{take}: {} findings, {} frames, {:.2} s", path.display(), r.findings.len(), r.frames, r.duration_secs());
@@ -113,8 +99,8 @@ fn write_table(out: &mut dyn Write, path: &Path, m: &Motion, r: &Report) {
             f.kind.name(),
             qa::joint_name(m, f.joint),
             frames,
-            shown(f.value, f.unit),
-            shown(f.threshold, f.unit),
+            qa::shown(f.value, f.unit),
+            qa::shown(f.threshold, f.unit),
             f.message
         );
     }

@@ -5,13 +5,13 @@ use rayon::prelude::*;
 use super::ranges::{frames_text, keep_topmost, quantile, runs};
 use super::thresholds::{FloorThresholds, FootSlideThresholds};
 use super::tracks::Tracks;
-use super::{Finding, Kind};
+use super::{Finding, Kind, Space};
 use crate::core::Motion;
 use crate::core::units::FOOT_NAMES;
 
 /// The floor's height in display space: the one the viewer draws the grid on.
-fn floor_height(m: &Motion) -> f32 {
-    crate::core::bounds::floor_y(m, m.display_from_file())
+fn floor_height(m: &Motion, space: &Space) -> f32 {
+    crate::core::bounds::floor_y(m, space.display)
 }
 
 /// Joints named like a foot, toe, ankle or heel (markers aside).
@@ -23,12 +23,12 @@ fn feet(m: &Motion) -> Vec<usize> {
 /// `foot_slide`: for each foot joint, contacts are stretches near its own lowest level (which
 /// must be near the floor) and slower than the contact speed; a contact whose horizontal
 /// drift passes the threshold is a slide.
-pub fn foot_slide(m: &Motion, t: &Tracks, th: &FootSlideThresholds) -> Vec<Finding> {
+pub fn foot_slide(m: &Motion, space: &Space, t: &Tracks, th: &FootSlideThresholds) -> Vec<Finding> {
     let n = t.frames;
     if n < 3 {
         return Vec::new();
     }
-    let floor = floor_height(m);
+    let floor = floor_height(m, space);
     let min_frames = ((th.min_contact_secs / t.dt.max(1e-6)).ceil() as usize).max(3);
     let mut out = Vec::new();
     for j in feet(m) {
@@ -88,9 +88,9 @@ pub fn foot_slide(m: &Motion, t: &Tracks, th: &FootSlideThresholds) -> Vec<Findi
 }
 
 /// `floor`: joints deeper below the floor than the threshold, with the deepest point.
-pub fn floor(m: &Motion, t: &Tracks, th: &FloorThresholds) -> Vec<Finding> {
+pub fn floor(m: &Motion, space: &Space, t: &Tracks, th: &FloorThresholds) -> Vec<Finding> {
     let n = t.frames;
-    let floor = floor_height(m);
+    let floor = floor_height(m, space);
     let joints = m.skeleton.joints();
     let out: Vec<Finding> = (0..joints.len())
         .into_par_iter()

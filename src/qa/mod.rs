@@ -17,7 +17,7 @@ mod tracks;
 
 use std::collections::BTreeMap;
 
-use crate::core::Motion;
+use crate::core::{LengthUnit, Motion, UpAxis};
 pub use neutral::{LimbDeviation, NeutralVerdict};
 pub use thresholds::Thresholds;
 
@@ -152,13 +152,40 @@ impl Report {
     }
 }
 
-/// Looks for `kinds` in `m` with `thresholds`. `progress` is called with the fraction done
-/// (0 to 1) from whichever thread did the work.
+/// Where measurements are made: display space (metres, Y up) as the file's units and up axis
+/// (or the user's choice of them) make it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Space {
+    /// `display_from_file`.
+    pub display: glam::Mat4,
+    /// Metres per raw file unit.
+    pub metres: f32,
+    /// The file's up axis.
+    pub up: UpAxis,
+}
+
+impl Space {
+    /// The space of `m` with the user's unit and up axis in place of the file's where given.
+    pub fn of(m: &Motion, unit: Option<LengthUnit>, up: Option<UpAxis>) -> Self {
+        let display = m.display_with(unit, up).0;
+        let metres = unit.unwrap_or(m.source.unit).metres() / m.source.length_divisor;
+        Self { display, metres, up: up.unwrap_or(m.source.up_axis) }
+    }
+}
+
+/// Looks for `kinds` in `m` with `thresholds`, in the file's own units and axes. `progress`
+/// is called with the fraction done (0 to 1) from whichever thread did the work.
 pub fn analyse(m: &Motion, thresholds: &Thresholds, kinds: &[Kind], progress: &(dyn Fn(f32) + Sync)) -> Report {
+    analyse_in(m, Space::of(m, None, None), thresholds, kinds, progress)
+}
+
+/// [`analyse`] in a given [`Space`] (the viewer's unit and up-axis overrides).
+pub fn analyse_in(m: &Motion, space: Space, thresholds: &Thresholds, kinds: &[Kind], progress: &(dyn Fn(f32) + Sync)) -> Report {
     let wants = |k: Kind| kinds.contains(&k);
     let mut findings = Vec::new();
     let needs_tracks = kinds.iter().any(|k| !matches!(k, Kind::Limit | Kind::NeutralPose));
-    let tracks = if needs_tracks && m.clip.num_frames() > 0 { Some(tracks::Tracks::compute(m, &|f| progress(0.8 * f))) } else { None };
+    let tracks =
+        if needs_tracks && m.clip.num_frames() > 0 { Some(tracks::Tracks::compute(m, &space, &|f| progress(0.8 * f))) } else { None };
     if let Some(t) = &tracks {
         let mut pops = motion_checks::pops(m, t, &thresholds.pop);
         if wants(Kind::Jitter) {
@@ -168,10 +195,10 @@ pub fn analyse(m: &Motion, thresholds: &Thresholds, kinds: &[Kind], progress: &(
             findings.append(&mut pops);
         }
         if wants(Kind::FootSlide) {
-            findings.extend(contact::foot_slide(m, t, &thresholds.foot_slide));
+            findings.extend(contact::foot_slide(m, &space, t, &thresholds.foot_slide));
         }
         if wants(Kind::Floor) {
-            findings.extend(contact::floor(m, t, &thresholds.floor));
+            findings.extend(contact::floor(m, &space, t, &thresholds.floor));
         }
         if wants(Kind::Flip) {
             findings.extend(channels::flips(m, t, &thresholds.flip));
@@ -187,7 +214,7 @@ pub fn analyse(m: &Motion, thresholds: &Thresholds, kinds: &[Kind], progress: &(
     if wants(Kind::Limit) {
         findings.extend(channels::limits(m, &thresholds.limit));
     }
-    let neutral = neutral::verdicts(m);
+    let neutral = neutral::verdicts(m, &space);
     if wants(Kind::NeutralPose) {
         findings.extend(neutral::findings(&neutral, &thresholds.neutral_pose, &m.skeleton));
     }
@@ -199,6 +226,20 @@ pub fn analyse(m: &Motion, thresholds: &Thresholds, kinds: &[Kind], progress: &(
         frames: m.clip.num_frames(),
         frame_time_secs: m.clip.frame_time_secs,
         kinds: Kind::ALL.into_iter().filter(|k| wants(*k)).collect(),
+    }
+}
+
+/// `12.3 cm`, `4.1 mm`, `37.0°`, `0.50 s`, `6.2%`.
+pub fn shown(value: f32, unit: &str) -> String {
+    match unit {
+        "m" if value.abs() < 0.01 => format!("{:.1} mm", value * 1000.0),
+        "m" if value.abs() < 1.0 => format!("{:.1} cm", value * 100.0),
+        "m" => format!("{value:.2} m"),
+        "mm" => format!("{value:.1} mm"),
+        "deg" => format!("{value:.1}°"),
+        "s" => format!("{value:.2} s"),
+        "%" => format!("{value:.1}%"),
+        _ => format!("{value} {unit}"),
     }
 }
 

@@ -134,7 +134,7 @@ fn angle_deg(a: Vec3, b: Vec3) -> f32 {
     a.dot(b).clamp(-1.0, 1.0).acos().to_degrees()
 }
 
-fn verdict(m: &Motion, pose: &'static str, p: &[Vec3], display: Mat4) -> NeutralVerdict {
+fn verdict(m: &Motion, pose: &'static str, p: &[Vec3], display: Mat4, file_up: UpAxis) -> NeutralVerdict {
     let s = &m.skeleton;
     let up = Vec3::Y;
     let pair = |groups| limb(s, true, groups).zip(limb(s, false, groups));
@@ -188,9 +188,9 @@ fn verdict(m: &Motion, pose: &'static str, p: &[Vec3], display: Mat4) -> Neutral
     }
     NeutralVerdict {
         pose,
-        up: m.source.up_axis,
+        up: file_up,
         facing,
-        biped: m.source.up_axis == UpAxis::Z && facing == Some(UpAxis::NegY),
+        biped: file_up == UpAxis::Z && facing == Some(UpAxis::NegY),
         arm_angle_deg,
         shape,
         ideal,
@@ -199,15 +199,15 @@ fn verdict(m: &Motion, pose: &'static str, p: &[Vec3], display: Mat4) -> Neutral
 }
 
 /// Verdicts on the rest pose and (when the clip has frames) on the first frame.
-pub fn verdicts(m: &Motion) -> Vec<NeutralVerdict> {
-    let display = m.display_from_file();
+pub fn verdicts(m: &Motion, space: &super::Space) -> Vec<NeutralVerdict> {
+    let display = space.display;
     let mut sampler = Sampler::default();
     let mut out = Vec::new();
     let p = sampler.positions(m, PoseAt::Rest, Interpolation::Nearest, display).to_vec();
-    out.push(verdict(m, "rest pose", &p, display));
+    out.push(verdict(m, "rest pose", &p, display, space.up));
     if m.clip.num_frames() > 0 {
         let p = sampler.positions(m, PoseAt::Frame(0), Interpolation::Nearest, display).to_vec();
-        out.push(verdict(m, "first frame", &p, display));
+        out.push(verdict(m, "first frame", &p, display, space.up));
     }
     out
 }

@@ -64,11 +64,10 @@ fn join(parts: &mut [Part], pick: impl Fn(&mut Part) -> &mut Vec<Vec<Vec3>> + Sy
 
 impl Tracks {
     /// Poses every frame of `m`; `progress` gets the fraction of frames done.
-    pub fn compute(m: &Motion, progress: &(dyn Fn(f32) + Sync)) -> Self {
+    pub fn compute(m: &Motion, space: &super::Space, progress: &(dyn Fn(f32) + Sync)) -> Self {
         let skeleton = &m.skeleton;
         let (n, nj) = (m.clip.num_frames(), skeleton.len());
-        let display = m.display_from_file();
-        let metres = m.metres_per_raw_unit();
+        let (display, metres) = (space.display, space.metres);
         let rot_joints: Vec<usize> =
             (0..nj).filter(|&j| skeleton.joints()[j].channels.iter().any(|c| c.is_rotation() || c.is_quaternion())).collect();
         let trans_joints: Vec<usize> = (0..nj)

@@ -12,7 +12,7 @@ use super::camera::{OrbitCamera, ViewPreset};
 use super::clips::{ClipView, Layout, apply_layout};
 use super::comparison::CompareView;
 use super::draw::{self, DrawData, Style};
-use super::gpu_types::LineVertex;
+use super::gpu_types::{LineVertex, MeshInstance};
 use super::overlays::{OverlayScratch, Overlays, onion_skin, trails};
 use crate::core::bounds::{bounds_of, clip_bounds, robust_bounds};
 use crate::core::{Clip, Interpolation, LengthUnit, Motion, PoseAt, Sampler, Skeleton};
@@ -53,6 +53,9 @@ impl FrameSpec {
     }
 }
 
+/// Colour of the halo around joints that a capture-check finding is about (translucent orange).
+pub const FLAGGED_COLOR: [f32; 4] = [1.0, 0.45, 0.05, 0.55];
+
 /// The clips and everything that decides how they are drawn.
 #[derive(Clone)]
 pub struct Scene {
@@ -64,6 +67,8 @@ pub struct Scene {
     pub compare: CompareView,
     /// Trails and onion skin of the active clip.
     pub overlays: Overlays,
+    /// Joints of the active clip marked as part of a finding of the capture checks.
+    pub flagged: Vec<usize>,
     side_axis: Vec3,
     layout_dirty: bool,
     scratch: OverlayScratch,
@@ -76,6 +81,7 @@ impl Default for Scene {
             layout: Layout::Overlay,
             compare: CompareView::default(),
             overlays: Overlays::default(),
+            flagged: Vec::new(),
             side_axis: Vec3::X,
             layout_dirty: true,
             scratch: OverlayScratch::default(),
@@ -175,6 +181,17 @@ impl Scene {
                 for p in w {
                     out.lines.push(LineVertex { position: c.placement.transform_point3(*p).to_array(), color });
                 }
+            }
+        }
+        if let Some(c) = self.clips.get(frame.active).filter(|c| c.visible) {
+            // A halo around each flagged joint, larger than a selected joint.
+            let radius = c.display.1 * 0.03;
+            for p in self.flagged.iter().filter_map(|&j| c.positions().get(j)) {
+                out.joints.push(MeshInstance {
+                    world_from_model: Mat4::from_scale_rotation_translation(Vec3::splat(radius), glam::Quat::IDENTITY, *p)
+                        .to_cols_array_2d(),
+                    color: FLAGGED_COLOR,
+                });
             }
         }
         if let (PoseMode::Animated, Some(c)) = (frame.pose, self.clips.get(frame.active)) {

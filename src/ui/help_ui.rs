@@ -3,7 +3,7 @@
 use crate::app::{Command, Viewer};
 
 /// The shortcut table shown by F1 (also in the README).
-pub const SHORTCUTS: [(&str, &str); 16] = [
+pub const SHORTCUTS: [(&str, &str); 17] = [
     ("Space", "play / pause"),
     ("Left / Right arrow", "step one frame"),
     ("Shift + Left / Right", "step ten frames"),
@@ -17,6 +17,7 @@ pub const SHORTCUTS: [(&str, &str); 16] = [
     ("1 / 2 / 3 / 4", "front / side / top / perspective view"),
     ("O", "orthographic / perspective"),
     ("R", "follow the root"),
+    ("I", "the Issues window (capture checks)"),
     ("Ctrl + O", "open a file"),
     ("Drop a file", "open it"),
     ("F1", "this help"),

@@ -7,12 +7,14 @@ mod compare_ui;
 mod curves_ui;
 mod help_ui;
 mod inspector_ui;
+mod issues_ui;
 mod timeline_ui;
 
 pub use clips_ui::clips_ui;
 pub use compare_ui::compare_ui;
 pub use curves_ui::{curves_ui, curves_window};
 pub use inspector_ui::{inspector_ui, joint_tree_ui};
+pub use issues_ui::{issues_ui, issues_window, kind_color};
 pub use timeline_ui::timeline_ui;
 pub mod viewport_ui;
 
@@ -35,6 +37,7 @@ pub fn viewer_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut ViewportGpu, 
     side_panels_ui(ui, viewer);
     egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| viewport_ui::viewport_ui(ui, viewer, gpu));
     curves_window(ui.ctx(), viewer);
+    issues_window(ui.ctx(), viewer);
     help_ui::help_ui(ui.ctx(), viewer);
     error_ui(ui.ctx(), viewer);
 }
@@ -98,6 +101,9 @@ pub fn shortcuts(ui: &mut egui::Ui, viewer: &mut Viewer) {
         }
         if i.key_pressed(Key::F) {
             viewer.commands.push(Command::FrameAll);
+        }
+        if i.key_pressed(Key::I) {
+            viewer.view.issues.open = !viewer.view.issues.open;
         }
         if i.key_pressed(Key::F1) {
             viewer.commands.push(Command::ToggleHelp);
@@ -185,6 +191,7 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             if ui.button("Frame all (F)").clicked() {
                 viewer.commands.push(Command::FrameAll);
             }
+            ui.checkbox(&mut viewer.view.issues.open, "Issues (I)");
             let mut ortho = viewer.view.camera.orthographic;
             if ui.checkbox(&mut ortho, "Orthographic (O)").changed() {
                 viewer.commands.push(Command::ToggleOrtho);
@@ -325,6 +332,20 @@ fn status_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
             ));
             if !m.warnings.is_empty() {
                 ui.label(egui::RichText::new(format!("{} warnings", m.warnings.len())).color(egui::Color32::YELLOW));
+            }
+            match viewer.checks.state(clip.serial) {
+                Some(crate::app::CheckState::Running(p, _)) => {
+                    ui.label(format!("checking {:.0}%", crate::app::fraction(p) * 100.0));
+                }
+                Some(crate::app::CheckState::Done(r)) => {
+                    let n = r.findings.len();
+                    let text = egui::RichText::new(format!("{n} issue{}", if n == 1 { "" } else { "s" }));
+                    let text = if n > 0 { text.color(egui::Color32::from_rgb(255, 150, 30)) } else { text };
+                    if ui.link(text).on_hover_text("Open the Issues window (I)").clicked() {
+                        viewer.view.issues.open = true;
+                    }
+                }
+                _ => {}
             }
         } else {
             ui.label("No file: open one with Ctrl+O or drop it on the window");

@@ -3,6 +3,8 @@
 use crate::app::{Command, Viewer};
 use crate::core::playback::RATE_RANGE;
 use crate::core::{Interpolation, PlaybackCommand};
+use crate::qa::Kind;
+use crate::ui::kind_color;
 
 pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     let p = viewer.session.playback.clone();
@@ -43,6 +45,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     if viewer.session.scene.clips.len() > 1 || viewer.session.scene.clips.iter().any(|c| !c.motion.clip.missing().is_empty()) {
         extents_ui(ui, viewer, &p, &mut push);
     }
+    findings_ui(ui, viewer, &p, &mut push);
     ui.horizontal(|ui| {
         let rate_label = ui.label("rate");
         let mut rate = p.rate;
@@ -118,6 +121,49 @@ fn extents_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &crate::core::Playback, pus
     let x = x_of(p.time_secs);
     painter
         .line_segment([egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())], egui::Stroke::new(1.5, ui.visuals().strong_text_color()));
+    if let Some(pos) = response.interact_pointer_pos().filter(|_| response.clicked() || response.dragged()) {
+        push(PlaybackCommand::Seek(((pos.x - rect.left()) / rect.width().max(1.0)) as f64 * span));
+    }
+}
+
+/// The active clip's capture-check findings on the shared clock: a row of marks per kind
+/// found (hidden kinds left out), in the kind's colour; hovering names them, clicking seeks.
+fn findings_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &crate::core::Playback, push: &mut impl FnMut(PlaybackCommand)) {
+    let (Some(report), Some(c)) = (viewer.active_report(), viewer.session.active_clip()) else { return };
+    let hidden = &viewer.view.issues.hidden;
+    let kinds: Vec<Kind> = Kind::ALL
+        .into_iter()
+        .filter(|k| *k != Kind::NeutralPose && !hidden.contains(k) && report.findings.iter().any(|f| f.kind == *k))
+        .collect();
+    if kinds.is_empty() {
+        return;
+    }
+    let span = (p.num_frames().saturating_sub(1) as f64 * p.frame_time_secs()).max(1e-9);
+    let row = 4.0;
+    let (rect, response) =
+        ui.allocate_exact_size(egui::vec2(ui.available_width(), row * kinds.len() as f32 + 2.0), egui::Sense::click_and_drag());
+    let painter = ui.painter_at(rect);
+    let x_of = |t: f64| rect.left() + (t / span).clamp(0.0, 1.0) as f32 * rect.width();
+    painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
+    let ft = c.motion.clip.frame_time_secs;
+    let mut under = Vec::new();
+    let pointer = response.hover_pos();
+    for f in report.findings.iter().filter(|f| kinds.contains(&f.kind)) {
+        let Some(k) = kinds.iter().position(|k| *k == f.kind) else { continue };
+        let y = rect.top() + 1.0 + row * k as f32;
+        let (a, b) = (c.offset_secs + f.start_frame as f64 * ft, c.offset_secs + (f.end_frame as f64 + 1.0) * ft);
+        let mark = egui::Rect::from_min_max(egui::pos2(x_of(a), y), egui::pos2(x_of(b).max(x_of(a) + 2.0), y + row - 1.0));
+        painter.rect_filled(mark, 0.0, kind_color(f.kind));
+        if pointer.is_some_and(|q| q.x >= mark.left() - 2.0 && q.x <= mark.right() + 2.0) && under.len() < 6 {
+            under.push(f.message.clone());
+        }
+    }
+    let x = x_of(p.time_secs);
+    painter
+        .line_segment([egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())], egui::Stroke::new(1.5, ui.visuals().strong_text_color()));
+    if !under.is_empty() {
+        response.clone().on_hover_text(under.join("\n"));
+    }
     if let Some(pos) = response.interact_pointer_pos().filter(|_| response.clicked() || response.dragged()) {
         push(PlaybackCommand::Seek(((pos.x - rect.left()) / rect.width().max(1.0)) as f64 * span));
     }
