@@ -348,3 +348,58 @@ fn qa_thresholds_come_from_a_toml_file_and_bad_ones_exit_2() {
     assert_eq!(code, 2, "an unreadable file exits 2");
     assert!(out.lines().any(|l| l.contains("\"kind\":\"error\"") && l.contains("junk.bvh")), "{out}");
 }
+
+fn load_text(name: &str, text: &str) -> Motion {
+    let request = LoadRequest::memory(name, std::sync::Arc::<[u8]>::from(text.as_bytes())).unwrap();
+    formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
+}
+
+fn bvh(header: &str, rows: &[String], frame_time: f32) -> String {
+    format!("HIERARCHY\n{header}MOTION\nFrames: {}\nFrame Time: {frame_time}\n{}\n", rows.len(), rows.join("\n"))
+}
+
+#[test]
+fn files_unlike_the_corpus_are_checked_without_guessing_a_body() {
+    // A prop: one joint gliding along X, no limbs, no feet.
+    let prop = "ROOT cup\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n End Site\n {\n  OFFSET 0 10 0\n }\n}\n";
+    let rows: Vec<String> = (0..200).map(|f| format!("{} 80 0 0 0 {}", f as f32 * 0.5, f as f32 * 0.7)).collect();
+    let m = load_text("prop.bvh", &bvh(prop, &rows, 1.0 / 60.0));
+    let r = analyse(&m);
+    assert_eq!(r.frames, 200);
+    assert_eq!(r.neutral[0].shape, "unknown");
+    assert!(r.findings.is_empty(), "a smooth glide has nothing wrong: {:#?}", r.findings);
+    // The same prop jumping 40 cm for one frame.
+    let mut jumped = rows.clone();
+    jumped[120] = format!("{} 80 0 0 0 {}", 120.0 * 0.5 + 40.0, 120.0 * 0.7);
+    let r = analyse(&load_text("prop.bvh", &bvh(prop, &jumped, 1.0 / 60.0)));
+    let pops: Vec<&Finding> = r.findings.iter().filter(|f| f.kind == Kind::Pop).collect();
+    assert_eq!(pops.len(), 1, "{:#?}", r.findings);
+    assert_eq!((pops[0].joint, pops[0].start_frame, pops[0].end_frame), (Some(0), 120, 120));
+    // A rest pose alone: only the rest-pose verdict.
+    let r = analyse(&load_text("rest.bvh", &bvh(prop, &[], 1.0 / 30.0)));
+    assert_eq!((r.frames, r.neutral.len()), (0, 1));
+    assert!(r.findings.is_empty());
+}
+
+#[test]
+fn values_the_file_left_missing_and_absurd_numbers_are_findings_not_panics() {
+    let header = "ROOT hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n JOINT knee\n {\n  OFFSET 0 -40 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 -40 0\n  }\n }\n}\n";
+    let rows: Vec<String> = (0..120)
+        .map(|f| {
+            let knee = if (40..50).contains(&f) { "nan nan nan".to_owned() } else { format!("{} 0 0", (f as f32 * 0.1).sin() * 30.0) };
+            let x = if f == 90 { "1e30".to_owned() } else { format!("{}", f as f32) };
+            format!("{x} 90 0 0 0 0 {knee}")
+        })
+        .collect();
+    let m = load_text("nan.bvh", &bvh(header, &rows, 1.0 / 30.0));
+    let r = analyse(&m);
+    let knee = m.skeleton.find("knee").unwrap();
+    let missing: Vec<&Finding> = r.findings.iter().filter(|f| f.kind == Kind::Frozen && f.joint == Some(knee)).collect();
+    assert_eq!(missing.len(), 1, "{:#?}", r.findings);
+    assert_eq!((missing[0].start_frame, missing[0].end_frame), (40, 49));
+    assert!(missing[0].message.contains("missing"), "{}", missing[0].message);
+    assert!(r.findings.iter().any(|f| f.kind == Kind::Pop && f.joint == Some(0) && f.covers(90)), "{:#?}", r.findings);
+    for f in &r.findings {
+        assert!(f.value.is_finite() || f.kind == Kind::Pop, "{f:?}");
+    }
+}

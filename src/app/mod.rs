@@ -567,36 +567,6 @@ impl Viewer {
         }
     }
 
-    /// The active clip's frame on the shared clock now (nearest), if it has frames.
-    pub fn active_frame(&self) -> Option<usize> {
-        let c = self.session.active_clip()?;
-        let n = c.motion.clip.num_frames();
-        let ft = c.motion.clip.frame_time_secs;
-        (n > 0 && ft > 0.0).then(|| (((self.session.playback.time_secs - c.offset_secs) / ft).round().max(0.0) as usize).min(n - 1))
-    }
-
-    /// The finished checks of the active clip.
-    pub fn active_report(&self) -> Option<&Arc<crate::qa::Report>> {
-        self.checks.report(self.session.active_clip()?.serial)
-    }
-
-    /// Joints of the active clip inside a finding at the current frame (shown kinds only).
-    fn flagged_now(&self) -> Vec<usize> {
-        let (Some(report), Some(frame)) = (self.active_report(), self.active_frame()) else { return Vec::new() };
-        if self.session.pose_mode != PoseMode::Animated {
-            return Vec::new();
-        }
-        let mut joints: Vec<usize> = report
-            .findings
-            .iter()
-            .filter(|f| f.kind != crate::qa::Kind::NeutralPose && !self.view.issues.hidden.contains(&f.kind) && f.covers(frame))
-            .filter_map(|f| f.joint)
-            .collect();
-        joints.sort_unstable();
-        joints.dedup();
-        joints
-    }
-
     /// Writes the settings and waits for the write (the window is closing).
     pub fn shutdown(&mut self) {
         self.store.finish(&self.settings);

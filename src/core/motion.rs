@@ -119,7 +119,12 @@ pub struct Motion {
 impl Motion {
     /// Metres per raw file unit (the ASF length divisor and the unit applied).
     pub fn metres_per_raw_unit(&self) -> f32 {
-        self.source.unit.metres() / self.source.length_divisor
+        self.metres_with(None)
+    }
+
+    /// Metres per raw file unit with the user's unit in place of the file's where given.
+    pub fn metres_with(&self, unit: Option<LengthUnit>) -> f32 {
+        unit.unwrap_or(self.source.unit).metres() / self.source.length_divisor
     }
 
     /// `display_from_file`: the file's raw units and axes to metres, Y-up, as detected or
@@ -137,7 +142,7 @@ impl Motion {
     /// place of the file's where given: the one place a motion's units and axes are applied.
     pub fn display_with(&self, unit: Option<LengthUnit>, up: Option<UpAxis>) -> (glam::Mat4, f32) {
         let s = &self.source;
-        let metres = unit.unwrap_or(s.unit).metres() / s.length_divisor;
+        let metres = self.metres_with(unit);
         let display = super::units::display_transform(metres, up.unwrap_or(s.up_axis));
         (display, super::units::usable_size_m(s.body_height * metres, s.motion_extent * metres))
     }

@@ -20,28 +20,62 @@ pub struct RestReadout {
     pub matches_biped: bool,
 }
 
-fn side_of(name: &str) -> Option<bool> {
-    let n = name.rsplit(':').next().unwrap_or(name).to_ascii_lowercase();
-    if n.starts_with("left") || n.starts_with("l_") || n.ends_with("_l") || n.ends_with(".l") {
-        Some(true)
-    } else if n.starts_with("right") || n.starts_with("r_") || n.ends_with("_r") || n.ends_with(".r") {
-        Some(false)
-    } else if n.len() > 1
-        && (n.starts_with('l') || n.starts_with('r'))
-        && ["femur", "humerus", "upleg", "uparm", "hip", "shoulder", "arm"].iter().any(|k| n[1..].starts_with(k))
-    {
-        Some(n.starts_with('l'))
-    } else {
-        None
+/// Left (`Some(true)`), right or neither, from the naming habits of BVH, ASF, Biped, H-Anim
+/// and Mixamo: `LeftArm`, `lhumerus`, `Bip01 L UpperArm`, `l_shoulder`, `mixamorig:RightLeg`,
+/// `LHipJoint`, `arm.L`.
+pub fn side_of(name: &str) -> Option<bool> {
+    let raw = name.rsplit([':', '|']).next().unwrap_or(name);
+    let lower = raw.to_ascii_lowercase();
+    for token in lower.split(|c: char| !c.is_ascii_alphanumeric()) {
+        match token {
+            "l" | "left" => return Some(true),
+            "r" | "right" => return Some(false),
+            _ => {}
+        }
     }
+    if lower.starts_with("left") {
+        return Some(true);
+    }
+    if lower.starts_with("right") {
+        return Some(false);
+    }
+    let mut chars = raw.chars();
+    if let (Some(first @ ('L' | 'R')), Some(second)) = (chars.next(), chars.next()) {
+        if second.is_ascii_uppercase() {
+            return Some(first == 'L');
+        }
+    }
+    const ASF_PARTS: [&str; 12] =
+        ["femur", "humerus", "tibia", "radius", "clavicle", "hand", "foot", "toes", "wrist", "fingers", "thumb", "hipjoint"];
+    if lower.len() > 1 && (lower.starts_with('l') || lower.starts_with('r')) && ASF_PARTS.iter().any(|p| lower[1..].starts_with(p)) {
+        return Some(lower.starts_with('l'));
+    }
+    None
 }
 
-fn find(skeleton: &Skeleton, left: bool, keys: &[&str]) -> Option<usize> {
-    skeleton.joints().iter().position(|j| {
-        let n = j.name.to_ascii_lowercase();
-        side_of(&j.name) == Some(left) && keys.iter().any(|k| n.contains(k))
+/// The first joint on `left`'s side whose name contains a key of the earliest group that
+/// matches and none of `exclude`.
+pub fn limb(skeleton: &Skeleton, left: bool, groups: Limb) -> Option<usize> {
+    groups.iter().find_map(|(keys, exclude)| {
+        skeleton.joints().iter().position(|j| {
+            let n = j.name.rsplit([':', '|']).next().unwrap_or(&j.name).to_ascii_lowercase();
+            !j.is_marker && side_of(&j.name) == Some(left) && keys.iter().any(|k| n.contains(k)) && !exclude.iter().any(|e| n.contains(e))
+        })
     })
 }
+
+/// How a limb's joint is named: groups of (name fragments, fragments that rule a joint out),
+/// tried in order, so that `LeftArm` wins over H-Anim's `l_shoulder` only where both exist.
+pub type Limb = &'static [(&'static [&'static str], &'static [&'static str])];
+
+/// The upper arm (`LeftArm`, `lhumerus`, `Bip01 L UpperArm`, H-Anim `l_shoulder`).
+pub const UPPER_ARM: Limb = &[(&["uparm", "upperarm", "humerus"], &[]), (&["arm"], &["fore", "low"]), (&["shoulder"], &[])];
+/// The forearm (`LeftForeArm`, `lradius`, `l_elbow`).
+pub const FOREARM: Limb = &[(&["forearm", "lowarm", "lowerarm", "radius", "elbow"], &[])];
+/// The thigh (`LeftUpLeg`, `lfemur`, `Bip01 L Thigh`, `l_hip`; not `LHipJoint`).
+pub const THIGH: Limb = &[(&["upleg", "upperleg", "thigh", "femur"], &[]), (&["hip"], &["hipjoint"])];
+/// The shin (`LeftLeg`, `ltibia`, `Bip01 L Calf`, `l_knee`).
+pub const SHIN: Limb = &[(&["lowleg", "lowerleg", "calf", "tibia", "shin", "knee"], &[]), (&["leg"], &["up"])];
 
 /// Reads the rest pose (offsets only) of `skeleton` whose up axis is `up`.
 pub fn rest_readout(skeleton: &Skeleton, up: UpAxis) -> RestReadout {
@@ -49,8 +83,8 @@ pub fn rest_readout(skeleton: &Skeleton, up: UpAxis) -> RestReadout {
     pose::rest_pose(skeleton, &mut local);
     pose::global_pose(skeleton, &local, &mut global);
     let up_v = up.vector();
-    let hips = |left| find(skeleton, left, &["upleg", "hip", "femur", "thigh"]);
-    let shoulders = |left| find(skeleton, left, &["arm", "humerus", "shoulder"]);
+    let hips = |left| limb(skeleton, left, THIGH);
+    let shoulders = |left| limb(skeleton, left, UPPER_ARM);
     let pair = hips(true).zip(hips(false)).or_else(|| shoulders(true).zip(shoulders(false)));
     let facing = pair.and_then(|(l, r)| {
         let across = global.position(l) - global.position(r);
@@ -58,7 +92,7 @@ pub fn rest_readout(skeleton: &Skeleton, up: UpAxis) -> RestReadout {
         (f.length() > 1e-6).then(|| f.normalize())
     });
     let arm = |left| {
-        let upper = find(skeleton, left, &["uparm", "humerus", "arm"])?;
+        let upper = limb(skeleton, left, UPPER_ARM)?;
         let child = skeleton.children(upper).next()?;
         let d = global.position(child) - global.position(upper);
         (d.length() > 1e-6).then(|| (-d.normalize().dot(up_v)).clamp(-1.0, 1.0).asin().to_degrees())
@@ -90,5 +124,18 @@ mod tests {
         assert!((r.facing.unwrap() - Vec3::Z).length() < 1e-6);
         assert!((r.arm_angle_deg.unwrap() - 22.5).abs() < 1e-3, "mean of 0° and 45°");
         assert!(!r.matches_biped);
+    }
+
+    #[test]
+    fn sides_from_every_naming_habit() {
+        for left in ["LeftArm", "lhumerus", "Bip01 L UpperArm", "l_shoulder", "mixamorig:LeftLeg", "LHipJoint", "arm.L", "ltibia"] {
+            assert_eq!(side_of(left), Some(true), "{left}");
+        }
+        for right in ["RightArm", "rfemur", "Bip01 R Calf", "r_knee", "RUpperArm", "hand_r"] {
+            assert_eq!(side_of(right), Some(false), "{right}");
+        }
+        for neither in ["Hips", "lowerback", "Spine", "root", "LowerBack", "Lumbar", "rootJoint"] {
+            assert_eq!(side_of(neither), None, "{neither}");
+        }
     }
 }

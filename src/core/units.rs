@@ -253,7 +253,8 @@ pub fn has_head_and_feet(skeleton: &Skeleton) -> bool {
     !named(skeleton, &HEAD_NAMES[..2]).is_empty() && !named(skeleton, &FOOT_NAMES).is_empty()
 }
 
-fn named(skeleton: &Skeleton, keys: &[&str]) -> Vec<usize> {
+/// Joints whose lower-case name contains one of `keys` (`FOOT_NAMES`, `HEAD_NAMES`).
+pub fn named(skeleton: &Skeleton, keys: &[&str]) -> Vec<usize> {
     let joints = skeleton.joints().iter().enumerate();
     joints.filter(|(_, j)| keys.iter().any(|k| j.name.to_ascii_lowercase().contains(k))).map(|(i, _)| i).collect()
 }

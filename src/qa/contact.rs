@@ -7,7 +7,7 @@ use super::thresholds::{FloorThresholds, FootSlideThresholds};
 use super::tracks::Tracks;
 use super::{Finding, Kind, Space};
 use crate::core::Motion;
-use crate::core::units::FOOT_NAMES;
+use crate::core::units::{FOOT_NAMES, named};
 
 /// The floor's height in display space: the one the viewer draws the grid on.
 fn floor_height(m: &Motion, space: &Space) -> f32 {
@@ -16,8 +16,7 @@ fn floor_height(m: &Motion, space: &Space) -> f32 {
 
 /// Joints named like a foot, toe, ankle or heel (markers aside).
 fn feet(m: &Motion) -> Vec<usize> {
-    let joints = m.skeleton.joints().iter().enumerate();
-    joints.filter(|(_, j)| !j.is_marker && FOOT_NAMES.iter().any(|k| j.name.to_ascii_lowercase().contains(k))).map(|(i, _)| i).collect()
+    named(&m.skeleton, &FOOT_NAMES).into_iter().filter(|&j| !m.skeleton.joints()[j].is_marker).collect()
 }
 
 /// `foot_slide`: for each foot joint, contacts are stretches near its own lowest level (which

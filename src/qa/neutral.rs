@@ -6,6 +6,7 @@ use glam::{Mat4, Vec3};
 
 use super::thresholds::NeutralThresholds;
 use super::{Finding, Kind};
+use crate::core::rest::{FOREARM, Limb, SHIN, THIGH, UPPER_ARM, limb};
 use crate::core::units::HEAD_NAMES;
 use crate::core::{Interpolation, Motion, PoseAt, Sampler, Skeleton, UpAxis};
 
@@ -69,55 +70,6 @@ impl NeutralVerdict {
     }
 }
 
-/// Left (`Some(true)`), right or neither, from the naming habits of BVH, ASF, Biped, H-Anim
-/// and Mixamo: `LeftArm`, `lhumerus`, `Bip01 L UpperArm`, `l_shoulder`, `mixamorig:RightLeg`,
-/// `LHipJoint`, `arm.L`.
-pub fn side_of(name: &str) -> Option<bool> {
-    let raw = name.rsplit([':', '|']).next().unwrap_or(name);
-    let lower = raw.to_ascii_lowercase();
-    for token in lower.split(|c: char| !c.is_ascii_alphanumeric()) {
-        match token {
-            "l" | "left" => return Some(true),
-            "r" | "right" => return Some(false),
-            _ => {}
-        }
-    }
-    if lower.starts_with("left") {
-        return Some(true);
-    }
-    if lower.starts_with("right") {
-        return Some(false);
-    }
-    let mut chars = raw.chars();
-    if let (Some(first @ ('L' | 'R')), Some(second)) = (chars.next(), chars.next()) {
-        if second.is_ascii_uppercase() {
-            return Some(first == 'L');
-        }
-    }
-    const ASF_PARTS: [&str; 12] =
-        ["femur", "humerus", "tibia", "radius", "clavicle", "hand", "foot", "toes", "wrist", "fingers", "thumb", "hipjoint"];
-    if lower.len() > 1 && (lower.starts_with('l') || lower.starts_with('r')) && ASF_PARTS.iter().any(|p| lower[1..].starts_with(p)) {
-        return Some(lower.starts_with('l'));
-    }
-    None
-}
-
-/// The first joint on `left`'s side whose name contains a key of the earliest group that
-/// matches and none of `exclude`.
-fn limb(skeleton: &Skeleton, left: bool, groups: &[(&[&str], &[&str])]) -> Option<usize> {
-    groups.iter().find_map(|(keys, exclude)| {
-        skeleton.joints().iter().position(|j| {
-            let n = j.name.rsplit([':', '|']).next().unwrap_or(&j.name).to_ascii_lowercase();
-            !j.is_marker && side_of(&j.name) == Some(left) && keys.iter().any(|k| n.contains(k)) && !exclude.iter().any(|e| n.contains(e))
-        })
-    })
-}
-
-const UPPER_ARM: &[(&[&str], &[&str])] = &[(&["uparm", "upperarm", "humerus"], &[]), (&["arm"], &["fore", "low"]), (&["shoulder"], &[])];
-const FOREARM: &[(&[&str], &[&str])] = &[(&["forearm", "lowarm", "lowerarm", "radius", "elbow"], &[])];
-const THIGH: &[(&[&str], &[&str])] = &[(&["upleg", "upperleg", "thigh", "femur"], &[]), (&["hip"], &["hipjoint"])];
-const SHIN: &[(&[&str], &[&str])] = &[(&["lowleg", "lowerleg", "calf", "tibia", "shin", "knee"], &[]), (&["leg"], &["up"])];
-
 /// The bone a limb joint stands for: to its farthest child, or from its parent where joints
 /// sit at the far end of their bones (ASF).
 fn limb_vector(m: &Motion, p: &[Vec3], j: usize) -> Option<Vec3> {
@@ -164,7 +116,7 @@ fn verdict(m: &Motion, pose: &'static str, p: &[Vec3], display: Mat4, file_up: U
         let arm_drop = if ideal == "A-pose" { 45f32.to_radians() } else { 0.0 };
         for (left, sign) in [(true, 1.0f32), (false, -1.0)] {
             let arm_ideal = side * sign * arm_drop.cos() - up * arm_drop.sin();
-            let parts: [(&'static str, &'static str, &[(&[&str], &[&str])], Vec3); 4] = [
+            let parts: [(&'static str, &'static str, Limb, Vec3); 4] = [
                 ("left upper arm", "right upper arm", UPPER_ARM, arm_ideal),
                 ("left forearm", "right forearm", FOREARM, arm_ideal),
                 ("left thigh", "right thigh", THIGH, -up),
@@ -230,22 +182,4 @@ pub fn findings(verdicts: &[NeutralVerdict], th: &NeutralThresholds, skeleton: &
             })
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sides_from_every_naming_habit() {
-        for left in ["LeftArm", "lhumerus", "Bip01 L UpperArm", "l_shoulder", "mixamorig:LeftLeg", "LHipJoint", "arm.L", "ltibia"] {
-            assert_eq!(side_of(left), Some(true), "{left}");
-        }
-        for right in ["RightArm", "rfemur", "Bip01 R Calf", "r_knee", "RUpperArm", "hand_r"] {
-            assert_eq!(side_of(right), Some(false), "{right}");
-        }
-        for neither in ["Hips", "lowerback", "Spine", "root", "LowerBack", "Lumbar", "rootJoint"] {
-            assert_eq!(side_of(neither), None, "{neither}");
-        }
-    }
 }
