@@ -77,6 +77,16 @@ pub const THIGH: Limb = &[(&["upleg", "upperleg", "thigh", "femur"], &[]), (&["h
 /// The shin (`LeftLeg`, `ltibia`, `Bip01 L Calf`, `l_knee`).
 pub const SHIN: Limb = &[(&["lowleg", "lowerleg", "calf", "tibia", "shin", "knee"], &[]), (&["leg"], &["up"])];
 
+/// `T-pose` (arms within 20° of horizontal), `A-pose` (20° to 65° below) or `other`, from
+/// the mean angle of the upper arms below horizontal in degrees.
+pub fn arm_shape(arm_angle_deg: f32) -> &'static str {
+    match arm_angle_deg {
+        a if a.abs() < 20.0 => "T-pose",
+        a if (20.0..65.0).contains(&a) => "A-pose",
+        _ => "other",
+    }
+}
+
 /// Reads the rest pose (offsets only) of `skeleton` whose up axis is `up`.
 pub fn rest_readout(skeleton: &Skeleton, up: UpAxis) -> RestReadout {
     let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());

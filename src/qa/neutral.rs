@@ -6,7 +6,7 @@ use glam::{Mat4, Vec3};
 
 use super::thresholds::NeutralThresholds;
 use super::{Finding, Kind};
-use crate::core::rest::{FOREARM, Limb, SHIN, THIGH, UPPER_ARM, limb};
+use crate::core::rest::{FOREARM, Limb, SHIN, THIGH, UPPER_ARM, arm_shape, limb};
 use crate::core::units::HEAD_NAMES;
 use crate::core::{Interpolation, Motion, PoseAt, Sampler, Skeleton, UpAxis};
 
@@ -107,9 +107,7 @@ fn verdict(m: &Motion, pose: &'static str, p: &[Vec3], display: Mat4, file_up: U
     let arm_angle_deg = (!arms.is_empty()).then(|| arms.iter().sum::<f32>() / arms.len() as f32);
     let shape = match arm_angle_deg {
         None => "unknown",
-        Some(a) if a.abs() < 20.0 => "T-pose",
-        Some(a) if (20.0..65.0).contains(&a) => "A-pose",
-        Some(_) => "other",
+        Some(a) => arm_shape(a),
     };
     let ideal = if shape == "A-pose" { "A-pose" } else { "T-pose" };
     if let Some(side) = left_dir {

@@ -97,8 +97,8 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 None => "facing: unknown (no left/right limbs found by name)".into(),
             });
             ui.label(match r.arm_angle_deg {
-                Some(a) if a.abs() < 15.0 => format!("arms: {a:.0}° below horizontal (T-pose)"),
-                Some(a) => format!("arms: {a:.0}° below horizontal (A-pose)"),
+                // Rounded first: no "-0°".
+                Some(a) => format!("arms: {:.0}° below horizontal ({})", a.round() + 0.0, crate::core::rest::arm_shape(a)),
                 None => "arms: not found".into(),
             });
             ui.label(if r.matches_biped {
