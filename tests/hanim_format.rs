@@ -554,3 +554,32 @@ fn info_lists_takes_and_take_chooses_one_on_every_command() {
     assert_ne!(walk, kick, "--take changes the positions");
     assert_eq!(run(&["positions", "--take", "nope"]).status.code(), Some(2));
 }
+
+#[test]
+fn joint_limits_are_read_in_their_frame() {
+    let p = parse_vrml(FIXTURE_VRML.as_bytes()).unwrap();
+    let limits = p.skeleton.joints()[p.skeleton.find("root").unwrap()].rotation_limits.expect("root has limits");
+    assert_eq!((limits.lower, limits.upper), (Vec3::splat(-1.0), Vec3::splat(1.0)));
+    assert_eq!(limits.frame, glam::Quat::IDENTITY);
+    assert_eq!(p.skeleton.joints()[p.skeleton.find("child").unwrap()].rotation_limits, None);
+    let turned = FIXTURE_VRML.replace("ulimit [ 1 1 1 ]", "ulimit [ 1 1 1 ] limitOrientation 1 0 0 1.5707963267948966");
+    let limits = parse_vrml(turned.as_bytes()).unwrap().skeleton.joints()[0].rotation_limits.unwrap();
+    assert!((limits.frame.to_axis_angle().1 - std::f32::consts::FRAC_PI_2).abs() < 1e-6);
+    // One without the other, or the wrong count: ignored, with a warning naming the joint.
+    for (from, to, says) in [
+        ("ulimit [ 1 1 1 ]", "", "llimit without ulimit"),
+        ("ulimit [ 1 1 1 ]", "ulimit [ 1 1 ]", "three numbers"),
+        ("llimit [ -1 -1 -1 ]", "llimit [ -1 2 -1 ]", "left free"),
+    ] {
+        let p = parse_vrml(FIXTURE_VRML.replace(from, to).as_bytes()).unwrap();
+        assert!(p.warnings.iter().any(|w| w.message.contains(says) && w.message.contains("'root'")), "{says}: {:?}", p.warnings);
+        let limits = p.skeleton.joints()[0].rotation_limits;
+        if says == "left free" {
+            let l = limits.unwrap();
+            assert_eq!((l.lower.y, l.upper.y), (0.0, 0.0), "the crossed axis is free");
+            assert_eq!((l.lower.x, l.upper.x), (-1.0, 1.0));
+        } else {
+            assert_eq!(limits, None);
+        }
+    }
+}

@@ -108,6 +108,41 @@ fn a_root_that_jumps_and_stays_is_a_pop_on_the_root() {
 }
 
 #[test]
+fn a_sudden_stop_at_30_fps_is_not_jitter() {
+    // The root glides along X at 4.5 cm a frame (1.35 m/s) and halts for one frame, as a foot
+    // does at a heel strike: one abrupt change, which the windowed mean alone reads as 5 mm
+    // of noise at 30 fps (and which stays under the pop floor of 5 cm).
+    let Some(p) = corpus_file("bvh/bandai1_walk_normal_002.bvh") else { return };
+    let m = load(&[p]);
+    let root = m.skeleton.roots().next().unwrap();
+    let x = channel(&m, root, ChannelKind::TranslateX);
+    let (n, stop) = (m.clip.num_frames(), m.clip.num_frames() / 2);
+    let step_raw = 0.045 / m.metres_per_raw_unit();
+    let glide = |halts: bool| {
+        edited(&m, |v, cpf| {
+            for f in 0..n {
+                let moving_steps = if halts && f >= stop { f - 1 } else { f };
+                v[f * cpf + x] = moving_steps as f32 * step_raw;
+            }
+        })
+    };
+    let found = analyse(&glide(true));
+    let around =
+        |r: &Report| r.findings.iter().filter(|f| f.start_frame <= stop + 8 && stop <= f.end_frame + 8).cloned().collect::<Vec<_>>();
+    let near_stop = around(&found);
+    assert!(!near_stop.iter().any(|f| f.kind == Kind::Jitter || f.kind == Kind::Pop), "{near_stop:#?}");
+    // Noise on the same glide is still found.
+    let mut noise = Noise(11);
+    let sigma_raw = 0.006 / m.metres_per_raw_unit();
+    let noisy = edited(&glide(true), |v, cpf| {
+        for f in stop - 15..stop + 15 {
+            v[f * cpf + x] += sigma_raw * noise.gaussian();
+        }
+    });
+    assert!(around(&analyse(&noisy)).iter().any(|f| f.kind == Kind::Jitter && f.joint == Some(root)));
+}
+
+#[test]
 fn noise_of_a_few_millimetres_over_a_second_is_jitter_on_that_joint() {
     let Some(m) = cmu() else { return };
     let root = m.skeleton.roots().next().unwrap();
@@ -207,6 +242,28 @@ fn a_full_turn_added_to_one_euler_channel_is_a_flip_not_a_pop() {
 }
 
 #[test]
+fn a_stored_quaternion_changing_sign_is_a_flip() {
+    let Some(p) = corpus_file("acl/104_30.acl.sjson") else { return };
+    let m = load(&[p]);
+    let knee = joint(&m, "lShin");
+    let quat = [ChannelKind::QuatX, ChannelKind::QuatY, ChannelKind::QuatZ, ChannelKind::QuatW].map(|k| channel(&m, knee, k));
+    let negated = edited(&m, |v, cpf| {
+        for f in 100..m.clip.num_frames() {
+            for &c in &quat {
+                v[f * cpf + c] = -v[f * cpf + c];
+            }
+        }
+    });
+    let found = analyse(&negated);
+    let flips = near(&found, Kind::Flip, Some(knee), 0, m.clip.num_frames());
+    assert_eq!(flips.len(), 1, "{:#?}", found.findings);
+    assert_eq!((flips[0].start_frame, flips[0].end_frame), (100, 100));
+    assert!(flips[0].value > 300.0 && flips[0].message.contains("quaternion changes sign"), "{:?}", flips[0]);
+    assert!(near(&found, Kind::Pop, Some(knee), 95, 105).is_empty(), "the same rotation: no pop");
+    assert!(near(&analyse(&m), Kind::Flip, Some(knee), 0, m.clip.num_frames()).is_empty());
+}
+
+#[test]
 fn a_channel_pushed_past_its_asf_limit_is_a_limit_finding() {
     let Some(dir) = corpus_file("asfamc") else { return };
     let m = load(&[dir.join("hdm05_HDM_dg.asf"), dir.join("hdm05_HDM_dg_06-03_03_120.amc")]);
@@ -226,6 +283,54 @@ fn a_channel_pushed_past_its_asf_limit_is_a_limit_finding() {
     assert_eq!((over[0].start_frame, over[0].end_frame), (50, 59));
     assert!((over[0].value - 20.0).abs() < 0.01 && over[0].unit == "deg", "{:?}", over[0]);
     assert!(near(&analyse(&m), Kind::Limit, Some(femur), 0, m.clip.num_frames()).is_empty());
+}
+
+/// An H-Anim humanoid whose elbow turns 0 → 90° about Z over a 2 s cycle, with `limits` in
+/// its joint (written to a file and loaded as a user would).
+fn hanim_elbow(limits: &str) -> (Motion, tempfile::TempDir) {
+    let text = format!(
+        "#X3D V3.3 utf8\nPROFILE Immersive\nCOMPONENT HAnim:1\n\
+         HAnimHumanoid {{ name \"arm\" version \"2.0\" skeleton [\n\
+         DEF Shoulder HAnimJoint {{ name \"l_shoulder\" center 0 1.4 0 children [\n\
+         DEF Elbow HAnimJoint {{ name \"l_elbow\" center 0.3 1.4 0 {limits} children [\n\
+         HAnimJoint {{ name \"l_wrist\" center 0.55 1.4 0 }} ] }} ] }} ] }}\n\
+         DEF Clock TimeSensor {{ cycleInterval 2 loop TRUE }}\n\
+         DEF Bend OrientationInterpolator {{ key [ 0 1 ] keyValue [ 0 0 1 0, 0 0 1 1.5707963267948966 ] }}\n\
+         ROUTE Clock.fraction_changed TO Bend.set_fraction\n\
+         ROUTE Bend.value_changed TO Elbow.set_rotation\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("elbow.x3dv");
+    std::fs::write(&path, text).unwrap();
+    (load(&[path]), dir)
+}
+
+#[test]
+fn an_hanim_joint_turned_past_its_llimit_ulimit_is_a_limit_finding() {
+    let (m, _dir) = hanim_elbow("llimit [ -1 -0.5 -1 ] ulimit [ 1 0.5 1 ]");
+    let elbow = joint(&m, "l_elbow");
+    let n = m.clip.num_frames();
+    // A looping cycle: frame f is at f·dt of the 2 s cycle (the last frame just before 2 s).
+    let angle = |f: usize| (f as f64 * m.clip.frame_time_secs / 2.0).min(1.0) as f32 * std::f32::consts::FRAC_PI_2;
+    let first_past = (0..n).find(|&f| angle(f) > 1.0 + 1f32.to_radians()).unwrap();
+    let found = analyse(&m);
+    let over = near(&found, Kind::Limit, Some(elbow), 0, n);
+    assert_eq!(over.len(), 1, "{:#?}", found.findings);
+    assert!(within(over[0].start_frame, first_past, 1) && over[0].end_frame == n - 1, "{:?} (first past: {first_past})", over[0]);
+    let excess = (angle(n - 1) - 1.0).to_degrees();
+    assert!((over[0].value - excess).abs() < 0.1, "{:?}", over[0]);
+    assert!(over[0].message.contains(" Z ") && over[0].message.contains("upper"), "{}", over[0].message);
+    // In a limit frame turned 90° about X the same bend is about the frame's Y axis, where
+    // the limits are tighter.
+    let (turned, _dir) = hanim_elbow("llimit [ -1 -0.5 -1 ] ulimit [ 1 0.5 1 ] limitOrientation 1 0 0 1.5707963267948966");
+    let over = near(&analyse(&turned), Kind::Limit, Some(elbow), 0, n).into_iter().cloned().collect::<Vec<_>>();
+    assert_eq!(over.len(), 1);
+    assert!(over[0].message.contains(" Y ") && (over[0].value - (angle(n - 1) - 0.5).to_degrees()).abs() < 0.1, "{:?}", over[0]);
+    // Inside wider limits, and with equal limits (no constraint), nothing.
+    for free in ["llimit [ -2 -2 -2 ] ulimit [ 2 2 2 ]", "llimit [ 0 0 0 ] ulimit [ 0 0 0 ]", ""] {
+        let (m, _dir) = hanim_elbow(free);
+        assert!(near(&analyse(&m), Kind::Limit, Some(elbow), 0, n).is_empty(), "{free}");
+    }
 }
 
 #[test]

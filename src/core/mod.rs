@@ -5,6 +5,7 @@
 
 pub mod bounds;
 pub mod clip;
+pub mod clip_fk;
 pub mod motion;
 pub mod playback;
 pub mod pose;
@@ -18,5 +19,5 @@ pub use motion::{Format, Motion, SourceInfo, Take, Warning};
 pub use playback::{Playback, PlaybackCommand};
 pub use pose::{GlobalPose, LocalPose, LocalTransform};
 pub use sampler::{PoseAt, Sampler};
-pub use skeleton::{ChannelKind, EulerConvention, Joint, PositionRule, Skeleton, SkeletonError};
+pub use skeleton::{ChannelKind, EulerConvention, Joint, PositionRule, RotationLimits, Skeleton, SkeletonError};
 pub use units::{LengthUnit, UpAxis};

@@ -23,6 +23,9 @@ pub struct Format {
     pub position_note: &'static str,
     /// Said after the frame rate when the file states none (AMC).
     pub assumed_rate_note: Option<&'static str>,
+    /// Quaternion channels hold the file's own numbers (ACL), not ones the loader derived
+    /// (H-Anim axis–angle): a sign flip between frames is then the file's.
+    pub file_quaternions: bool,
 }
 
 impl Format {

@@ -86,8 +86,9 @@ pub fn joint_local(joint: &Joint, values: Option<&[f32]>, rule: PositionRule) ->
     let mut scale = Vec3::ONE;
     if let Some(values) = values {
         channel_rotation = compose_rotation(&joint.channels, values, joint.euler);
-        let mut quat = [0.0f32, 0.0, 0.0, 1.0];
-        let mut has_quat = false;
+        if let Some(q) = joint.channel_quaternion(values) {
+            channel_rotation = q;
+        }
         for (kind, &v) in joint.channels.iter().zip(values) {
             let axis = match kind {
                 ChannelKind::TranslateX => 0,
@@ -95,17 +96,6 @@ pub fn joint_local(joint: &Joint, values: Option<&[f32]>, rule: PositionRule) ->
                 ChannelKind::TranslateZ => 2,
                 ChannelKind::Length => {
                     stretch += v;
-                    continue;
-                }
-                ChannelKind::QuatX | ChannelKind::QuatY | ChannelKind::QuatZ | ChannelKind::QuatW => {
-                    let k = match kind {
-                        ChannelKind::QuatX => 0,
-                        ChannelKind::QuatY => 1,
-                        ChannelKind::QuatZ => 2,
-                        _ => 3,
-                    };
-                    quat[k] = v;
-                    has_quat = true;
                     continue;
                 }
                 ChannelKind::ScaleX => {
@@ -126,11 +116,6 @@ pub fn joint_local(joint: &Joint, values: Option<&[f32]>, rule: PositionRule) ->
                 PositionRule::Replace => translation[axis] = v,
                 PositionRule::Add => translation[axis] += v,
             }
-        }
-        if has_quat {
-            // Loaders store unit quaternions; a zero one (junk) stays the identity.
-            let q = Quat::from_array(quat);
-            channel_rotation = if q.length_squared() > 0.0 { q.normalize() } else { Quat::IDENTITY };
         }
     }
     let rotation = joint.pre_rotation * channel_rotation * joint.post_rotation;

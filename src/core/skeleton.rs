@@ -138,6 +138,47 @@ impl PositionRule {
     }
 }
 
+/// Lower and upper angles (radians) about the X, Y and Z axes of a limit frame for a joint's
+/// channel rotation. The rotation `R` is read in the limit frame `L` as `L⁻¹·R·L` and split
+/// as `Rx(x)·Ry(y)·Rz(z)`; an axis whose two limits are equal is free (H-Anim: "if llimit and
+/// ulimit are equal, no constraints are applied").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RotationLimits {
+    /// Smallest allowed angle per axis.
+    pub lower: Vec3,
+    /// Largest allowed angle per axis.
+    pub upper: Vec3,
+    /// `joint_from_limit`: the frame the angles are measured in (H-Anim `limitOrientation`).
+    pub frame: Quat,
+}
+
+impl RotationLimits {
+    /// The angles (radians) of `rotation` about the limit frame's X, Y and Z axes.
+    pub fn angles(&self, rotation: Quat) -> Vec3 {
+        let in_frame = self.frame.inverse() * rotation * self.frame;
+        let (x, y, z) = in_frame.to_euler(glam::EulerRot::XYZ);
+        Vec3::new(x, y, z)
+    }
+
+    /// The largest excess (radians) of `rotation` past a limit, with its axis (0–2) and
+    /// whether it is past the upper one; `None` when inside on every constrained axis.
+    pub fn excess(&self, rotation: Quat) -> Option<(f32, usize, bool)> {
+        let angles = self.angles(rotation);
+        let mut worst: Option<(f32, usize, bool)> = None;
+        for axis in 0..3 {
+            let (lo, hi, v) = (self.lower[axis], self.upper[axis], angles[axis]);
+            if lo >= hi {
+                continue;
+            }
+            let (past, upper) = if v > hi { (v - hi, true) } else { (lo - v, false) };
+            if past > 0.0 && worst.is_none_or(|w| past > w.0) {
+                worst = Some((past, axis, upper));
+            }
+        }
+        worst
+    }
+}
+
 /// One joint. Its local transform is
 /// `parent_from_joint = T(offset ⊕ translation channels) · pre_rotation · R(channels) ·
 /// post_rotation · T(tail + length channel)`.
@@ -163,6 +204,9 @@ pub struct Joint {
     pub euler: EulerConvention,
     /// Lower/upper limits per channel in the clip's units (radians for rotations), if declared.
     pub limits: Vec<(f32, f32)>,
+    /// Limits on the whole channel rotation about three axes (H-Anim `llimit`/`ulimit`), for
+    /// joints whose rotation is not given as one channel per axis.
+    pub rotation_limits: Option<RotationLimits>,
     /// True for a BVH End Site (or another marker without channels that ends a chain).
     pub is_end_site: bool,
     /// A named point on the body (H-Anim site), drawn as a marker without a bone from its parent.
@@ -186,10 +230,32 @@ impl Joint {
             first_channel: 0,
             euler: EulerConvention::FirstOutermost,
             limits: Vec::new(),
+            rotation_limits: None,
             is_end_site: false,
             is_marker: false,
             details: Vec::new(),
         }
+    }
+
+    /// The channel rotation given by this joint's quaternion channels in `values` (its own
+    /// channel values), `None` when it has none. A component the joint lacks reads as the
+    /// identity's; a zero quaternion (junk) is the identity.
+    pub fn channel_quaternion(&self, values: &[f32]) -> Option<Quat> {
+        let mut q = [0.0f32, 0.0, 0.0, 1.0];
+        let mut any = false;
+        for (kind, &v) in self.channels.iter().zip(values) {
+            let k = match kind {
+                ChannelKind::QuatX => 0,
+                ChannelKind::QuatY => 1,
+                ChannelKind::QuatZ => 2,
+                ChannelKind::QuatW => 3,
+                _ => continue,
+            };
+            q[k] = v;
+            any = true;
+        }
+        let q = Quat::from_array(q);
+        any.then(|| if q.length_squared() > 0.0 { q.normalize() } else { Quat::IDENTITY })
     }
 
     /// The rotation channels in listed order, e.g. `ZXY`.
@@ -312,6 +378,33 @@ impl Skeleton {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rotation_limits_read_angles_in_their_frame() {
+        let (x, y, z) = (0.3f32, -0.5f32, 1.1f32);
+        let r = Quat::from_rotation_x(x) * Quat::from_rotation_y(y) * Quat::from_rotation_z(z);
+        let free = RotationLimits { lower: Vec3::ZERO, upper: Vec3::ZERO, frame: Quat::IDENTITY };
+        assert!((free.angles(r) - Vec3::new(x, y, z)).abs().max_element() < 1e-5);
+        assert_eq!(free.excess(r), None, "equal limits are free");
+        // The same turn seen from a frame turned 90° about Z: the X turn reads as a Y turn.
+        let frame = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+        let turned = RotationLimits { lower: Vec3::splat(-0.2), upper: Vec3::splat(0.2), frame };
+        let a = turned.angles(frame * Quat::from_rotation_x(0.5) * frame.inverse());
+        assert!((a - Vec3::new(0.5, 0.0, 0.0)).abs().max_element() < 1e-5, "{a}");
+        // The joint's Y axis is the limit frame's X axis.
+        let (past, axis, upper) = turned.excess(Quat::from_rotation_y(0.5)).unwrap();
+        assert!((past - 0.3).abs() < 1e-5 && axis == 0 && upper, "{past} {axis} {upper}");
+        assert_eq!(turned.excess(Quat::from_rotation_z(0.1)), None);
+    }
+
+    #[test]
+    fn channel_quaternion_reads_its_four_channels() {
+        let mut j = Joint::new("j", None, Vec3::ZERO);
+        assert_eq!(j.channel_quaternion(&[]), None);
+        j.channels = vec![ChannelKind::TranslateX, ChannelKind::QuatW, ChannelKind::QuatX, ChannelKind::QuatY, ChannelKind::QuatZ];
+        assert_eq!(j.channel_quaternion(&[5.0, 2.0, 0.0, 0.0, 0.0]), Some(Quat::IDENTITY));
+        assert_eq!(j.channel_quaternion(&[5.0, 0.0, 0.0, 0.0, 0.0]), Some(Quat::IDENTITY), "zero is junk: identity");
+    }
 
     #[test]
     fn rejects_parent_after_child() {

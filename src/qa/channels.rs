@@ -134,20 +134,24 @@ pub fn frozen(m: &Motion, th: &FrozenThresholds) -> Vec<Finding> {
 
 /// `flip`: an Euler channel jumping by more than the threshold between two frames while the
 /// joint's actual rotation changes less than `max_turn_deg` (the same rotation written
-/// another way). Flips of one joint less than a second apart make one finding (a spinning
-/// root wraps every turn), with their count.
+/// another way); in files that store quaternions, a quaternion changing sign (q to −q, the
+/// same rotation, which a component-wise filter or blend takes through a full turn). Flips
+/// of one joint less than a second apart make one finding (a spinning root wraps every
+/// turn), with their count.
 pub fn flips(m: &Motion, t: &Tracks, th: &FlipThresholds) -> Vec<Finding> {
     let clip = &m.clip;
     let gap = (1.0 / clip.frame_time_secs.max(1e-6)).round() as usize;
     let joints = m.skeleton.joints();
-    // (index among rotating joints, joint, its Euler channels as (row index, kind)).
+    // (index among rotating joints, joint, its Euler channels as (row index, kind), or its
+    // quaternion channels).
     let watched: Vec<(usize, usize, Vec<(usize, ChannelKind)>)> = t
         .rot_joints
         .iter()
         .enumerate()
         .map(|(k, &j)| {
             let joint = &joints[j];
-            let euler = joint.channels.iter().enumerate().filter(|(_, c)| c.is_rotation());
+            let watch = |c: &ChannelKind| c.is_rotation() || (m.source.format.file_quaternions && c.is_quaternion());
+            let euler = joint.channels.iter().enumerate().filter(|(_, c)| watch(c));
             (k, j, euler.map(|(i, c)| (joint.first_channel + i, *c)).collect::<Vec<_>>())
         })
         .filter(|(_, _, e)| !e.is_empty())
@@ -157,26 +161,21 @@ pub fn flips(m: &Motion, t: &Tracks, th: &FlipThresholds) -> Vec<Finding> {
     let jump_rad = th.jump_deg.to_radians();
     for f in 1..t.frames {
         let (row, prev) = (clip.frame(f), clip.frame(f - 1));
-        for (w, (k, _, euler)) in watched.iter().enumerate() {
-            // Cheap test first: a channel jump is rare.
-            if !euler.iter().any(|&(c, _)| (row[c] - prev[c]).abs() > jump_rad) {
-                continue;
-            }
+        for (w, (k, _, channels)) in watched.iter().enumerate() {
+            let event = if channels[0].1.is_quaternion() {
+                quaternion_flip(row, prev, channels)
+            } else {
+                // Cheap test first: a channel jump is rare.
+                if !channels.iter().any(|&(c, _)| (row[c] - prev[c]).abs() > jump_rad) {
+                    continue;
+                }
+                euler_flip(m, row, prev, channels, th)
+            };
+            let Some((worst, what)) = event.filter(|e| e.0 > th.jump_deg) else { continue };
             let turn = t.rot_step(f, *k).length();
-            if turn >= th.max_turn_deg {
-                continue;
+            if turn < th.max_turn_deg {
+                events[w].push((f, worst, format!("{what} at frame {f} while the joint turns {turn:.1}°")));
             }
-            let jumped: Vec<(ChannelKind, f32)> =
-                euler.iter().map(|&(c, kind)| (kind, (row[c] - prev[c]).to_degrees())).filter(|(_, d)| d.abs() > th.jump_deg).collect();
-            let worst = jumped.iter().map(|(_, d)| d.abs()).fold(0.0, f32::max);
-            let names: Vec<String> = jumped
-                .iter()
-                .map(|(kind, d)| {
-                    let name = if m.source.format.bvh_channel_names { kind.bvh_name() } else { kind.short_name() };
-                    format!("{name} {d:+.0}°")
-                })
-                .collect();
-            events[w].push((f, worst, format!("{} at frame {f} while the joint turns {turn:.1}°", names.join(", "))));
         }
     }
     let mut out = Vec::new();
@@ -212,43 +211,107 @@ pub fn flips(m: &Motion, t: &Tracks, th: &FlipThresholds) -> Vec<Finding> {
     out
 }
 
-/// `limit`: rotation channels outside the limits the file declares (ASF `limits`), by more
-/// than the tolerance, with the largest excess.
+/// The Euler channels that jump by more than the threshold: the largest jump (degrees) and
+/// their names with their jumps.
+fn euler_flip(m: &Motion, row: &[f32], prev: &[f32], euler: &[(usize, ChannelKind)], th: &FlipThresholds) -> Option<(f32, String)> {
+    let jumped: Vec<(ChannelKind, f32)> =
+        euler.iter().map(|&(c, kind)| (kind, (row[c] - prev[c]).to_degrees())).filter(|(_, d)| d.abs() > th.jump_deg).collect();
+    let worst = jumped.iter().map(|(_, d)| d.abs()).fold(0.0, f32::max);
+    let names: Vec<String> = jumped
+        .iter()
+        .map(|(kind, d)| {
+            let name = if m.source.format.bvh_channel_names { kind.bvh_name() } else { kind.short_name() };
+            format!("{name} {d:+.0}°")
+        })
+        .collect();
+    (!names.is_empty()).then(|| (worst, names.join(", ")))
+}
+
+/// A quaternion that changes hemisphere: the turn a component-wise path between the two
+/// stored quaternions takes (degrees, over 180° exactly when their dot product is negative).
+fn quaternion_flip(row: &[f32], prev: &[f32], quat: &[(usize, ChannelKind)]) -> Option<(f32, String)> {
+    let (mut dot, mut norms) = (0.0f32, (0.0f32, 0.0f32));
+    for &(c, _) in quat {
+        dot += row[c] * prev[c];
+        norms.0 += row[c] * row[c];
+        norms.1 += prev[c] * prev[c];
+    }
+    let cos = dot / (norms.0 * norms.1).sqrt();
+    if cos.is_nan() || cos >= 0.0 {
+        return None;
+    }
+    Some((2.0 * cos.max(-1.0).acos().to_degrees(), "quaternion changes sign".to_owned()))
+}
+
+/// `limit`: rotation channels outside the limits the file declares (ASF `limits`, H-Anim
+/// `llimit`/`ulimit`), by more than the tolerance, with the largest excess.
 pub fn limits(m: &Motion, th: &LimitThresholds) -> Vec<Finding> {
-    let clip = &m.clip;
-    let mut out = Vec::new();
+    let mut out: Vec<Finding> = Vec::new();
     for (j, joint) in m.skeleton.joints().iter().enumerate() {
         for (i, (&kind, &(lo, hi))) in joint.channels.iter().zip(&joint.limits).enumerate() {
             if !kind.is_rotation() || lo > hi {
                 continue;
             }
             let c = joint.first_channel + i;
+            let name = if m.source.format.bvh_channel_names { kind.bvh_name() } else { kind.short_name() };
             let excess = |f: usize| {
-                let v = clip.frame(f)[c];
-                (lo - v).max(v - hi).to_degrees()
+                let v = m.clip.frame(f)[c];
+                let past = (lo - v).max(v - hi);
+                (past, if v > hi { ("upper", hi) } else { ("lower", lo) })
             };
-            for (a, b) in runs(clip.num_frames(), 0, |f| excess(f) > th.tolerance_deg) {
-                let (value, at) = (a..=b).map(|f| (excess(f), f)).fold((0f32, a), |w, e| if e.0 > w.0 { e } else { w });
-                let v = clip.frame(at)[c];
-                let (side, bound) = if v > hi { ("upper", hi) } else { ("lower", lo) };
-                let name = if m.source.format.bvh_channel_names { kind.bvh_name() } else { kind.short_name() };
-                out.push(Finding {
-                    kind: Kind::Limit,
-                    joint: Some(j),
-                    start_frame: a,
-                    end_frame: b,
-                    value,
-                    unit: "deg",
-                    threshold: th.tolerance_deg,
-                    message: format!(
-                        "{} {name} is {value:.1}° past its {side} limit {:.1}° at frame {at} (over {})",
-                        joint.name,
-                        bound.to_degrees(),
-                        frames_text(a, b)
-                    ),
-                });
+            out.extend(limit_runs(m, j, name, th, excess));
+        }
+        if let Some(limits) = &joint.rotation_limits {
+            let values = |f: usize| &m.clip.frame(f)[joint.first_channel..joint.first_channel + joint.channels.len()];
+            if joint.channel_quaternion(values(0)).is_none() {
+                continue;
+            }
+            let angles = |f: usize| limits.angles(joint.channel_quaternion(values(f)).unwrap_or_default());
+            for (axis, label) in ["X", "Y", "Z"].into_iter().enumerate() {
+                let (lo, hi) = (limits.lower[axis], limits.upper[axis]);
+                if lo >= hi {
+                    continue; // equal limits: free
+                }
+                let excess = |f: usize| {
+                    let v = angles(f)[axis];
+                    ((lo - v).max(v - hi), if v > hi { ("upper", hi) } else { ("lower", lo) })
+                };
+                out.extend(limit_runs(m, j, label, th, excess));
             }
         }
+    }
+    out
+}
+
+/// Findings for the frames where `excess` (radians past a limit, with the limit's side and
+/// value) passes the tolerance on the rotation about `axis` of joint `j`.
+fn limit_runs(
+    m: &Motion,
+    j: usize,
+    axis: &str,
+    th: &LimitThresholds,
+    excess: impl Fn(usize) -> (f32, (&'static str, f32)),
+) -> Vec<Finding> {
+    let past: Vec<f32> = (0..m.clip.num_frames()).map(|f| excess(f).0.to_degrees()).collect();
+    let mut out = Vec::new();
+    for (a, b) in runs(past.len(), 0, |f| past[f] > th.tolerance_deg) {
+        let (value, at) = (a..=b).map(|f| (past[f], f)).fold((0f32, a), |w, e| if e.0 > w.0 { e } else { w });
+        let (side, bound) = excess(at).1;
+        out.push(Finding {
+            kind: Kind::Limit,
+            joint: Some(j),
+            start_frame: a,
+            end_frame: b,
+            value,
+            unit: "deg",
+            threshold: th.tolerance_deg,
+            message: format!(
+                "{} {axis} is {value:.1}° past its {side} limit {:.1}° at frame {at} (over {})",
+                m.skeleton.joints()[j].name,
+                bound.to_degrees(),
+                frames_text(a, b)
+            ),
+        });
     }
     out
 }

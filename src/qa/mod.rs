@@ -180,38 +180,53 @@ pub fn analyse(m: &Motion, thresholds: &Thresholds, kinds: &[Kind], progress: &(
 /// [`analyse`] in a given [`Space`] (the viewer's unit and up-axis overrides).
 pub fn analyse_in(m: &Motion, space: Space, thresholds: &Thresholds, kinds: &[Kind], progress: &(dyn Fn(f32) + Sync)) -> Report {
     let wants = |k: Kind| kinds.contains(&k);
-    let mut findings = Vec::new();
     let needs_tracks = kinds.iter().any(|k| !matches!(k, Kind::Limit | Kind::NeutralPose));
-    let tracks =
-        if needs_tracks && m.clip.num_frames() > 0 { Some(tracks::Tracks::compute(m, &space, &|f| progress(0.8 * f))) } else { None };
+    // The detectors that read rows alone run beside forward kinematics, and those that read
+    // the tracks beside each other: several of them are one sequential pass each.
+    let only = |k: Kind, find: &(dyn Fn() -> Vec<Finding> + Sync)| if wants(k) { find() } else { Vec::new() };
+    let (tracks, (frozen, limits)) = rayon::join(
+        || (needs_tracks && m.clip.num_frames() > 0).then(|| tracks::Tracks::compute(m, &space, &|f| progress(0.8 * f))),
+        || {
+            rayon::join(
+                || only(Kind::Frozen, &|| channels::frozen(m, &thresholds.frozen)),
+                || only(Kind::Limit, &|| channels::limits(m, &thresholds.limit)),
+            )
+        },
+    );
+    let mut findings = frozen;
+    findings.extend(limits);
     if let Some(t) = &tracks {
-        let mut pops = motion_checks::pops(m, t, &thresholds.pop);
-        if wants(Kind::Jitter) {
-            findings.extend(motion_checks::jitter(m, t, &thresholds.jitter, &pops));
-        }
-        if wants(Kind::Pop) {
-            findings.append(&mut pops);
-        }
-        if wants(Kind::FootSlide) {
-            findings.extend(contact::foot_slide(m, &space, t, &thresholds.foot_slide));
-        }
-        if wants(Kind::Floor) {
-            findings.extend(contact::floor(m, &space, t, &thresholds.floor));
-        }
-        if wants(Kind::Flip) {
-            findings.extend(channels::flips(m, t, &thresholds.flip));
-        }
-        if wants(Kind::BoneLength) {
-            findings.extend(bones::bone_length(m, t, &thresholds.bone_length));
+        let ((pops_and_jitter, slides), ((floor, flips), bones)) = rayon::join(
+            || {
+                rayon::join(
+                    || {
+                        let pops = motion_checks::pops(m, t, &thresholds.pop);
+                        let mut out = only(Kind::Jitter, &|| motion_checks::jitter(m, t, &thresholds.jitter, &pops));
+                        if wants(Kind::Pop) {
+                            out.extend(pops);
+                        }
+                        out
+                    },
+                    || only(Kind::FootSlide, &|| contact::foot_slide(m, &space, t, &thresholds.foot_slide)),
+                )
+            },
+            || {
+                rayon::join(
+                    || {
+                        rayon::join(
+                            || only(Kind::Floor, &|| contact::floor(m, &space, t, &thresholds.floor)),
+                            || only(Kind::Flip, &|| channels::flips(m, t, &thresholds.flip)),
+                        )
+                    },
+                    || only(Kind::BoneLength, &|| bones::bone_length(m, t, &thresholds.bone_length)),
+                )
+            },
+        );
+        for part in [pops_and_jitter, slides, floor, flips, bones] {
+            findings.extend(part);
         }
     }
     progress(0.9);
-    if wants(Kind::Frozen) {
-        findings.extend(channels::frozen(m, &thresholds.frozen));
-    }
-    if wants(Kind::Limit) {
-        findings.extend(channels::limits(m, &thresholds.limit));
-    }
     let neutral = neutral::verdicts(m, &space);
     if wants(Kind::NeutralPose) {
         findings.extend(neutral::findings(&neutral, &thresholds.neutral_pose, &m.skeleton));

@@ -9,34 +9,40 @@ use super::tracks::Tracks;
 use super::{Finding, Kind};
 use crate::core::Motion;
 
-/// Median of four numbers: the mean of the middle two (the sum less the extremes).
-fn median4(v: [f32; 4]) -> f32 {
-    let (lo, hi) = (v[0].min(v[1]).min(v[2].min(v[3])), v[0].max(v[1]).max(v[2].max(v[3])));
-    0.5 * (v[0] + v[1] + v[2] + v[3] - lo - hi)
+/// Component-wise median of four vectors: the mean of the middle two (the sum less the
+/// extremes).
+fn median4(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> Vec3 {
+    let (lo, hi) = (a.min(b).min(c.min(d)), a.max(b).max(c.max(d)));
+    0.5 * (a + b + c + d - lo - hi)
 }
 
 /// Per frame, how far a step departs from the steps two frames either side of it
 /// (component-wise median of four): a constant-speed motion predicts itself, a one-frame
-/// spike departs at its own frame and at the frame it comes back, and at no other.
-fn residuals(n: usize, step: impl Fn(usize) -> Vec3) -> Vec<f32> {
+/// spike departs at its own frame and at the frame it comes back, and at no other. Near the
+/// ends, the four nearest steps that exist (none: no residual).
+fn residuals(steps: &[Vec3]) -> Vec<f32> {
+    let n = steps.len();
     let mut r = vec![0f32; n];
     if n < 6 {
         return r;
     }
-    for f in 1..n {
+    let edge = |f: usize| {
         let mut around = [Vec3::ZERO; 4];
         let mut k = 0;
         for g in [f.wrapping_sub(2), f.wrapping_sub(1), f + 1, f + 2, f + 3, f.wrapping_sub(3)] {
             if k < 4 && (1..n).contains(&g) {
-                around[k] = step(g);
+                around[k] = steps[g];
                 k += 1;
             }
         }
-        if k < 4 {
-            continue;
-        }
-        let predicted = Vec3::new(median4(around.map(|v| v.x)), median4(around.map(|v| v.y)), median4(around.map(|v| v.z)));
-        r[f] = (step(f) - predicted).length();
+        if k < 4 { 0.0 } else { (steps[f] - median4(around[0], around[1], around[2], around[3])).length() }
+    };
+    for f in (1..3).chain(n - 2..n) {
+        r[f] = edge(f);
+    }
+    // Frame 0 has no step: the windows start at frame 1.
+    for (i, w) in steps[1..].windows(5).enumerate() {
+        r[i + 3] = (w[2] - median4(w[0], w[1], w[3], w[4])).length();
     }
     r
 }
@@ -46,7 +52,7 @@ fn residuals(n: usize, step: impl Fn(usize) -> Vec3) -> Vec<f32> {
 fn jumps(m: &Motion, joint: usize, what: &str, unit: &'static str, floor: f32, factor: f32, series: &[Vec3]) -> Vec<Finding> {
     let n = series.len();
     let step = |f: usize| series[f];
-    let r = residuals(n, step);
+    let r = residuals(series);
     let mut spread: Vec<f32> = r[1..].to_vec();
     let scale = 1.4826 * median(&mut spread);
     let threshold = (factor * scale).max(floor);
@@ -97,40 +103,50 @@ const SG7: [f32; 7] = [-2.0, 3.0, 6.0, 7.0, 6.0, 3.0, -2.0];
 /// 30 cm sampled at 30 fps leaves 0.2 mm, where the plain residual holds 2.6 mm.
 const NOISE_FROM_ALTERNATION: f64 = 3.0 * 1.5696;
 
-/// Estimated per-axis noise (metres) of joint `j` at each frame, averaged over `window`
-/// frames; frames in `masked` count as quiet so that a pop is not also jitter.
-fn noise(t: &Tracks, j: usize, window: usize, masked: &[bool]) -> Vec<f32> {
+/// Per frame of joint `j`: the estimated per-axis noise (metres) averaged over `window`
+/// frames, and whether it is sustained there (at least half the window's frames show half
+/// the `limit`'s energy on their own). Noise is on every frame; a heel strike or another
+/// sudden change of speed puts a large value on one or two, which the mean alone would read
+/// as noise at 24–30 fps. Frames in `masked` count as quiet so that a pop is not also jitter.
+fn noise(t: &Tracks, j: usize, window: usize, masked: &[bool], limit: f32) -> (Vec<f32>, Vec<bool>) {
     let n = t.frames;
     let series = &t.positions[j];
-    let residual: Vec<Vec3> = (0..n)
-        .map(|f| {
-            if f >= 3 && f + 3 < n {
-                let smoothed: Vec3 = (0..7).map(|i| series[f + i - 3] * SG7[i]).sum::<Vec3>() / 21.0;
-                series[f] - smoothed
-            } else {
-                Vec3::ZERO
-            }
+    // residual[f] for f in 3..n−3 sits at residual[f − 3].
+    let residual: Vec<Vec3> = series
+        .windows(7)
+        .map(|w| {
+            w[3] - (w[0] * SG7[0] + w[1] * SG7[1] + w[2] * SG7[2] + w[3] * SG7[3] + w[4] * SG7[4] + w[5] * SG7[5] + w[6] * SG7[6]) / 21.0
         })
         .collect();
-    let mut energy = vec![0f64; n + 1];
-    for f in 0..n {
-        let e = if f >= 4 && f + 4 < n && !masked[f] {
-            (residual[f] - 0.5 * (residual[f - 1] + residual[f + 1])).length_squared() as f64
-        } else {
-            0.0
-        };
-        energy[f + 1] = energy[f] + if e.is_finite() { e } else { 0.0 };
+    let busy_energy = 0.5 * (limit as f64).powi(2) * NOISE_FROM_ALTERNATION;
+    // Prefix sums of the energy and of the frames that carry noise on their own.
+    let (mut energy, mut busy) = (vec![0f64; n + 1], vec![0u32; n + 1]);
+    let (mut total, mut count) = (0f64, 0u32);
+    // Frame f in 4..n−4 uses residual[f − 4 ..= f − 2].
+    for (f, r) in residual.windows(3).enumerate().map(|(i, r)| (i + 4, r)) {
+        if f + 4 >= n {
+            break;
+        }
+        let e = if masked[f] { 0.0 } else { (r[1] - 0.5 * (r[0] + r[2])).length_squared() as f64 };
+        let e = if e.is_finite() { e } else { 0.0 };
+        total += e;
+        count += u32::from(e > busy_energy);
+        (energy[f + 1], busy[f + 1]) = (total, count);
+    }
+    for f in (n.saturating_sub(4)).max(4)..n {
+        (energy[f + 1], busy[f + 1]) = (total, count);
     }
     let half = window / 2;
     (0..n)
         .map(|f| {
             let (a, b) = (f.saturating_sub(half).max(4), (f + half + 1).min(n.saturating_sub(4)));
             if b <= a {
-                return 0.0;
+                return (0.0, false);
             }
-            ((energy[b] - energy[a]) / (b - a) as f64 / NOISE_FROM_ALTERNATION).sqrt() as f32
+            let level = ((energy[b] - energy[a]) / (b - a) as f64 / NOISE_FROM_ALTERNATION).sqrt() as f32;
+            (level, 2 * (busy[b] - busy[a]) as usize >= b - a)
         })
-        .collect()
+        .unzip()
 }
 
 /// `jitter`: windows where a joint's position carries more high-frequency noise than the
@@ -149,7 +165,8 @@ pub fn jitter(m: &Motion, t: &Tracks, th: &JitterThresholds, pops: &[Finding]) -
         }
     }
     let limit = th.rms_mm / 1000.0;
-    let levels: Vec<Vec<f32>> = (0..t.joints).into_par_iter().map(|j| noise(t, j, window, &masked)).collect();
+    let (levels, sustained): (Vec<Vec<f32>>, Vec<Vec<bool>>) =
+        (0..t.joints).into_par_iter().map(|j| noise(t, j, window, &masked, limit)).unzip();
     let skeleton = &m.skeleton;
     let mut out = Vec::new();
     for j in 0..t.joints {
@@ -160,7 +177,7 @@ pub fn jitter(m: &Motion, t: &Tracks, th: &JitterThresholds, pops: &[Finding]) -
         // Noise the parent carries moves the child too: only more than it counts here.
         let own = |f: usize| {
             let level = levels[j][f];
-            level > limit && parent.is_none_or(|p| level > 1.5 * levels[p][f])
+            level > limit && sustained[j][f] && parent.is_none_or(|p| level > 1.5 * levels[p][f])
         };
         for (a, b) in runs(n, window / 2, own) {
             if b + 1 - a < window {

@@ -17,6 +17,7 @@ pub const FORMAT: Format = Format {
     position_rule_choosable: false,
     position_note: "add (root translation is added to the ASF root position)",
     assumed_rate_note: Some("AMC states none; --amc-fps to change"),
+    file_quaternions: false,
 };
 
 /// Acclaim ASF (skeleton) + AMC (motion).

@@ -16,6 +16,7 @@ pub const FORMAT: Format = Format {
     position_rule_choosable: false,
     position_note: "replace (a translation track replaces the bind translation)",
     assumed_rate_note: None,
+    file_quaternions: true,
 };
 
 /// Animation Compression Library raw clips.

@@ -15,6 +15,7 @@ pub const FORMAT: Format = Format {
     position_rule_choosable: true,
     position_note: "",
     assumed_rate_note: None,
+    file_quaternions: false,
 };
 
 /// Biovision BVH.

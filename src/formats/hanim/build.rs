@@ -21,7 +21,7 @@ use glam::{DAffine3, DMat3, DQuat, DVec3, Quat};
 use super::anim::{Keys, Target, Tracks, axis_angle};
 use super::motion::Motion;
 use super::scene::{Node, Scene};
-use crate::core::{ChannelKind, Joint};
+use crate::core::{ChannelKind, Joint, RotationLimits};
 use crate::formats::error::{ParseError, RawWarning};
 
 /// Deeper scene graphs than this are not followed.
@@ -221,11 +221,57 @@ impl<'s, 'a> Builder<'s, 'a> {
                 joint.details.push((limit.into(), deg.join(" ")));
             }
         }
+        if !site {
+            joint.rotation_limits = self.rotation_limits(node, &joint.name)?;
+        }
         let lin = a.matrix3;
         let j = self.joints.len();
         self.joints.push(joint);
         self.specs.push(Spec { node: id, rest: xf, lin, scale: s, trans, rot, scl, tracks });
         Ok(Some(j))
+    }
+
+    /// A joint's `llimit`/`ulimit` in its `limitOrientation` frame. Empty fields (the
+    /// default) mean no limits; one without the other, or a count other than three, is
+    /// ignored with a warning; an axis whose lower limit passes its upper one is left free.
+    fn rotation_limits(&mut self, node: &Node<'_>, name: &str) -> Result<Option<RotationLimits>, ParseError> {
+        let (lower, upper) = (node.nums("llimit")?, node.nums("ulimit")?);
+        let (lower, upper) = match (lower.filter(|v| !v.is_empty()), upper.filter(|v| !v.is_empty())) {
+            (None, None) => return Ok(None),
+            (Some(l), Some(u)) if l.len() == 3 && u.len() == 3 => (DVec3::from_slice(&l), DVec3::from_slice(&u)),
+            (Some(_), Some(_)) => {
+                self.warn(
+                    node.field_offset("llimit"),
+                    format!("'{name}': llimit and ulimit need three numbers each (X, Y, Z); its limits are ignored"),
+                );
+                return Ok(None);
+            }
+            (l, _) => {
+                let (given, missing) = if l.is_some() { ("llimit", "ulimit") } else { ("ulimit", "llimit") };
+                self.warn(
+                    node.field_offset(given),
+                    format!("'{name}': {given} without {missing} (both must be given); its limits are ignored"),
+                );
+                return Ok(None);
+            }
+        };
+        let mut free = Vec::new();
+        let (mut lo, mut hi) = (lower.as_vec3(), upper.as_vec3());
+        for (axis, label) in ["X", "Y", "Z"].iter().enumerate() {
+            if lo[axis] > hi[axis] {
+                free.push(*label);
+                (lo[axis], hi[axis]) = (0.0, 0.0);
+            }
+        }
+        if !free.is_empty() {
+            self.warn(
+                node.field_offset("llimit"),
+                format!("'{name}': llimit is above ulimit about {}; that axis is left free", free.join(", ")),
+            );
+        }
+        let frame = axis_angle(&node.vec("limitOrientation", [0.0, 0.0, 1.0, 0.0])?);
+        let frame = Quat::from_array(frame.to_array().map(|v| v as f32));
+        Ok(Some(RotationLimits { lower: lo, upper: hi, frame }))
     }
 
     /// Visits a node below joint `parent` (centre `c_p`), `acc` being the static transform

@@ -14,6 +14,7 @@ pub const FORMAT: Format = Format {
     position_rule_choosable: false,
     position_note: "add (interpolated translation is added to the joint centre offset)",
     assumed_rate_note: None,
+    file_quaternions: false,
 };
 
 /// H-Anim humanoids in X3D (XML or ClassicVRML) and VRML97.

@@ -14,6 +14,7 @@ pub const FORMAT: Format = Format {
     position_rule_choosable: false,
     position_note: "add (frame translation is added to the base position)",
     assumed_rate_note: None,
+    file_quaternions: false,
 };
 
 /// Motion Analysis HTR (hierarchical) and GTR (global) translation-rotation files.
