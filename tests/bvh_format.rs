@@ -144,6 +144,15 @@ fn errors_name_file_line_column_and_what_was_expected() {
     );
 }
 
+/// `text` written to a file and loaded from it block by block on `threads` threads.
+fn load_streamed(text: &str, threads: usize) -> skelview::core::Motion {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("streamed.bvh");
+    std::fs::write(&path, text).unwrap();
+    let request = LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path));
+    formats::load(&request, &LoadOptions::default(), &skelview::cache::ScopedThreads::new(threads), &mut Quiet).unwrap()
+}
+
 #[test]
 fn streaming_reads_match_in_memory_parsing_across_block_boundaries() {
     // Big enough to span several 4 MiB blocks and the parallel split.
@@ -153,17 +162,34 @@ fn streaming_reads_match_in_memory_parsing_across_block_boundaries() {
     for i in 0..400_000 {
         text.push_str(&format!("{}.25 -{} {}e-2\n", i % 5000, i % 360, i % 97));
     }
-    let path = std::env::temp_dir().join(format!("skelview-stream-{}.bvh", std::process::id()));
-    std::fs::write(&path, &text).unwrap();
-    let request = LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path.clone()));
-    let threads = skelview::cache::ScopedThreads::new(3);
-    let from_file = formats::load(&request, &LoadOptions::default(), &threads, &mut Quiet).unwrap();
-    std::fs::remove_file(&path).ok();
+    let from_file = load_streamed(&text, 3);
     let in_memory = load(&text);
     assert_eq!(from_file.clip, in_memory.clip);
     assert_eq!(from_file.clip.num_frames(), 400_000);
     assert_eq!(from_file.clip.frame(399_999)[0], 4999.25);
     assert!(from_file.warnings.is_empty());
+}
+
+#[test]
+fn blank_lines_and_an_under_declared_count_across_parallel_blocks() {
+    // Each part of a block gets room for as many rows as it has lines: blank lines leave gaps
+    // that must close, and a file with far more rows than declared must grow the buffer.
+    let mut text =
+        String::from("HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 2 Xposition Zrotation\n}\nMOTION\nFrames: 1000\nFrame Time: 0.01\n");
+    let rows = 500_000;
+    for i in 0..rows {
+        text.push_str(&format!("{i} {}.5{}", i % 90, if i % 3 == 0 { "\r\n" } else { "\n" }));
+        if i % 7919 == 0 {
+            text.push_str("\n  \t\n");
+        }
+    }
+    text.push_str("17 4"); // a last row without its newline
+    let from_file = load_streamed(&text, 2);
+    assert_eq!(from_file.clip.num_frames(), rows + 1);
+    assert!((0..rows).step_by(997).all(|f| from_file.clip.frame(f)[0] == f as f32), "rows in order, none lost or doubled");
+    assert_eq!(from_file.clip.frame(rows)[0], 17.0);
+    assert_eq!(from_file.clip, load(&text).clip, "the same as one sequential parse in memory");
+    assert!(from_file.warnings.iter().any(|w| w.to_string().contains("Frames: says 1000")), "{:?}", from_file.warnings);
 }
 
 #[test]

@@ -2,8 +2,9 @@
 //!
 //! The file is streamed in blocks: the header is parsed from the first block, then each
 //! block's complete lines are parsed (split across workers when a [`Parallel`] runner is
-//! given) and appended to one contiguous `Vec<f32>`. Memory stays near the size of the
-//! values, not of the file.
+//! given, with the read of the next block as one more job, so reading and parsing overlap)
+//! and appended to one contiguous `Vec<f32>`. Memory stays near the size of the values, not
+//! of the file.
 
 mod format;
 mod header;
@@ -14,7 +15,7 @@ pub use format::{Bvh, FORMAT};
 use std::io::Read;
 
 pub use header::{DEFAULT_FRAME_TIME_SECS, Header, HeaderError, parse_header};
-pub use rows::{RowParser, RowStats, split_lines};
+pub use rows::{RowParser, RowStats, max_rows, split_lines};
 
 use crate::core::{Clip, PositionRule, Skeleton};
 use crate::formats::error::{ParseError, ParseErrorKind, RawWarning};
@@ -46,7 +47,7 @@ pub struct Parsed {
 
 /// Reads and parses a BVH stream of `total` bytes (if known), block by block.
 pub fn load(
-    mut reader: impl Read,
+    mut reader: impl Read + Send,
     total: Option<u64>,
     rule: PositionRule,
     parallel: &dyn Parallel,
@@ -67,14 +68,22 @@ pub fn load(
     let bytes_left = total.map_or(buf.len() as u64, |t| t.saturating_sub(header.motion_start as u64));
     buf.drain(..header.motion_start);
     let mut rows = Rows::new(header, bytes_left);
+    // While the whole lines of `buf` are parsed, the next block is read into `next` after the
+    // partial line that ends `buf`.
+    let mut next = Vec::new();
     loop {
         let cut = if eof { buf.len() } else { memchr::memrchr(b'\n', &buf).map_or(0, |p| p + 1) };
-        rows.feed(&buf[..cut], eof, parallel, observer, total)?;
-        buf.drain(..cut);
         if eof {
+            rows.feed(&buf[..cut], true, parallel, observer, total, None)?;
             break;
         }
-        eof = read_more(&mut reader, &mut buf, BLOCK)?;
+        next.clear();
+        next.extend_from_slice(&buf[cut..]);
+        let mut read = None;
+        let (source, into, slot) = (&mut reader, &mut next, &mut read);
+        rows.feed(&buf[..cut], false, parallel, observer, total, Some(Box::new(move || *slot = Some(read_more(source, into, BLOCK)))))?;
+        eof = read.expect("the read job ran")?;
+        std::mem::swap(&mut buf, &mut next);
     }
     Ok(rows.finish())
 }
@@ -98,7 +107,7 @@ pub fn parse_slice(
         let end = (start + BLOCK).min(bytes.len());
         let eof = end == bytes.len();
         let cut = if eof { end } else { memchr::memrchr(b'\n', &bytes[start..end]).map_or(end, |p| start + p + 1) };
-        rows.feed(&bytes[start..cut], cut == bytes.len(), parallel, observer, total)?;
+        rows.feed(&bytes[start..cut], cut == bytes.len(), parallel, observer, total, None)?;
         start = cut;
         if cut == bytes.len() {
             break;
@@ -111,7 +120,10 @@ pub fn parse_slice(
 struct Rows {
     header: Header,
     parser: RowParser,
+    /// The clip's values: the first `filled` are parsed, the rest is zeroed room (allocated
+    /// zeroed, so untouched room costs no memory).
     values: Vec<f32>,
+    filled: usize,
     /// File offset of the next byte to feed.
     base: u64,
     announced: bool,
@@ -139,27 +151,31 @@ impl Rows {
         let declared = header.declared_frames.min(max_rows as u64) as usize;
         let rows_hint = declared.saturating_add(declared / 100 + 16).min(max_rows);
         let base = header.motion_start as u64;
-        Self { header, parser, values: Vec::with_capacity(rows_hint * n), base, announced: false, dropped: None, missing: (0, None) }
+        Self { header, parser, values: vec![0.0; rows_hint * n], filled: 0, base, announced: false, dropped: None, missing: (0, None) }
     }
 
-    /// Parses whole lines starting at `self.base`, then tells the observer.
-    fn feed(
+    /// Parses whole lines starting at `self.base` (with `side` running beside the parse),
+    /// then tells the observer.
+    fn feed<'a>(
         &mut self,
-        bytes: &[u8],
+        bytes: &'a [u8],
         eof: bool,
         parallel: &dyn Parallel,
         observer: &mut dyn LoadObserver,
         total: Option<u64>,
+        side: Option<SideJob<'a>>,
     ) -> Result<(), ParseError> {
-        if !bytes.is_empty() {
-            let stats = parse_block(&self.parser, bytes, self.base, eof, parallel, &mut self.values)?;
+        if bytes.is_empty() {
+            side.into_iter().for_each(|job| job());
+        } else {
+            let stats = parse_block(&self.parser, bytes, self.base, eof, parallel, &mut self.values, &mut self.filled, side)?;
             self.dropped = self.dropped.or(stats.dropped_partial_row);
             self.missing = (self.missing.0 + stats.missing, self.missing.1.or(stats.first_missing));
             self.base += bytes.len() as u64;
         }
         let n = self.parser.scales.len();
-        if !self.announced && (n > 0 && self.values.len() >= n || eof) {
-            let frames = if n == 0 { 0 } else { (self.values.len() / n).min(FIRST_FRAMES) };
+        if !self.announced && (n > 0 && self.filled >= n || eof) {
+            let frames = if n == 0 { 0 } else { (self.filled / n).min(FIRST_FRAMES) };
             let mut first = Clip::new(self.header.frame_time_secs, n, frames, self.values[..frames * n].to_vec());
             first.hold_missing();
             observer.skeleton_ready(&self.header.skeleton, &first);
@@ -171,7 +187,8 @@ impl Rows {
         Ok(())
     }
 
-    fn finish(self) -> Parsed {
+    fn finish(mut self) -> Parsed {
+        self.values.truncate(self.filled);
         let Header { skeleton, declared_frames, frames_offset, frame_time_secs, mut warnings, .. } = self.header;
         let n = self.parser.scales.len();
         let rows = if n == 0 { declared_frames.min(MAX_EMPTY_FRAMES) as usize } else { self.values.len() / n };
@@ -204,48 +221,65 @@ impl Rows {
     }
 }
 
-/// Parses whole lines, in parallel parts when the block is large enough.
-fn parse_block(
-    parser: &RowParser,
-    bytes: &[u8],
+/// A job run beside the parse of a block.
+type SideJob<'a> = Box<dyn FnOnce() + Send + 'a>;
+
+/// Parses whole lines into `values[filled..]` (growing it when the file has more rows than
+/// it declared), in parallel parts when the block is large enough; `side` runs as one more
+/// job. Each part is given its own piece of `values`, sized by its line count, so the parts
+/// are written where they belong; only blank lines leave gaps, closed afterwards.
+#[allow(clippy::too_many_arguments)]
+fn parse_block<'a>(
+    parser: &'a RowParser,
+    bytes: &'a [u8],
     base: u64,
     at_eof: bool,
     parallel: &dyn Parallel,
-    out: &mut Vec<f32>,
+    values: &'a mut Vec<f32>,
+    filled: &mut usize,
+    side: Option<SideJob<'a>>,
 ) -> Result<RowStats, ParseError> {
-    // Values take at least ~4 bytes of text each in practice; grow by at least 1/8 so that
-    // an under-declared frame count does not double the buffer.
-    let estimate = bytes.len() / 4;
-    if out.capacity() - out.len() < estimate {
-        out.reserve_exact(estimate.max(out.capacity() / 8));
+    let n = parser.scales.len();
+    let parts = if parallel.width() <= 1 || bytes.len() < MIN_PARALLEL_BYTES {
+        vec![(0, bytes)]
+    } else {
+        split_lines(bytes, parallel.width() * if side.is_some() { 4 } else { 1 })
+    };
+    let rows: Vec<usize> = parts.iter().map(|(_, p)| max_rows(p)).collect();
+    let need = *filled + rows.iter().sum::<usize>() * n;
+    if values.len() < need {
+        // An under-declared frame count: grow by at least 1/8 so that it does not double.
+        let grown = need.max(values.len() + values.len() / 8);
+        values.resize(grown, 0.0);
     }
-    if parallel.width() <= 1 || bytes.len() < MIN_PARALLEL_BYTES {
-        return parser.parse(bytes, base, at_eof, out);
-    }
-    let parts = split_lines(bytes, parallel.width());
     let last = parts.len() - 1;
-    // The first part goes straight into `out`; the others into their own buffers, appended
-    // in order afterwards.
-    let mut first: Option<Result<RowStats, ParseError>> = None;
-    let mut rest: Vec<Option<Result<(Vec<f32>, RowStats), ParseError>>> = (1..parts.len()).map(|_| None).collect();
-    let mut jobs: Vec<Box<dyn FnOnce() + Send + '_>> = Vec::with_capacity(parts.len());
-    let (start0, part0) = parts[0];
-    let first_slot = &mut first;
-    let first_out = &mut *out;
-    jobs.push(Box::new(move || *first_slot = Some(parser.parse(part0, base + start0 as u64, at_eof && last == 0, first_out))));
-    for (k, (&(start, part), slot)) in parts[1..].iter().zip(rest.iter_mut()).enumerate() {
-        let k = k + 1;
-        jobs.push(Box::new(move || {
-            let mut v = Vec::with_capacity(part.len() / 4);
-            let r = parser.parse(part, base + start as u64, at_eof && k == last, &mut v);
-            *slot = Some(r.map(|s| (v, s)));
-        }));
+    let mut results: Vec<Option<Result<RowStats, ParseError>>> = (0..parts.len()).map(|_| None).collect();
+    let mut jobs: Vec<Box<dyn FnOnce() + Send + '_>> = Vec::with_capacity(parts.len() + 1);
+    // First in the queue: the side job starts at once, and the parts fill in around it.
+    jobs.extend(side);
+    let mut room = &mut values[*filled..need];
+    let mut starts = Vec::with_capacity(parts.len());
+    let mut at = *filled;
+    for (k, ((&(start, part), slot), &r)) in parts.iter().zip(results.iter_mut()).zip(&rows).enumerate() {
+        let (piece, after) = std::mem::take(&mut room).split_at_mut(r * n);
+        room = after;
+        starts.push(at);
+        at += r * n;
+        jobs.push(Box::new(move || *slot = Some(parser.parse_into(part, base + start as u64, at_eof && k == last, piece))));
     }
-    parallel.run(jobs);
-    let mut total = first.expect("every job ran")?;
-    for r in rest {
-        let (v, s) = r.expect("every job ran")?;
-        out.extend_from_slice(&v);
+    if jobs.len() == 1 {
+        jobs.into_iter().for_each(|job| job());
+    } else {
+        parallel.run(jobs);
+    }
+    let mut total = RowStats::default();
+    for (r, at) in results.into_iter().zip(starts) {
+        let s = r.expect("every job ran")?;
+        let got = s.rows * n;
+        if at != *filled {
+            values.copy_within(at..at + got, *filled);
+        }
+        *filled += got;
         total.rows += s.rows;
         total.dropped_partial_row = total.dropped_partial_row.or(s.dropped_partial_row);
         total.missing += s.missing;

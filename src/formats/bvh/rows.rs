@@ -36,9 +36,21 @@ impl RowParser {
     /// With `at_eof`, a last line with too few values is dropped and reported instead of
     /// failing: a truncated download still shows every complete frame.
     pub fn parse(&self, bytes: &[u8], base: u64, at_eof: bool, out: &mut Vec<f32>) -> Result<RowStats, ParseError> {
+        let start = out.len();
+        out.resize(start + max_rows(bytes) * self.scales.len(), 0.0);
+        let result = self.parse_into(bytes, base, at_eof, &mut out[start..]);
+        out.truncate(start + result.as_ref().map_or(0, |s| s.rows * self.scales.len()));
+        result
+    }
+
+    /// Writes the rows in `bytes` to the front of `out`, which holds at least
+    /// [`max_rows`]`(bytes)` rows: the parallel parse gives each part of a block its own
+    /// piece of the clip's buffer, so nothing is copied afterwards.
+    pub fn parse_into(&self, bytes: &[u8], base: u64, at_eof: bool, out: &mut [f32]) -> Result<RowStats, ParseError> {
         let n = self.scales.len();
         let len = bytes.len();
         let mut stats = RowStats::default();
+        let mut w = 0;
         let mut i = 0;
         while i < len {
             while i < len && is_blank(bytes[i]) {
@@ -59,14 +71,13 @@ impl RowParser {
                 ));
             }
             let row_start = i;
-            let row_len = out.len();
             for (k, &scale) in self.scales.iter().enumerate() {
                 while i < len && is_blank(bytes[i]) {
                     i += 1;
                 }
                 if i == len || bytes[i] == b'\n' {
                     if i == len && at_eof {
-                        out.truncate(row_len);
+                        // The caller keeps `stats.rows` rows: this one's values are left out.
                         stats.dropped_partial_row = Some(base + row_start as u64);
                         return Ok(stats);
                     }
@@ -78,7 +89,8 @@ impl RowParser {
                     if is_missing_word(&bytes[i..end]) {
                         stats.missing += 1;
                         stats.first_missing.get_or_insert(base + i as u64);
-                        out.push(f32::NAN);
+                        out[w] = f32::NAN;
+                        w += 1;
                         i = end;
                         continue;
                     }
@@ -89,7 +101,8 @@ impl RowParser {
                 if !v.is_finite() {
                     return Err(ParseError::invalid(base + i as u64, format!("number out of range: {}", describe(&bytes[i..i + used]))));
                 }
-                out.push(v);
+                out[w] = v;
+                w += 1;
                 i += used;
             }
             while i < len && is_blank(bytes[i]) {
@@ -104,8 +117,14 @@ impl RowParser {
             }
             stats.rows += 1;
         }
+        debug_assert_eq!(w, stats.rows * n);
         Ok(stats)
     }
+}
+
+/// The most rows `bytes` can hold: its lines (a last one without a newline counts).
+pub fn max_rows(bytes: &[u8]) -> usize {
+    memchr::memchr_iter(b'\n', bytes).count() + usize::from(bytes.last().is_some_and(|&b| b != b'\n'))
 }
 
 /// Splits `bytes` into at most `parts` pieces of similar size, each ending after a newline

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Whole-process BVH load time and peak memory, from the command line as a user runs it.
+#
+# Makes BVH files of about 1 MB, 10 MB, 100 MB and 1 GB (the header of the corpus file
+# cmu_cgspeed_01_03.bvh, then its motion rows repeated), then times `skelview info` on each,
+# and `skelview info` against the bvh_anim crate (examples/bvh_anim_load.rs) in turn on the
+# 100 MB file. Prints median wall seconds, median peak RSS and, for the pair, the median of
+# the per-pair ratios.
+#
+#   benches/whole_process.sh [RUNS]        (default 7; needs ../shared/corpus)
+#
+# The files go to target/bench-data/ and are kept for the next run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-7}
+SRC=${SKELVIEW_CORPUS:-../shared/corpus}/bvh/cmu_cgspeed_01_03.bvh
+OUT=target/bench-data
+[ -f "$SRC" ] || { echo "needs $SRC (the corpus)" >&2; exit 2; }
+mkdir -p "$OUT"
+
+cargo build --release --quiet --bin skelview --example bvh_anim_load
+SKELVIEW=target/release/skelview
+BVH_ANIM=target/release/examples/bvh_anim_load
+
+# make NAME BYTES: the corpus header, then its rows repeated (and cut at a row) to about BYTES.
+make() {
+    local file="$OUT/$1" bytes=$2
+    [ -f "$file" ] && return
+    local header rows copies lines motion_line time_line
+    motion_line=$(grep -n '^MOTION' "$SRC" | head -1 | cut -d: -f1)
+    time_line=$(grep -n '^Frame Time' "$SRC" | head -1 | cut -d: -f1)
+    header=$(mktemp) rows=$(mktemp)
+    head -n $((motion_line - 1)) "$SRC" >"$header"
+    tail -n +$((time_line + 1)) "$SRC" | sed -e '$a\' >"$rows"
+    copies=$(( bytes / $(stat -c %s "$rows") + 1 ))
+    lines=$(( $(wc -l <"$rows") * bytes / $(stat -c %s "$rows") ))
+    {
+        cat "$header"
+        printf 'MOTION\nFrames: %d\nFrame Time: 0.0083333\n' "$lines"
+        # (cut short by head: the copies that no longer fit end on SIGPIPE, which is fine.)
+        (for _ in $(seq "$copies"); do cat "$rows" 2>/dev/null || break; done) | head -n "$lines"
+    } >"$file.part"
+    mv "$file.part" "$file"
+    rm -f "$header" "$rows"
+}
+
+# measure CMD...: prints "wall_secs peak_kb" of one run (wall from the shell's microsecond
+# clock: /usr/bin/time rounds to 10 ms; the peak from /usr/bin/time).
+measure() {
+    local start end peak
+    start=$EPOCHREALTIME
+    peak=$(/usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1)
+    end=$EPOCHREALTIME
+    echo "$(echo "$end - $start" | bc -l) $peak"
+}
+
+median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
+
+make bench_1mb.bvh $((1 << 20))
+make bench_10mb.bvh $((10 << 20))
+make bench_100mb.bvh $((100 << 20))
+make bench_1gb.bvh $((1 << 30))
+
+printf '%-16s %12s %10s %10s %10s %8s\n' file bytes frames wall_s peak_MB MB/s
+for f in bench_1mb.bvh bench_10mb.bvh bench_100mb.bvh bench_1gb.bvh; do
+    path="$OUT/$f"
+    bytes=$(stat -c %s "$path")
+    frames=$("$SKELVIEW" info "$path" | awk '/^frames:/ {print $2}')
+    walls=() peaks=()
+    for _ in $(seq "$RUNS"); do
+        read -r w p < <(measure "$SKELVIEW" info "$path")
+        walls+=("$w") peaks+=("$p")
+    done
+    wall=$(printf '%s\n' "${walls[@]}" | median)
+    peak=$(printf '%s\n' "${peaks[@]}" | median)
+    printf '%-16s %12d %10d %10.3f %10.1f %8.0f\n' "$f" "$bytes" "$frames" "$wall" "$(echo "$peak / 1024" | bc -l)" \
+        "$(echo "$bytes / 1000000 / $wall" | bc -l)"
+done
+
+echo
+echo "skelview info against bvh_anim 0.4, 100 MB file, $RUNS pairs in turn:"
+path="$OUT/bench_100mb.bvh"
+bytes=$(stat -c %s "$path")
+ratios=() ours=() theirs=() our_peaks=() their_peaks=()
+for _ in $(seq "$RUNS"); do
+    read -r a pa < <(measure "$SKELVIEW" info "$path")
+    read -r b pb < <(measure "$BVH_ANIM" "$path")
+    ours+=("$a") theirs+=("$b") our_peaks+=("$pa") their_peaks+=("$pb")
+    ratios+=("$(echo "$b / $a" | bc -l)")
+done
+printf 'skelview: %.3f s, %.1f MB peak (%.2fx the file)\n' "$(printf '%s\n' "${ours[@]}" | median)" \
+    "$(echo "$(printf '%s\n' "${our_peaks[@]}" | median) / 1024" | bc -l)" \
+    "$(echo "$(printf '%s\n' "${our_peaks[@]}" | median) * 1024 / $bytes" | bc -l)"
+printf 'bvh_anim: %.3f s, %.1f MB peak\n' "$(printf '%s\n' "${theirs[@]}" | median)" \
+    "$(echo "$(printf '%s\n' "${their_peaks[@]}" | median) / 1024" | bc -l)"
+printf 'median ratio (bvh_anim time / skelview time, per pair): %.2fx\n' "$(printf '%s\n' "${ratios[@]}" | median)"
