@@ -6,7 +6,7 @@
 use glam::{Quat, Vec3};
 
 use super::pose::{self, GlobalPose, LocalPose};
-use super::skeleton::{ChannelKind, EulerConvention, PositionRule, Skeleton};
+use super::skeleton::{ChannelKind, EulerConvention, PositionRule, Skeleton, stretched_tail, unit_quaternion};
 
 /// How one joint's row values become its `parent_from_joint`.
 #[derive(Clone, Debug)]
@@ -146,8 +146,7 @@ impl ClipFk {
             let mut rotation = match plan.quat {
                 Some(cols) => {
                     let identity = [0.0, 0.0, 0.0, 1.0];
-                    let q = Quat::from_array(std::array::from_fn(|k| row.get(cols[k]).copied().unwrap_or(identity[k])));
-                    if q.length_squared() > 0.0 { q.normalize() } else { Quat::IDENTITY }
+                    unit_quaternion(std::array::from_fn(|k| row.get(cols[k]).copied().unwrap_or(identity[k])))
                 }
                 None => {
                     let mut r = match plan.euler_len {
@@ -174,17 +173,10 @@ impl ClipFk {
             }
             let mut translation = plan.offset;
             for &(axis, col) in &plan.translate {
-                let axis = axis as usize;
-                match self.rule {
-                    PositionRule::Replace => translation[axis] = row[col],
-                    PositionRule::Add => translation[axis] += row[col],
-                }
+                self.rule.apply(&mut translation, axis as usize, row[col]);
             }
-            let mut tail = plan.tail;
-            if !plan.length.is_empty() {
-                let stretch: f32 = plan.length.iter().map(|&c| row[c]).sum();
-                tail += tail.normalize_or_zero() * stretch;
-            }
+            let tail =
+                if plan.length.is_empty() { plan.tail } else { stretched_tail(plan.tail, plan.length.iter().map(|&c| row[c]).sum()) };
             if tail != Vec3::ZERO {
                 translation += rotation * tail;
             }

@@ -3,7 +3,7 @@
 use glam::{Affine3A, Quat, Vec3, Vec3A};
 
 use super::clip::{Clip, Interpolation};
-use super::skeleton::{ChannelKind, EulerConvention, Joint, PositionRule, Skeleton};
+use super::skeleton::{ChannelKind, EulerConvention, Joint, PositionRule, Skeleton, stretched_tail};
 
 /// A joint's transform relative to its parent.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -112,17 +112,11 @@ pub fn joint_local(joint: &Joint, values: Option<&[f32]>, rule: PositionRule) ->
                 }
                 _ => continue,
             };
-            match rule {
-                PositionRule::Replace => translation[axis] = v,
-                PositionRule::Add => translation[axis] += v,
-            }
+            rule.apply(&mut translation, axis, v);
         }
     }
     let rotation = joint.pre_rotation * channel_rotation * joint.post_rotation;
-    let mut tail = joint.tail;
-    if stretch != 0.0 {
-        tail += tail.normalize_or_zero() * stretch;
-    }
+    let tail = stretched_tail(joint.tail, stretch);
     if tail != Vec3::ZERO {
         translation += rotation * (scale * tail);
     }

@@ -136,6 +136,26 @@ impl PositionRule {
             Self::Add => "add",
         }
     }
+
+    /// Applies a translation channel's value `v` on `axis` (0–2) to `translation`.
+    pub fn apply(self, translation: &mut Vec3, axis: usize, v: f32) {
+        match self {
+            Self::Replace => translation[axis] = v,
+            Self::Add => translation[axis] += v,
+        }
+    }
+}
+
+/// A rotation from stored quaternion components `[x, y, z, w]`: normalised; a zero one
+/// (junk) is the identity.
+pub fn unit_quaternion(xyzw: [f32; 4]) -> Quat {
+    let q = Quat::from_array(xyzw);
+    if q.length_squared() > 0.0 { q.normalize() } else { Quat::IDENTITY }
+}
+
+/// The bone vector `tail` lengthened by `stretch` along itself (ASF `l` channels).
+pub fn stretched_tail(tail: Vec3, stretch: f32) -> Vec3 {
+    if stretch == 0.0 { tail } else { tail + tail.normalize_or_zero() * stretch }
 }
 
 /// Lower and upper angles (radians) about the X, Y and Z axes of a limit frame for a joint's
@@ -254,8 +274,7 @@ impl Joint {
             q[k] = v;
             any = true;
         }
-        let q = Quat::from_array(q);
-        any.then(|| if q.length_squared() > 0.0 { q.normalize() } else { Quat::IDENTITY })
+        any.then(|| unit_quaternion(q))
     }
 
     /// The rotation channels in listed order, e.g. `ZXY`.

@@ -266,14 +266,16 @@ pub fn limits(m: &Motion, th: &LimitThresholds) -> Vec<Finding> {
             if joint.channel_quaternion(values(0)).is_none() {
                 continue;
             }
-            let angles = |f: usize| limits.angles(joint.channel_quaternion(values(f)).unwrap_or_default());
+            // Once per frame, then read per axis.
+            let angles: Vec<glam::Vec3> =
+                (0..m.clip.num_frames()).map(|f| limits.angles(joint.channel_quaternion(values(f)).unwrap_or_default())).collect();
             for (axis, label) in ["X", "Y", "Z"].into_iter().enumerate() {
                 let (lo, hi) = (limits.lower[axis], limits.upper[axis]);
                 if lo >= hi {
                     continue; // equal limits: free
                 }
                 let excess = |f: usize| {
-                    let v = angles(f)[axis];
+                    let v = angles[f][axis];
                     ((lo - v).max(v - hi), if v > hi { ("upper", hi) } else { ("lower", lo) })
                 };
                 out.extend(limit_runs(m, j, label, th, excess));
