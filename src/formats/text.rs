@@ -192,22 +192,56 @@ fn scan_number(b: &[u8], for_f32: bool) -> Option<(f64, usize)> {
 fn eight_digits(b: &[u8], i: usize) -> (usize, u64) {
     let chunk: [u8; 8] = b[i..i + 8].try_into().unwrap_or([0; 8]);
     let v = u64::from_le_bytes(chunk);
+    let n = leading_digits(v);
+    (n, digits_value(v, n))
+}
+
+/// How many of the eight bytes of `v` (little-endian) are ASCII digits before the first
+/// other byte.
+#[inline(always)]
+fn leading_digits(v: u64) -> usize {
     let t = v.wrapping_sub(0x3030_3030_3030_3030);
     // A byte is a digit iff (byte - '0') <= 9. Borrows and carries only move towards later
     // bytes, so the first flagged byte is exact.
     let non_digit = (t.wrapping_add(0x7676_7676_7676_7676) | t) & 0x8080_8080_8080_8080;
-    let n = (non_digit.trailing_zeros() / 8) as usize;
+    (non_digit.trailing_zeros() / 8) as usize
+}
+
+/// The value of the first `n` bytes of `v`, which are ASCII digits.
+#[inline(always)]
+fn digits_value(v: u64, n: usize) -> u64 {
     if n == 0 {
-        return (0, 0);
+        return 0;
     }
     // Keep the n digit bytes, moved to the top so that missing digits read as leading zeros.
-    let t = t << (8 * (8 - n));
+    let t = v.wrapping_sub(0x3030_3030_3030_3030) << (8 * (8 - n));
     let t = t.wrapping_mul(10).wrapping_add(t >> 8);
-    let t = ((t & 0x0000_00FF_0000_00FF)
+    ((t & 0x0000_00FF_0000_00FF)
         .wrapping_mul(100 + (1_000_000 << 32))
         .wrapping_add(((t >> 16) & 0x0000_00FF_0000_00FF).wrapping_mul(1 + (10_000 << 32))))
-        >> 32;
-    (n, t)
+        >> 32
+}
+
+/// `ddd.dddd` within the eight bytes at `b[i..]` (sign already taken; `b[i + 8]` must
+/// exist): the shape of nearly every motion-capture value. The point is squeezed out and
+/// the digits on both sides are converted in one go. `None` for any other shape.
+#[inline(always)]
+fn short_decimal(b: &[u8], i: usize) -> Option<(f64, usize)> {
+    let v = u64::from_le_bytes(b[i..i + 8].try_into().ok()?);
+    let n_int = leading_digits(v);
+    if n_int == 8 || b[i + n_int] != b'.' {
+        return None;
+    }
+    // Bytes before the point stay; those after move down over it (the top byte becomes 0,
+    // which is not a digit, so at most seven digits are read).
+    let below = (1u64 << (8 * n_int)) - 1;
+    let packed = (v & below) | ((v >> 8) & !below);
+    let n = leading_digits(packed);
+    let end = i + n + 1;
+    if n == 0 || matches!(b[end], b'0'..=b'9' | b'.' | b'e' | b'E') {
+        return None;
+    }
+    Some(((digits_value(packed, n) as i64) as f64 * NEG_POW10[n - n_int], end))
 }
 
 /// Like [`parse_number`] at `b[start..]`, for values stored as f32: a fast path handles the
@@ -217,12 +251,15 @@ fn eight_digits(b: &[u8], i: usize) -> (usize, u64) {
 /// The fast path multiplies by an f64 power of ten instead of dividing (division dominated
 /// the parse): the f64 result is within one f64 ulp, so the f32 it rounds to is the
 /// correctly rounded one except, at worst, one f32 ulp off in vanishingly rare ties.
-#[inline]
+#[inline(always)]
 pub fn parse_number_at(b: &[u8], start: usize) -> Option<(f64, usize)> {
     if start + 17 <= b.len() {
         let mut i = start;
         let negative = b[i] == b'-';
         i += negative as usize;
+        if let Some((value, end)) = short_decimal(b, i) {
+            return Some((if negative { -value } else { value }, end));
+        }
         let (n_int, int_part) = eight_digits(b, i);
         if n_int < 8 {
             i += n_int;
@@ -241,6 +278,14 @@ pub fn parse_number_at(b: &[u8], start: usize) -> Option<(f64, usize)> {
             }
         }
     }
+    parse_number_at_slow(b, start)
+}
+
+/// The general case of [`parse_number_at`], kept out of line so that the fast path inlines
+/// into the row loops.
+#[cold]
+#[inline(never)]
+fn parse_number_at_slow(b: &[u8], start: usize) -> Option<(f64, usize)> {
     parse_number(&b[start..]).map(|(v, n)| (v, start + n))
 }
 
@@ -285,6 +330,25 @@ mod tests {
             let (v, n) = parse_number_for_f32(text.as_bytes()).unwrap();
             proptest::prop_assert_eq!(n, s.len());
             proptest::prop_assert_eq!(v as f32, s.parse::<f32>().unwrap(), "{}", s);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        #[test]
+        fn row_number_fast_paths_agree_with_the_general_parser(
+            sign in "-?",
+            int in "[0-9]{0,9}",
+            point: bool,
+            frac in "[0-9]{0,9}",
+            after in "[ \t\r\n.eE0-9x-]",
+            at in 0usize..3,
+        ) {
+            let token = format!("{sign}{int}{}{frac}", if point { "." } else { "" });
+            let text = format!("{}{token}{after}0 0000000000000000000", "y".repeat(at));
+            let f32s = |r: Option<(f64, usize)>| r.map(|(v, n)| (v as f32, n));
+            let general = parse_number(&text.as_bytes()[at..]).map(|(v, n)| (v, n + at));
+            proptest::prop_assert_eq!(f32s(parse_number_at(text.as_bytes(), at)), f32s(general), "{:?}", text);
         }
     }
 
@@ -370,6 +434,13 @@ mod tests {
             ".",
             "1.2.3",
             "9999999.9999999",
+            "123.4567",
+            "-123.4567",
+            "123.45678",
+            "1234567.",
+            "1.2e3",
+            "12.34.5",
+            "-0.0000",
         ];
         for c in cases {
             let padded = format!("{c} 0000000000000000000");
