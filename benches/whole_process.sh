@@ -13,36 +13,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-7}
-SRC=${SKELVIEW_CORPUS:-../shared/corpus}/bvh/cmu_cgspeed_01_03.bvh
-OUT=target/bench-data
-[ -f "$SRC" ] || { echo "needs $SRC (the corpus)" >&2; exit 2; }
-mkdir -p "$OUT"
+source benches/bench_files.sh
 
 cargo build --release --quiet --bin skelview --example bvh_anim_load
 SKELVIEW=target/release/skelview
 BVH_ANIM=target/release/examples/bvh_anim_load
-
-# make NAME BYTES: the corpus header, then its rows repeated (and cut at a row) to about BYTES.
-make() {
-    local file="$OUT/$1" bytes=$2
-    [ -f "$file" ] && return
-    local header rows copies lines motion_line time_line
-    motion_line=$(grep -n '^MOTION' "$SRC" | head -1 | cut -d: -f1)
-    time_line=$(grep -n '^Frame Time' "$SRC" | head -1 | cut -d: -f1)
-    header=$(mktemp) rows=$(mktemp)
-    head -n $((motion_line - 1)) "$SRC" >"$header"
-    tail -n +$((time_line + 1)) "$SRC" | sed -e '$a\' >"$rows"
-    copies=$(( bytes / $(stat -c %s "$rows") + 1 ))
-    lines=$(( $(wc -l <"$rows") * bytes / $(stat -c %s "$rows") ))
-    {
-        cat "$header"
-        printf 'MOTION\nFrames: %d\nFrame Time: 0.0083333\n' "$lines"
-        # (cut short by head: the copies that no longer fit end on SIGPIPE, which is fine.)
-        (for _ in $(seq "$copies"); do cat "$rows" 2>/dev/null || break; done) | head -n "$lines"
-    } >"$file.part"
-    mv "$file.part" "$file"
-    rm -f "$header" "$rows"
-}
 
 # measure CMD...: prints "wall_secs peak_kb" of one run (wall from the shell's microsecond
 # clock: /usr/bin/time rounds to 10 ms; the peak from /usr/bin/time).
@@ -54,7 +29,6 @@ measure() {
     echo "$(echo "$end - $start" | bc -l) $peak"
 }
 
-median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 
 make bench_1mb.bvh $((1 << 20))
 make bench_10mb.bvh $((10 << 20))

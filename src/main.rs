@@ -3,6 +3,8 @@
 use skelview::cli::{self, Next};
 
 fn main() {
+    // Fixes the moment `SKELVIEW_TRACE` measures from.
+    skelview::app::trace::process_start();
     let argv: Vec<String> = std::env::args().collect();
     if matches!(argv.get(1).map(String::as_str), Some("render" | "thumbnail")) && std::env::var_os("NODEVICE_SELECT").is_none() {
         // Headless commands print nothing on stderr but errors. Mesa's Vulkan device-select

@@ -11,6 +11,7 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
 
+use crate::app::trace::{Milestone, Trace};
 use crate::app::{Command, Viewer};
 use crate::formats::LoadOptions;
 use crate::ui::{self, ViewportGpu};
@@ -44,10 +45,13 @@ struct App {
     modifiers: winit::keyboard::ModifiersState,
     /// A file was dropped since the last frame: further files of the same drop are added.
     dropped_since_frame: bool,
+    /// `SKELVIEW_TRACE`: start milestones and frame times.
+    trace: Trace,
 }
 
 /// Opens the viewer window on `files` (the bundled sample when empty) and runs until closed.
 pub fn run(files: Vec<PathBuf>, options: LoadOptions) -> Result<(), String> {
+    crate::cache::background_pool();
     let event_loop = EventLoop::<Wake>::with_user_event().build().map_err(|e| format!("cannot open a window: {e}"))?;
     event_loop.set_control_flow(ControlFlow::Wait);
     let proxy = Arc::new(Mutex::new(event_loop.create_proxy()));
@@ -67,8 +71,12 @@ pub fn run(files: Vec<PathBuf>, options: LoadOptions) -> Result<(), String> {
         error: None,
         modifiers: Default::default(),
         dropped_since_frame: false,
+        trace: Trace::from_env(),
     };
     event_loop.run_app(&mut app).map_err(|e| format!("window event loop failed: {e}"))?;
+    if let Some(summary) = app.trace.summary() {
+        eprintln!("{summary}");
+    }
     match app.error {
         Some(e) => Err(e),
         None => Ok(()),
@@ -77,10 +85,19 @@ pub fn run(files: Vec<PathBuf>, options: LoadOptions) -> Result<(), String> {
 
 impl App {
     fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
+        // The files are read while the window and the graphics device are set up (those take
+        // 50-300 ms), so the first frame usually has a pose to show.
+        if self.files.is_empty() {
+            self.viewer.open(crate::formats::sample_request());
+        } else {
+            let files = std::mem::take(&mut self.files);
+            self.viewer.open_paths(files, false);
+        }
         let (w, h) = self.viewer.settings.window_size;
         let attributes =
             Window::default_attributes().with_title("skelview").with_inner_size(winit::dpi::LogicalSize::new(w as f64, h as f64));
         let window = Arc::new(event_loop.create_window(attributes).map_err(|e| format!("cannot create a window: {e}"))?);
+        self.mark(Milestone::WindowCreated);
         let ctx = egui::Context::default();
         ctx.set_theme(if self.viewer.settings.light_theme { egui::Theme::Light } else { egui::Theme::Dark });
         let proxy = self.proxy.clone();
@@ -98,6 +115,7 @@ impl App {
         pollster::block_on(painter.set_window(egui::ViewportId::ROOT, Some(window.clone())))
             .map_err(|e| format!("cannot set up graphics for the window: {e}"))?;
         let state = painter.render_state().ok_or("no graphics device for the window")?;
+        self.mark(Milestone::AdapterReady);
         let gpu = ViewportGpu::new(&state);
         let egui_state = egui_winit::State::new(
             ctx.clone(),
@@ -108,13 +126,14 @@ impl App {
             painter.max_texture_side(),
         );
         self.running = Some(Running { window, ctx, egui_state, painter, gpu, last_frame: Instant::now(), frame_ms: 0.0, frames: 0 });
-        if self.files.is_empty() {
-            self.viewer.open(crate::formats::sample_request());
-        } else {
-            let files = std::mem::take(&mut self.files);
-            self.viewer.open_paths(files, false);
-        }
         Ok(())
+    }
+
+    /// Prints a milestone's line the first time it is reached.
+    fn mark(&mut self, m: Milestone) {
+        if let Some(line) = self.trace.reach(m, Instant::now()) {
+            eprintln!("{line}");
+        }
     }
 
     fn redraw(&mut self, event_loop: &ActiveEventLoop) {
@@ -131,6 +150,7 @@ impl App {
         let mut output = r.ctx.run_ui(input, |ui| ui::viewer_ui(ui, viewer, gpu, frame_ms));
         r.egui_state.handle_platform_output(&r.window, std::mem::take(&mut output.platform_output));
         let primitives = r.ctx.tessellate(std::mem::take(&mut output.shapes), output.pixels_per_point);
+        let app_time = started.elapsed();
         r.painter.paint_and_update_textures(
             egui::ViewportId::ROOT,
             output.pixels_per_point,
@@ -140,8 +160,20 @@ impl App {
             Vec::new(),
             &r.window,
         );
-        r.frame_ms = r.frame_ms * 0.9 + started.elapsed().as_secs_f32() * 1000.0 * 0.1;
+        let frame_time = started.elapsed();
+        r.frame_ms = r.frame_ms * 0.9 + frame_time.as_secs_f32() * 1000.0 * 0.1;
         r.frames += 1;
+        if self.trace.enabled() {
+            self.trace.frame(app_time, frame_time);
+            self.mark(Milestone::FirstFrame);
+            if self.viewer.pose_shown() {
+                self.mark(Milestone::FirstPose);
+            }
+            if !self.viewer.loading() {
+                self.mark(Milestone::FullyLoaded);
+            }
+        }
+        let Some(r) = &mut self.running else { return };
         if self.quit_after_frames.is_some_and(|n| r.frames >= n) {
             println!("rendered {} frames, {:.1} ms/frame", r.frames, r.frame_ms);
             event_loop.exit();

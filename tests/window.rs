@@ -20,6 +20,7 @@ fn window_opens_renders_and_exits() {
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_skelview"))
         .env("SKELVIEW_QUIT_AFTER_FRAMES", "20")
+        .env("SKELVIEW_TRACE", "1")
         .env("XDG_RUNTIME_DIR", &runtime)
         .env("XDG_CONFIG_HOME", &config)
         .stdout(std::process::Stdio::piped())
@@ -41,6 +42,17 @@ fn window_opens_renders_and_exits() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "stdout: {stdout}\nstderr: {}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("rendered 20 frames"), "{stdout}");
+    // The start-up trace: each milestone once, in order, in milliseconds that never go back.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut last_ms = 0.0;
+    for label in ["window created", "adapter ready", "first frame presented", "first pose drawn", "files fully loaded"] {
+        let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("skelview trace:") && l.ends_with(label)).collect();
+        assert_eq!(lines.len(), 1, "{label}: {stderr}");
+        let ms: f64 = lines[0]["skelview trace:".len()..].split_whitespace().next().unwrap().parse().unwrap();
+        assert!(ms >= last_ms, "{label} at {ms} ms before {last_ms} ms: {stderr}");
+        last_ms = ms;
+    }
+    assert!(stderr.contains("skelview trace: 20 frames; app + UI CPU per frame: mean "), "{stderr}");
     std::fs::remove_dir_all(&runtime).ok();
     std::fs::remove_dir_all(&config).ok();
 }

@@ -54,6 +54,7 @@ fn spawn(input: &Input, waker: Waker) -> CheckState {
     let (tx, rx) = sync_channel(1);
     let (p, input) = (progress.clone(), input.clone());
     let started = std::thread::Builder::new().name("skelview-qa".into()).spawn(move || {
+        crate::cache::background_priority();
         let m = &input.motion;
         let space = Space::of(m, input.unit, input.up);
         let report = qa::analyse_in(m, space, &input.thresholds, &Kind::ALL, &|f| {

@@ -21,6 +21,7 @@ mod dialogs;
 mod jobs;
 mod session;
 pub mod settings;
+pub mod trace;
 mod view;
 
 pub use checks::{CheckState, Checks, fraction};
@@ -570,6 +571,16 @@ impl Viewer {
     /// Writes the settings and waits for the write (the window is closing).
     pub fn shutdown(&mut self) {
         self.store.finish(&self.settings);
+    }
+
+    /// True when this frame shows a pose: a clip, or the preview of one still loading.
+    pub fn pose_shown(&self) -> bool {
+        !self.session.scene.clips.is_empty() || self.session.preview.is_some()
+    }
+
+    /// True while files are being read.
+    pub fn loading(&self) -> bool {
+        !self.session.loads.is_empty()
     }
 
     /// True while something changes by itself (playing, loading, exporting): keep repainting.

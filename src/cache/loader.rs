@@ -143,6 +143,7 @@ fn spawn(work: Work, options: OptionsFor, wake: Arc<dyn Fn() + Send + Sync>) -> 
     let cancel = Arc::new(AtomicBool::new(false));
     let mut reporter = Reporter { tx, cancel: cancel.clone(), wake };
     let thread = std::thread::Builder::new().name("skelview-loader".into()).spawn(move || {
+        super::threads::background_priority();
         let requests = match work {
             Work::Requests(r) => r.into_iter().map(Ok).collect(),
             Work::Paths(paths) => LoadRequest::from_paths(&paths),

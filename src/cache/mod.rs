@@ -4,4 +4,4 @@ pub mod loader;
 pub mod threads;
 
 pub use loader::{LoadEvent, LoadHandle, Loaded, OptionsFor, Waker, spawn_load, spawn_open};
-pub use threads::{Rayon, ScopedThreads};
+pub use threads::{Rayon, ScopedThreads, background_pool, background_priority};

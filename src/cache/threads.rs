@@ -5,6 +5,28 @@ use std::sync::Mutex;
 
 use crate::formats::Parallel;
 
+/// Lowers the calling thread's scheduling priority (nice +10, Linux): background work
+/// (loading, checks) then yields the cores to the UI thread and the graphics driver's
+/// threads whenever both want them, and takes them all when the UI is idle. Elsewhere, and
+/// when the OS refuses, nothing changes.
+pub fn background_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its arguments. On Linux, `who = 0` with PRIO_PROCESS
+    // names the calling thread, not the whole process.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    }
+}
+
+/// Sets up rayon's global pool for the viewer: named workers at [`background_priority`].
+/// Does nothing when the pool already exists.
+pub fn background_pool() {
+    let _ = rayon::ThreadPoolBuilder::new()
+        .thread_name(|k| format!("skelview-worker-{}", k + 1))
+        .start_handler(|_| background_priority())
+        .build_global();
+}
+
 /// Runs jobs on rayon's global pool (one thread per core), the calling thread helping.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Rayon;
@@ -74,6 +96,23 @@ impl Parallel for ScopedThreads {
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn background_threads_run_at_a_lower_priority() {
+        let (before, after) = std::thread::spawn(|| {
+            // SAFETY: getpriority only reads its arguments (0: this thread).
+            let get = || unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+            let before = get();
+            background_priority();
+            (before, get())
+        })
+        .join()
+        .unwrap();
+        assert!(after > before || before >= 10, "nice {before} -> {after}");
+        // SAFETY: as above.
+        assert!(unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) } < 10 || before >= 10, "only the calling thread changes");
+    }
 
     #[test]
     fn runs_every_job() {

@@ -1,0 +1,30 @@
+# Sourced by the whole-process benchmarks: the corpus file their BVH files are made from,
+# where they go, and two helpers.
+SRC=${SKELVIEW_CORPUS:-../shared/corpus}/bvh/cmu_cgspeed_01_03.bvh
+OUT=target/bench-data
+[ -f "$SRC" ] || { echo "needs $SRC (the corpus)" >&2; exit 2; }
+mkdir -p "$OUT"
+
+# make NAME BYTES: the corpus header, then its rows repeated (and cut at a row) to about BYTES.
+make() {
+    local file="$OUT/$1" bytes=$2
+    [ -f "$file" ] && return
+    local header rows copies lines motion_line time_line
+    motion_line=$(grep -n '^MOTION' "$SRC" | head -1 | cut -d: -f1)
+    time_line=$(grep -n '^Frame Time' "$SRC" | head -1 | cut -d: -f1)
+    header=$(mktemp) rows=$(mktemp)
+    head -n $((motion_line - 1)) "$SRC" >"$header"
+    tail -n +$((time_line + 1)) "$SRC" | sed -e '$a\' >"$rows"
+    copies=$(( bytes / $(stat -c %s "$rows") + 1 ))
+    lines=$(( $(wc -l <"$rows") * bytes / $(stat -c %s "$rows") ))
+    {
+        cat "$header"
+        printf 'MOTION\nFrames: %d\nFrame Time: 0.0083333\n' "$lines"
+        # (cut short by head: the copies that no longer fit end on SIGPIPE, which is fine.)
+        (for _ in $(seq "$copies"); do cat "$rows" 2>/dev/null || break; done) | head -n "$lines"
+    } >"$file.part"
+    mv "$file.part" "$file"
+    rm -f "$header" "$rows"
+}
+
+median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
