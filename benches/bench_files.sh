@@ -28,3 +28,24 @@ make() {
 }
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
+
+# make_frames NAME FRAMES [SKIP]: the corpus header, then exactly FRAMES of its rows (repeated
+# as needed), starting SKIP rows in, so that two files of the same skeleton differ.
+make_frames() {
+    local file="$OUT/$1" frames=$2 skip=${3:-0}
+    [ -f "$file" ] && return
+    local header rows motion_line time_line copies
+    motion_line=$(grep -n '^MOTION' "$SRC" | head -1 | cut -d: -f1)
+    time_line=$(grep -n '^Frame Time' "$SRC" | head -1 | cut -d: -f1)
+    header=$(mktemp) rows=$(mktemp)
+    head -n $((motion_line - 1)) "$SRC" >"$header"
+    tail -n +$((time_line + 1)) "$SRC" | sed -e '$a\' >"$rows"
+    copies=$(( (frames + skip) / $(wc -l <"$rows") + 1 ))
+    {
+        cat "$header"
+        printf 'MOTION\nFrames: %d\nFrame Time: 0.0083333\n' "$frames"
+        (for _ in $(seq "$copies"); do cat "$rows" 2>/dev/null || break; done) | tail -n +$((skip + 1)) | head -n "$frames"
+    } >"$file.part"
+    mv "$file.part" "$file"
+    rm -f "$header" "$rows"
+}

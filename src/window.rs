@@ -11,7 +11,7 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
 
-use crate::app::trace::{Milestone, Trace};
+use crate::app::trace::{Milestone, Phase, Trace};
 use crate::app::{Command, Viewer};
 use crate::formats::LoadOptions;
 use crate::ui::{self, ViewportGpu};
@@ -30,6 +30,7 @@ struct Running {
     gpu: ViewportGpu,
     last_frame: Instant,
     frame_ms: f32,
+    /// Frames drawn since every file was in and the background work on it was done.
     frames: u64,
 }
 
@@ -38,7 +39,8 @@ struct App {
     files: Vec<PathBuf>,
     viewer: Viewer,
     running: Option<Running>,
-    /// Exit after this many frames (tests under Xvfb).
+    /// Exit after this many frames once every file is in and checked (tests and benchmarks
+    /// under Xvfb).
     quit_after_frames: Option<u64>,
     error: Option<String>,
     /// Shift/Ctrl held: a dropped file is added instead of replacing.
@@ -49,8 +51,10 @@ struct App {
     trace: Trace,
 }
 
-/// Opens the viewer window on `files` (the bundled sample when empty) and runs until closed.
-pub fn run(files: Vec<PathBuf>, options: LoadOptions) -> Result<(), String> {
+/// Opens the viewer window on `files` (the bundled sample when empty) and runs until closed;
+/// `select` names a joint to select once the first file is in, `curves` opens the
+/// channel-curves window.
+pub fn run(files: Vec<PathBuf>, options: LoadOptions, select: Option<String>, curves: bool) -> Result<(), String> {
     crate::cache::background_pool();
     let event_loop = EventLoop::<Wake>::with_user_event().build().map_err(|e| format!("cannot open a window: {e}"))?;
     event_loop.set_control_flow(ControlFlow::Wait);
@@ -62,10 +66,13 @@ pub fn run(files: Vec<PathBuf>, options: LoadOptions) -> Result<(), String> {
         }
     });
     let quit_after_frames = std::env::var("SKELVIEW_QUIT_AFTER_FRAMES").ok().and_then(|v| v.parse().ok());
+    let mut viewer = Viewer::new(options, waker);
+    viewer.view.select_on_load = select;
+    viewer.view.show_curves = curves;
     let mut app = App {
         proxy,
         files,
-        viewer: Viewer::new(options, waker),
+        viewer,
         running: None,
         quit_after_frames,
         error: None,
@@ -162,25 +169,37 @@ impl App {
         );
         let frame_time = started.elapsed();
         r.frame_ms = r.frame_ms * 0.9 + frame_time.as_secs_f32() * 1000.0 * 0.1;
-        r.frames += 1;
+        let phase = match (self.viewer.loading(), self.viewer.working()) {
+            (true, _) => Phase::Loading,
+            (false, true) => Phase::Working,
+            (false, false) => Phase::Settled,
+        };
+        if phase == Phase::Settled {
+            r.frames += 1;
+        }
         if self.trace.enabled() {
-            self.trace.frame(app_time, frame_time);
+            self.trace.frame(app_time, frame_time, phase);
             self.mark(Milestone::FirstFrame);
             if self.viewer.pose_shown() {
                 self.mark(Milestone::FirstPose);
             }
-            if !self.viewer.loading() {
+            if phase != Phase::Loading {
                 self.mark(Milestone::FullyLoaded);
+            }
+            if phase == Phase::Settled {
+                self.mark(Milestone::Settled);
             }
         }
         let Some(r) = &mut self.running else { return };
         if self.quit_after_frames.is_some_and(|n| r.frames >= n) {
-            println!("rendered {} frames, {:.1} ms/frame", r.frames, r.frame_ms);
+            println!("rendered {} frames after loading and checks, {:.1} ms/frame", r.frames, r.frame_ms);
             event_loop.exit();
             return;
         }
         let delay = output.viewport_output.get(&egui::ViewportId::ROOT).map_or(Duration::MAX, |v| v.repaint_delay);
-        if self.viewer.animating() || delay.is_zero() || self.quit_after_frames.is_some() {
+        // While files load, the loader's progress wakes the window; continuous frames would
+        // take its cores.
+        if self.viewer.animating() || delay.is_zero() || (self.quit_after_frames.is_some() && phase == Phase::Settled) {
             r.window.request_redraw();
         } else if delay < Duration::from_secs(3600) {
             event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + delay));

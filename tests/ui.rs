@@ -114,3 +114,34 @@ fn side_panels_follow_the_saved_layout_and_reset() {
     assert!((h.state().settings.panels.left_width - d.left_width).abs() < 2.0, "{}", h.state().settings.panels.left_width);
     assert!((h.state().settings.panels.right_width - d.right_width).abs() < 2.0, "{}", h.state().settings.panels.right_width);
 }
+
+#[test]
+fn channel_curves_come_from_the_background_and_fit_the_plot() {
+    let mut v = loaded();
+    v.view.selected = v.motion().unwrap().skeleton.find("LeftForeArm");
+    v.view.show_curves = true;
+    let mut h = Harness::builder().with_size(egui::vec2(500.0, 300.0)).build_ui_state(
+        |ui, v: &mut Viewer| {
+            v.update(0.0);
+            skelview::ui::curves_ui(ui, v);
+        },
+        v,
+    );
+    for _ in 0..400 {
+        h.run();
+        if h.state().whole.curves.result().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.run();
+    h.get_by_label_contains("LeftForeArm: 3 channels, rotations in degrees");
+    let curves = h.state().whole.curves.result().unwrap().clone();
+    assert_eq!(curves.len(), 3);
+    let frames = h.state().motion().unwrap().clip.num_frames();
+    assert_eq!(curves[0].points.len(), frames, "a short clip is kept whole");
+    // Another joint: the old curves are dropped and new ones computed.
+    h.state_mut().view.selected = h.state().motion().unwrap().skeleton.find("Hips");
+    h.run();
+    assert!(h.state().whole.curves.result().is_none_or(|c| c.len() == 6));
+}

@@ -45,7 +45,9 @@ fn window_opens_renders_and_exits() {
     // The start-up trace: each milestone once, in order, in milliseconds that never go back.
     let stderr = String::from_utf8_lossy(&out.stderr);
     let mut last_ms = 0.0;
-    for label in ["window created", "adapter ready", "first frame presented", "first pose drawn", "files fully loaded"] {
+    for label in
+        ["window created", "adapter ready", "first frame presented", "first pose drawn", "files fully loaded", "background work done"]
+    {
         let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("skelview trace:") && l.ends_with(label)).collect();
         assert_eq!(lines.len(), 1, "{label}: {stderr}");
         let ms: f64 = lines[0]["skelview trace:".len()..].split_whitespace().next().unwrap().parse().unwrap();

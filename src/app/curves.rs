@@ -1,47 +1,80 @@
 //! Channel curves of one joint over a whole clip, for plotting: one series per channel on
 //! the shared clock, rotations in degrees, and the frames where an Euler angle jumps by more
-//! than 180° (a flip between equivalent solutions, not motion).
+//! than 180° (a flip between equivalent solutions, not motion). Long clips are reduced to
+//! [`STORED_COLUMNS`] columns as they are read, so a million frames cost the panel nothing.
+
+use std::sync::Arc;
 
 use crate::core::Motion;
+use crate::core::envelope::{Decimator, STORED_COLUMNS, one_per_column};
 
 /// One channel over the clip.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChannelCurve {
     /// Channel name as the file writes it (BVH) or short.
     pub name: String,
-    /// `(shared time, value)`; rotations in degrees, others in file units.
+    /// `(shared time, value)`, min and max per column for long clips; rotations in degrees,
+    /// others in file units.
     pub points: Vec<[f64; 2]>,
-    /// Shared times of the frames that jump by more than 180° from the previous one.
+    /// Shared times of the frames that jump by more than 180° from the previous one (at
+    /// most one per column).
     pub flips: Vec<f64>,
+    /// How many frames jump so, in all.
+    pub flip_count: usize,
+}
+
+/// What a set of curves is computed from.
+#[derive(Clone, Debug)]
+pub struct CurvesInput {
+    /// The clip.
+    pub motion: Arc<Motion>,
+    /// Its serial (a new load is a new serial).
+    pub serial: u64,
+    /// The joint.
+    pub joint: usize,
+    /// Shared time of the clip's first frame.
+    pub offset_secs: f64,
+}
+
+impl PartialEq for CurvesInput {
+    fn eq(&self, o: &Self) -> bool {
+        (self.serial, self.joint, self.offset_secs) == (o.serial, o.joint, o.offset_secs)
+    }
 }
 
 /// The curves of `joint`'s channels in `m`, whose first frame is at shared time `offset_secs`.
-/// Empty when the joint has no channels or the clip no frames.
-pub fn channel_curves(m: &Motion, joint: usize, offset_secs: f64) -> Vec<ChannelCurve> {
-    let Some(j) = m.skeleton.joints().get(joint) else { return Vec::new() };
+/// Empty when the joint has no channels or the clip no frames. `keep_going(fraction)`
+/// returns false to stop (then `None`).
+pub fn channel_curves(m: &Motion, joint: usize, offset_secs: f64, keep_going: &dyn Fn(f64) -> bool) -> Option<Vec<ChannelCurve>> {
+    let Some(j) = m.skeleton.joints().get(joint) else { return Some(Vec::new()) };
     let n = m.clip.num_frames();
+    let ft = m.clip.frame_time_secs;
+    let (t0, t1) = (offset_secs, offset_secs + n.saturating_sub(1) as f64 * ft);
     let bvh = m.source.format.bvh_channel_names;
-    j.channels
-        .iter()
-        .enumerate()
-        .map(|(k, kind)| {
-            let column = j.first_channel + k;
-            let (mut points, mut flips) = (Vec::with_capacity(n), Vec::new());
-            let mut previous: Option<f64> = None;
-            for f in 0..n {
-                let Some(&raw) = m.clip.frame(f).get(column) else { break };
-                let v = if kind.is_rotation() { (raw as f64).to_degrees() } else { raw as f64 };
-                let t = offset_secs + f as f64 * m.clip.frame_time_secs;
-                if kind.is_rotation() && previous.is_some_and(|p| (v - p).abs() > 180.0) {
-                    flips.push(t);
-                }
-                previous = Some(v);
-                points.push([t, v]);
+    let mut curves = Vec::with_capacity(j.channels.len());
+    for (k, kind) in j.channels.iter().enumerate() {
+        if !keep_going(k as f64 / j.channels.len() as f64) {
+            return None;
+        }
+        let column = j.first_channel + k;
+        let mut points = Decimator::new(t0, t1, STORED_COLUMNS, n);
+        let (mut flips, mut previous) = (Vec::new(), None::<f64>);
+        for f in 0..n {
+            let Some(&raw) = m.clip.frame(f).get(column) else { break };
+            let v = if kind.is_rotation() { (raw as f64).to_degrees() } else { raw as f64 };
+            let t = offset_secs + f as f64 * ft;
+            if kind.is_rotation() && previous.is_some_and(|p| (v - p).abs() > 180.0) {
+                flips.push(t);
             }
-            let name = if bvh { kind.bvh_name() } else { kind.short_name() };
-            ChannelCurve { name: name.to_string(), points, flips }
-        })
-        .collect()
+            previous = Some(v);
+            points.push(t, v);
+        }
+        let name = if bvh { kind.bvh_name() } else { kind.short_name() };
+        let flip_count = flips.len();
+        let flips = if flip_count > STORED_COLUMNS { one_per_column(&flips, t0, t1, STORED_COLUMNS) } else { flips };
+        curves.push(ChannelCurve { name: name.to_string(), points: points.finish(), flips, flip_count });
+    }
+    Some(curves)
 }
 
 #[cfg(test)]
@@ -56,12 +89,14 @@ mod tests {
     fn curves_in_degrees_on_the_shared_clock_with_flips_marked() {
         let request = LoadRequest::single(&crate::formats::bvh::Bvh, Source::Memory { name: "flip.bvh".into(), bytes: Arc::from(FLIP) });
         let m = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
-        let curves = channel_curves(&m, 0, 2.0);
+        let curves = channel_curves(&m, 0, 2.0, &|_| true).unwrap();
         assert_eq!(curves.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["Xposition", "Zrotation", "Xrotation", "Yrotation"]);
         assert_eq!(curves[0].points, vec![[2.0, 0.0], [2.5, 1.0], [3.0, 2.0], [3.5, 3.0]]);
         assert!((curves[1].points[1][1] - 179.0).abs() < 1e-3);
         assert_eq!(curves[1].flips, vec![3.0], "179 → −179 is a flip; 170 → 179 and −179 → −170 are not");
         assert!(curves[0].flips.is_empty() && curves[2].flips.is_empty());
-        assert!(channel_curves(&m, 9, 0.0).is_empty());
+        assert_eq!(curves[1].flip_count, 1);
+        assert!(channel_curves(&m, 9, 0.0, &|_| true).unwrap().is_empty());
+        assert_eq!(channel_curves(&m, 0, 0.0, &|_| false), None, "stops when told");
     }
 }

@@ -13,8 +13,9 @@ use glam::{Vec2, Vec3};
 use crate::cache::spawn_open;
 use crate::core::{GlobalPose, Interpolation, LengthUnit, Motion, PlaybackCommand, PositionRule, Sampler, UpAxis};
 use crate::formats::{LoadOptions, LoadRequest};
-use crate::scene::{self, CompareMode, DrawData, FrameSpec, Layout, Overlays, PoseMode, ViewPreset};
+use crate::scene::{self, CompareMode, DrawData, FrameSpec, Layout, OverlapCurve, OverlapInput, Overlays, PoseMode, ViewPreset};
 
+pub mod background;
 mod checks;
 mod curves;
 mod dialogs;
@@ -24,8 +25,9 @@ pub mod settings;
 pub mod trace;
 mod view;
 
+pub use background::Keyed;
 pub use checks::{CheckState, Checks, fraction};
-pub use curves::{ChannelCurve, channel_curves};
+pub use curves::{ChannelCurve, CurvesInput, channel_curves};
 pub use dialogs::Dialog;
 pub use jobs::{Finished, Job, Jobs, Waker};
 pub use session::{Arrived, Loading, Session};
@@ -152,6 +154,20 @@ pub struct Messages {
     pub notice: Option<String>,
 }
 
+/// Whole-clip results for the panels, computed in the background.
+pub struct WholeClip {
+    /// The comparison's error over the overlap.
+    pub overlap: Keyed<OverlapInput, OverlapCurve>,
+    /// The selected joint's channel curves (while the curves window is open).
+    pub curves: Keyed<CurvesInput, Vec<ChannelCurve>>,
+}
+
+impl Default for WholeClip {
+    fn default() -> Self {
+        Self { overlap: Keyed::new("overlap"), curves: Keyed::new("curves") }
+    }
+}
+
 /// Everything the window shows.
 pub struct Viewer {
     /// Clips, loads, the shared clock.
@@ -164,6 +180,8 @@ pub struct Viewer {
     pub jobs: Jobs,
     /// Capture checks of the open clips (background).
     pub checks: Checks,
+    /// Comparison curve and channel curves (background).
+    pub whole: WholeClip,
     /// This frame's picture.
     pub frame: Frame,
     /// Commands queued this frame.
@@ -203,6 +221,7 @@ impl Viewer {
             settings,
             jobs: Jobs::default(),
             checks: Checks::default(),
+            whole: WholeClip::default(),
             frame: Frame::default(),
             commands: Vec::new(),
             messages: Messages::default(),
@@ -300,6 +319,17 @@ impl Viewer {
             if a.replaced {
                 self.view.selected = None;
                 self.messages.error = None;
+            }
+            if let Some(name) = self.view.select_on_load.take() {
+                let skeleton = &self.session.scene.clips[a.index].motion.skeleton;
+                match skeleton.find(&name) {
+                    Some(j) if a.index == self.session.active => self.view.selected = Some(j),
+                    Some(_) => {}
+                    None => {
+                        self.messages.error =
+                            Some(format!("--select: no joint named {name:?} in {}", self.session.scene.clips[a.index].name))
+                    }
+                }
             }
             self.view.frame_on_next_pose = true;
         }
@@ -528,6 +558,9 @@ impl Viewer {
         if self.session.pose_mode == PoseMode::Animated {
             self.session.playback.update(dt_secs);
         }
+        self.whole.overlap.poll();
+        self.whole.curves.poll();
+        self.session.scene.compare.overlap = self.whole.overlap.result().cloned();
         self.frame.draw.clear();
         let spec = self.frame_spec();
         let s = &mut self.session;
@@ -566,6 +599,21 @@ impl Viewer {
             let center = Vec3::new(view.camera.target.x, 0.0, view.camera.target.z);
             scene::draw::grid(center, size, &spec.style, &mut self.frame.draw.lines);
         }
+        self.want_whole_clip();
+    }
+
+    /// Starts the whole-clip computations the panels need now (cheap when nothing changed).
+    fn want_whole_clip(&mut self) {
+        match self.session.scene.compare.overlap_input.clone() {
+            Some(input) => self.whole.overlap.want(input.clone(), &self.waker, move |p| scene::overlap_curve(&input, &|f| p.report(f))),
+            None => self.whole.overlap.clear(),
+        }
+        let (Some(joint), Some(c)) = (self.view.selected, self.session.active_clip()) else { return };
+        if self.view.show_curves {
+            let input = CurvesInput { motion: c.motion.clone(), serial: c.serial, joint, offset_secs: c.offset_secs };
+            let job = input.clone();
+            self.whole.curves.want(input, &self.waker, move |p| channel_curves(&job.motion, job.joint, job.offset_secs, &|f| p.report(f)));
+        }
     }
 
     /// Writes the settings and waits for the write (the window is closing).
@@ -583,10 +631,17 @@ impl Viewer {
         !self.session.loads.is_empty()
     }
 
-    /// True while something changes by itself (playing, loading, exporting): keep repainting.
+    /// True while capture checks or whole-clip curves are computed in the background.
+    pub fn working(&self) -> bool {
+        self.checks.busy() || self.whole.overlap.running().is_some() || self.whole.curves.running().is_some()
+    }
+
+    /// True while something changes by itself (playing, exporting): keep repainting. A load
+    /// is not: the loader wakes the UI with each step of progress, and repainting
+    /// continuously would take the cores the load needs (on a software renderer, all).
     pub fn animating(&self) -> bool {
         let s = &self.session;
-        (s.playback.playing && s.pose_mode == PoseMode::Animated && !s.scene.clips.is_empty()) || !s.loads.is_empty() || self.jobs.busy()
+        (s.playback.playing && s.pose_mode == PoseMode::Animated && !s.scene.clips.is_empty()) || self.jobs.busy()
     }
 }
 

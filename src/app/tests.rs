@@ -208,17 +208,23 @@ fn comparing_a_clip_with_itself_gives_zero_and_pairs_are_editable() {
     v.commands.push(Command::Playback(PlaybackCommand::Pause));
     v.commands.push(Command::Playback(PlaybackCommand::Seek(1.0)));
     v.update(0.0);
+    assert!(v.session.scene.compare.overlap.is_none(), "the overlap is computed in the background");
+    wait_for(&mut v, |v| v.session.scene.compare.overlap.is_some());
     let c = &v.session.scene.compare;
     assert_eq!(c.pairs().len(), 24, "every joint matches itself");
-    assert_eq!(c.curve.len(), 101);
-    assert!(c.curve.iter().all(|p| p[1].abs() < 1e-6) && c.mean_now() < 1e-6, "itself: no error");
+    let o = c.overlap.as_ref().unwrap();
+    assert_eq!((o.points.len(), o.frames), (101, 101));
+    assert!(o.points.iter().all(|p| p[1].abs() < 1e-6) && o.mean < 1e-6 && c.mean_now() < 1e-6, "itself: no error");
     assert!(v.session.scene.clips[0].motion.source.unit.symbol().starts_with(c.unit) && !c.unit.is_empty());
     // The second clip one second later: errors appear, on the overlap only.
     v.commands.push(Command::SetClipOffset(1, 1.0));
     v.update(0.0);
+    assert!(v.session.scene.compare.overlap.is_none(), "a new offset makes the old curve stale");
+    wait_for(&mut v, |v| v.session.scene.compare.overlap.is_some());
     let c = &v.session.scene.compare;
-    assert!(c.curve.len() < 101 && c.curve.first().is_some_and(|p| (p[0] - 1.0).abs() < 1e-6), "{:?}", c.curve.first());
-    assert!(c.curve.iter().any(|p| p[1] > 1.0) && c.legend_max > 0.0);
+    let o = c.overlap.as_ref().unwrap();
+    assert!(o.frames < 101 && o.points.first().is_some_and(|p| (p[0] - 1.0).abs() < 1e-6), "{:?}", o.points.first());
+    assert!(o.points.iter().any(|p| p[1] > 1.0) && c.legend_max == o.legend_max && c.legend_max > 0.0);
     assert_eq!(c.bone_colors.len(), 24, "heat map colours for the compared clip");
     // Clearing a partner drops the pair; pointing it elsewhere measures that joint.
     let head = v.session.scene.clips[0].motion.skeleton.find("Head").unwrap();
@@ -238,7 +244,8 @@ fn comparing_a_clip_with_itself_gives_zero_and_pairs_are_editable() {
     assert!(v.session.scene.compare.mean_now() < 1e-3);
     v.commands.push(Command::RemoveClip(1));
     v.update(0.0);
-    assert!(v.session.scene.compare.curve.is_empty() && v.session.scene.compare.current.is_empty());
+    let c = &v.session.scene.compare;
+    assert!(c.overlap.is_none() && c.overlap_input.is_none() && c.current.is_empty());
 }
 
 #[test]

@@ -24,10 +24,24 @@ pub enum Milestone {
     FirstPose,
     /// Every file asked for on start is loaded (or failed).
     FullyLoaded,
+    /// The background work on what was loaded (capture checks, whole-clip curves) is done.
+    Settled,
+}
+
+/// What the viewer was doing during a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Files were being read.
+    Loading,
+    /// Files were in; checks or whole-clip curves were being computed.
+    Working,
+    /// Nothing ran in the background: the steady state.
+    Settled,
 }
 
 impl Milestone {
-    const ALL: [Milestone; 5] = [Self::WindowCreated, Self::AdapterReady, Self::FirstFrame, Self::FirstPose, Self::FullyLoaded];
+    const ALL: [Milestone; 6] =
+        [Self::WindowCreated, Self::AdapterReady, Self::FirstFrame, Self::FirstPose, Self::FullyLoaded, Self::Settled];
 
     /// The words printed for it.
     pub fn label(self) -> &'static str {
@@ -37,6 +51,7 @@ impl Milestone {
             Self::FirstFrame => "first frame presented",
             Self::FirstPose => "first pose drawn",
             Self::FullyLoaded => "files fully loaded",
+            Self::Settled => "background work done",
         }
     }
 }
@@ -46,11 +61,10 @@ impl Milestone {
 pub struct Trace {
     enabled: bool,
     start: Instant,
-    reached: [Option<Duration>; 5],
-    /// Per frame: app + UI time (update, egui layout, tessellation) in seconds.
-    app_secs: Vec<f32>,
-    /// Per frame: the whole frame, painting and presenting included.
-    frame_secs: Vec<f32>,
+    reached: [Option<Duration>; 6],
+    /// Per frame: what the viewer was doing, app + UI time (update, egui layout,
+    /// tessellation) and the whole frame (painting and presenting included), in seconds.
+    frames: Vec<(Phase, f32, f32)>,
 }
 
 impl Trace {
@@ -62,7 +76,7 @@ impl Trace {
 
     /// A trace measuring from `start`; an off trace records nothing.
     pub fn new(enabled: bool, start: Instant) -> Self {
-        Self { enabled, start, reached: [None; 5], app_secs: Vec::new(), frame_secs: Vec::new() }
+        Self { enabled, start, reached: [None; 6], frames: Vec::new() }
     }
 
     /// True when tracing.
@@ -87,28 +101,36 @@ impl Trace {
     }
 
     /// Adds one frame's app + UI time and whole time.
-    pub fn frame(&mut self, app: Duration, whole: Duration) {
+    pub fn frame(&mut self, app: Duration, whole: Duration, phase: Phase) {
         if self.enabled {
-            self.app_secs.push(app.as_secs_f32());
-            self.frame_secs.push(whole.as_secs_f32());
+            self.frames.push((phase, app.as_secs_f32(), whole.as_secs_f32()));
         }
     }
 
-    /// The lines printed on exit: per-frame mean and 95th percentile.
+    /// The lines printed on exit: per-frame mean and 95th percentile of the frames of each
+    /// phase, the steady state first.
     pub fn summary(&self) -> Option<String> {
-        if !self.enabled || self.app_secs.is_empty() {
+        if !self.enabled || self.frames.is_empty() {
             return None;
         }
-        let (app_mean, app_p95) = mean_p95(&self.app_secs);
-        let (all_mean, all_p95) = mean_p95(&self.frame_secs);
-        Some(format!(
-            "skelview trace: {} frames; app + UI CPU per frame: mean {:.3} ms, p95 {:.3} ms; whole frame: mean {:.3} ms, p95 {:.3} ms",
-            self.app_secs.len(),
-            app_mean * 1000.0,
-            app_p95 * 1000.0,
-            all_mean * 1000.0,
-            all_p95 * 1000.0
-        ))
+        let mut lines = Vec::new();
+        for (phase, what) in [(Phase::Settled, ""), (Phase::Working, " while checks and curves ran"), (Phase::Loading, " while loading")] {
+            let app: Vec<f32> = self.frames.iter().filter(|f| f.0 == phase).map(|f| f.1).collect();
+            let whole: Vec<f32> = self.frames.iter().filter(|f| f.0 == phase).map(|f| f.2).collect();
+            if app.is_empty() {
+                continue;
+            }
+            let ((app_mean, app_p95), (all_mean, all_p95)) = (mean_p95(&app), mean_p95(&whole));
+            lines.push(format!(
+                "skelview trace: {} frames{what}; app + UI CPU per frame: mean {:.3} ms, p95 {:.3} ms; whole frame: mean {:.3} ms, p95 {:.3} ms",
+                app.len(),
+                app_mean * 1000.0,
+                app_p95 * 1000.0,
+                all_mean * 1000.0,
+                all_p95 * 1000.0
+            ));
+        }
+        Some(lines.join("\n"))
     }
 }
 
@@ -141,7 +163,7 @@ mod tests {
         let start = Instant::now();
         let mut t = Trace::new(false, start);
         assert_eq!(t.reach(Milestone::WindowCreated, start), None);
-        t.frame(Duration::from_millis(1), Duration::from_millis(2));
+        t.frame(Duration::from_millis(1), Duration::from_millis(2), Phase::Settled);
         assert_eq!(t.summary(), None);
     }
 
@@ -149,13 +171,20 @@ mod tests {
     fn summary_gives_mean_and_95th_percentile() {
         let mut t = Trace::new(true, Instant::now());
         assert_eq!(t.summary(), None);
-        // 1..=100 ms: mean 50.5, p95 95 (nearest rank).
+        // Three frames while loading, then 1..=100 ms: mean 50.5, p95 95 (nearest rank).
+        for _ in 0..3 {
+            t.frame(Duration::from_millis(500), Duration::from_millis(900), Phase::Loading);
+        }
+        t.frame(Duration::from_millis(7), Duration::from_millis(9), Phase::Working);
         for ms in 1..=100 {
-            t.frame(Duration::from_millis(ms), Duration::from_millis(2 * ms));
+            t.frame(Duration::from_millis(ms), Duration::from_millis(2 * ms), Phase::Settled);
         }
         let s = t.summary().unwrap();
         assert!(s.contains("100 frames; app + UI CPU per frame: mean 50.500 ms, p95 95.000 ms"), "{s}");
         assert!(s.contains("whole frame: mean 101.000 ms, p95 190.000 ms"), "{s}");
+        assert!(s.contains("3 frames while loading; app + UI CPU per frame: mean 500.000 ms"), "{s}");
+        assert!(s.contains("1 frames while checks and curves ran; app + UI CPU per frame: mean 7.000 ms"), "{s}");
+        assert!(s.starts_with("skelview trace: 100 frames;"), "the steady state first: {s}");
         assert_eq!(mean_p95(&[4.0]), (4.0, 4.0));
     }
 }

@@ -10,6 +10,8 @@ pub struct View {
     pub camera: OrbitCamera,
     /// Selected joint of the active clip.
     pub selected: Option<usize>,
+    /// A joint name to select when the next clip arrives (`--select`).
+    pub select_on_load: Option<String>,
     /// Keep the root centred.
     pub follow_root: bool,
     /// Shortcut overlay visible.
@@ -60,6 +62,7 @@ impl Default for View {
         Self {
             camera: OrbitCamera::default(),
             selected: None,
+            select_on_load: None,
             follow_root: false,
             show_help: false,
             show_curves: false,

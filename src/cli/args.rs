@@ -38,6 +38,12 @@ pub struct Cli {
     /// Remove what --install-desktop wrote.
     #[arg(long, conflicts_with = "files")]
     uninstall_desktop: bool,
+    /// Viewer: select this joint (a name as `positions` prints it) once the first file is in.
+    #[arg(long, value_name = "JOINT")]
+    select: Option<String>,
+    /// Viewer: open the channel-curves window (of the selected joint).
+    #[arg(long)]
+    curves: bool,
 }
 
 /// How files are read; accepted before or after any subcommand.
@@ -282,6 +288,10 @@ pub enum Command {
     View {
         /// Files (empty: the bundled sample).
         files: Vec<PathBuf>,
+        /// Joint to select once the first file is in.
+        select: Option<String>,
+        /// Open the channel-curves window.
+        curves: bool,
     },
     /// Describe files.
     Info {
@@ -387,7 +397,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
     let command = match cli.command {
         _ if cli.install_desktop => Command::Desktop(true),
         _ if cli.uninstall_desktop => Command::Desktop(false),
-        None => Command::View { files: cli.files },
+        None => Command::View { files: cli.files, select: cli.select, curves: cli.curves },
         Some(Sub::Info { files, json, mnm }) => Command::Info { files, json, mnm },
         Some(Sub::Positions { files, frames, raw }) => Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw },
         Some(Sub::Check { paths }) => Command::Check { paths },
@@ -557,8 +567,15 @@ mod tests {
         assert_eq!(a.command, Command::Positions { files: vec!["a.bvh".into()], frames: FrameList::Some(vec![0, 1, -1]), raw: true });
         assert_eq!(a.options.bvh_positions, PositionRule::Add);
         assert_eq!(args("--bvh-positions add x.bvh").unwrap().options.bvh_positions, PositionRule::Add);
-        assert_eq!(args("").unwrap().command, Command::View { files: vec![] });
-        assert_eq!(args("x.bvh y.amc").unwrap().command, Command::View { files: vec!["x.bvh".into(), "y.amc".into()] });
+        assert_eq!(args("").unwrap().command, Command::View { files: vec![], select: None, curves: false });
+        assert_eq!(
+            args("x.bvh y.amc").unwrap().command,
+            Command::View { files: vec!["x.bvh".into(), "y.amc".into()], select: None, curves: false }
+        );
+        assert_eq!(
+            args("x.bvh --select LeftKnee --curves").unwrap().command,
+            Command::View { files: vec!["x.bvh".into()], select: Some("LeftKnee".into()), curves: true }
+        );
         assert_eq!(args("info").unwrap().command, Command::Info { files: vec![], json: false, mnm: None });
         let r = args("render a.bvh b.bvh --layout side-by-side --heat-map --frame -1 --size 64 -o x.png").unwrap();
         let Command::Render { options, .. } = r.command else { panic!() };

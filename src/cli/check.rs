@@ -65,8 +65,9 @@ pub(super) fn run(args: &Args, paths: &[PathBuf], out: &mut dyn Write) -> ExitCo
     }
     // Files are checked in parallel (rayon's pool, one thread per core); each file is parsed
     // on one thread, so memory stays bounded by the files in flight, not the folder.
+    let started = std::time::Instant::now();
     let progress = super::progress::bar(files.len() as u64, "checking");
-    let results: Vec<Option<Outcome>> = files
+    let results: Vec<(Option<Outcome>, u64)> = files
         .par_iter()
         .map(|(path, explicit)| {
             let outcome = if path.exists() {
@@ -75,12 +76,15 @@ pub(super) fn run(args: &Args, paths: &[PathBuf], out: &mut dyn Write) -> ExitCo
                 Some(Outcome::Failed(format!("{}: no such file or folder", path.display())))
             };
             progress.inc(1);
-            outcome
+            let bytes = if outcome.is_some() { std::fs::metadata(path).map_or(0, |m| m.len()) } else { 0 };
+            (outcome, bytes)
         })
         .collect();
     progress.finish_and_clear();
+    let secs = started.elapsed().as_secs_f64().max(1e-9);
+    let bytes: u64 = results.iter().map(|r| r.1).sum();
     let (mut ok, mut warned, mut failed, mut skipped) = (0, 0, 0, 0);
-    for outcome in results.into_iter().flatten() {
+    for outcome in results.into_iter().filter_map(|r| r.0) {
         let line = match outcome {
             Outcome::Ok(s) => {
                 ok += 1;
@@ -101,10 +105,13 @@ pub(super) fn run(args: &Args, paths: &[PathBuf], out: &mut dyn Write) -> ExitCo
         };
         let _ = writeln!(out, "{line}");
     }
+    let n = ok + warned + failed + skipped;
     let _ = writeln!(
         out,
-        "checked {} files: {ok} ok, {warned} with warnings, {failed} failed, {skipped} skipped",
-        ok + warned + failed + skipped
+        "checked {n} files: {ok} ok, {warned} with warnings, {failed} failed, {skipped} skipped ({:.1} MB in {secs:.2} s: {:.0} files/s, {:.0} MB/s)",
+        bytes as f64 / 1e6,
+        n as f64 / secs,
+        bytes as f64 / 1e6 / secs
     );
     if failed > 0 { 1 } else { 0 }
 }

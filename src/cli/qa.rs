@@ -56,13 +56,42 @@ fn files_to_check(paths: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
+/// What is kept of a checked file: its printed report and its counts. The clip itself is
+/// dropped as soon as it is checked, so memory is bounded by the files in flight (one per
+/// core), not by the folder.
 struct Checked {
-    path: PathBuf,
+    bytes: u64,
+    result: Result<Printed, String>,
+}
+
+struct Printed {
+    text: Vec<u8>,
+    kinds: Vec<Kind>,
+    failing: bool,
+}
+
+fn check_file(path: &Path, args: &Args, options: &QaOptions, thresholds: &Thresholds, parallel_parse: bool) -> Checked {
+    let Analysed { bytes, result } = analyse_file(path, args, options, thresholds, parallel_parse);
+    let result = result.map(|(m, r)| {
+        let mut text = Vec::new();
+        if options.json {
+            write_json(&mut text, path, &m, &r);
+        } else {
+            write_table(&mut text, path, &m, &r);
+        }
+        let failing = r.findings.iter().any(|f| options.fail_on.contains(&f.kind));
+        Printed { text, kinds: r.findings.iter().map(|f| f.kind).collect(), failing }
+    });
+    Checked { bytes, result }
+}
+
+/// The loaded clip and its report.
+struct Analysed {
     bytes: u64,
     result: Result<(Motion, Report), String>,
 }
 
-fn check_file(path: &Path, args: &Args, options: &QaOptions, thresholds: &Thresholds, parallel_parse: bool) -> Checked {
+fn analyse_file(path: &Path, args: &Args, options: &QaOptions, thresholds: &Thresholds, parallel_parse: bool) -> Analysed {
     let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     let loaded = LoadRequest::from_paths(&[path.to_owned()]).pop().unwrap_or_else(|| Err(formats::unknown(path))).and_then(|r| {
         if parallel_parse {
@@ -75,7 +104,7 @@ fn check_file(path: &Path, args: &Args, options: &QaOptions, thresholds: &Thresh
         let report = qa::analyse(&m, thresholds, &options.kinds, &|_| {});
         (m, report)
     });
-    Checked { path: path.to_owned(), bytes, result }
+    Analysed { bytes, result }
 }
 
 fn take_name(m: &Motion) -> Option<&str> {
@@ -207,29 +236,23 @@ pub(super) fn run(args: &Args, paths: &[PathBuf], options: &QaOptions, out: &mut
     progress.finish_and_clear();
     let (mut unreadable, mut failing, mut bytes) = (0, 0, 0u64);
     let mut totals: std::collections::BTreeMap<Kind, usize> = options.kinds.iter().map(|&k| (k, 0)).collect();
-    for c in &checked {
+    for (c, path) in checked.iter().zip(&files) {
         bytes += c.bytes;
         match &c.result {
             Err(message) => {
                 unreadable += 1;
                 if options.json {
-                    let _ = writeln!(out, "{}", json!({"file": c.path.display().to_string(), "kind": "error", "message": message}));
+                    let _ = writeln!(out, "{}", json!({"file": path.display().to_string(), "kind": "error", "message": message}));
                 } else {
                     let _ = writeln!(out, "{message}");
                 }
             }
-            Ok((m, r)) => {
-                if options.json {
-                    write_json(out, &c.path, m, r);
-                } else {
-                    write_table(out, &c.path, m, r);
+            Ok(p) => {
+                let _ = out.write_all(&p.text);
+                for k in &p.kinds {
+                    *totals.entry(*k).or_default() += 1;
                 }
-                for f in &r.findings {
-                    *totals.entry(f.kind).or_default() += 1;
-                }
-                if r.findings.iter().any(|f| options.fail_on.contains(&f.kind)) {
-                    failing += 1;
-                }
+                failing += usize::from(p.failing);
             }
         }
     }

@@ -6,6 +6,7 @@
 pub mod bounds;
 pub mod clip;
 pub mod clip_fk;
+pub mod envelope;
 pub mod motion;
 pub mod playback;
 pub mod pose;

@@ -1,13 +1,21 @@
 //! Comparing two open clips as shown: the reference (first clip) and another, with
-//! editable joint pairs, the per-joint error now, the mean error over the shared clock and
-//! heat-map colours for the compared clip's bones. Plain data, recomputed only on change.
+//! editable joint pairs, the per-joint error now and heat-map colours for the compared
+//! clip's bones. Plain data, updated each frame from the poses already computed. The error
+//! over the whole overlap costs a pose of each clip per frame of the clip, so it is not
+//! computed here: [`CompareView::overlap_input`] says what it depends on, and the app runs
+//! [`overlap_curve`] off the UI thread and hands the result back.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
 
 use glam::{Mat4, Vec3};
 
 use super::clips::{ClipView, Layout};
 use crate::compare::{Placement, match_joints, match_with_map};
+use crate::core::envelope::{Decimator, STORED_COLUMNS};
 use crate::core::sampler::joint_positions;
 use crate::core::{Interpolation, LocalPose, Motion, PoseAt, Sampler};
 
@@ -33,28 +41,118 @@ pub struct CompareView {
     pub name_map: Option<(PathBuf, Vec<(String, String)>)>,
     /// Colour the compared clip's bones by their error.
     pub heat: bool,
-    /// `(shared time, mean error over pairs)` at the reference's frames where both have data.
-    pub curve: Vec<[f64; 2]>,
+    /// The error over the whole overlap, once computed for the current input.
+    pub overlap: Option<Arc<OverlapCurve>>,
+    /// What the overlap curve needs now (`None` with fewer than two clips).
+    pub overlap_input: Option<OverlapInput>,
     /// `(reference joint, partner, error)` at the current time.
     pub current: Vec<(usize, usize, f32)>,
-    /// Largest single-pair error over the whole overlap: the top of the heat-map legend.
+    /// Top of the heat-map legend: the largest single-pair error over the whole overlap once
+    /// known, until then the largest seen since the input changed.
     pub legend_max: f32,
     /// Unit of the errors (`"deg"` in angle mode).
     pub unit: &'static str,
     /// Colour per joint of the compared clip (its bone from the parent), when `heat` is on.
     pub bone_colors: Vec<[f32; 4]>,
     pairs_for: Option<(u64, u64, usize)>,
-    curve_key: Option<CurveKey>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-struct CurveKey {
+/// Everything the error over the overlap depends on.
+#[derive(Clone, Debug)]
+pub struct OverlapInput {
+    /// The reference and the compared clip.
+    pub motions: (Arc<Motion>, Arc<Motion>),
     serials: (u64, u64),
     offsets: (f64, f64),
     transforms: (Mat4, Mat4),
-    partner: Vec<Option<usize>>,
+    pairs: Vec<(usize, usize)>,
     mode: CompareMode,
     interpolation: Interpolation,
+    to_units: f32,
+}
+
+impl PartialEq for OverlapInput {
+    /// Equal inputs give equal curves (a clip's serial stands for its motion).
+    fn eq(&self, o: &Self) -> bool {
+        (self.serials, self.offsets, self.transforms, &self.pairs, self.mode, self.interpolation, self.to_units)
+            == (o.serials, o.offsets, o.transforms, &o.pairs, o.mode, o.interpolation, o.to_units)
+    }
+}
+
+/// The mean error over the pairs at each frame of the reference that the compared clip
+/// covers, reduced for plotting.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OverlapCurve {
+    /// `(shared time, mean error)`, reduced to [`STORED_COLUMNS`] columns (min and max each).
+    pub points: Vec<[f64; 2]>,
+    /// Mean of the per-frame errors over the overlap.
+    pub mean: f64,
+    /// Largest single-pair error over the overlap.
+    pub legend_max: f32,
+    /// Frames of the reference in the overlap.
+    pub frames: usize,
+}
+
+/// Frames per piece of work: progress and cancel are checked between pieces.
+const OVERLAP_CHUNK: usize = 2048;
+
+/// Computes the error over the overlap on every core; `keep_going(fraction)` reports
+/// progress and returns false to stop (then `None`).
+pub fn overlap_curve(input: &OverlapInput, keep_going: &(dyn Fn(f64) -> bool + Sync)) -> Option<OverlapCurve> {
+    let (a, b) = (&*input.motions.0, &*input.motions.1);
+    let (ta, tb) = input.transforms;
+    let b_last = b.clip.last_frame_time_secs() + 1e-9;
+    let n = a.clip.num_frames();
+    let time = |f: usize| input.offsets.0 + f as f64 * a.clip.frame_time_secs;
+    let in_overlap = |f: usize| (-1e-9..=b_last).contains(&(time(f) - input.offsets.1));
+    let first = (0..n).find(|&f| in_overlap(f));
+    let last = (0..n).rev().find(|&f| in_overlap(f));
+    let (Some(first), Some(last)) = (first, last) else { return Some(OverlapCurve::default()) };
+    let done = AtomicUsize::new(0);
+    let total = last + 1 - first;
+    // Per frame: mean over pairs (NaN outside the overlap) and largest pair error.
+    let per_chunk: Vec<Option<Vec<(f32, f32)>>> = (0..total.div_ceil(OVERLAP_CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let frames = first + c * OVERLAP_CHUNK..(first + (c + 1) * OVERLAP_CHUNK).min(last + 1);
+            let (mut sa, mut sb, mut errors) = (Sampler::default(), Sampler::default(), Vec::new());
+            let mut out = Vec::with_capacity(frames.len());
+            for f in frames.clone() {
+                let t = time(f);
+                let tb_local = t - input.offsets.1;
+                if !in_overlap(f) {
+                    out.push((f32::NAN, 0.0));
+                    continue;
+                }
+                sa.positions(a, PoseAt::Time(t - input.offsets.0), input.interpolation, ta);
+                sb.positions(b, PoseAt::Time(tb_local.max(0.0)), input.interpolation, tb);
+                pair_errors(&input.pairs, input.mode, (&sa.local, &sa.positions), (&sb.local, &sb.positions), &mut errors);
+                let (mut sum, mut count, mut max) = (0.0f32, 0usize, 0.0f32);
+                for &e in errors.iter().filter(|e| e.is_finite()) {
+                    sum += e;
+                    count += 1;
+                    max = max.max(e);
+                }
+                out.push((if count == 0 { 0.0 } else { sum / count as f32 }, max));
+            }
+            let so_far = done.fetch_add(frames.len(), Ordering::Relaxed) + frames.len();
+            keep_going(so_far as f64 / total as f64).then_some(out)
+        })
+        .collect();
+    let mut d = Decimator::new(time(first), time(last), STORED_COLUMNS, total);
+    let (mut sum, mut frames, mut legend_max) = (0.0f64, 0usize, 0.0f32);
+    for (k, (mean, max)) in per_chunk.into_iter().collect::<Option<Vec<_>>>()?.into_iter().flatten().enumerate() {
+        if mean.is_nan() {
+            continue;
+        }
+        let v = (mean * input.to_units) as f64;
+        d.push(time(first + k), v);
+        sum += v;
+        frames += 1;
+        legend_max = legend_max.max(max);
+    }
+    let mean = if frames == 0 { 0.0 } else { sum / frames as f64 };
+    Some(OverlapCurve { points: d.finish(), mean, legend_max: legend_max * input.to_units, frames })
 }
 
 impl Default for CompareView {
@@ -65,13 +163,13 @@ impl Default for CompareView {
             partner: Vec::new(),
             name_map: None,
             heat: true,
-            curve: Vec::new(),
+            overlap: None,
+            overlap_input: None,
             current: Vec::new(),
             legend_max: 0.0,
             unit: "m",
             bone_colors: Vec::new(),
             pairs_for: None,
-            curve_key: None,
         }
     }
 }
@@ -155,9 +253,9 @@ impl CompareView {
     pub fn update(&mut self, clips: &[ClipView], layout: Layout, interpolation: Interpolation) {
         if clips.len() < 2 {
             self.current.clear();
-            self.curve.clear();
+            self.overlap = None;
+            self.overlap_input = None;
             self.bone_colors.clear();
-            self.curve_key = None;
             return;
         }
         if self.other == 0 || self.other >= clips.len() {
@@ -188,36 +286,20 @@ impl CompareView {
             }
         };
         let (ta, tb) = (measure_transform(a, layout), measure_transform(b, layout));
-        let key = CurveKey {
+        let input = OverlapInput {
+            motions: (a.motion.clone(), b.motion.clone()),
             serials: (a.serial, b.serial),
             offsets: (a.offset_secs, b.offset_secs),
             transforms: (ta, tb),
-            partner: self.partner.clone(),
+            pairs: pairs.clone(),
             mode: self.mode,
             interpolation,
+            to_units,
         };
-        if self.curve_key.as_ref() != Some(&key) {
-            self.curve_key = Some(key);
-            self.curve.clear();
+        if self.overlap_input.as_ref() != Some(&input) {
+            self.overlap_input = Some(input);
+            self.overlap = None;
             self.legend_max = 0.0;
-            let (mut sa, mut sb, mut errors) = (Sampler::default(), Sampler::default(), Vec::new());
-            let b_last = b.motion.clip.last_frame_time_secs() + 1e-9;
-            for f in 0..a.motion.clip.num_frames() {
-                let ta_local = f as f64 * a.motion.clip.frame_time_secs;
-                let t = a.offset_secs + ta_local;
-                let tb_local = t - b.offset_secs;
-                if !(-1e-9..=b_last).contains(&tb_local) {
-                    continue;
-                }
-                sa.positions(&a.motion, PoseAt::Time(ta_local), interpolation, ta);
-                sb.positions(&b.motion, PoseAt::Time(tb_local.max(0.0)), interpolation, tb);
-                pair_errors(&pairs, self.mode, (&sa.local, &sa.positions), (&sb.local, &sb.positions), &mut errors);
-                let finite: Vec<f32> = errors.iter().copied().filter(|e| e.is_finite()).collect();
-                let mean = if finite.is_empty() { 0.0 } else { finite.iter().sum::<f32>() / finite.len() as f32 };
-                self.legend_max = finite.iter().copied().fold(self.legend_max, f32::max);
-                self.curve.push([t, (mean * to_units) as f64]);
-            }
-            self.legend_max *= to_units;
         }
         // Now: from the poses the viewer just computed (no resampling).
         let (mut pa, mut pb, mut errors) = (Vec::new(), Vec::new(), Vec::new());
@@ -226,6 +308,10 @@ impl CompareView {
         pair_errors(&pairs, self.mode, (a.local(), &pa), (b.local(), &pb), &mut errors);
         self.current.clear();
         self.current.extend(pairs.iter().zip(&errors).map(|(&(i, k), &e)| (i, k, e * to_units)));
+        self.legend_max = match &self.overlap {
+            Some(o) => o.legend_max,
+            None => self.current.iter().map(|c| c.2).filter(|e| e.is_finite()).fold(self.legend_max, f32::max),
+        };
         self.bone_colors.clear();
         if self.heat {
             self.bone_colors.resize(nb, [0.55, 0.55, 0.58, 1.0]);

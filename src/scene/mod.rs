@@ -14,7 +14,7 @@ mod overlays;
 pub use crate::core::bounds::robust_bounds;
 pub use camera::{OrbitCamera, ViewPreset};
 pub use clips::{ClipView, Layout, PALETTE, apply_layout, first_free, match_start, shared_end_secs};
-pub use comparison::{CompareMode, CompareView, auto_partners, heat_color};
+pub use comparison::{CompareMode, CompareView, OverlapCurve, OverlapInput, auto_partners, heat_color, overlap_curve};
 pub use compose::{FrameSpec, PoseMode, Scene, framing, preview};
 pub use draw::{DrawData, MARKER_COLOR, Style};
 pub use overlays::{OverlayScratch, Overlays, onion_skin, trails};

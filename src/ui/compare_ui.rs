@@ -3,6 +3,7 @@
 
 use crate::app::{Command, CompareEdit, Viewer};
 use crate::core::PlaybackCommand;
+use crate::core::envelope::decimate;
 use crate::scene::{CompareMode, heat_color};
 
 /// The comparison panel (in the inspector's column while two or more clips are open).
@@ -59,14 +60,15 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     let c = &viewer.session.scene.compare;
     let unit = c.unit;
     let label = if c.mode == CompareMode::Position { "MPJPE" } else { "mean angle" };
-    ui.label(format!(
-        "{label} now {:.3} {unit} · {} pairs · over the overlap {:.3} {unit}",
-        c.mean_now(),
-        c.current.len(),
-        curve_mean(&c.curve)
-    ));
+    let overlap = match (&c.overlap, viewer.whole.overlap.running()) {
+        (Some(o), _) => format!("over the overlap {:.3} {unit}", o.mean),
+        (None, Some(f)) => format!("over the overlap: computing {:.0}%", f * 100.0),
+        (None, None) => "over the overlap: -".to_owned(),
+    };
+    ui.label(format!("{label} now {:.3} {unit} · {} pairs · {overlap}", c.mean_now(), c.current.len()));
     let t = viewer.session.playback.time_secs;
-    let points: Vec<[f64; 2]> = c.curve.clone();
+    let columns = (ui.available_width() * ui.ctx().pixels_per_point()).max(16.0) as usize;
+    let points = c.overlap.as_ref().map(|o| decimate(&o.points, columns)).unwrap_or_default();
     let plot = egui_plot::Plot::new("mpjpe_plot")
         .height(90.0)
         .allow_drag(false)
@@ -123,10 +125,6 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         commands.push(Command::Compare(CompareEdit::Partners(partner)));
     }
     viewer.commands.extend(commands);
-}
-
-fn curve_mean(curve: &[[f64; 2]]) -> f64 {
-    if curve.is_empty() { 0.0 } else { curve.iter().map(|p| p[1]).sum::<f64>() / curve.len() as f64 }
 }
 
 /// The heat-map ramp with its range in units.

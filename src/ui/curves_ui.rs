@@ -1,8 +1,9 @@
 //! The channel-curves window: the selected joint's channels over the whole active clip, the
 //! playhead, click to seek, Euler flips (jumps over 180° between frames) marked.
 
-use crate::app::{Command, Viewer, channel_curves};
+use crate::app::{Command, Viewer};
 use crate::core::PlaybackCommand;
+use crate::core::envelope::{decimate, one_per_column};
 
 /// Shows the window while `viewer.view.show_curves` is set.
 pub fn curves_window(ctx: &egui::Context, viewer: &mut Viewer) {
@@ -19,22 +20,30 @@ pub fn curves_window(ctx: &egui::Context, viewer: &mut Viewer) {
     viewer.view.show_curves = open;
 }
 
-/// The contents of the channel-curves window.
+/// The contents of the channel-curves window: the curves computed in the background for the
+/// selected joint, reduced to the plot's width in pixels.
 pub fn curves_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     let (Some(m), Some(joint)) = (viewer.motion().cloned(), viewer.view.selected) else {
         ui.label("Select a joint to see its channels.");
         return;
     };
-    let offset = viewer.session.scene.clips.get(viewer.session.active).map_or(0.0, |c| c.offset_secs);
-    let curves = channel_curves(&m, joint, offset);
     let name = m.skeleton.joints().get(joint).map_or("?", |j| j.name.as_str());
+    let Some(curves) = viewer.whole.curves.result().cloned() else {
+        match (viewer.whole.curves.running(), viewer.whole.curves.error()) {
+            (Some(f), _) => ui.add(egui::ProgressBar::new(f).text(format!("{name}: reading the channels…"))),
+            (None, Some(e)) => ui.label(format!("{name}: {e}")),
+            (None, None) => ui.label(format!("{name}: …")),
+        };
+        return;
+    };
     if curves.is_empty() {
         ui.label(format!("{name}: no channels"));
         return;
     }
-    let flips: usize = curves.iter().map(|c| c.flips.len()).sum();
+    let flips: usize = curves.iter().map(|c| c.flip_count).sum();
     ui.label(format!("{name}: {} channels, rotations in degrees · {flips} Euler flips (jumps over 180°)", curves.len()));
     let t = viewer.session.playback.time_secs;
+    let columns = (ui.available_width() * ui.ctx().pixels_per_point()).max(16.0) as usize;
     let plot = egui_plot::Plot::new("channel_curves")
         .height(160.0)
         .legend(egui_plot::Legend::default())
@@ -44,9 +53,10 @@ pub fn curves_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         .allow_boxed_zoom(false)
         .x_axis_label("s");
     let response = plot.show(ui, |p| {
-        for c in &curves {
-            p.line(egui_plot::Line::new(c.name.clone(), c.points.clone()));
-            for &at in &c.flips {
+        for c in curves.iter() {
+            p.line(egui_plot::Line::new(c.name.clone(), decimate(&c.points, columns)));
+            let (t0, t1) = (c.points.first().map_or(0.0, |q| q[0]), c.points.last().map_or(0.0, |q| q[0]));
+            for at in one_per_column(&c.flips, t0, t1, columns) {
                 p.vline(egui_plot::VLine::new(format!("{} flip", c.name), at).color(egui::Color32::from_rgb(255, 80, 80)));
             }
         }

@@ -112,11 +112,12 @@ fn extents_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &crate::core::Playback, pus
         painter.rect_filled(bar, 1.0, color);
         // Frames where the file left values missing (held for drawing): a red band.
         let ft = c.motion.clip.frame_time_secs;
+        let mut columns = PixelRuns::new(rect);
         for run in c.motion.clip.missing() {
             let (a, b) = (c.offset_secs + run.first as f64 * ft, c.offset_secs + (run.last as f64 + 1.0) * ft);
-            let band = egui::Rect::from_min_max(egui::pos2(x_of(a), y), egui::pos2(x_of(b).max(x_of(a) + 1.0), y + row - 1.0));
-            painter.rect_filled(band, 0.0, egui::Color32::from_rgb(230, 40, 40));
+            columns.cover(x_of(a), x_of(b).max(x_of(a) + 1.0));
         }
+        columns.paint(&painter, y, row - 1.0, egui::Color32::from_rgb(230, 40, 40));
     }
     let x = x_of(p.time_secs);
     painter
@@ -148,15 +149,19 @@ fn findings_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &crate::core::Playback, pu
     let ft = c.motion.clip.frame_time_secs;
     let mut under = Vec::new();
     let pointer = response.hover_pos();
-    for f in report.findings.iter().filter(|f| kinds.contains(&f.kind)) {
+    // Marks on the same pixels are merged: a long clip can have tens of thousands.
+    let mut rows: Vec<PixelRuns> = kinds.iter().map(|_| PixelRuns::new(rect)).collect();
+    for f in report.findings.iter() {
         let Some(k) = kinds.iter().position(|k| *k == f.kind) else { continue };
-        let y = rect.top() + 1.0 + row * k as f32;
         let (a, b) = (c.offset_secs + f.start_frame as f64 * ft, c.offset_secs + (f.end_frame as f64 + 1.0) * ft);
-        let mark = egui::Rect::from_min_max(egui::pos2(x_of(a), y), egui::pos2(x_of(b).max(x_of(a) + 2.0), y + row - 1.0));
-        painter.rect_filled(mark, 0.0, kind_color(f.kind));
-        if pointer.is_some_and(|q| q.x >= mark.left() - 2.0 && q.x <= mark.right() + 2.0) && under.len() < 6 {
+        let (x0, x1) = (x_of(a), x_of(b).max(x_of(a) + 2.0));
+        rows[k].cover(x0, x1);
+        if pointer.is_some_and(|q| q.x >= x0 - 2.0 && q.x <= x1 + 2.0) && under.len() < 6 {
             under.push(f.message.clone());
         }
+    }
+    for (k, (runs, kind)) in rows.iter().zip(&kinds).enumerate() {
+        runs.paint(&painter, rect.top() + 1.0 + row * k as f32, row - 1.0, kind_color(*kind));
     }
     let x = x_of(p.time_secs);
     painter
@@ -174,4 +179,43 @@ fn findings_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &crate::core::Playback, pu
 fn seconds(t: f64) -> String {
     let exact = format!("{t}");
     if exact.len() <= 12 { exact } else { format!("{:.7}", t).trim_end_matches('0').to_owned() }
+}
+
+/// Spans on a horizontal strip, merged per whole pixel so that a clip with tens of
+/// thousands of marks draws at most one rectangle per run of covered pixels.
+struct PixelRuns {
+    left: f32,
+    covered: Vec<bool>,
+}
+
+impl PixelRuns {
+    fn new(rect: egui::Rect) -> Self {
+        Self { left: rect.left(), covered: vec![false; rect.width().max(0.0).ceil() as usize + 1] }
+    }
+
+    /// Marks the pixels from `x0` to `x1` (screen points).
+    fn cover(&mut self, x0: f32, x1: f32) {
+        let last = self.covered.len() - 1;
+        let a = ((x0 - self.left).floor().max(0.0) as usize).min(last);
+        let b = ((x1 - self.left).ceil().max(0.0) as usize).min(last);
+        self.covered[a..=b.max(a)].iter_mut().for_each(|c| *c = true);
+    }
+
+    /// Paints each run of covered pixels as one rectangle from `y`, `height` tall.
+    fn paint(&self, painter: &egui::Painter, y: f32, height: f32, color: impl Into<egui::Color32>) {
+        let color = color.into();
+        let mut k = 0;
+        while k < self.covered.len() {
+            if !self.covered[k] {
+                k += 1;
+                continue;
+            }
+            let start = k;
+            while k < self.covered.len() && self.covered[k] {
+                k += 1;
+            }
+            let r = egui::Rect::from_min_max(egui::pos2(self.left + start as f32, y), egui::pos2(self.left + k as f32, y + height));
+            painter.rect_filled(r, 0.0, color);
+        }
+    }
 }

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `skelview check` and `skelview qa` over a big folder: the corpus copied 20 times (hard
+# links: same bytes, read as separate files). Prints each command's own summary line (files/s,
+# MB/s), its wall time, CPU use and peak RSS, and the largest file for scale.
+#
+#   benches/big_folder.sh [RUNS]        (default 3; needs ../shared/corpus)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-3}
+CORPUS=${SKELVIEW_CORPUS:-../shared/corpus}
+OUT=target/bench-data/corpus20
+[ -d "$CORPUS" ] || { echo "needs $CORPUS (the corpus)" >&2; exit 2; }
+cargo build --release --quiet --bin skelview
+if [ ! -d "$OUT" ]; then
+    mkdir -p "$OUT.part"
+    for k in $(seq 20); do cp -rl "$(realpath "$CORPUS")" "$OUT.part/copy_$k" 2>/dev/null || cp -r "$CORPUS" "$OUT.part/copy_$k"; done
+    mv "$OUT.part" "$OUT"
+fi
+files=$(find "$OUT" -type f | wc -l)
+bytes=$(find "$OUT" -type f -printf '%s\n' | awk '{s += $1} END {print s}')
+largest=$(find "$OUT" -type f -printf '%s %p\n' | sort -n | tail -1)
+echo "folder: $files files, $(echo "$bytes / 1000000" | bc -l | xargs printf '%.1f') MB; largest: ${largest%% *} bytes (${largest##*/})"
+echo "cores: $(nproc)"
+for cmd in check qa; do
+    for _ in $(seq "$RUNS"); do
+        summary=$( { /usr/bin/time -f 'TIME %e s wall, %P CPU, %M KB peak' target/release/skelview "$cmd" "$OUT" >/tmp/skelview-bench-$$.out; } 2>&1 || true)
+        printf '%-6s %s | %s\n' "$cmd" "$(grep '^checked' /tmp/skelview-bench-$$.out | tail -1 | sed 's/: pop.*//')" "$(grep TIME <<<"$summary" | sed 's/TIME //')"
+    done
+done
+rm -f /tmp/skelview-bench-$$.out
