@@ -343,3 +343,20 @@ fn checks_run_in_the_background_and_a_finding_is_a_click_away() {
     let again = wait_for_checks(&mut v);
     assert!(!Arc::ptr_eq(&again, &report), "a new report");
 }
+
+#[test]
+fn a_joint_named_on_the_command_line_is_selected_when_its_clip_arrives() {
+    let mut v = viewer();
+    v.view.select_on_load = Some("LeftForeArm".into());
+    load_sample(&mut v);
+    let arm = v.motion().unwrap().skeleton.find("LeftForeArm");
+    assert!(arm.is_some());
+    assert_eq!(v.view.selected, arm);
+    assert_eq!(v.view.select_on_load, None, "applied once");
+    // A name the file lacks is an error the user sees, and nothing is selected.
+    let mut v = viewer();
+    v.view.select_on_load = Some("Tail".into());
+    load_sample(&mut v);
+    assert_eq!(v.view.selected, None);
+    assert!(v.messages.error.as_deref().is_some_and(|e| e.contains("no joint named \"Tail\"")), "{:?}", v.messages.error);
+}
