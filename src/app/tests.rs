@@ -3,6 +3,7 @@
 use super::*;
 use crate::formats::Source;
 use crate::scene::{CompareMode, PALETTE};
+use glam::Vec2;
 
 fn viewer() -> Viewer {
     Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), Settings::default())
