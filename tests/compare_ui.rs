@@ -139,7 +139,7 @@ fn the_mpjpe_plot_appears_for_two_clips() {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     h.run();
-    h.get_by_label_contains("MPJPE now 0.000");
+    h.get_by_label_contains("MPJPE now 0.0 mm");
     h.get_by_label_contains("24 pairs");
     h.get_by_label_contains("worst joints");
     // Editing a pair: open the pairs list and clear the first partner.
@@ -163,5 +163,22 @@ fn the_mpjpe_plot_appears_for_two_clips() {
     h.run();
     let frames = h.state().session.scene.compare.overlap.as_ref().map(|o| o.frames);
     assert_eq!(frames, Some(101), "one point per reference frame");
-    h.get_by_label_contains("over the overlap 0.000");
+    h.get_by_label_contains("over the overlap 0.0 mm");
+    // The clip one second later: metres by the error's size, or millimetres when asked.
+    h.state_mut().commands.push(skelview::app::Command::SetClipOffset(1, 1.0));
+    for _ in 0..400 {
+        h.run();
+        if h.state().session.scene.compare.overlap.as_ref().is_some_and(|o| o.mean > 0.0) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.run();
+    let mean = h.state().session.scene.compare.overlap.as_ref().unwrap().mean as f32;
+    assert!((1.0..3.0).contains(&mean), "a walk one second apart: {mean} m");
+    h.get_by_label_contains(&format!("over the overlap {mean:.3} m"));
+    h.state_mut().settings.lengths = skelview::core::LengthDisplay::Millimetre;
+    h.run();
+    h.get_by_label_contains(&format!("over the overlap {:.1} mm", mean * 1000.0));
+    assert!(h.query_by_label_contains("cmu").is_none());
 }

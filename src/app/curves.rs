@@ -1,5 +1,5 @@
 //! Channel curves of one joint over a whole clip, for plotting: one series per channel on
-//! the shared clock, rotations in degrees, and the frames where an Euler angle jumps by more
+//! the shared clock, rotations in degrees, translations in metres, and the frames where an Euler angle jumps by more
 //! than 180° (a flip between equivalent solutions, not motion). Long clips are reduced to
 //! [`STORED_COLUMNS`] columns as they are read, so a million frames cost the panel nothing.
 
@@ -14,8 +14,10 @@ pub struct ChannelCurve {
     /// Channel name as the file writes it (BVH) or short.
     pub name: String,
     /// `(shared time, value)`, min and max per column for long clips; rotations in degrees,
-    /// others in file units.
+    /// translations in metres, others as in the file.
     pub points: Vec<[f64; 2]>,
+    /// A translation channel (its values are metres).
+    pub length: bool,
     /// Shared times of the frames that jump by more than 180° from the previous one (at
     /// most one per column).
     pub flips: Vec<f64>,
@@ -34,18 +36,26 @@ pub struct CurvesInput {
     pub joint: usize,
     /// Shared time of the clip's first frame.
     pub offset_secs: f64,
+    /// Metres per file unit (the user's unit override applied).
+    pub metres_per_unit: f32,
 }
 
 impl PartialEq for CurvesInput {
     fn eq(&self, o: &Self) -> bool {
-        (self.serial, self.joint, self.offset_secs) == (o.serial, o.joint, o.offset_secs)
+        (self.serial, self.joint, self.offset_secs, self.metres_per_unit) == (o.serial, o.joint, o.offset_secs, o.metres_per_unit)
     }
 }
 
-/// The curves of `joint`'s channels in `m`, whose first frame is at shared time `offset_secs`.
-/// Empty when the joint has no channels or the clip no frames. `keep_going(fraction)`
-/// returns false to stop (then `None`).
-pub fn channel_curves(m: &Motion, joint: usize, offset_secs: f64, keep_going: &dyn Fn(f64) -> bool) -> Option<Vec<ChannelCurve>> {
+/// The curves of `joint`'s channels in `m`, whose first frame is at shared time `offset_secs`
+/// (translations scaled by `metres_per_unit`). Empty when the joint has no channels or the
+/// clip no frames. `keep_going(fraction)` returns false to stop (then `None`).
+pub fn channel_curves(
+    m: &Motion,
+    joint: usize,
+    offset_secs: f64,
+    metres_per_unit: f32,
+    keep_going: &dyn Fn(f64) -> bool,
+) -> Option<Vec<ChannelCurve>> {
     let Some(j) = m.skeleton.joints().get(joint) else { return Some(Vec::new()) };
     let n = m.clip.num_frames();
     let ft = m.clip.frame_time_secs;
@@ -61,7 +71,11 @@ pub fn channel_curves(m: &Motion, joint: usize, offset_secs: f64, keep_going: &d
         let (mut flips, mut previous) = (Vec::new(), None::<f64>);
         for f in 0..n {
             let Some(&raw) = m.clip.frame(f).get(column) else { break };
-            let v = if kind.is_rotation() { (raw as f64).to_degrees() } else { raw as f64 };
+            let v = match () {
+                _ if kind.is_rotation() => (raw as f64).to_degrees(),
+                _ if kind.is_translation() => raw as f64 * metres_per_unit as f64,
+                _ => raw as f64,
+            };
             let t = offset_secs + f as f64 * ft;
             if kind.is_rotation() && previous.is_some_and(|p| (v - p).abs() > 180.0) {
                 flips.push(t);
@@ -72,7 +86,7 @@ pub fn channel_curves(m: &Motion, joint: usize, offset_secs: f64, keep_going: &d
         let name = if bvh { kind.bvh_name() } else { kind.short_name() };
         let flip_count = flips.len();
         let flips = if flip_count > STORED_COLUMNS { one_per_column(&flips, t0, t1, STORED_COLUMNS) } else { flips };
-        curves.push(ChannelCurve { name: name.to_string(), points: points.finish(), flips, flip_count });
+        curves.push(ChannelCurve { name: name.to_string(), points: points.finish(), length: kind.is_translation(), flips, flip_count });
     }
     Some(curves)
 }
@@ -89,14 +103,21 @@ mod tests {
     fn curves_in_degrees_on_the_shared_clock_with_flips_marked() {
         let request = LoadRequest::single(&crate::formats::bvh::Bvh, Source::Memory { name: "flip.bvh".into(), bytes: Arc::from(FLIP) });
         let m = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
-        let curves = channel_curves(&m, 0, 2.0, &|_| true).unwrap();
+        let curves = channel_curves(&m, 0, 2.0, 0.01, &|_| true).unwrap();
         assert_eq!(curves.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["Xposition", "Zrotation", "Xrotation", "Yrotation"]);
-        assert_eq!(curves[0].points, vec![[2.0, 0.0], [2.5, 1.0], [3.0, 2.0], [3.5, 3.0]]);
+        let expected = [[2.0, 0.0], [2.5, 0.01], [3.0, 0.02], [3.5, 0.03]];
+        assert!(
+            curves[0].points.iter().zip(expected).all(|(p, e)| p[0] == e[0] && (p[1] - e[1]).abs() < 1e-8),
+            "metres: {:?}",
+            curves[0].points
+        );
+        assert_eq!(curves[0].points.len(), 4);
+        assert!(curves[0].length && !curves[1].length);
         assert!((curves[1].points[1][1] - 179.0).abs() < 1e-3);
         assert_eq!(curves[1].flips, vec![3.0], "179 → −179 is a flip; 170 → 179 and −179 → −170 are not");
         assert!(curves[0].flips.is_empty() && curves[2].flips.is_empty());
         assert_eq!(curves[1].flip_count, 1);
-        assert!(channel_curves(&m, 9, 0.0, &|_| true).unwrap().is_empty());
-        assert_eq!(channel_curves(&m, 0, 0.0, &|_| false), None, "stops when told");
+        assert!(channel_curves(&m, 9, 0.0, 1.0, &|_| true).unwrap().is_empty());
+        assert_eq!(channel_curves(&m, 0, 0.0, 1.0, &|_| false), None, "stops when told");
     }
 }

@@ -144,6 +144,13 @@ impl Viewer {
         }
     }
 
+    /// Metres per file unit of the active clip, with the user's unit override.
+    pub fn metres_per_unit(&self) -> f32 {
+        self.session
+            .active_clip()
+            .map_or_else(|| self.motion().map_or(1.0, |m| m.metres_per_raw_unit()), |c| c.motion.metres_with(c.unit_override))
+    }
+
     /// Global pose of the active clip this frame (file space).
     pub fn global(&self) -> &GlobalPose {
         self.session.active_clip().map_or(&self.frame.preview.global, |c| &c.pose.global)
@@ -510,9 +517,12 @@ impl Viewer {
         }
         let (Some(joint), Some(c)) = (self.view.selected, self.session.active_clip()) else { return };
         if self.view.show_curves {
-            let input = CurvesInput { motion: c.motion.clone(), serial: c.serial, joint, offset_secs: c.offset_secs };
+            let metres_per_unit = c.motion.metres_with(c.unit_override);
+            let input = CurvesInput { motion: c.motion.clone(), serial: c.serial, joint, offset_secs: c.offset_secs, metres_per_unit };
             let job = input.clone();
-            self.whole.curves.want(input, &self.waker, move |p| channel_curves(&job.motion, job.joint, job.offset_secs, &|f| p.report(f)));
+            self.whole.curves.want(input, &self.waker, move |p| {
+                channel_curves(&job.motion, job.joint, job.offset_secs, job.metres_per_unit, &|f| p.report(f))
+            });
         }
     }
 

@@ -73,6 +73,8 @@ pub struct Settings {
     pub recent: Vec<PathBuf>,
     /// Thresholds of the capture checks.
     pub qa: crate::qa::Thresholds,
+    /// Unit of the lengths shown (comparison, inspector, measurements, checks).
+    pub lengths: crate::core::LengthDisplay,
 }
 
 impl Default for Settings {
@@ -88,6 +90,7 @@ impl Default for Settings {
             panels: PanelLayout::default(),
             recent: Vec::new(),
             qa: crate::qa::Thresholds::default(),
+            lengths: crate::core::LengthDisplay::Auto,
         }
     }
 }
@@ -131,6 +134,7 @@ struct Stored<'a> {
     theme: &'static str,
     rate: f64,
     interpolation: &'static str,
+    lengths: &'static str,
     recent: Vec<String>,
     display: Display,
     panels: PanelLayout,
@@ -218,6 +222,7 @@ impl Settings {
             theme: if self.light_theme { "light" } else { "dark" },
             rate: self.rate,
             interpolation: if self.interpolation == Interpolation::Linear { "linear" } else { "nearest" },
+            lengths: self.lengths.name(),
             recent: self.recent.iter().map(|p| p.display().to_string()).collect(),
             display: Display {
                 bones: s.bones,
@@ -275,6 +280,12 @@ impl Settings {
             Some("nearest") => s.interpolation = Interpolation::Nearest,
             Some("linear") | None => {}
             Some(other) => warnings.push(format!("interpolation '{other}' is not linear or nearest: ignored")),
+        }
+        if let Some(name) = field::<String>(take("lengths"), "lengths", &mut warnings) {
+            match crate::core::LengthDisplay::parse(&name) {
+                Some(d) => s.lengths = d,
+                None => warnings.push(format!("lengths '{name}' is not auto, m, cm or mm: ignored")),
+            }
         }
         if let Some(recent) = field::<Vec<String>>(take("recent"), "recent", &mut warnings) {
             s.recent = recent.into_iter().map(PathBuf::from).take(10).collect();
@@ -492,7 +503,7 @@ mod tests {
 
     #[test]
     fn round_trips_through_toml_and_disk() {
-        let s = example();
+        let s = Settings { lengths: crate::core::LengthDisplay::Millimetre, ..example() };
         let (back, warnings) = Settings::from_toml(&s.to_toml());
         assert_eq!(back, s);
         assert!(warnings.is_empty(), "{warnings:?}");
@@ -505,7 +516,7 @@ mod tests {
     #[test]
     fn broken_and_unknown_entries_are_skipped_with_warnings() {
         let (s, warnings) = Settings::from_toml(
-            "window_size = [0, 99999999]\nrate = \"fast\"\nbogus = 1\ntheme = \"purple\"\n[panels]\nleft_width = 99999\nright_shown = false\n[display]\ngrid = \"no\"\n[overrides.\"/a.bvh\"]\nunit = \"furlong\"\nup = \"Z\"\n",
+            "window_size = [0, 99999999]\nrate = \"fast\"\nlengths = \"furlongs\"\nbogus = 1\ntheme = \"purple\"\n[panels]\nleft_width = 99999\nright_shown = false\n[display]\ngrid = \"no\"\n[overrides.\"/a.bvh\"]\nunit = \"furlong\"\nup = \"Z\"\n",
         );
         assert_eq!(s.window_size, (200, 16384));
         assert_eq!(s.rate, 1.0);
@@ -513,7 +524,7 @@ mod tests {
         assert!(!s.panels.right_shown);
         assert!(s.style.grid, "a broken [display] keeps the defaults");
         assert_eq!(s.overrides["/a.bvh"], FileOverride { unit: None, up: Some(UpAxis::Z), rule: None });
-        for needle in ["'rate'", "'bogus'", "purple", "'display'", "furlong"] {
+        for needle in ["'rate'", "'bogus'", "purple", "'display'", "furlong", "furlongs' is not auto"] {
             assert!(warnings.iter().any(|w| w.contains(needle)), "{needle} not in {warnings:?}");
         }
         let (s, warnings) = Settings::from_toml("this is [not toml");

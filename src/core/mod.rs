@@ -12,6 +12,7 @@ pub mod playback;
 pub mod pose;
 pub mod rest;
 pub mod sampler;
+pub mod shown_length;
 pub mod skeleton;
 pub mod units;
 
@@ -20,5 +21,6 @@ pub use motion::{Format, Motion, SourceInfo, Take, Warning};
 pub use playback::{Playback, PlaybackCommand};
 pub use pose::{GlobalPose, LocalPose, LocalTransform};
 pub use sampler::{PoseAt, Sampler};
+pub use shown_length::{LengthDisplay, ShownUnit};
 pub use skeleton::{ChannelKind, EulerConvention, Joint, PositionRule, RotationLimits, Skeleton, SkeletonError};
 pub use units::{LengthUnit, UpAxis};

@@ -242,13 +242,16 @@ pub fn analyse_in(m: &Motion, space: Space, thresholds: &Thresholds, kinds: &[Ki
     }
 }
 
-/// `12.3 cm`, `4.1 mm`, `37.0°`, `0.50 s`, `6.2%`.
+/// `12.3 cm`, `4.1 mm`, `37.0°`, `0.50 s`, `6.2%`: lengths in the unit their size picks.
 pub fn shown(value: f32, unit: &str) -> String {
+    shown_in(value, unit, crate::core::LengthDisplay::Auto)
+}
+
+/// As [`shown`], with lengths in the user's choice of unit.
+pub fn shown_in(value: f32, unit: &str, lengths: crate::core::LengthDisplay) -> String {
     match unit {
-        "m" if value.abs() < 0.01 => format!("{:.1} mm", value * 1000.0),
-        "m" if value.abs() < 1.0 => format!("{:.1} cm", value * 100.0),
-        "m" => format!("{value:.2} m"),
-        "mm" => format!("{value:.1} mm"),
+        "m" => lengths.show(value),
+        "mm" => lengths.show(value / 1000.0),
         "deg" => format!("{value:.1}°"),
         "s" => format!("{value:.2} s"),
         "%" => format!("{value:.1}%"),

@@ -22,7 +22,7 @@ use crate::core::{Interpolation, LocalPose, Motion, PoseAt, Sampler};
 /// What is measured per matched pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompareMode {
-    /// Distance between the joints' positions, in the reference's units.
+    /// Distance between the joints' positions, metres.
     Position,
     /// Angle between the joints' local rotations, degrees.
     Angle,
@@ -50,7 +50,7 @@ pub struct CompareView {
     /// Top of the heat-map legend: the largest single-pair error over the whole overlap once
     /// known, until then the largest seen since the input changed.
     pub legend_max: f32,
-    /// Unit of the errors (`"deg"` in angle mode).
+    /// Unit of the errors: `"m"`, or `"deg"` in angle mode.
     pub unit: &'static str,
     /// Colour per joint of the compared clip (its bone from the parent), when `heat` is on.
     pub bone_colors: Vec<[f32; 4]>,
@@ -275,10 +275,9 @@ impl CompareView {
         let pairs = self.pairs();
         let to_units = match self.mode {
             CompareMode::Position => {
-                // "cmu (1/0.45 in)" → "cmu": the short form fits the panel's rows.
-                let symbol = a.motion.source.unit.symbol();
-                self.unit = symbol.split(' ').next().unwrap_or(symbol);
-                1.0 / a.motion.source.unit.metres().max(1e-12)
+                // The display transforms already give metres: the panel picks m, cm or mm.
+                self.unit = "m";
+                1.0
             }
             CompareMode::Angle => {
                 self.unit = "deg";

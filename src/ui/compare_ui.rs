@@ -58,17 +58,22 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         }
     });
     let c = &viewer.session.scene.compare;
-    let unit = c.unit;
+    let scale = c.overlap.as_ref().map_or(c.mean_now(), |o| o.mean as f32);
+    let shown = Shown::of(c.mode, scale, viewer.settings.lengths);
+    let unit = shown.symbol;
     let label = if c.mode == CompareMode::Position { "MPJPE" } else { "mean angle" };
     let overlap = match (&c.overlap, viewer.whole.overlap.running()) {
-        (Some(o), _) => format!("over the overlap {:.3} {unit}", o.mean),
+        (Some(o), _) => format!("over the overlap {}", shown.show(o.mean as f32)),
         (None, Some(f)) => format!("over the overlap: computing {:.0}%", f * 100.0),
         (None, None) => "over the overlap: -".to_owned(),
     };
-    ui.label(format!("{label} now {:.3} {unit} · {} pairs · {overlap}", c.mean_now(), c.current.len()));
+    ui.label(format!("{label} now {} · {} pairs · {overlap}", shown.show(c.mean_now()), c.current.len()));
     let t = viewer.session.playback.time_secs;
     let columns = (ui.available_width() * ui.ctx().pixels_per_point()).max(16.0) as usize;
-    let points = c.overlap.as_ref().map(|o| decimate(&o.points, columns)).unwrap_or_default();
+    let mut points = c.overlap.as_ref().map(|o| decimate(&o.points, columns)).unwrap_or_default();
+    for p in &mut points {
+        p[1] *= shown.factor as f64;
+    }
     let plot = egui_plot::Plot::new("mpjpe_plot")
         .height(90.0)
         .allow_drag(false)
@@ -87,7 +92,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         commands.push(Command::Playback(PlaybackCommand::Seek(at.x.max(0.0))));
     }
     if c.heat {
-        legend_ui(ui, c.legend_max, unit);
+        legend_ui(ui, c.legend_max, &shown);
     }
     let (ra, rb) = (
         &viewer.session.scene.clips[0].motion.skeleton,
@@ -96,7 +101,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     let joint_name = |s: &crate::core::Skeleton, i: usize| s.joints().get(i).map_or("?".to_owned(), |j| j.name.clone());
     ui.label("worst joints now:");
     for (i, k, e) in c.worst(5) {
-        ui.monospace(format!("{:>10.3} {unit}  {} - {}", e, joint_name(ra, i), joint_name(rb, k)));
+        ui.monospace(format!("{:>10}  {} - {}", shown.show(e), joint_name(ra, i), joint_name(rb, k)));
     }
     let current: std::collections::HashMap<usize, f32> = c.current.iter().map(|&(i, _, e)| (i, e)).collect();
     let mut partner = c.partner.clone();
@@ -106,8 +111,8 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             for (i, slot) in partner.iter_mut().enumerate() {
                 ui.horizontal(|ui| {
                     let label = ui.label(joint_name(ra, i));
-                    let shown = slot.and_then(|k| other_names.get(k)).cloned().unwrap_or_else(|| "(none)".into());
-                    let combo = egui::ComboBox::new(("partner", i), "").selected_text(shown).show_ui(ui, |ui| {
+                    let partner_name = slot.and_then(|k| other_names.get(k)).cloned().unwrap_or_else(|| "(none)".into());
+                    let combo = egui::ComboBox::new(("partner", i), "").selected_text(partner_name).show_ui(ui, |ui| {
                         ui.selectable_value(slot, None, "(none)");
                         for (k, name) in other_names.iter().enumerate() {
                             ui.selectable_value(slot, Some(k), name);
@@ -115,7 +120,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                     });
                     combo.response.labelled_by(label.id);
                     if let Some(e) = current.get(&i) {
-                        ui.monospace(format!("{e:.3} {unit}"));
+                        ui.monospace(shown.show(*e));
                     }
                 });
             }
@@ -127,10 +132,35 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     viewer.commands.extend(commands);
 }
 
-/// The heat-map ramp with its range in units.
-fn legend_ui(ui: &mut egui::Ui, max: f32, unit: &str) {
+/// How the comparison's values are written: lengths (metres inside) in the unit the user
+/// chose or the one their size picks, angles in degrees.
+struct Shown {
+    factor: f32,
+    symbol: &'static str,
+    decimals: usize,
+}
+
+impl Shown {
+    fn of(mode: CompareMode, scale: f32, lengths: crate::core::LengthDisplay) -> Self {
+        match mode {
+            CompareMode::Position => {
+                let u = lengths.unit_for(scale);
+                Self { factor: u.per_metre(), symbol: u.symbol(), decimals: u.decimals() }
+            }
+            CompareMode::Angle => Self { factor: 1.0, symbol: "°", decimals: 2 },
+        }
+    }
+
+    fn show(&self, v: f32) -> String {
+        let sep = if self.symbol == "°" { "" } else { " " };
+        format!("{:.*}{sep}{}", self.decimals, v * self.factor, self.symbol)
+    }
+}
+
+/// The heat-map ramp with its range.
+fn legend_ui(ui: &mut egui::Ui, max: f32, shown: &Shown) {
     ui.horizontal(|ui| {
-        ui.monospace(format!("0 {unit}"));
+        ui.monospace(shown.show(0.0));
         let (rect, _) = ui.allocate_exact_size(egui::vec2(160.0, 12.0), egui::Sense::hover());
         let painter = ui.painter_at(rect);
         let steps = 32;
@@ -141,6 +171,6 @@ fn legend_ui(ui: &mut egui::Ui, max: f32, unit: &str) {
             let r = egui::Rect::from_min_max(egui::pos2(x0, rect.top()), egui::pos2(x1, rect.bottom()));
             painter.rect_filled(r, 0.0, egui::Rgba::from_rgba_unmultiplied(c[0], c[1], c[2], 1.0));
         }
-        ui.monospace(format!("{max:.3} {unit}"));
+        ui.monospace(shown.show(max));
     });
 }

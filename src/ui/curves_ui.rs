@@ -41,7 +41,15 @@ pub fn curves_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         return;
     }
     let flips: usize = curves.iter().map(|c| c.flip_count).sum();
-    ui.label(format!("{name}: {} channels, rotations in degrees · {flips} Euler flips (jumps over 180°)", curves.len()));
+    // One unit for every translation curve, picked by the largest of them.
+    let largest = curves.iter().filter(|c| c.length).flat_map(|c| c.points.iter().map(|p| p[1].abs() as f32)).fold(0.0, f32::max);
+    let unit = viewer.settings.lengths.unit_for(largest);
+    let factor = unit.per_metre() as f64;
+    ui.label(format!(
+        "{name}: {} channels, rotations in degrees, translations in {} · {flips} Euler flips (jumps over 180°)",
+        curves.len(),
+        unit.symbol()
+    ));
     let t = viewer.session.playback.time_secs;
     let columns = (ui.available_width() * ui.ctx().pixels_per_point()).max(16.0) as usize;
     let plot = egui_plot::Plot::new("channel_curves")
@@ -54,7 +62,14 @@ pub fn curves_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         .x_axis_label("s");
     let response = plot.show(ui, |p| {
         for c in curves.iter() {
-            p.line(egui_plot::Line::new(c.name.clone(), decimate(&c.points, columns)));
+            let mut points = decimate(&c.points, columns);
+            let label = if c.length {
+                points.iter_mut().for_each(|q| q[1] *= factor);
+                format!("{} ({})", c.name, unit.symbol())
+            } else {
+                c.name.clone()
+            };
+            p.line(egui_plot::Line::new(label, points));
             let (t0, t1) = (c.points.first().map_or(0.0, |q| q[0]), c.points.last().map_or(0.0, |q| q[0]));
             for at in one_per_column(&c.flips, t0, t1, columns) {
                 p.vline(egui_plot::VLine::new(format!("{} flip", c.name), at).color(egui::Color32::from_rgb(255, 80, 80)));

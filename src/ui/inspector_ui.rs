@@ -204,8 +204,11 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         let local = joint_local(joint, values.as_deref(), motion.skeleton.position_rule);
         let order = joint.rotation_order();
         ui.separator();
-        ui.label(egui::RichText::new("Local").strong());
-        ui.monospace(format!("translation {}", vec3(local.translation)));
+        let metres = viewer.metres_per_unit();
+        let lengths = viewer.settings.lengths;
+        let unit = lengths.unit_for(local.translation.abs().max_element() * metres);
+        ui.label(egui::RichText::new("Local (file axes)").strong());
+        ui.monospace(format!("translation {}", unit.show_vec3(local.translation * metres)));
         ui.monospace(format!("rotation    {}", quat(local.rotation)));
         if local.scale != glam::Vec3::ONE {
             ui.monospace(format!("scale       {}", vec3(local.scale)));
@@ -220,14 +223,14 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             let g = viewer.global().world_from_joint[i];
             ui.separator();
             ui.label(egui::RichText::new("Global").strong());
-            ui.monospace(format!("position    {} (file units)", vec3(g.translation.into())));
             if let Some(p) = viewer.positions().get(i) {
-                ui.monospace(format!("            {} (m, Y-up)", vec3(*p)));
+                let unit = lengths.unit_for(p.abs().max_element());
+                ui.monospace(format!("position    {} (Y-up)", unit.show_vec3(*p)));
             }
             ui.monospace(format!("rotation    {}", quat(Quat::from_mat3a(&g.matrix3).normalize())));
             if let Some(parent) = joint.parent {
                 let len = (Vec3::from(g.translation) - Vec3::from(viewer.global().world_from_joint[parent].translation)).length();
-                ui.monospace(format!("bone length {len:.4} (file units)"));
+                ui.monospace(format!("bone length {}", lengths.show(len * metres)));
             }
         }
         if joint.channels.iter().any(|c| *c == ChannelKind::Length) {

@@ -133,6 +133,7 @@ fn kinds_ui(ui: &mut egui::Ui, viewer: &mut Viewer, report: &Report) {
 fn findings_table(ui: &mut egui::Ui, viewer: &mut Viewer, list: &[&Finding]) {
     let Some(m) = viewer.motion().cloned() else { return };
     let current = viewer.active_frame();
+    let lengths = viewer.settings.lengths;
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
     let mut clicked = None;
     egui::ScrollArea::vertical().max_height((ui.available_height() - 30.0).max(120.0)).auto_shrink([false, true]).show_rows(
@@ -144,7 +145,7 @@ fn findings_table(ui: &mut egui::Ui, viewer: &mut Viewer, list: &[&Finding]) {
                 for f in &list[rows] {
                     let here = current.is_some_and(|c| f.covers(c));
                     let kind = egui::RichText::new(f.kind.name()).color(kind_color(f.kind));
-                    let value = format!("{} (> {})", qa::shown(f.value, f.unit), qa::shown(f.threshold, f.unit));
+                    let value = format!("{} (> {})", qa::shown_in(f.value, f.unit, lengths), qa::shown_in(f.threshold, f.unit, lengths));
                     let cells = [
                         ui.selectable_label(here, kind),
                         ui.selectable_label(here, qa::joint_name(&m, f.joint)),

@@ -202,7 +202,17 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 .active_clip()
                 .map(|c| (c.motion.source.unit, c.motion.source.up_axis, c.unit_override, c.up_override, c.motion.source.up_reason));
             let (unit_set, up_set) = active.map_or((None, None), |a| (a.2, a.3));
-            ui.menu_button("Units", |ui| {
+            ui.menu_button("Lengths shown", |ui| {
+                for d in crate::core::LengthDisplay::ALL {
+                    let label = if d == crate::core::LengthDisplay::Auto { "auto (m, cm or mm by size)" } else { d.name() };
+                    if ui.radio_value(&mut viewer.settings.lengths, d, label).clicked() {
+                        viewer.commands.push(Command::SaveSettings);
+                    }
+                }
+            })
+            .response
+            .on_hover_text("The unit of lengths in the comparison, inspector, measurements and issues");
+            ui.menu_button("File units", |ui| {
                 use crate::core::LengthUnit::*;
                 let auto = active.map_or("auto".to_owned(), |a| format!("auto ({})", a.0.symbol()));
                 if ui.radio(unit_set.is_none(), auto).clicked() {
@@ -307,7 +317,7 @@ fn status_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
             let name =
                 s.paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" + ");
             ui.label(format!(
-                "{name} · {} · {} joints · {} frames · {:.3} fps · {:.2} s · units {}{} · {} up{}",
+                "{name} · {} · {} joints · {} frames · {:.3} fps · {:.2} s · file units {}{} · {} up{}",
                 s.format.name(),
                 m.skeleton.len(),
                 m.clip.num_frames(),
