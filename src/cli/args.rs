@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+pub use super::command::{Args, Command, FrameList, MeasureByName, MeasureKind};
 use super::qa::QaOptions;
 use super::render_cmd::{At, RenderOptions};
 use crate::compare::Align;
@@ -144,6 +145,31 @@ enum Sub {
         #[arg(long)]
         raw: bool,
     },
+    /// CSV `frame,time,<one column per measure>`: distances (m), angles (degrees), speeds
+    /// (m/s) and accelerations (m/s^2) of joints named as `positions` prints them.
+    #[command(
+        after_help = "Columns follow the order of the options. Positions are metres, Y-up; speed and acceleration use the frames before and after (one-sided at the clip's ends).\nAn empty cell: a joint rests on a missing value at that frame.\nExample: skelview measure walk.bvh --distance LeftHand RightHand --angle LeftUpLeg LeftLeg LeftFoot --speed Hips"
+    )]
+    Measure {
+        /// The file (an ASF with its AMC counts as one).
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+        /// Distance between two joints, metres.
+        #[arg(long, num_args = 2, value_names = ["A", "B"], action = clap::ArgAction::Append)]
+        distance: Vec<String>,
+        /// Angle at B between the bones to A and C, degrees.
+        #[arg(long, num_args = 3, value_names = ["A", "B", "C"], action = clap::ArgAction::Append)]
+        angle: Vec<String>,
+        /// Speed of a joint, m/s.
+        #[arg(long, value_name = "J", action = clap::ArgAction::Append)]
+        speed: Vec<String>,
+        /// Magnitude of a joint's acceleration, m/s^2.
+        #[arg(long, value_name = "J", action = clap::ArgAction::Append)]
+        accel: Vec<String>,
+        /// Frames like 0,1,50,-1 (negative counts from the end) or `all` (default).
+        #[arg(long, value_name = "LIST", value_parser = parse_frames, allow_hyphen_values = true)]
+        frames: Option<FrameList>,
+    },
     /// Validate files or whole folders in parallel; exit 1 if any fails.
     Check {
         /// Files or folders (searched recursively).
@@ -263,119 +289,6 @@ enum Sub {
     Manpage,
 }
 
-/// A parsed command line.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Args {
-    /// What to do.
-    pub command: Command,
-    /// How to read files.
-    pub options: LoadOptions,
-}
-
-/// Frames requested from `positions`.
-#[derive(Clone, Debug, PartialEq)]
-pub enum FrameList {
-    /// Every frame.
-    All,
-    /// These frames; negative counts from the end (-1 is the last).
-    Some(Vec<i64>),
-}
-
-/// The subcommands, as the commands read them.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Command {
-    /// Open the viewer window.
-    View {
-        /// Files (empty: the bundled sample).
-        files: Vec<PathBuf>,
-        /// Joint to select once the first file is in.
-        select: Option<String>,
-        /// Open the channel-curves window.
-        curves: bool,
-    },
-    /// Describe files.
-    Info {
-        /// Files (empty: the bundled sample).
-        files: Vec<PathBuf>,
-        /// JSON instead of text.
-        json: bool,
-        /// MNM name map whose standard names are shown beside the joints.
-        mnm: Option<PathBuf>,
-    },
-    /// Print joint positions as CSV.
-    Positions {
-        /// Files.
-        files: Vec<PathBuf>,
-        /// Frames to print.
-        frames: FrameList,
-        /// File units and axes.
-        raw: bool,
-    },
-    /// Render to a PNG.
-    Render {
-        /// Files (empty: the bundled sample).
-        files: Vec<PathBuf>,
-        /// What and how to render.
-        options: RenderOptions,
-    },
-    /// A thumbnail of the middle frame.
-    Thumbnail {
-        /// Input files (one motion).
-        inputs: Vec<PathBuf>,
-        /// The PNG to write.
-        output: PathBuf,
-        /// Width and height in pixels.
-        size: u32,
-    },
-    /// Compare two motions.
-    Compare {
-        /// The two inputs (an ASF/AMC pair counts as one).
-        files: Vec<PathBuf>,
-        /// Alignment of B onto A.
-        align: Align,
-        /// B starts this many seconds later.
-        offset_secs: f64,
-        /// Per-frame, per-joint CSV instead of the summary.
-        csv: bool,
-        /// MNM name map used as the last matching stage.
-        mnm: Option<PathBuf>,
-    },
-    /// Register with the desktop (true) or remove the registration (false).
-    Desktop(bool),
-    /// Check captures for artifacts.
-    Qa {
-        /// Files or folders.
-        paths: Vec<PathBuf>,
-        /// What to look for and report.
-        options: QaOptions,
-        /// Print the thresholds instead.
-        print_thresholds: bool,
-    },
-    /// Write a motion as BVH.
-    Convert {
-        /// Input files (one motion).
-        inputs: Vec<PathBuf>,
-        /// The `.bvh` to write.
-        output: PathBuf,
-        /// Rotation order.
-        options: BvhWriteOptions,
-    },
-    /// Validate files and folders.
-    Check {
-        /// Files or folders.
-        paths: Vec<PathBuf>,
-    },
-    /// List the formats.
-    Formats {
-        /// As JSON.
-        json: bool,
-    },
-    /// Print a completion script.
-    Completions(Shell),
-    /// Print the man page.
-    Manpage,
-}
-
 /// Parses `argv` (program name first). `Err` carries clap's error: print it and exit with
 /// its code (2 for usage errors, 0 for `--help` and `--version`).
 pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
@@ -401,6 +314,27 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
         Some(Sub::Info { files, json, mnm }) => Command::Info { files, json, mnm },
         Some(Sub::Positions { files, frames, raw }) => Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw },
         Some(Sub::Check { paths }) => Command::Check { paths },
+        Some(Sub::Measure { files, distance, angle, speed, accel, frames }) => {
+            let sub = matches.subcommand_matches("measure");
+            // Columns in the order the options were given, whatever their kind.
+            let mut measures: Vec<(usize, MeasureByName)> = Vec::new();
+            // clap gives each option's values flat; every occurrence has exactly `per` of them.
+            let mut add = |id: &str, kind: MeasureKind, per: usize, values: Vec<String>| {
+                let at: Vec<usize> = sub.and_then(|m| m.indices_of(id)).map(|i| i.step_by(per).collect()).unwrap_or_default();
+                for (k, joints) in values.chunks(per).enumerate() {
+                    measures.push((at.get(k).copied().unwrap_or(usize::MAX), MeasureByName { kind, joints: joints.to_vec() }));
+                }
+            };
+            add("distance", MeasureKind::Distance, 2, distance);
+            add("angle", MeasureKind::Angle, 3, angle);
+            add("speed", MeasureKind::Speed, 1, speed);
+            add("accel", MeasureKind::Acceleration, 1, accel);
+            measures.sort_by_key(|m| m.0);
+            if measures.is_empty() {
+                return Err(usage("measure needs at least one of --distance A B, --angle A B C, --speed J, --accel J".into()));
+            }
+            Command::Measure { files, measures: measures.into_iter().map(|m| m.1).collect(), frames: frames.unwrap_or(FrameList::All) }
+        }
         Some(Sub::Qa { paths, json, kinds, fail_on, thresholds, print_thresholds }) => Command::Qa {
             paths,
             options: QaOptions {

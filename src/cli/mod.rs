@@ -5,11 +5,13 @@
 
 mod args;
 mod check;
+mod command;
 mod compare;
 mod convert;
 mod desktop;
 mod formats_cmd;
 mod info;
+mod measure;
 mod positions;
 mod progress;
 mod qa;
@@ -86,6 +88,7 @@ pub fn run(argv: Vec<String>) -> Next {
         },
         Command::Info { files, json, mnm } => info::run(&args, files, *json, mnm.as_deref(), &mut out),
         Command::Positions { files, frames, raw } => positions::run(&args, files, frames, *raw, &mut out),
+        Command::Measure { files, measures, frames } => measure::run(&args, files, measures, frames, &mut out),
         Command::Check { paths } => check::run(&args, paths, &mut out),
         Command::Qa { print_thresholds: true, options, .. } => qa::print_thresholds(options, &mut out),
         Command::Qa { paths, options, .. } => qa::run(&args, paths, options, &mut out),

@@ -8,7 +8,7 @@ use super::{Args, ExitCode, fail, load_all};
 
 /// Resolves the requested frames against a clip of `n` frames (a rest-pose-only motion has
 /// one frame, 0).
-fn resolve(frames: &FrameList, n: usize) -> Result<Vec<usize>, String> {
+pub(super) fn resolve(frames: &FrameList, n: usize) -> Result<Vec<usize>, String> {
     let n = n.max(1);
     match frames {
         FrameList::All => Ok((0..n).collect()),

@@ -7,6 +7,7 @@ pub mod bounds;
 pub mod clip;
 pub mod clip_fk;
 pub mod envelope;
+pub mod measure;
 pub mod motion;
 pub mod playback;
 pub mod pose;

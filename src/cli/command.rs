@@ -1,0 +1,154 @@
+//! The parsed command line as the commands read it: plain data, free of clap.
+
+use std::path::PathBuf;
+
+use super::args::Shell;
+use super::qa::QaOptions;
+use super::render_cmd::RenderOptions;
+use crate::compare::Align;
+use crate::export::BvhWriteOptions;
+use crate::formats::LoadOptions;
+
+/// A parsed command line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Args {
+    /// What to do.
+    pub command: Command,
+    /// How to read files.
+    pub options: LoadOptions,
+}
+
+/// Frames requested from `positions`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FrameList {
+    /// Every frame.
+    All,
+    /// These frames; negative counts from the end (-1 is the last).
+    Some(Vec<i64>),
+}
+
+/// The subcommands, as the commands read them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Open the viewer window.
+    View {
+        /// Files (empty: the bundled sample).
+        files: Vec<PathBuf>,
+        /// Joint to select once the first file is in.
+        select: Option<String>,
+        /// Open the channel-curves window.
+        curves: bool,
+    },
+    /// Describe files.
+    Info {
+        /// Files (empty: the bundled sample).
+        files: Vec<PathBuf>,
+        /// JSON instead of text.
+        json: bool,
+        /// MNM name map whose standard names are shown beside the joints.
+        mnm: Option<PathBuf>,
+    },
+    /// Print joint positions as CSV.
+    Positions {
+        /// Files.
+        files: Vec<PathBuf>,
+        /// Frames to print.
+        frames: FrameList,
+        /// File units and axes.
+        raw: bool,
+    },
+    /// Print measurements over time as CSV.
+    Measure {
+        /// The file (one motion).
+        files: Vec<PathBuf>,
+        /// The columns, in order.
+        measures: Vec<MeasureByName>,
+        /// Frames to print.
+        frames: FrameList,
+    },
+    /// Render to a PNG.
+    Render {
+        /// Files (empty: the bundled sample).
+        files: Vec<PathBuf>,
+        /// What and how to render.
+        options: RenderOptions,
+    },
+    /// A thumbnail of the middle frame.
+    Thumbnail {
+        /// Input files (one motion).
+        inputs: Vec<PathBuf>,
+        /// The PNG to write.
+        output: PathBuf,
+        /// Width and height in pixels.
+        size: u32,
+    },
+    /// Compare two motions.
+    Compare {
+        /// The two inputs (an ASF/AMC pair counts as one).
+        files: Vec<PathBuf>,
+        /// Alignment of B onto A.
+        align: Align,
+        /// B starts this many seconds later.
+        offset_secs: f64,
+        /// Per-frame, per-joint CSV instead of the summary.
+        csv: bool,
+        /// MNM name map used as the last matching stage.
+        mnm: Option<PathBuf>,
+    },
+    /// Register with the desktop (true) or remove the registration (false).
+    Desktop(bool),
+    /// Check captures for artifacts.
+    Qa {
+        /// Files or folders.
+        paths: Vec<PathBuf>,
+        /// What to look for and report.
+        options: QaOptions,
+        /// Print the thresholds instead.
+        print_thresholds: bool,
+    },
+    /// Write a motion as BVH.
+    Convert {
+        /// Input files (one motion).
+        inputs: Vec<PathBuf>,
+        /// The `.bvh` to write.
+        output: PathBuf,
+        /// Rotation order.
+        options: BvhWriteOptions,
+    },
+    /// Validate files and folders.
+    Check {
+        /// Files or folders.
+        paths: Vec<PathBuf>,
+    },
+    /// List the formats.
+    Formats {
+        /// As JSON.
+        json: bool,
+    },
+    /// Print a completion script.
+    Completions(Shell),
+    /// Print the man page.
+    Manpage,
+}
+
+/// What `measure` prints in one column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeasureKind {
+    /// `--distance A B`.
+    Distance,
+    /// `--angle A B C`.
+    Angle,
+    /// `--speed J`.
+    Speed,
+    /// `--accel J`.
+    Acceleration,
+}
+
+/// One column of `measure`, with joints as the user named them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MeasureByName {
+    /// The quantity.
+    pub kind: MeasureKind,
+    /// Joint names (2, 3 or 1 by kind).
+    pub joints: Vec<String>,
+}

@@ -1,0 +1,99 @@
+//! `skelview measure`: distances, angles, speeds and accelerations over time as CSV.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::args::{FrameList, MeasureByName, MeasureKind};
+use super::positions::resolve;
+use super::{Args, ExitCode, fail, load_all};
+use crate::core::measure::{Measure, series};
+use crate::core::{Motion, Skeleton};
+use crate::export::positions::csv_field;
+
+/// The joint called `name`, or an error naming the closest names the skeleton has.
+fn joint(skeleton: &Skeleton, name: &str) -> Result<usize, String> {
+    if let Some(i) = skeleton.find(name) {
+        return Ok(i);
+    }
+    let lower = name.to_ascii_lowercase();
+    let like: Vec<&str> = skeleton
+        .joints()
+        .iter()
+        .map(|j| j.name.as_str())
+        .filter(|n| n.to_ascii_lowercase().contains(&lower) || lower.contains(&n.to_ascii_lowercase()))
+        .take(6)
+        .collect();
+    let hint = if like.is_empty() { "`skelview info` lists the joints".to_owned() } else { format!("did you mean {}?", like.join(", ")) };
+    Err(format!("no joint named '{name}' ({hint})"))
+}
+
+/// The measures of `names` on `m`'s skeleton.
+pub(super) fn resolve_measures(m: &Motion, names: &[MeasureByName]) -> Result<Vec<Measure>, String> {
+    names
+        .iter()
+        .map(|n| {
+            let j = n.joints.iter().map(|name| joint(&m.skeleton, name)).collect::<Result<Vec<_>, _>>()?;
+            let measure = match (n.kind, j.as_slice()) {
+                (MeasureKind::Distance, &[a, b]) => Measure::Distance(a, b),
+                (MeasureKind::Angle, &[a, b, c]) => Measure::Angle(a, b, c),
+                (MeasureKind::Speed, &[a]) => Measure::Speed(a),
+                (MeasureKind::Acceleration, &[a]) => Measure::Acceleration(a),
+                _ => return Err(format!("{:?} takes another number of joints", n.kind)),
+            };
+            measure.check(m.skeleton.len())?;
+            Ok(measure)
+        })
+        .collect()
+}
+
+/// Writes the CSV: a header, then one row per frame; NaN (missing data) as an empty cell.
+pub fn write_measures(
+    m: &Motion,
+    measures: &[Measure],
+    frames: &[usize],
+    columns: &[Vec<f64>],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let name = |i: usize| m.skeleton.joints()[i].name.clone();
+    let header: Vec<String> = measures.iter().map(|x| csv_field(&x.label(&name))).collect();
+    writeln!(out, "frame,time,{}", header.join(","))?;
+    let mut line = String::new();
+    for (k, &f) in frames.iter().enumerate() {
+        use std::fmt::Write as _;
+        line.clear();
+        let _ = write!(line, "{f},{}", f as f64 * m.clip.frame_time_secs);
+        for c in columns {
+            let v = c[k];
+            if v.is_finite() {
+                let _ = write!(line, ",{v}");
+            } else {
+                line.push(',');
+            }
+        }
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+pub(super) fn run(args: &Args, files: &[PathBuf], names: &[MeasureByName], frames: &FrameList, out: &mut dyn Write) -> ExitCode {
+    let motions = match load_all(args, files) {
+        Ok(m) => m,
+        Err(e) => return fail(&e),
+    };
+    let [m] = motions.as_slice() else {
+        eprintln!("skelview: measure takes one motion (an ASF with its AMC counts as one), got {}", motions.len());
+        return 2;
+    };
+    let path = m.source.paths.last().map(|p| p.display().to_string()).unwrap_or_default();
+    let (measures, list) = match resolve_measures(m, names).and_then(|x| Ok((x, resolve(frames, m.clip.num_frames())?))) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return 2;
+        }
+    };
+    let Some(columns) = series(m, &measures, &list, m.display_from_file(), &|_| true) else { return 2 };
+    // A broken pipe (`| head`) stops quietly.
+    let _ = write_measures(m, &measures, &list, &columns, out);
+    0
+}
