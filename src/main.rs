@@ -15,7 +15,7 @@ fn main() {
     }
     let code = match cli::run(argv) {
         Next::Exit(code) => code,
-        Next::Viewer(files, options, start) => match skelview::window::run(files, options, start.select, start.curves) {
+        Next::Viewer(files, options, start) => match skelview::window::run(files, options, start) {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("skelview: {e}\n(headless use: skelview info | positions | check | render)");

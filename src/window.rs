@@ -54,7 +54,7 @@ struct App {
 /// Opens the viewer window on `files` (the bundled sample when empty) and runs until closed;
 /// `select` names a joint to select once the first file is in, `curves` opens the
 /// channel-curves window.
-pub fn run(files: Vec<PathBuf>, options: LoadOptions, select: Option<String>, curves: bool) -> Result<(), String> {
+pub fn run(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) -> Result<(), String> {
     crate::cache::background_pool();
     let event_loop = EventLoop::<Wake>::with_user_event().build().map_err(|e| format!("cannot open a window: {e}"))?;
     event_loop.set_control_flow(ControlFlow::Wait);
@@ -67,8 +67,7 @@ pub fn run(files: Vec<PathBuf>, options: LoadOptions, select: Option<String>, cu
     });
     let quit_after_frames = std::env::var("SKELVIEW_QUIT_AFTER_FRAMES").ok().and_then(|v| v.parse().ok());
     let mut viewer = Viewer::new(options, waker);
-    viewer.view.select_on_load = select;
-    viewer.view.show_curves = curves;
+    viewer.start_with(start);
     let mut app = App {
         proxy,
         files,

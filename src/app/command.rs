@@ -53,6 +53,12 @@ pub enum Command {
     Pick(Vec2, f32),
     /// Show or hide the shortcut list.
     ToggleHelp,
+    /// Open or close the Measure tool (clicked joints are then picked for it).
+    ToggleMeasure,
+    /// Forget the joints picked for the Measure tool.
+    ClearMeasure,
+    /// Write the Measure tool's values over the whole clip as CSV.
+    ExportMeasures(PathBuf),
     /// Close the error message.
     DismissError,
     /// Show an error message (from the UI: no file dialog available).

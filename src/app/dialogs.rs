@@ -16,6 +16,8 @@ pub enum Dialog {
     Add,
     /// Where to write the positions CSV.
     ExportPositions,
+    /// Where to write the Measure tool's CSV.
+    ExportMeasures,
     /// A folder for the PNG frames of the in/out range.
     ExportFrames,
     /// An MNM name map for the comparison.
@@ -41,6 +43,9 @@ fn ask(dialog: Dialog) -> Option<Command> {
         }
         Dialog::ExportPositions => {
             rfd::FileDialog::new().add_filter("CSV", &["csv"]).set_file_name("positions.csv").save_file().map(Command::ExportPositions)
+        }
+        Dialog::ExportMeasures => {
+            rfd::FileDialog::new().add_filter("CSV", &["csv"]).set_file_name("measurements.csv").save_file().map(Command::ExportMeasures)
         }
         Dialog::ExportFrames => {
             rfd::FileDialog::new().set_title("Folder for the PNG frames").pick_folder().map(|d| Command::ExportFrames(d, (1280, 720)))

@@ -108,6 +108,25 @@ impl Jobs {
         self.start("Exporting positions".into(), waker, work)
     }
 
+    /// Writes the Measure tool's values over every frame of `m` to `path`.
+    pub fn export_measures(
+        &mut self,
+        m: Arc<Motion>,
+        curves: Arc<super::measure::MeasureCurves>,
+        path: PathBuf,
+        waker: Waker,
+    ) -> Result<(), String> {
+        let work = move |_: &mut dyn FnMut(usize, usize) -> ControlFlow<()>| {
+            let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
+            crate::export::write_atomically(&path, |out| {
+                crate::export::measures::write_measures(&m, &curves.measures, &frames, &curves.values, out)
+            })
+            .map(|()| format!("wrote {} ({} frames)", path.display(), frames.len()))
+            .map_err(|e| format!("{}: {e}", path.display()))
+        };
+        self.start("Exporting measurements".into(), waker, work)
+    }
+
     /// Renders `scene` at each `(frame, time)` with `camera` to numbered PNGs in `dir`: every
     /// visible clip, in the viewer's layout and colours.
     pub fn export_frames(

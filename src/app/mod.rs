@@ -21,6 +21,7 @@ mod command;
 mod curves;
 mod dialogs;
 mod jobs;
+pub mod measure;
 mod session;
 pub mod settings;
 pub mod trace;
@@ -34,7 +35,7 @@ pub use dialogs::Dialog;
 pub use jobs::{Finished, Job, Jobs, Waker};
 pub use session::{Arrived, Loading, Session};
 pub use settings::{FileOverride, PanelLayout, Settings, SettingsStore};
-pub use view::{IssueSort, IssuesView, View};
+pub use view::{IssueSort, IssuesView, Start, View};
 
 /// This frame's picture.
 #[derive(Default)]
@@ -60,11 +61,13 @@ pub struct WholeClip {
     pub overlap: Keyed<OverlapInput, OverlapCurve>,
     /// The selected joint's channel curves (while the curves window is open).
     pub curves: Keyed<CurvesInput, Vec<ChannelCurve>>,
+    /// The Measure tool's curves over the whole active clip.
+    pub measures: Keyed<measure::MeasureInput, measure::MeasureCurves>,
 }
 
 impl Default for WholeClip {
     fn default() -> Self {
-        Self { overlap: Keyed::new("overlap"), curves: Keyed::new("curves") }
+        Self { overlap: Keyed::new("overlap"), curves: Keyed::new("curves"), measures: Keyed::new("measure") }
     }
 }
 
@@ -238,8 +241,30 @@ impl Viewer {
                     }
                 }
             }
+            if a.index == self.session.active && !self.view.measure_on_load.is_empty() {
+                let names = std::mem::take(&mut self.view.measure_on_load);
+                let skeleton = &self.session.scene.clips[a.index].motion.skeleton;
+                match names.iter().map(|n| skeleton.find(n).ok_or(n)).collect::<Result<Vec<_>, _>>() {
+                    Ok(joints) => {
+                        self.view.measure.open = true;
+                        self.view.measure.picks.clear();
+                        joints.into_iter().for_each(|j| self.view.measure.pick(j));
+                    }
+                    Err(name) => {
+                        self.messages.error =
+                            Some(format!("--measure: no joint named {name:?} in {}", self.session.scene.clips[a.index].name))
+                    }
+                }
+            }
             self.view.frame_on_next_pose = true;
         }
+    }
+
+    /// Applies the command line's viewer options.
+    pub fn start_with(&mut self, start: Start) {
+        self.view.select_on_load = start.select;
+        self.view.show_curves = start.curves;
+        self.view.measure_on_load = start.measure;
     }
 
     /// Remembers the active clip's unit/up choices (and `rule`, if given) for its file.
@@ -295,7 +320,12 @@ impl Viewer {
                 s.scene.set_layout(layout, Vec3::Y.cross(self.view.camera.backward()));
                 self.view.frame_on_next_pose = true;
             }
-            Command::Select(sel) => self.view.selected = sel,
+            Command::Select(sel) => {
+                self.view.selected = sel;
+                if let (true, Some(j)) = (self.view.measure.open, sel) {
+                    self.view.measure.pick(j);
+                }
+            }
             Command::SetPoseMode(m) => s.pose_mode = m,
             Command::SetInterpolation(i) => self.settings.interpolation = i,
             Command::FrameAll => self.view.frame_on_next_pose = true,
@@ -316,9 +346,25 @@ impl Viewer {
                 let positions = self.positions();
                 if let Some(skeleton) = skeleton.filter(|sk| sk.len() == positions.len()) {
                     self.view.selected = scene::draw::pick(&self.view.camera, ndc, aspect, skeleton, positions, size);
+                    if let (true, Some(j)) = (self.view.measure.open, self.view.selected) {
+                        self.view.measure.pick(j);
+                    }
                 }
             }
             Command::ToggleHelp => self.view.show_help = !self.view.show_help,
+            Command::ToggleMeasure => {
+                self.view.measure.open = !self.view.measure.open;
+                if let (true, Some(j)) = (self.view.measure.open && self.view.measure.picks.is_empty(), self.view.selected) {
+                    self.view.measure.pick(j);
+                }
+            }
+            Command::ClearMeasure => self.view.measure.picks.clear(),
+            Command::ExportMeasures(path) => {
+                let (Some(m), Some(curves)) = (self.motion().cloned(), self.whole.measures.result().cloned()) else { return };
+                if let Err(e) = self.jobs.export_measures(m, curves, path, self.waker.clone()) {
+                    self.messages.error = Some(e);
+                }
+            }
             Command::DismissError => self.messages.error = None,
             Command::ShowError(e) => self.messages.error = Some(e),
             Command::SetUnit(unit) => {
@@ -507,6 +553,7 @@ impl Viewer {
             scene::draw::grid(center, size, &spec.style, &mut self.frame.draw.lines);
         }
         self.want_whole_clip();
+        self.update_measure();
     }
 
     /// Starts the whole-clip computations the panels need now (cheap when nothing changed).
@@ -543,7 +590,10 @@ impl Viewer {
 
     /// True while capture checks or whole-clip curves are computed in the background.
     pub fn working(&self) -> bool {
-        self.checks.busy() || self.whole.overlap.running().is_some() || self.whole.curves.running().is_some()
+        self.checks.busy()
+            || self.whole.overlap.running().is_some()
+            || self.whole.curves.running().is_some()
+            || self.whole.measures.running().is_some()
     }
 
     /// True while something changes by itself (playing, exporting): keep repainting. A load

@@ -361,3 +361,45 @@ fn a_joint_named_on_the_command_line_is_selected_when_its_clip_arrives() {
     assert_eq!(v.view.selected, None);
     assert!(v.messages.error.as_deref().is_some_and(|e| e.contains("no joint named \"Tail\"")), "{:?}", v.messages.error);
 }
+
+#[test]
+fn the_measure_tool_picks_clicked_joints_and_measures_the_whole_clip() {
+    use crate::core::measure::{Measure, series};
+    let mut v = viewer();
+    load_sample(&mut v);
+    let m = v.motion().unwrap().clone();
+    let (up, knee, foot) =
+        (m.skeleton.find("LeftUpLeg").unwrap(), m.skeleton.find("LeftLeg").unwrap(), m.skeleton.find("LeftFoot").unwrap());
+    v.commands.push(Command::Playback(PlaybackCommand::Pause));
+    v.commands.push(Command::Select(Some(up)));
+    v.commands.push(Command::ToggleMeasure);
+    v.update(0.0);
+    assert_eq!(v.view.measure.picks, [up], "opening the tool picks the selected joint");
+    for j in [knee, foot] {
+        v.commands.push(Command::Select(Some(j)));
+    }
+    v.commands.push(Command::Playback(PlaybackCommand::Seek(1.0)));
+    v.update(0.0);
+    assert_eq!(v.view.measure.measures(), [Measure::Angle(up, knee, foot)]);
+    let frame = v.session.active_frame();
+    let display = v.session.active_clip().unwrap().display.0;
+    let expected = series(&m, &[Measure::Angle(up, knee, foot)], &[frame], display, &|_| true).unwrap()[0][0];
+    assert!(expected > 90.0 && (v.view.measure.now[0] - expected).abs() < 1e-9, "{:?} vs {expected}", v.view.measure.now);
+    wait_for(&mut v, |v| v.whole.measures.result().is_some());
+    let curves = v.whole.measures.result().unwrap().clone();
+    assert_eq!((curves.values.len(), curves.values[0].len()), (1, 101), "every frame");
+    assert_eq!(curves.values[0][frame], v.view.measure.now[0]);
+    assert!(!curves.points[0].is_empty());
+    // Export CSV writes what `skelview measure` prints.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.csv");
+    v.commands.push(Command::ExportMeasures(path.clone()));
+    wait_for(&mut v, |v| v.jobs.export.is_none() && path.exists());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("frame,time,angle LeftUpLeg LeftLeg LeftFoot [deg]\n0,0,"), "{}", &text[..80]);
+    assert_eq!(text.lines().count(), 102);
+    // Closing the tool stops measuring; a clear empties the picks.
+    v.commands.push(Command::ClearMeasure);
+    v.update(0.0);
+    assert!(v.view.measure.picks.is_empty() && v.view.measure.now.is_empty());
+}

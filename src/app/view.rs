@@ -12,6 +12,8 @@ pub struct View {
     pub selected: Option<usize>,
     /// A joint name to select when the next clip arrives (`--select`).
     pub select_on_load: Option<String>,
+    /// Joint names to pick for the Measure tool when the next clip arrives (`--measure`).
+    pub measure_on_load: Vec<String>,
     /// Keep the root centred.
     pub follow_root: bool,
     /// Shortcut overlay visible.
@@ -28,6 +30,19 @@ pub struct View {
     pub frame_joint: Option<usize>,
     /// The Issues window.
     pub issues: IssuesView,
+    /// The Measure tool.
+    pub measure: super::measure::MeasureTool,
+}
+
+/// How the viewer starts, besides its files (viewer options of the command line).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Start {
+    /// Joint to select once the first file is in.
+    pub select: Option<String>,
+    /// Open the channel-curves window.
+    pub curves: bool,
+    /// Open the Measure tool on these joints (one to three) once the first file is in.
+    pub measure: Vec<String>,
 }
 
 /// How the capture-check findings are listed.
@@ -63,6 +78,7 @@ impl Default for View {
             camera: OrbitCamera::default(),
             selected: None,
             select_on_load: None,
+            measure_on_load: Vec::new(),
             follow_root: false,
             show_help: false,
             show_curves: false,
@@ -71,6 +87,7 @@ impl Default for View {
             frame_on_next_pose: true,
             frame_joint: None,
             issues: IssuesView::default(),
+            measure: Default::default(),
         }
     }
 }

@@ -45,6 +45,9 @@ pub struct Cli {
     /// Viewer: open the channel-curves window (of the selected joint).
     #[arg(long)]
     curves: bool,
+    /// Viewer: open the Measure tool on one joint (speed), two (distance) or three (angle).
+    #[arg(long, num_args = 1..=3, value_name = "JOINT")]
+    measure: Vec<String>,
 }
 
 /// How files are read; accepted before or after any subcommand.
@@ -310,7 +313,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
     let command = match cli.command {
         _ if cli.install_desktop => Command::Desktop(true),
         _ if cli.uninstall_desktop => Command::Desktop(false),
-        None => Command::View { files: cli.files, select: cli.select, curves: cli.curves },
+        None => Command::View { files: cli.files, select: cli.select, curves: cli.curves, measure: cli.measure },
         Some(Sub::Info { files, json, mnm }) => Command::Info { files, json, mnm },
         Some(Sub::Positions { files, frames, raw }) => Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw },
         Some(Sub::Check { paths }) => Command::Check { paths },
@@ -501,15 +504,30 @@ mod tests {
         assert_eq!(a.command, Command::Positions { files: vec!["a.bvh".into()], frames: FrameList::Some(vec![0, 1, -1]), raw: true });
         assert_eq!(a.options.bvh_positions, PositionRule::Add);
         assert_eq!(args("--bvh-positions add x.bvh").unwrap().options.bvh_positions, PositionRule::Add);
-        assert_eq!(args("").unwrap().command, Command::View { files: vec![], select: None, curves: false });
+        assert_eq!(args("").unwrap().command, Command::View { files: vec![], select: None, curves: false, measure: vec![] });
         assert_eq!(
             args("x.bvh y.amc").unwrap().command,
-            Command::View { files: vec!["x.bvh".into(), "y.amc".into()], select: None, curves: false }
+            Command::View { files: vec!["x.bvh".into(), "y.amc".into()], select: None, curves: false, measure: vec![] }
         );
         assert_eq!(
             args("x.bvh --select LeftKnee --curves").unwrap().command,
-            Command::View { files: vec!["x.bvh".into()], select: Some("LeftKnee".into()), curves: true }
+            Command::View { files: vec!["x.bvh".into()], select: Some("LeftKnee".into()), curves: true, measure: vec![] }
         );
+        assert_eq!(
+            args("x.bvh --measure A B C").unwrap().command,
+            Command::View { files: vec!["x.bvh".into()], select: None, curves: false, measure: vec!["A".into(), "B".into(), "C".into()] }
+        );
+        assert!(args("x.bvh --measure").is_err(), "at least one joint");
+        let m = args("measure a.bvh --speed Hips --distance L R --angle A B C --accel Head --frames 0,-1").unwrap();
+        let kinds: Vec<MeasureKind> = match m.command {
+            Command::Measure { measures, frames, .. } => {
+                assert_eq!(frames, FrameList::Some(vec![0, -1]));
+                assert_eq!(measures[1].joints, ["L", "R"]);
+                measures.iter().map(|x| x.kind).collect()
+            }
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(kinds, [MeasureKind::Speed, MeasureKind::Distance, MeasureKind::Angle, MeasureKind::Acceleration]);
         assert_eq!(args("info").unwrap().command, Command::Info { files: vec![], json: false, mnm: None });
         let r = args("render a.bvh b.bvh --layout side-by-side --heat-map --frame -1 --size 64 -o x.png").unwrap();
         let Command::Render { options, .. } = r.command else { panic!() };

@@ -38,6 +38,8 @@ pub enum Command {
         select: Option<String>,
         /// Open the channel-curves window.
         curves: bool,
+        /// Joints for the Measure tool.
+        measure: Vec<String>,
     },
     /// Describe files.
     Info {

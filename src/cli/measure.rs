@@ -8,7 +8,7 @@ use super::positions::resolve;
 use super::{Args, ExitCode, fail, load_all};
 use crate::core::measure::{Measure, series};
 use crate::core::{Motion, Skeleton};
-use crate::export::positions::csv_field;
+use crate::export::measures::write_measures;
 
 /// The joint called `name`, or an error naming the closest names the skeleton has.
 fn joint(skeleton: &Skeleton, name: &str) -> Result<usize, String> {
@@ -44,35 +44,6 @@ pub(super) fn resolve_measures(m: &Motion, names: &[MeasureByName]) -> Result<Ve
             Ok(measure)
         })
         .collect()
-}
-
-/// Writes the CSV: a header, then one row per frame; NaN (missing data) as an empty cell.
-pub fn write_measures(
-    m: &Motion,
-    measures: &[Measure],
-    frames: &[usize],
-    columns: &[Vec<f64>],
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
-    let name = |i: usize| m.skeleton.joints()[i].name.clone();
-    let header: Vec<String> = measures.iter().map(|x| csv_field(&x.label(&name))).collect();
-    writeln!(out, "frame,time,{}", header.join(","))?;
-    let mut line = String::new();
-    for (k, &f) in frames.iter().enumerate() {
-        use std::fmt::Write as _;
-        line.clear();
-        let _ = write!(line, "{f},{}", f as f64 * m.clip.frame_time_secs);
-        for c in columns {
-            let v = c[k];
-            if v.is_finite() {
-                let _ = write!(line, ",{v}");
-            } else {
-                line.push(',');
-            }
-        }
-        writeln!(out, "{line}")?;
-    }
-    Ok(())
 }
 
 pub(super) fn run(args: &Args, files: &[PathBuf], names: &[MeasureByName], frames: &FrameList, out: &mut dyn Write) -> ExitCode {

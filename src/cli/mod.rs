@@ -34,16 +34,7 @@ pub enum Next {
     /// A command ran; exit with this code.
     Exit(ExitCode),
     /// Open the viewer on these files (the bundled sample when empty).
-    Viewer(Vec<PathBuf>, crate::formats::LoadOptions, ViewerStart),
-}
-
-/// How the viewer starts, besides its files.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ViewerStart {
-    /// Joint to select once the first file is in.
-    pub select: Option<String>,
-    /// Open the channel-curves window.
-    pub curves: bool,
+    Viewer(Vec<PathBuf>, crate::formats::LoadOptions, crate::app::Start),
 }
 
 /// Runs the command line; returns the exit code, or asks for the viewer.
@@ -59,8 +50,9 @@ pub fn run(argv: Vec<String>) -> Next {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let code = match &args.command {
-        Command::View { files, select, curves } => {
-            return Next::Viewer(files.clone(), args.options, ViewerStart { select: select.clone(), curves: *curves });
+        Command::View { files, select, curves, measure } => {
+            let start = crate::app::Start { select: select.clone(), curves: *curves, measure: measure.clone() };
+            return Next::Viewer(files.clone(), args.options, start);
         }
         Command::Formats { json } => formats_cmd::run(*json, &mut out),
         Command::Completions(shell) => {

@@ -154,7 +154,7 @@ fn value(poser: &mut Poser, measure: &Measure, f: usize, n: usize, dt: f64) -> f
             _ => nan,
         },
         Measure::Speed(j) => {
-            if n < 2 || !(dt > 0.0) {
+            if n < 2 || dt.is_nan() || dt <= 0.0 {
                 return nan;
             }
             // Central difference inside the clip; one-sided at its first and last frames.

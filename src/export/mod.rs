@@ -1,8 +1,9 @@
-//! Writing motions out: BVH conversion (any format in, BVH out), position CSVs, and the one
+//! Writing motions out: BVH conversion (any format in, BVH out), position and measurement CSVs, and the one
 //! atomic-write helper every output file goes through.
 
 pub mod atomic;
 pub mod bvh_writer;
+pub mod measures;
 pub mod positions;
 
 pub use atomic::write_atomically;

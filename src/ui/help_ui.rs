@@ -3,7 +3,7 @@
 use crate::app::{Command, Viewer};
 
 /// The shortcut table shown by F1 (also in the README).
-pub const SHORTCUTS: [(&str, &str); 17] = [
+pub const SHORTCUTS: [(&str, &str); 18] = [
     ("Space", "play / pause"),
     ("Left / Right arrow", "step one frame"),
     ("Shift + Left / Right", "step ten frames"),
@@ -18,6 +18,7 @@ pub const SHORTCUTS: [(&str, &str); 17] = [
     ("O", "orthographic / perspective"),
     ("R", "follow the root"),
     ("I", "the Issues window (capture checks)"),
+    ("M", "the Measure tool (clicked joints are measured)"),
     ("Ctrl + O", "open a file"),
     ("Drop a file", "open it"),
     ("F1", "this help"),

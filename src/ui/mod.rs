@@ -8,6 +8,7 @@ mod curves_ui;
 mod help_ui;
 mod inspector_ui;
 mod issues_ui;
+mod measure_ui;
 mod timeline_ui;
 
 pub use clips_ui::clips_ui;
@@ -15,6 +16,7 @@ pub use compare_ui::compare_ui;
 pub use curves_ui::{curves_ui, curves_window};
 pub use inspector_ui::{inspector_ui, joint_tree_ui};
 pub use issues_ui::{issues_ui, issues_window, kind_color};
+pub use measure_ui::{measure_overlay, measure_ui, measure_window};
 pub use timeline_ui::timeline_ui;
 pub mod viewport_ui;
 
@@ -37,6 +39,7 @@ pub fn viewer_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut ViewportGpu, 
     side_panels_ui(ui, viewer);
     egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| viewport_ui::viewport_ui(ui, viewer, gpu));
     curves_window(ui.ctx(), viewer);
+    measure_window(ui.ctx(), viewer);
     issues_window(ui.ctx(), viewer);
     help_ui::help_ui(ui.ctx(), viewer);
     error_ui(ui.ctx(), viewer);
@@ -104,6 +107,9 @@ pub fn shortcuts(ui: &mut egui::Ui, viewer: &mut Viewer) {
         }
         if i.key_pressed(Key::I) {
             viewer.view.issues.open = !viewer.view.issues.open;
+        }
+        if i.key_pressed(Key::M) {
+            viewer.commands.push(Command::ToggleMeasure);
         }
         if i.key_pressed(Key::F1) {
             viewer.commands.push(Command::ToggleHelp);
@@ -192,6 +198,14 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 viewer.commands.push(Command::FrameAll);
             }
             ui.checkbox(&mut viewer.view.issues.open, "Issues (I)");
+            let mut measuring = viewer.view.measure.open;
+            if ui
+                .checkbox(&mut measuring, "Measure (M)")
+                .on_hover_text("Distance, angle, speed and acceleration of picked joints")
+                .changed()
+            {
+                viewer.commands.push(Command::ToggleMeasure);
+            }
             let mut ortho = viewer.view.camera.orthographic;
             if ui.checkbox(&mut ortho, "Orthographic (O)").changed() {
                 viewer.commands.push(Command::ToggleOrtho);

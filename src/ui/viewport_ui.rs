@@ -117,6 +117,7 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
             }
         }
     }
+    super::measure_overlay(&painter, rect, viewer);
     if viewer.motion().is_none() && viewer.session.loads.is_empty() && viewer.session.preview.is_none() {
         painter.text(
             rect.center(),
