@@ -257,6 +257,7 @@ impl Viewer {
                 }
             }
             self.view.frame_on_next_pose = true;
+            self.view.choose_follow = true;
         }
     }
 
@@ -328,7 +329,10 @@ impl Viewer {
             }
             Command::SetPoseMode(m) => s.pose_mode = m,
             Command::SetInterpolation(i) => self.settings.interpolation = i,
-            Command::FrameAll => self.view.frame_on_next_pose = true,
+            Command::FrameAll => {
+                // The whole clips stay in view: following would move the camera off them.
+                (self.view.frame_on_next_pose, self.view.frame_whole_clip, self.view.follow_root) = (true, true, false);
+            }
             Command::View(v) => {
                 self.view.camera.set_preset(v);
                 self.view.frame_on_next_pose = true;
@@ -432,7 +436,7 @@ impl Viewer {
                 self.view.selected = joint;
                 match joint {
                     Some(j) => self.view.frame_joint = Some(j),
-                    None => self.view.frame_on_next_pose = true,
+                    None => (self.view.frame_on_next_pose, self.view.frame_whole_clip) = (true, true),
                 }
             }
             Command::LoadNameMap(path) => {
@@ -520,12 +524,19 @@ impl Viewer {
         let view = &mut self.view;
         if !s.scene.clips.is_empty() && !(s.replacing() && s.preview.is_some()) {
             s.scene.compose(&spec, &mut self.frame.draw);
+            if view.choose_follow {
+                // Follow travelling clips, not clips in place (the user may change it: R).
+                view.follow_root = spec.pose == PoseMode::Animated && s.scene.travels(s.active);
+                view.choose_follow = false;
+            }
             if view.frame_on_next_pose {
-                let whole = if spec.pose == PoseMode::Animated && !view.follow_root { s.scene.bounds_over_clips(s.active) } else { None };
-                if let Some((lo, hi)) = whole.or_else(|| s.scene.bounds_now(s.active)) {
-                    view.camera.frame_bounds(lo, hi, view.aspect);
+                let whole = view.frame_whole_clip && spec.pose == PoseMode::Animated;
+                match (whole, s.scene.bounds_over_clips(s.active), s.scene.bounds_now(s.active)) {
+                    (true, Some((lo, hi)), _) => view.camera.frame_bounds(lo, hi, view.aspect),
+                    (_, _, Some((lo, hi))) => view.camera.frame_figure(lo, hi, view.aspect, 0.5),
+                    _ => {}
                 }
-                view.frame_on_next_pose = false;
+                (view.frame_on_next_pose, view.frame_whole_clip) = (false, false);
             }
             if let Some(j) = view.frame_joint.take() {
                 if let (Some(p), Some(c)) = (s.active_clip().and_then(|c| c.positions().get(j).copied()), s.active_clip()) {
@@ -534,8 +545,7 @@ impl Viewer {
                 }
             }
             if view.follow_root {
-                let root = s.motion().and_then(|m| m.skeleton.roots().next());
-                if let Some(p) = root.and_then(|r| s.active_clip().and_then(|c| c.positions().get(r))) {
+                if let Some(p) = s.scene.roots_centre(s.active) {
                     view.camera.target = Vec3::new(p.x, view.camera.target.y, p.z);
                 }
             }

@@ -403,3 +403,44 @@ fn the_measure_tool_picks_clicked_joints_and_measures_the_whole_clip() {
     v.update(0.0);
     assert!(v.view.measure.picks.is_empty() && v.view.measure.now.is_empty());
 }
+
+/// Share of the viewport's height that the active clip's pose covers now.
+fn height_on_screen(v: &Viewer) -> f32 {
+    let (w, h) = (v.view.aspect * 600.0, 600.0);
+    let ys: Vec<f32> = v.positions().iter().filter_map(|p| v.view.camera.project(*p, w, h)).map(|(p, _)| p.y).collect();
+    (ys.iter().copied().fold(f32::MIN, f32::max) - ys.iter().copied().fold(f32::MAX, f32::min)) / h
+}
+
+#[test]
+fn a_clip_opens_framed_at_half_the_view_and_followed_when_it_travels() {
+    let mut v = viewer();
+    load_sample(&mut v);
+    v.update(0.0);
+    let share = height_on_screen(&v);
+    assert!((0.4..0.6).contains(&share), "the walk covers {share} of the height");
+    assert!(v.view.follow_root, "the sample walks 3 m: followed");
+    // F frames the whole walk (smaller on screen) and stops following.
+    v.commands.push(Command::FrameAll);
+    v.update(0.0);
+    assert!(!v.view.follow_root && height_on_screen(&v) < share * 0.8, "{}", height_on_screen(&v));
+    // A clip that stays in place is not followed.
+    // The sample walking on the spot: every frame's root position is the first frame's.
+    let text = std::str::from_utf8(crate::formats::SAMPLE_BVH).unwrap();
+    let (head, rows) = text.split_at(text.find("Frame Time").unwrap());
+    let mut lines = rows.lines();
+    let mut still = format!("{head}{}\n", lines.next().unwrap());
+    let mut first: Option<Vec<String>> = None;
+    for line in lines.filter(|l| !l.trim().is_empty()) {
+        let mut v: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+        let f = first.get_or_insert_with(|| v[..3].to_vec());
+        v[..3].clone_from_slice(f);
+        still += &(v.join(" ") + "\n");
+    }
+    v.open(LoadRequest::single(&crate::formats::bvh::Bvh, Source::Memory { name: "still.bvh".into(), bytes: Arc::from(still.as_bytes()) }));
+    wait_for(&mut v, |v| v.motion().is_some_and(|m| m.source.paths.iter().any(|p| p.ends_with("still.bvh"))));
+    v.update(0.0);
+    let s = &v.session.scene;
+    assert!(!v.view.follow_root, "a clip in place is not followed: {:?} {:?} {}", s.bounds_now(0), s.bounds_over_clips(0), s.size_m(0));
+    let share = height_on_screen(&v);
+    assert!((0.4..0.6).contains(&share), "{share}");
+}

@@ -24,8 +24,12 @@ pub struct View {
     pub joint_filter: String,
     /// Aspect of the viewport, for framing.
     pub aspect: f32,
-    /// Fit the camera to the scene when the next picture is composed.
+    /// Frame the figures as posed when the next picture is composed (half the view's height).
     pub frame_on_next_pose: bool,
+    /// With `frame_on_next_pose`: fit the whole clips' extent instead (F, "frame all").
+    pub frame_whole_clip: bool,
+    /// Choose follow mode by whether the clips travel when the next picture is composed.
+    pub choose_follow: bool,
     /// Fit the camera around this joint of the active clip when the next picture is composed.
     pub frame_joint: Option<usize>,
     /// The Issues window.
@@ -85,6 +89,8 @@ impl Default for View {
             joint_filter: String::new(),
             aspect: 16.0 / 9.0,
             frame_on_next_pose: true,
+            frame_whole_clip: false,
+            choose_follow: true,
             frame_joint: None,
             issues: IssuesView::default(),
             measure: Default::default(),

@@ -132,6 +132,21 @@ impl OrbitCamera {
         self.distance = radius / half_fov.sin() * 1.05;
     }
 
+    /// Aims at the centre of a box and sets the distance so that the box's height fills
+    /// `fill` of the viewport's height (its width at most 0.8 of the viewport's width): a
+    /// figure shown at a readable size rather than lost in a sphere fitted round it.
+    pub fn frame_figure(&mut self, lo: Vec3, hi: Vec3, aspect: f32, fill: f32) {
+        self.target = (lo + hi) * 0.5;
+        let size = (hi - lo).abs();
+        let tan = (self.fov_y * 0.5).tan().max(1e-3);
+        let (height, width) = (size.y.max(1e-3), size.x.max(size.z).max(1e-3));
+        // Visible height at distance d is 2 d tan(fov/2); its width `aspect` times that.
+        let for_height = height / (2.0 * fill.clamp(0.05, 1.0) * tan);
+        let for_width = width / (2.0 * 0.8 * aspect.max(1e-3) * tan);
+        // The figure's near side is half its depth in front of the target.
+        self.distance = for_height.max(for_width) + 0.5 * size.x.max(size.z);
+    }
+
     /// Sets yaw and pitch for a preset (keeps target and distance).
     pub fn set_preset(&mut self, preset: ViewPreset) {
         (self.yaw, self.pitch) = match preset {

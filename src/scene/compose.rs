@@ -220,6 +220,21 @@ impl Scene {
         self.shown(active).filter_map(|c| padded(c, clip_bounds(&c.motion, c.world_from_file()))).reduce(union)
     }
 
+    /// The mean of the shown clips' first roots as posed now: what "follow" keeps in view.
+    pub fn roots_centre(&self, active: usize) -> Option<Vec3> {
+        let roots: Vec<Vec3> =
+            self.shown(active).filter_map(|c| c.motion.skeleton.roots().next().and_then(|r| c.positions().get(r).copied())).collect();
+        (!roots.is_empty()).then(|| roots.iter().sum::<Vec3>() / roots.len() as f32)
+    }
+
+    /// True when the shown clips travel: their bounds over the whole clips reach more than a
+    /// body size beyond their bounds now (a walk, a run; not a dance in place).
+    pub fn travels(&self, active: usize) -> bool {
+        let (Some(now), Some(whole)) = (self.bounds_now(active), self.bounds_over_clips(active)) else { return false };
+        let grow = (whole.1 - whole.0) - (now.1 - now.0);
+        grow.x.max(grow.z) > self.size_m(active)
+    }
+
     /// Bounds of the shown clips over the shared-clock times `times` (one camera for a whole
     /// sequence); leaves the clips posed at the last time.
     pub fn bounds_over_times(&mut self, frame: &FrameSpec, times: impl IntoIterator<Item = f64>) -> Option<(Vec3, Vec3)> {
