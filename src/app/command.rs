@@ -77,6 +77,12 @@ pub enum Command {
     ExportPositions(PathBuf),
     /// Render the in/out range as numbered PNGs of this size into a folder.
     ExportFrames(PathBuf, (u32, u32)),
+    /// Render the in/out range into a video (`.gif` or `.mp4`) with the current camera.
+    ExportVideo(PathBuf),
+    /// Put a picture of the viewport on the clipboard.
+    CopyScreenshot,
+    /// Save a picture of the viewport as PNG.
+    SaveScreenshot(PathBuf),
     /// Stop the running export.
     CancelJob,
     /// Use this MNM name map in the comparison.

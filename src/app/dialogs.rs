@@ -18,6 +18,10 @@ pub enum Dialog {
     ExportPositions,
     /// Where to write the Measure tool's CSV.
     ExportMeasures,
+    /// Where to write a video of the in/out range (`.gif` or `.mp4`).
+    ExportVideo,
+    /// Where to save a screenshot of the viewport.
+    SaveScreenshot,
     /// A folder for the PNG frames of the in/out range.
     ExportFrames,
     /// An MNM name map for the comparison.
@@ -46,6 +50,15 @@ fn ask(dialog: Dialog) -> Option<Command> {
         }
         Dialog::ExportMeasures => {
             rfd::FileDialog::new().add_filter("CSV", &["csv"]).set_file_name("measurements.csv").save_file().map(Command::ExportMeasures)
+        }
+        Dialog::ExportVideo => rfd::FileDialog::new()
+            .add_filter("Animated GIF", &["gif"])
+            .add_filter("MP4 video (needs ffmpeg)", &["mp4"])
+            .set_file_name("skelview.gif")
+            .save_file()
+            .map(Command::ExportVideo),
+        Dialog::SaveScreenshot => {
+            rfd::FileDialog::new().add_filter("PNG", &["png"]).set_file_name("skelview.png").save_file().map(Command::SaveScreenshot)
         }
         Dialog::ExportFrames => {
             rfd::FileDialog::new().set_title("Folder for the PNG frames").pick_folder().map(|d| Command::ExportFrames(d, (1280, 720)))

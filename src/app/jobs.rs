@@ -11,7 +11,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, sync_channel};
 use crate::core::Motion;
 use crate::formats::mnm::NameMap;
 use crate::render::offscreen;
-use crate::render::sequence::{Offscreen, render_sequence};
+use crate::render::sequence::{Offscreen, render_sequence, render_video};
 use crate::scene::{FrameSpec, OrbitCamera, Scene};
 
 pub use crate::cache::Waker;
@@ -68,7 +68,12 @@ pub enum Finished {
     NameMap(PathBuf, Result<NameMap, String>),
     /// A file dialog was answered with this command (`None`: cancelled).
     Dialog(Option<super::Command>),
+    /// A picture for the clipboard: its size and RGBA8 pixels, or why there is none.
+    Picture(Result<Picture, String>),
 }
+
+/// An RGBA8 picture and its size in pixels.
+pub type Picture = ((u32, u32), Vec<u8>);
 
 /// The viewer's background work.
 #[derive(Default)]
@@ -77,12 +82,13 @@ pub struct Jobs {
     pub export: Option<Job>,
     name_map: Option<(PathBuf, Receiver<Result<NameMap, String>>)>,
     dialog: Option<Receiver<Option<super::Command>>>,
+    picture: Option<Receiver<Result<Picture, String>>>,
 }
 
 impl Jobs {
     /// True while something runs.
     pub fn busy(&self) -> bool {
-        self.export.is_some() || self.name_map.is_some() || self.dialog.is_some()
+        self.export.is_some() || self.name_map.is_some() || self.dialog.is_some() || self.picture.is_some()
     }
 
     /// Shows a file dialog without blocking the UI (one at a time).
@@ -148,6 +154,66 @@ impl Jobs {
         self.start("Exporting frames".into(), waker, work)
     }
 
+    /// Renders the frames into a video (`.gif` or `.mp4` by `path`) playing at `fps`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn export_video(
+        &mut self,
+        mut scene: Scene,
+        frame: FrameSpec,
+        frames: Vec<(usize, f64)>,
+        camera: OrbitCamera,
+        path: PathBuf,
+        size: (u32, u32),
+        fps: f64,
+        waker: Waker,
+    ) -> Result<(), String> {
+        let work = move |progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>| {
+            let gpu = offscreen::headless().map_err(|e| e.to_string())?;
+            let mut target = Offscreen::new(&gpu, size, 4);
+            let n = render_video(&gpu, &mut scene, &frame, &frames, &camera, &mut target, &path, fps, progress)?;
+            Ok(format!("wrote {} ({n} frames at {fps:.3} fps, {}x{})", path.display(), size.0, size.1))
+        };
+        self.start("Exporting video".into(), waker, work)
+    }
+
+    /// Renders one picture of the scene as the viewport shows it: into a PNG at `to`, or
+    /// (`None`) back to the UI for the clipboard.
+    pub fn screenshot(
+        &mut self,
+        mut scene: Scene,
+        frame: FrameSpec,
+        camera: OrbitCamera,
+        size: (u32, u32),
+        to: Option<PathBuf>,
+        waker: Waker,
+    ) -> Result<(), String> {
+        let mut render = move || -> Result<Vec<u8>, String> {
+            let gpu = offscreen::headless().map_err(|e| e.to_string())?;
+            Offscreen::new(&gpu, size, 4).picture(&gpu, &mut scene, &frame, &camera).map_err(|e| e.to_string())
+        };
+        if let Some(path) = to {
+            let work = move |_: &mut dyn FnMut(usize, usize) -> ControlFlow<()>| {
+                let pixels = render()?;
+                offscreen::write_png(&path, size, &pixels).map_err(|e| e.to_string())?;
+                Ok(format!("wrote {} ({}x{})", path.display(), size.0, size.1))
+            };
+            return self.start("Saving screenshot".into(), waker, work);
+        }
+        if self.picture.is_some() {
+            return Ok(());
+        }
+        let (tx, rx) = sync_channel(1);
+        std::thread::Builder::new()
+            .name("skelview-screenshot".into())
+            .spawn(move || {
+                let _ = tx.send(render().map(|pixels| (size, pixels)));
+                waker();
+            })
+            .map_err(|e| format!("cannot start a thread: {e}"))?;
+        self.picture = Some(rx);
+        Ok(())
+    }
+
     /// Reads an MNM name map in the background.
     pub fn read_name_map(&mut self, path: PathBuf, waker: Waker) -> Result<(), String> {
         let (tx, rx) = sync_channel(1);
@@ -211,6 +277,16 @@ impl Jobs {
             if let Some(r) = finished {
                 out.push(Finished::NameMap(path.clone(), r));
                 self.name_map = None;
+            }
+        }
+        if let Some(rx) = &self.picture {
+            match rx.try_recv() {
+                Ok(picture) => {
+                    out.push(Finished::Picture(picture));
+                    self.picture = None;
+                }
+                Err(TryRecvError::Empty) => {}
+                Err(TryRecvError::Disconnected) => self.picture = None,
             }
         }
         if let Some(rx) = &self.dialog {

@@ -20,6 +20,7 @@ mod checks;
 mod command;
 mod curves;
 mod dialogs;
+mod exports;
 mod jobs;
 pub mod measure;
 mod session;
@@ -44,6 +45,8 @@ pub struct Frame {
     pub draw: DrawData,
     /// Pose of a skeleton still loading, when no clip is shown yet.
     preview: Sampler,
+    /// A picture for the UI to put on the clipboard (Copy screenshot).
+    pub to_clipboard: Option<jobs::Picture>,
 }
 
 /// Messages for the user.
@@ -363,12 +366,6 @@ impl Viewer {
                 }
             }
             Command::ClearMeasure => self.view.measure.picks.clear(),
-            Command::ExportMeasures(path) => {
-                let (Some(m), Some(curves)) = (self.motion().cloned(), self.whole.measures.result().cloned()) else { return };
-                if let Err(e) = self.jobs.export_measures(m, curves, path, self.waker.clone()) {
-                    self.messages.error = Some(e);
-                }
-            }
             Command::DismissError => self.messages.error = None,
             Command::ShowError(e) => self.messages.error = Some(e),
             Command::SetUnit(unit) => {
@@ -391,19 +388,12 @@ impl Viewer {
             }
             Command::SaveSettings => self.store.save(&self.settings),
             Command::ResetSettings => self.reset_settings(),
-            Command::ExportPositions(path) => {
-                let Some(m) = self.motion().cloned() else { return };
-                if let Err(e) = self.jobs.export_positions(m, path, self.waker.clone()) {
-                    self.messages.error = Some(e);
-                }
-            }
-            Command::ExportFrames(dir, size) => {
-                let spec = self.frame_spec();
-                let (frames, scene) = (self.session.range_frames(), self.session.scene.clone());
-                if let Err(e) = self.jobs.export_frames(scene, spec, frames, self.view.camera, dir, size, self.waker.clone()) {
-                    self.messages.error = Some(e);
-                }
-            }
+            c @ (Command::ExportPositions(_)
+            | Command::ExportFrames(..)
+            | Command::ExportMeasures(_)
+            | Command::ExportVideo(_)
+            | Command::CopyScreenshot
+            | Command::SaveScreenshot(_)) => self.export(c),
             Command::CancelJob => self.jobs.cancel(),
             Command::Ask(dialog) => {
                 if let Err(e) = self.jobs.dialog(dialog, self.waker.clone()) {
@@ -502,6 +492,11 @@ impl Viewer {
                 Finished::NameMap(path, Ok(map)) => self.session.scene.compare.name_map = Some((path, map)),
                 Finished::NameMap(path, Err(e)) => self.messages.error = Some(format!("{}: {e}", path.display())),
                 Finished::Dialog(answer) => self.commands.extend(answer),
+                Finished::Picture(Ok(picture)) => {
+                    self.messages.notice = Some(format!("screenshot copied ({}x{})", picture.0.0, picture.0.1));
+                    self.frame.to_clipboard = Some(picture);
+                }
+                Finished::Picture(Err(e)) => self.messages.error = Some(format!("screenshot: {e}")),
             }
         }
         if let Some(e) = self.store.error() {

@@ -24,6 +24,8 @@ pub struct View {
     pub joint_filter: String,
     /// Aspect of the viewport, for framing.
     pub aspect: f32,
+    /// Size of the viewport in physical pixels, for screenshots.
+    pub viewport_px: (u32, u32),
     /// Frame the figures as posed when the next picture is composed (half the view's height).
     pub frame_on_next_pose: bool,
     /// With `frame_on_next_pose`: fit the whole clips' extent instead (F, "frame all").
@@ -88,6 +90,7 @@ impl Default for View {
             show_curves: false,
             joint_filter: String::new(),
             aspect: 16.0 / 9.0,
+            viewport_px: (1280, 720),
             frame_on_next_pose: true,
             frame_whole_clip: false,
             choose_follow: true,

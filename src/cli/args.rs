@@ -213,14 +213,19 @@ enum Sub {
         #[arg(long, value_name = "ORDER", default_value = "ZXY", value_parser = parse_order)]
         order: [char; 3],
     },
-    /// Draw with the viewer's renderer, without a window, to a PNG (or a numbered sequence).
+    /// Draw with the viewer's renderer, without a window, to a PNG, a numbered PNG sequence,
+    /// an animated GIF or an MP4 (through ffmpeg).
     Render {
         /// Files to draw together (the bundled sample when none).
         #[arg(value_name = "FILE")]
         files: Vec<PathBuf>,
-        /// The PNG to write; a folder with --range.
+        /// The .png to write; with --range a folder; or a .gif / .mp4 video (of --range, else
+        /// of the whole clip).
         #[arg(long, short, value_name = "PATH")]
         out: PathBuf,
+        /// Frame rate of a video (default: the clip's, divided by the range's STEP).
+        #[arg(long, value_name = "FPS", value_parser = positive)]
+        fps: Option<f64>,
         /// Frame to draw (negative counts from the end).
         #[arg(long, value_name = "N", allow_negative_numbers = true, conflicts_with = "time")]
         frame: Option<i64>,
@@ -373,12 +378,20 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
             };
             Command::Compare { files, align, offset_secs: offset, csv, mnm }
         }
-        Some(Sub::Render { files, out, frame, time, size, view, ortho, axes, range, layout, heat_map }) => {
-            if range.is_some() && has_ext(&out, "png") {
-                return Err(usage("with --range, --out names a folder for the numbered PNGs".into()));
+        Some(Sub::Render { files, out, fps, frame, time, size, view, ortho, axes, range, layout, heat_map }) => {
+            let video = has_ext(&out, "gif") || has_ext(&out, "mp4");
+            if video && (frame.is_some() || time.is_some()) {
+                return Err(usage("a video shows --range A:B[:STEP] (or the whole clip), not one --frame or --time".into()));
             }
-            if range.is_none() && !has_ext(&out, "png") {
-                return Err(usage(format!("--out must name a .png file, not '{}'", out.display())));
+            if fps.is_some() && !video {
+                return Err(usage("--fps is for a .gif or .mp4 --out".into()));
+            }
+            // A video without a range is the whole clip.
+            let range = if video { range.or(Some((0, -1, 1))) } else { range };
+            if !video && range.is_some() && has_ext(&out, "png") {
+                return Err(usage("with --range, --out names a folder for the numbered PNGs".into()));
+            } else if !video && range.is_none() && !has_ext(&out, "png") {
+                return Err(usage(format!("--out must name a .png, .gif or .mp4 file, not '{}'", out.display())));
             }
             let at = match (frame, time) {
                 (_, Some(t)) => At::Time(t),
@@ -396,7 +409,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
                 LayoutArg::AlignRoots => Layout::AlignRoots,
                 LayoutArg::AlignRootsHeading => Layout::AlignRootsHeading,
             };
-            Command::Render { files, options: RenderOptions { at, size, view, ortho, axes, out, range, layout, heat_map } }
+            Command::Render { files, options: RenderOptions { at, size, view, ortho, axes, out, range, fps, layout, heat_map } }
         }
         Some(Sub::Formats { json }) => Command::Formats { json },
         Some(Sub::Completions { shell }) => Command::Completions(shell),

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use super::{Args, ExitCode, fail, load_all};
 use crate::core::Motion;
+use crate::export::video::VideoFormat;
 use crate::render::offscreen::{self, Gpu, RenderError};
-use crate::render::sequence::{Offscreen, render_sequence};
+use crate::render::sequence::{Offscreen, render_sequence, render_video};
 use crate::scene::{FrameSpec, Layout, OrbitCamera, Scene, Style, ViewPreset, framing, shared_end_secs};
 
 /// Options of `render`.
@@ -24,8 +25,10 @@ pub struct RenderOptions {
     pub axes: bool,
     /// Output PNG (a folder with `range`).
     pub out: PathBuf,
-    /// Frames `start:end:step` for a PNG sequence (negative counts from the end).
+    /// Frames `start:end:step` for a PNG sequence or a video (negative counts from the end).
     pub range: Option<(i64, i64, usize)>,
+    /// Frame rate of a video (`None`: the clip's divided by the step).
+    pub fps: Option<f64>,
     /// How several clips are placed.
     pub layout: Layout,
     /// Colour the second clip's bones by their distance to the first's.
@@ -90,8 +93,9 @@ pub(super) fn run(args: &Args, files: &[PathBuf], options: &RenderOptions) -> Ex
     let mut scene = scene_of(motions, options);
     if let Some(range) = options.range {
         return match render_range(&gpu, &mut scene, options, range) {
-            Ok(n) => {
-                println!("wrote {n} frames to {} ({}x{}, {})", options.out.display(), options.size.0, options.size.1, gpu.adapter);
+            Ok((n, fps)) => {
+                let rate = fps.map(|f| format!(" at {f:.3} fps")).unwrap_or_default();
+                println!("wrote {n} frames{rate} to {} ({}x{}, {})", options.out.display(), options.size.0, options.size.1, gpu.adapter);
                 0
             }
             Err(e) => {
@@ -112,8 +116,9 @@ pub(super) fn run(args: &Args, files: &[PathBuf], options: &RenderOptions) -> Ex
     }
 }
 
-/// Frames `start..=end` every `step` as numbered PNGs, with one camera framing the range.
-fn render_range(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, range: (i64, i64, usize)) -> Result<usize, String> {
+/// Frames `start..=end` every `step` as numbered PNGs or a video (then also its frame rate),
+/// with one camera framing the range.
+fn render_range(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, range: (i64, i64, usize)) -> Result<(usize, Option<f64>), String> {
     let (last, _) = frame_time(scene, -1);
     let resolve = |f: i64| if f < 0 { last as i64 + 1 + f } else { f };
     let (start, end, step) = (resolve(range.0), resolve(range.1), range.2.max(1));
@@ -129,12 +134,20 @@ fn render_range(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, range: (i
     let camera = framing(bounds, options.view, aspect, options.ortho);
     let mut target = Offscreen::new(gpu, options.size, 4);
     let progress = super::progress::bar(frames.len() as u64, "rendering");
-    let n = render_sequence(gpu, scene, &frame, &frames, &camera, &mut target, &options.out, &mut |k, _| {
+    let mut report = |k: usize, _| {
         progress.set_position(k as u64);
         std::ops::ControlFlow::Continue(())
-    })?;
+    };
+    let result = match VideoFormat::of(&options.out) {
+        Some(_) => {
+            let clip_fps = scene.clips.first().map_or(30.0, |c| c.motion.clip.fps());
+            let fps = options.fps.unwrap_or(clip_fps / step as f64);
+            render_video(gpu, scene, &frame, &frames, &camera, &mut target, &options.out, fps, &mut report).map(|n| (n, Some(fps)))
+        }
+        None => render_sequence(gpu, scene, &frame, &frames, &camera, &mut target, &options.out, &mut report).map(|n| (n, None)),
+    };
     progress.finish_and_clear();
-    Ok(n)
+    result
 }
 
 /// `skelview thumbnail INPUT... OUTPUT.png [--size N]`: the middle frame, framed, square, as
@@ -153,6 +166,7 @@ pub(super) fn thumbnail(args: &Args, inputs: &[PathBuf], output: &Path, size: u3
         axes: false,
         out: output.to_owned(),
         range: None,
+        fps: None,
         layout: Layout::Overlay,
         heat_map: false,
     };

@@ -8,6 +8,18 @@ use std::path::Path;
 /// Writes `path` through `write`, atomically. The temporary file lives beside the target so
 /// that the final rename never crosses file systems.
 pub fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+    let tmp = temp_beside(path)?;
+    let mut out = std::io::BufWriter::new(tmp);
+    write(&mut out)?;
+    let tmp = out.into_inner().map_err(|e| e.into_error())?;
+    tmp.as_file().sync_data().ok();
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// A temporary file beside `path` (`.NAME.XXXX.tmp`, 0666 less the umask) for output written
+/// over time; `persist(path)` puts it in place, dropping it removes it.
+pub fn temp_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -19,13 +31,7 @@ pub fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> std::
     // Outputs are ordinary files (0666 less the umask), not private temporaries (0600).
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let tmp = builder.tempfile_in(dir)?;
-    let mut out = std::io::BufWriter::new(tmp);
-    write(&mut out)?;
-    let tmp = out.into_inner().map_err(|e| e.into_error())?;
-    tmp.as_file().sync_data().ok();
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    builder.tempfile_in(dir)
 }
 
 #[cfg(test)]

@@ -1,10 +1,11 @@
-//! Writing motions out: BVH conversion (any format in, BVH out), position and measurement CSVs, and the one
+//! Writing motions out: BVH conversion (any format in, BVH out), position and measurement CSVs, GIF and MP4 videos, and the one
 //! atomic-write helper every output file goes through.
 
 pub mod atomic;
 pub mod bvh_writer;
 pub mod measures;
 pub mod positions;
+pub mod video;
 
 pub use atomic::write_atomically;
 pub use bvh_writer::{BvhWriteOptions, write_bvh};

@@ -48,12 +48,50 @@ pub fn render_sequence(
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<usize, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let size = offscreen.size;
+    render_each(gpu, scene, frame, frames, camera, offscreen, progress, &mut |number, pixels| {
+        offscreen::write_png(&dir.join(format!("frame_{number:06}.png")), size, pixels).map_err(|e| e.to_string())
+    })
+}
+
+/// Renders the frames as [`render_sequence`] does into a video (`.gif` or `.mp4`) playing
+/// at `fps`; returns the number of frames.
+#[allow(clippy::too_many_arguments)]
+pub fn render_video(
+    gpu: &Gpu,
+    scene: &mut Scene,
+    frame: &FrameSpec,
+    frames: &[(usize, f64)],
+    camera: &OrbitCamera,
+    offscreen: &mut Offscreen,
+    path: &Path,
+    fps: f64,
+    progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+) -> Result<usize, String> {
+    let mut sink = crate::export::video::open(path, offscreen.size, fps)?;
+    let n = render_each(gpu, scene, frame, frames, camera, offscreen, progress, &mut |_, pixels| sink.push(pixels))?;
+    sink.finish()?;
+    Ok(n)
+}
+
+/// Renders each frame and hands its pixels to `put(frame number, rgba)`.
+#[allow(clippy::too_many_arguments)]
+fn render_each(
+    gpu: &Gpu,
+    scene: &mut Scene,
+    frame: &FrameSpec,
+    frames: &[(usize, f64)],
+    camera: &OrbitCamera,
+    offscreen: &mut Offscreen,
+    progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+    put: &mut dyn FnMut(usize, &[u8]) -> Result<(), String>,
+) -> Result<usize, String> {
     for (k, &(number, time_secs)) in frames.iter().enumerate() {
         if progress(k, frames.len()).is_break() {
             return Err(format!("cancelled after {k} of {} frames", frames.len()));
         }
         let pixels = offscreen.picture(gpu, scene, &FrameSpec { time_secs, ..*frame }, camera).map_err(|e| e.to_string())?;
-        offscreen::write_png(&dir.join(format!("frame_{number:06}.png")), offscreen.size, &pixels).map_err(|e| e.to_string())?;
+        put(number, &pixels)?;
     }
     let _ = progress(frames.len(), frames.len());
     Ok(frames.len())

@@ -136,15 +136,20 @@ impl OrbitCamera {
     /// `fill` of the viewport's height (its width at most 0.8 of the viewport's width): a
     /// figure shown at a readable size rather than lost in a sphere fitted round it.
     pub fn frame_figure(&mut self, lo: Vec3, hi: Vec3, aspect: f32, fill: f32) {
+        if self.pitch.abs() > 0.8 {
+            // From above the screen's height is the ground's depth: fit the whole box.
+            return self.frame_bounds(lo, hi, aspect);
+        }
         self.target = (lo + hi) * 0.5;
         let size = (hi - lo).abs();
         let tan = (self.fov_y * 0.5).tan().max(1e-3);
-        let (height, width) = (size.y.max(1e-3), size.x.max(size.z).max(1e-3));
+        // The ground diagonal bounds the box's width on screen from any side.
+        let (height, width) = (size.y.max(1e-3), size.x.hypot(size.z).max(1e-3));
         // Visible height at distance d is 2 d tan(fov/2); its width `aspect` times that.
         let for_height = height / (2.0 * fill.clamp(0.05, 1.0) * tan);
         let for_width = width / (2.0 * 0.8 * aspect.max(1e-3) * tan);
         // The figure's near side is half its depth in front of the target.
-        self.distance = for_height.max(for_width) + 0.5 * size.x.max(size.z);
+        self.distance = for_height.max(for_width) + 0.5 * width;
     }
 
     /// Sets yaw and pitch for a preset (keeps target and distance).

@@ -288,7 +288,7 @@ pub fn framing(bounds: Option<(Vec3, Vec3)>, view: ViewPreset, aspect: f32, orth
     let mut camera = OrbitCamera { orthographic: ortho, ..OrbitCamera::default() };
     camera.set_preset(view);
     if let Some((lo, hi)) = bounds {
-        camera.frame_bounds(lo, hi, aspect);
+        camera.frame_figure(lo, hi, aspect, 0.6);
     }
     camera
 }

@@ -164,6 +164,9 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 if ui.button("Export frames (in/out range) as PNG…").clicked() {
                     viewer.commands.push(Command::Ask(Dialog::ExportFrames));
                 }
+                if ui.button("Export video (in/out range)…").on_hover_text("Animated GIF, or MP4 when ffmpeg is installed").clicked() {
+                    viewer.commands.push(Command::Ask(Dialog::ExportVideo));
+                }
             });
             ui.menu_button("Open recent", |ui| {
                 if viewer.settings.recent.is_empty() {
@@ -197,6 +200,14 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             if ui.button("Frame all (F)").clicked() {
                 viewer.commands.push(Command::FrameAll);
             }
+            ui.add_enabled_ui(viewer.motion().is_some(), |ui| {
+                if ui.button("Copy screenshot").on_hover_text("The viewport, without panels, to the clipboard").clicked() {
+                    viewer.commands.push(Command::CopyScreenshot);
+                }
+                if ui.button("Save screenshot…").clicked() {
+                    viewer.commands.push(Command::Ask(Dialog::SaveScreenshot));
+                }
+            });
             ui.checkbox(&mut viewer.view.issues.open, "Issues (I)");
             let mut measuring = viewer.view.measure.open;
             if ui

@@ -97,7 +97,11 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
     }
     let ppp = ui.ctx().pixels_per_point();
     let size = ((rect.width() * ppp).round().max(1.0) as u32, (rect.height() * ppp).round().max(1.0) as u32);
+    viewer.view.viewport_px = size;
     let texture = gpu.render(size, viewer);
+    if let Some(((w, h), pixels)) = viewer.frame.to_clipboard.take() {
+        ui.ctx().copy_image(egui::ColorImage::from_rgba_unmultiplied([w as usize, h as usize], &pixels));
+    }
     let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
     ui.painter().image(texture, rect, uv, egui::Color32::WHITE);
 

@@ -1,0 +1,62 @@
+//! The export commands: positions and measurements as CSV, PNG frames, videos and
+//! screenshots of what the viewport shows, each handed to a background job.
+
+use super::{Command, Viewer};
+
+/// Height in pixels of exported videos: GIFs are kept small, MP4s are HD.
+fn video_size(path: &std::path::Path, aspect: f32) -> (u32, u32) {
+    let height = if crate::export::video::VideoFormat::of(path) == Some(crate::export::video::VideoFormat::Gif) { 480 } else { 720 };
+    let width = ((height as f32 * aspect.clamp(0.25, 4.0)) / 2.0).round() as u32 * 2;
+    (width.max(2), height)
+}
+
+impl Viewer {
+    /// Starts the export `command` asks for (the other commands are not exports).
+    pub(super) fn export(&mut self, command: Command) {
+        let waker = self.waker.clone();
+        let started = match command {
+            Command::ExportPositions(path) => match self.motion().cloned() {
+                Some(m) => self.jobs.export_positions(m, path, waker),
+                None => Ok(()),
+            },
+            Command::ExportFrames(dir, size) => {
+                let (spec, frames, scene) = (self.frame_spec(), self.session.range_frames(), self.session.scene.clone());
+                self.jobs.export_frames(scene, spec, frames, self.view.camera, dir, size, waker)
+            }
+            Command::ExportMeasures(path) => match (self.motion().cloned(), self.whole.measures.result().cloned()) {
+                (Some(m), Some(curves)) => self.jobs.export_measures(m, curves, path, waker),
+                _ => Err("nothing measured yet: pick joints in the Measure tool".into()),
+            },
+            Command::ExportVideo(path) => {
+                let (spec, frames, scene) = (self.frame_spec(), self.session.range_frames(), self.session.scene.clone());
+                // The clips play at their own rate: one video frame per frame of the range.
+                let fps = 1.0 / self.session.playback.frame_time_secs();
+                let size = video_size(&path, self.view.aspect);
+                self.jobs.export_video(scene, spec, frames, self.view.camera, path, size, fps, waker)
+            }
+            Command::CopyScreenshot | Command::SaveScreenshot(_) => {
+                let to = match command {
+                    Command::SaveScreenshot(path) => Some(path),
+                    _ => None,
+                };
+                let (spec, scene) = (self.frame_spec(), self.session.scene.clone());
+                self.jobs.screenshot(scene, spec, self.view.camera, self.view.viewport_px, to, waker)
+            }
+            _ => Ok(()),
+        };
+        if let Err(e) = started {
+            self.messages.error = Some(e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn videos_keep_the_viewport_shape_in_even_pixels() {
+        assert_eq!(video_size(std::path::Path::new("a.gif"), 16.0 / 9.0), (854, 480));
+        assert_eq!(video_size(std::path::Path::new("a.mp4"), 1.5), (1080, 720));
+    }
+}
