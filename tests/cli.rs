@@ -153,7 +153,7 @@ fn every_subcommand_has_its_own_help_and_usage_errors_exit_2() {
     assert!(stderr(&o).contains("invalid value 'x' for '--frames <LIST>'"), "{}", stderr(&o));
     let o = skelview(&["render", "--out", "x.jpg"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--out must name a .png file"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--out must name a .png, .gif or .mp4 file"), "{}", stderr(&o));
     let top = stdout(&skelview(&["--help"]));
     assert!(top.contains("Formats (") && top.contains("ASF/AMC  .asf .amc") && top.contains("H-Anim   .x3d .x3dv .wrl"), "{top}");
     let o = skelview(&["--version"]);

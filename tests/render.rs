@@ -46,11 +46,11 @@ fn differs(a: [u8; 3], b: [u8; 3]) -> bool {
     a.iter().zip(b).any(|(x, y)| x.abs_diff(y) > 24)
 }
 
-/// True when some pixel within 2 px of (x, y) differs from the background: thin end-site
-/// spheres are a few pixels wide and the projected centre may fall on their edge.
+/// True when some pixel within 3 px of (x, y) differs from the background: thin end-site
+/// spheres are a pixel or two wide without MSAA and may miss the pixel centres near theirs.
 fn drawn_near(rgba: &[u8], w: u32, h: u32, x: f32, y: f32, bg: [u8; 3]) -> bool {
-    (-2..=2).any(|dy| {
-        (-2..=2).any(|dx| {
+    (-3..=3).any(|dy| {
+        (-3..=3).any(|dx| {
             let (px, py) = (x + dx as f32, y + dy as f32);
             px >= 0.0 && py >= 0.0 && px < w as f32 - 0.5 && py < h as f32 - 0.5 && differs(pixel(rgba, w, px, py), bg)
         })
@@ -59,13 +59,16 @@ fn drawn_near(rgba: &[u8], w: u32, h: u32, x: f32, y: f32, bg: [u8; 3]) -> bool 
 
 #[test]
 fn joints_appear_where_they_project_and_background_elsewhere() {
+    // Large enough that end sites (a pole's are 7 mm) cover pixel centres without MSAA.
+    const W: u32 = 960;
+    const H: u32 = 720;
     let Some(gpu) = gpu() else { return };
     let motion = load("pole.bvh", POLE);
     for (frame, view) in [(0i64, ViewPreset::Front), (1, ViewPreset::Perspective), (0, ViewPreset::Side)] {
         let mut scene = Scene::arranged([Arc::new(motion.clone())], Layout::Overlay, view, false);
         let spec = FrameSpec::at(frame as f64 * motion.clip.frame_time_secs, Style::default());
-        let camera = framing(scene.bounds_over_times(&spec, [spec.time_secs]), view, 320.0 / 240.0, false);
-        let rgba = Offscreen::new(&gpu, (320, 240), 1).picture(&gpu, &mut scene, &spec, &camera).unwrap();
+        let camera = framing(scene.bounds_over_times(&spec, [spec.time_secs]), view, W as f32 / H as f32, false);
+        let rgba = Offscreen::new(&gpu, (W, H), 1).picture(&gpu, &mut scene, &spec, &camera).unwrap();
         let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
         pose::frame_pose(&motion.skeleton, &motion.clip, frame as usize, &mut local);
         pose::global_pose(&motion.skeleton, &local, &mut global);
@@ -73,23 +76,23 @@ fn joints_appear_where_they_project_and_background_elsewhere() {
         let bg = background_u8();
         for i in 0..motion.skeleton.len() {
             let p = display.transform_point3(global.position(i));
-            let (px, _) = camera.project(p, 320.0, 240.0).unwrap();
-            assert!(drawn_near(&rgba, 320, 240, px.x, px.y, bg), "frame {frame} {view:?}: joint {i} at {px:?} not drawn");
+            let (px, _) = camera.project(p, W as f32, H as f32).unwrap();
+            assert!(drawn_near(&rgba, W, H, px.x, px.y, bg), "frame {frame} {view:?}: joint {i} at {px:?} not drawn");
         }
         // Midway along the first bone, a bone is drawn.
         let mid = display.transform_point3((global.position(0) + global.position(1)) * 0.5);
-        let (px, _) = camera.project(mid, 320.0, 240.0).unwrap();
-        assert!(drawn_near(&rgba, 320, 240, px.x, px.y, bg), "bone at {px:?}");
+        let (px, _) = camera.project(mid, W as f32, H as f32).unwrap();
+        assert!(drawn_near(&rgba, W, H, px.x, px.y, bg), "bone at {px:?}");
         // The top corners are sky: background only.
-        for (x, y) in [(2.0, 2.0), (317.0, 2.0)] {
-            assert_eq!(pixel(&rgba, 320, x, y), bg, "frame {frame} {view:?}: ({x},{y})");
+        for (x, y) in [(2.0, 2.0), (W as f32 - 3.0, 2.0)] {
+            assert_eq!(pixel(&rgba, W, x, y), bg, "frame {frame} {view:?}: ({x},{y})");
         }
         // A point well to the side of the pole, above the ground grid's horizon, is empty.
         let side = camera
-            .project(Vec3::new(0.0, 1.6, 0.0) + camera.view_from_world().inverse().transform_vector3(Vec3::X) * 0.6, 320.0, 240.0)
+            .project(Vec3::new(0.0, 1.6, 0.0) + camera.view_from_world().inverse().transform_vector3(Vec3::X) * 0.6, W as f32, H as f32)
             .unwrap()
             .0;
-        assert_eq!(pixel(&rgba, 320, side.x, side.y), bg, "{view:?}: empty space at {side:?}");
+        assert_eq!(pixel(&rgba, W, side.x, side.y), bg, "{view:?}: empty space at {side:?}");
     }
 }
 
@@ -393,7 +396,8 @@ fn render_draws_two_clips_side_by_side_with_the_heat_map() {
     }
     assert!(heat_x.len() > 30 && grey_x.len() > 30, "heat {} grey {}", heat_x.len(), grey_x.len());
     let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len() as f32;
-    assert!((mean(&heat_x) - mean(&grey_x)).abs() > 40.0, "side by side: heat at {} grey at {}", mean(&heat_x), mean(&grey_x));
+    // The world-axes gizmo's red and green lines near the middle count as heat too.
+    assert!((mean(&heat_x) - mean(&grey_x)).abs() > 25.0, "side by side: heat at {} grey at {}", mean(&heat_x), mean(&grey_x));
     std::fs::remove_dir_all(&dir).ok();
 }
 
