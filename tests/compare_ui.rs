@@ -145,7 +145,8 @@ fn the_mpjpe_plot_appears_for_two_clips() {
     // Editing a pair: open the pairs list and clear the first partner.
     h.get_by_label_contains("pairs (24 matched)").click();
     h.run();
-    h.get_by_label("Hips").click();
+    // "Hips" also names the worst joints' rows: the partner dropdown comes last.
+    h.get_all_by_label("Hips").last().unwrap().click();
     h.run();
     h.get_by_label("(none)").click();
     h.run();

@@ -29,15 +29,22 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 if (color, visible) != (clip.color, clip.visible) {
                     commands.push(Command::SetClipLook(i, color, visible, clip.opacity));
                 }
-                let name = if i == 0 { format!("{} (reference)", clip.name) } else { clip.name.clone() };
-                if ui.selectable_label(i == active, name).on_hover_text("Show this clip in the inspector and joint tree").clicked() {
-                    commands.push(Command::SetActiveClip(i));
-                }
-                if ui.small_button("x").on_hover_text("Close this clip").clicked() {
-                    commands.push(Command::RemoveClip(i));
-                }
+                // The close button keeps its place at the right; a long name is elided before it.
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    if ui.small_button("x").on_hover_text("Close this clip").clicked() {
+                        commands.push(Command::RemoveClip(i));
+                    }
+                    let name = if i == 0 { format!("{} (reference)", clip.name) } else { clip.name.clone() };
+                    let hover = format!("{name}\nClick: show this clip in the inspector and joint tree");
+                    let button = egui::Button::selectable(i == active, name).truncate();
+                    let button = ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| ui.add(button)).inner;
+                    if button.on_hover_text(hover).clicked() {
+                        commands.push(Command::SetActiveClip(i));
+                    }
+                });
             });
-            ui.horizontal_wrapped(|ui| {
+            // Short rows that fit the panel's minimum width, so nothing is cut or pushed out.
+            ui.horizontal(|ui| {
                 ui.add_space(22.0);
                 let label = ui.label("offset s");
                 let mut offset = clip.offset_secs;
@@ -50,11 +57,22 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 {
                     commands.push(Command::MatchStart(i));
                 }
+            });
+            ui.horizontal(|ui| {
+                ui.add_space(22.0);
+                let label = ui.label("opacity");
+                let mut opacity = clip.opacity;
+                let drag = egui::DragValue::new(&mut opacity).speed(0.01).range(0.05..=1.0).max_decimals(2);
+                if ui.add(drag).labelled_by(label.id).changed() {
+                    commands.push(Command::SetClipLook(i, clip.color, clip.visible, opacity));
+                }
                 let takes = &clip.motion.source.takes;
                 if takes.len() > 1 {
                     let current = clip.motion.source.take.and_then(|t| takes.get(t)).map_or("", |t| t.name.as_str());
                     let label = ui.label("take");
                     egui::ComboBox::new(("take", i), "")
+                        .width((ui.available_width() - 8.0).max(60.0))
+                        .truncate()
                         .selected_text(current)
                         .show_ui(ui, |ui| {
                             for t in takes {
@@ -72,12 +90,6 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                         })
                         .response
                         .labelled_by(label.id);
-                }
-                let label = ui.label("opacity");
-                let mut opacity = clip.opacity;
-                if ui.add(egui::DragValue::new(&mut opacity).speed(0.01).range(0.05..=1.0).max_decimals(2)).labelled_by(label.id).changed()
-                {
-                    commands.push(Command::SetClipLook(i, clip.color, clip.visible, opacity));
                 }
             });
         });

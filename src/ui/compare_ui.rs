@@ -14,21 +14,27 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     }
     let mut commands = Vec::new();
     let names: Vec<String> = viewer.session.scene.clips.iter().map(|c| c.name.clone()).collect();
+    ui.add(egui::Label::new(format!("{} (reference)", names[0])).truncate());
     ui.horizontal(|ui| {
-        ui.label(format!("{} vs", names[0]));
         let other = viewer.session.scene.compare.other.min(names.len() - 1);
-        egui::ComboBox::new("compare_other", "compared clip").selected_text(names.get(other).cloned().unwrap_or_default()).show_ui(
-            ui,
-            |ui| {
+        let label = ui.label("vs");
+        let width = (ui.available_width() - 8.0).max(80.0);
+        egui::ComboBox::new("compare_other", "")
+            .width(width)
+            .truncate()
+            .selected_text(names.get(other).cloned().unwrap_or_default())
+            .show_ui(ui, |ui| {
                 for (i, name) in names.iter().enumerate().skip(1) {
                     if ui.selectable_label(i == other, name).clicked() && i != other {
                         commands.push(Command::Compare(CompareEdit::Other(i)));
                     }
                 }
-            },
-        );
+            })
+            .response
+            .on_hover_text("The compared clip")
+            .labelled_by(label.id);
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let c = &viewer.session.scene.compare;
         let (mut mode, mut heat) = (c.mode, c.heat);
         ui.radio_value(&mut mode, CompareMode::Position, "position");
@@ -41,7 +47,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             commands.push(Command::Compare(CompareEdit::Heat(heat)));
         }
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui.button("Name map…").on_hover_text("An MNM file mapping both skeletons' names to Biped names").clicked() {
             viewer.commands.push(Command::Ask(crate::app::Dialog::NameMap));
         }
@@ -67,7 +73,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         (None, Some(f)) => format!("over the overlap: computing {:.0}%", f * 100.0),
         (None, None) => "over the overlap: -".to_owned(),
     };
-    ui.label(format!("{label} now {} · {} pairs · {overlap}", shown.show(c.mean_now()), c.current.len()));
+    ui.add(egui::Label::new(format!("{label} now {} · {} pairs · {overlap}", shown.show(c.mean_now()), c.current.len())).wrap());
     let t = viewer.session.playback.time_secs;
     let columns = (ui.available_width() * ui.ctx().pixels_per_point()).max(16.0) as usize;
     let mut points = c.overlap.as_ref().map(|o| decimate(&o.points, columns)).unwrap_or_default();
@@ -100,9 +106,18 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     );
     let joint_name = |s: &crate::core::Skeleton, i: usize| s.joints().get(i).map_or("?".to_owned(), |j| j.name.clone());
     ui.label("worst joints now:");
-    for (i, k, e) in c.worst(5) {
-        ui.monospace(format!("{:>10}  {} - {}", shown.show(e), joint_name(ra, i), joint_name(rb, k)));
-    }
+    egui::Grid::new("worst_joints").num_columns(3).striped(true).show(ui, |ui| {
+        ui.weak("error");
+        ui.weak("reference");
+        ui.weak("compared");
+        ui.end_row();
+        for (i, k, e) in c.worst(5) {
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| ui.monospace(shown.show(e)));
+            ui.label(joint_name(ra, i));
+            ui.label(joint_name(rb, k));
+            ui.end_row();
+        }
+    });
     let current: std::collections::HashMap<usize, f32> = c.current.iter().map(|&(i, _, e)| (i, e)).collect();
     let mut partner = c.partner.clone();
     let other_names: Vec<String> = rb.joints().iter().map(|j| j.name.clone()).collect();

@@ -51,7 +51,7 @@ pub fn side_panels_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     // Panel sizes live in the settings; a reset bumps the generation so egui forgets its own.
     let layout = viewer.settings.panels;
     if layout.left_shown {
-        let left = egui::Panel::left(("joints", layout.generation)).resizable(true).default_size(layout.left_width).min_size(160.0).show(
+        let left = egui::Panel::left(("joints", layout.generation)).resizable(true).default_size(layout.left_width).min_size(220.0).show(
             ui,
             |ui| {
                 egui::Panel::top("clips").resizable(true).show(ui, |ui| clips_ui(ui, viewer));
@@ -69,7 +69,7 @@ pub fn side_panels_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 if viewer.session.scene.clips.len() > 1 {
                     egui::Panel::bottom("comparison").resizable(true).default_size(420.0).show(ui, |ui| {
                         ui.heading("Comparison");
-                        egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| compare_ui(ui, viewer));
+                        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| compare_ui(ui, viewer));
                     });
                 }
                 inspector_ui(ui, viewer);
