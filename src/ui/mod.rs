@@ -28,21 +28,32 @@ pub use viewport_ui::ViewportGpu;
 
 /// Lays out the whole window for one frame.
 pub fn viewer_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut ViewportGpu, frame_ms: f32) {
+    shortcuts(ui, viewer);
+    panels_ui(ui, viewer, frame_ms);
+    egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| viewport_ui::viewport_ui(ui, viewer, gpu));
+    windows_ui(ui.ctx(), viewer);
+}
+
+/// Everything around the viewport: menu, status bar, timeline and side panels (the snapshot
+/// tests draw these without a GPU viewport).
+pub fn panels_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
     let theme = if viewer.settings.light_theme { egui::Theme::Light } else { egui::Theme::Dark };
     if ui.ctx().theme() != theme {
         ui.ctx().set_theme(theme);
     }
-    shortcuts(ui, viewer);
     egui::Panel::top("menu").show(ui, |ui| menu_ui(ui, viewer));
     egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, viewer, frame_ms));
     egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| timeline_ui(ui, viewer));
     side_panels_ui(ui, viewer);
-    egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| viewport_ui::viewport_ui(ui, viewer, gpu));
-    curves_window(ui.ctx(), viewer);
-    measure_window(ui.ctx(), viewer);
-    issues_window(ui.ctx(), viewer);
-    help_ui::help_ui(ui.ctx(), viewer);
-    error_ui(ui.ctx(), viewer);
+}
+
+/// The floating windows: channel curves, Measure, Issues, shortcuts and errors.
+pub fn windows_ui(ctx: &egui::Context, viewer: &mut Viewer) {
+    curves_window(ctx, viewer);
+    measure_window(ctx, viewer);
+    issues_window(ctx, viewer);
+    help_ui::help_ui(ctx, viewer);
+    error_ui(ctx, viewer);
 }
 
 /// The left (clips, joint tree) and right (inspector, comparison) panels, as the persisted
