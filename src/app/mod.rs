@@ -5,14 +5,12 @@
 //! [`Viewer::update`] applies once per frame; nothing here blocks or touches the disk on the
 //! UI thread.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use glam::Vec3;
 
-use crate::cache::spawn_open;
 use crate::core::{GlobalPose, Motion, PlaybackCommand, PositionRule, Sampler};
-use crate::formats::{LoadOptions, LoadRequest};
+use crate::formats::LoadOptions;
 use crate::scene::{self, DrawData, FrameSpec, OverlapCurve, OverlapInput, PoseMode};
 
 pub mod background;
@@ -22,6 +20,7 @@ mod curves;
 mod dialogs;
 mod exports;
 mod jobs;
+mod loading;
 pub mod measure;
 mod session;
 pub mod settings;
@@ -160,132 +159,6 @@ impl Viewer {
     /// Global pose of the active clip this frame (file space).
     pub fn global(&self) -> &GlobalPose {
         self.session.active_clip().map_or(&self.frame.preview.global, |c| &c.pose.global)
-    }
-
-    /// Opens a request (the bundled sample, bytes in memory), replacing what is shown.
-    pub fn open(&mut self, request: LoadRequest) {
-        self.start_requests(request, true);
-    }
-
-    /// Adds a request beside the clips shown.
-    pub fn add(&mut self, request: LoadRequest) {
-        self.start_requests(request, false);
-    }
-
-    fn start_requests(&mut self, request: LoadRequest, replace: bool) {
-        let name = request.main_path().display().to_string();
-        match crate::cache::spawn_load(request, self.options.clone(), self.waker.clone()) {
-            Ok(handle) => self.session.track(name, handle, replace, None, None),
-            Err(e) => self.messages.error = Some(format!("cannot start the loader thread: {e}")),
-        }
-    }
-
-    /// Opens paths as the command line groups them (an AMC finds its ASF, on the loader
-    /// thread): the first replaces what is shown (unless `add`), the others are added.
-    pub fn open_paths(&mut self, paths: Vec<PathBuf>, add: bool) {
-        self.spawn_paths(paths, !add, None, None, None);
-    }
-
-    fn spawn_paths(
-        &mut self,
-        paths: Vec<PathBuf>,
-        replace: bool,
-        reload: Option<(u64, [f32; 4])>,
-        rule: Option<PositionRule>,
-        take: Option<String>,
-    ) {
-        if paths.is_empty() {
-            return;
-        }
-        let name = paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>().join(", ");
-        let (base, overrides) = (self.options.clone(), self.settings.overrides.clone());
-        let options = move |key: Option<&std::path::Path>| {
-            let mut o = base.clone();
-            let saved = key.and_then(|k| overrides.get(&k.display().to_string())).and_then(|f| f.rule);
-            if let Some(r) = rule.or(saved) {
-                o.bvh_positions = r;
-            }
-            if take.is_some() {
-                o.take.clone_from(&take);
-            }
-            o
-        };
-        match spawn_open(paths, Box::new(options), self.waker.clone()) {
-            Ok(handle) => self.session.track(name, handle, replace, reload.map(|r| r.0), reload.map(|r| r.1)),
-            Err(e) => self.messages.error = Some(format!("cannot start the loader thread: {e}")),
-        }
-    }
-
-    /// Applies what arrived from the loaders: per-file overrides, the recent list, framing.
-    fn poll_loads(&mut self) {
-        let (arrived, errors) = self.session.poll_loads();
-        if let Some(e) = errors.into_iter().last() {
-            self.messages.error = Some(e);
-        }
-        for a in arrived {
-            if let Some(key) = &a.key {
-                let saved = self.settings.overrides.get(&key.display().to_string()).copied().unwrap_or_default();
-                self.session.scene.set_overrides(a.index, saved.unit, saved.up);
-                self.settings.remember(key.clone());
-                self.store.save(&self.settings);
-            }
-            if a.replaced {
-                self.view.selected = None;
-                self.messages.error = None;
-            }
-            if let Some(name) = self.view.select_on_load.take() {
-                let skeleton = &self.session.scene.clips[a.index].motion.skeleton;
-                match skeleton.find(&name) {
-                    Some(j) if a.index == self.session.active => self.view.selected = Some(j),
-                    Some(_) => {}
-                    None => {
-                        self.messages.error =
-                            Some(format!("--select: no joint named {name:?} in {}", self.session.scene.clips[a.index].name))
-                    }
-                }
-            }
-            if a.index == self.session.active && !self.view.measure_on_load.is_empty() {
-                let names = std::mem::take(&mut self.view.measure_on_load);
-                let skeleton = &self.session.scene.clips[a.index].motion.skeleton;
-                match names.iter().map(|n| skeleton.find(n).ok_or(n)).collect::<Result<Vec<_>, _>>() {
-                    Ok(joints) => {
-                        self.view.measure.open = true;
-                        self.view.measure.picks.clear();
-                        joints.into_iter().for_each(|j| self.view.measure.pick(j));
-                    }
-                    Err(name) => {
-                        self.messages.error =
-                            Some(format!("--measure: no joint named {name:?} in {}", self.session.scene.clips[a.index].name))
-                    }
-                }
-            }
-            self.view.frame_on_next_pose = true;
-            self.view.choose_follow = true;
-        }
-    }
-
-    /// Applies the command line's viewer options.
-    pub fn start_with(&mut self, start: Start) {
-        self.view.select_on_load = start.select;
-        self.view.show_curves = start.curves;
-        self.view.measure_on_load = start.measure;
-    }
-
-    /// Remembers the active clip's unit/up choices (and `rule`, if given) for its file.
-    fn remember_overrides(&mut self, rule: Option<PositionRule>) {
-        let Some(c) = self.session.active_clip() else { return };
-        let Some(path) = c.motion.source.paths.last() else { return };
-        // The loader keys by absolute path; a clip opened in memory has no file.
-        if !path.is_absolute() && !path.exists() {
-            return;
-        }
-        let key = std::path::absolute(path).unwrap_or_else(|_| path.clone()).display().to_string();
-        let entry = self.settings.overrides.entry(key).or_default();
-        (entry.unit, entry.up) = (c.unit_override, c.up_override);
-        if rule.is_some() {
-            entry.rule = rule;
-        }
-        self.store.save(&self.settings);
     }
 
     /// Applies the queued commands, in order.

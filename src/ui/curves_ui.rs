@@ -45,11 +45,8 @@ pub fn curves_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     let largest = curves.iter().filter(|c| c.length).flat_map(|c| c.points.iter().map(|p| p[1].abs() as f32)).fold(0.0, f32::max);
     let unit = viewer.settings.lengths.unit_for(largest);
     let factor = unit.per_metre() as f64;
-    ui.label(format!(
-        "{name}: {} channels, rotations in degrees, translations in {} · {flips} Euler flips (jumps over 180°)",
-        curves.len(),
-        unit.symbol()
-    ));
+    let translations = if curves.iter().any(|c| c.length) { format!(", translations in {}", unit.symbol()) } else { String::new() };
+    ui.label(format!("{name}: {} channels, rotations in degrees{translations} · {flips} Euler flips (jumps over 180°)", curves.len()));
     let t = viewer.session.playback.time_secs;
     let columns = (ui.available_width() * ui.ctx().pixels_per_point()).max(16.0) as usize;
     let plot = egui_plot::Plot::new("channel_curves")

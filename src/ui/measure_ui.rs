@@ -37,9 +37,11 @@ fn axis(measure: &Measure, values: &[[f64; 2]], lengths: LengthDisplay) -> (f64,
 /// Shows the window while the tool is open.
 pub fn measure_window(ctx: &egui::Context, viewer: &mut Viewer) {
     let mut open = viewer.view.measure.open;
+    // Top right of the viewport, beside the inspector: clear of a figure framed in the middle.
+    let right = if viewer.settings.panels.right_shown { viewer.settings.panels.right_width } else { 0.0 };
     egui::Window::new("Measure")
         .open(&mut open)
-        .default_pos(ctx.content_rect().right_top() + egui::vec2(-760.0, 60.0))
+        .default_pos(ctx.content_rect().right_top() + egui::vec2(-right - 400.0, 70.0))
         .default_width(380.0)
         .resizable(true)
         .show(ctx, |ui| measure_ui(ui, viewer));
