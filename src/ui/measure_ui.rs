@@ -162,19 +162,19 @@ pub fn measure_overlay(painter: &egui::Painter, rect: egui::Rect, viewer: &Viewe
     let lengths = viewer.settings.lengths;
     let text: Vec<String> = measures.iter().zip(&tool.now).map(|(m, v)| shown(m, *v, lengths)).collect();
     // The arc at the middle joint, drawn in 3D between the two bones so it turns with the view.
-    if let &[a, b, c] = tool.picks.as_slice() {
-        if let (Some(pa), Some(pb), Some(pc)) = (positions.get(a), positions.get(b), positions.get(c)) {
-            let (u, v) = ((*pa - *pb), (*pc - *pb));
-            let r = 0.3 * u.length().min(v.length());
-            let (u, v) = (u.normalize_or_zero(), v.normalize_or_zero());
-            let arc: Vec<egui::Pos2> = (0..=24)
-                .filter_map(|s| {
-                    let d = u.lerp(v, s as f32 / 24.0).normalize_or_zero();
-                    camera.project(*pb + d * r, rect.width(), rect.height()).map(|(p, _)| rect.min + egui::vec2(p.x, p.y))
-                })
-                .collect();
-            painter.add(egui::Shape::line(arc, stroke));
-        }
+    if let &[a, b, c] = tool.picks.as_slice()
+        && let (Some(pa), Some(pb), Some(pc)) = (positions.get(a), positions.get(b), positions.get(c))
+    {
+        let (u, v) = ((*pa - *pb), (*pc - *pb));
+        let r = 0.3 * u.length().min(v.length());
+        let (u, v) = (u.normalize_or_zero(), v.normalize_or_zero());
+        let arc: Vec<egui::Pos2> = (0..=24)
+            .filter_map(|s| {
+                let d = u.lerp(v, s as f32 / 24.0).normalize_or_zero();
+                camera.project(*pb + d * r, rect.width(), rect.height()).map(|(p, _)| rect.min + egui::vec2(p.x, p.y))
+            })
+            .collect();
+        painter.add(egui::Shape::line(arc, stroke));
     }
     // The value beside the middle of what is measured.
     let anchor = match points.as_slice() {
