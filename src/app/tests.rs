@@ -1,7 +1,7 @@
 //! Viewer unit tests: loading, commands, picking, settings, export, several clips.
 
 use super::*;
-use crate::formats::Source;
+use crate::formats::{LoadRequest, Source};
 use crate::scene::{CompareMode, PALETTE};
 use glam::Vec2;
 

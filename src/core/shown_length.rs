@@ -72,7 +72,7 @@ impl ShownUnit {
 
     /// A vector in this unit, fixed-width columns, with the symbol once at the end.
     pub fn show_vec3(self, metres: Vec3) -> String {
-        let w = self.decimals() + 6;
+        let w = self.decimals() + 5;
         let d = self.decimals();
         let s = self.per_metre();
         format!("{:>w$.d$} {:>w$.d$} {:>w$.d$} {}", metres.x * s, metres.y * s, metres.z * s, self.symbol())
@@ -151,6 +151,6 @@ mod tests {
 
     #[test]
     fn vectors_share_one_symbol() {
-        assert_eq!(ShownUnit::Cm.show_vec3(Vec3::new(0.1, -1.0, 0.0)), "   10.00  -100.00     0.00 cm");
+        assert_eq!(ShownUnit::Cm.show_vec3(Vec3::new(0.1, -1.0, 0.0)), "  10.00 -100.00    0.00 cm");
     }
 }

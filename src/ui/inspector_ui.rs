@@ -43,7 +43,14 @@ fn vec3(v: Vec3) -> String {
 }
 
 fn quat(q: Quat) -> String {
-    format!("x {:.4} y {:.4} z {:.4} w {:.4}", q.x, q.y, q.z, q.w)
+    format!("{:>6.3} {:>6.3} {:>6.3} {:>6.3}", q.x, q.y, q.z, q.w)
+}
+
+/// A label and its value in monospace, one row of a two-column grid.
+fn row(ui: &mut egui::Ui, label: &str, value: String) {
+    ui.label(label);
+    ui.monospace(value);
+    ui.end_row();
 }
 
 /// Euler angles (degrees) of `q` in a joint's own channel order and convention.
@@ -208,30 +215,33 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         let lengths = viewer.settings.lengths;
         let unit = lengths.unit_for(local.translation.abs().max_element() * metres);
         ui.label(egui::RichText::new("Local (file axes)").strong());
-        ui.monospace(format!("translation {}", unit.show_vec3(local.translation * metres)));
-        ui.monospace(format!("rotation    {}", quat(local.rotation)));
-        if local.scale != glam::Vec3::ONE {
-            ui.monospace(format!("scale       {}", vec3(local.scale)));
-        }
-        if let (false, Some(v)) = (order.is_empty(), values.as_ref()) {
-            let channel_rotation = compose_rotation(&joint.channels, v, joint.euler);
-            if let Some(e) = euler_in_order(channel_rotation, &order, joint.euler) {
-                ui.monospace(format!("euler {order}   {:.2}° {:.2}° {:.2}°", e[0], e[1], e[2]));
+        egui::Grid::new("local").num_columns(2).show(ui, |ui| {
+            row(ui, "translation", unit.show_vec3(local.translation * metres));
+            row(ui, "rotation xyzw", quat(local.rotation));
+            if local.scale != glam::Vec3::ONE {
+                row(ui, "scale", vec3(local.scale));
             }
-        }
+            if let (false, Some(v)) = (order.is_empty(), values.as_ref()) {
+                let channel_rotation = compose_rotation(&joint.channels, v, joint.euler);
+                if let Some(e) = euler_in_order(channel_rotation, &order, joint.euler) {
+                    row(ui, &format!("euler {order}"), format!("{:.2}° {:.2}° {:.2}°", e[0], e[1], e[2]));
+                }
+            }
+        });
         if viewer.global().world_from_joint.len() == motion.skeleton.len() {
             let g = viewer.global().world_from_joint[i];
             ui.separator();
             ui.label(egui::RichText::new("Global").strong());
-            if let Some(p) = viewer.positions().get(i) {
-                let unit = lengths.unit_for(p.abs().max_element());
-                ui.monospace(format!("position    {} (Y-up)", unit.show_vec3(*p)));
-            }
-            ui.monospace(format!("rotation    {}", quat(Quat::from_mat3a(&g.matrix3).normalize())));
-            if let Some(parent) = joint.parent {
-                let len = (Vec3::from(g.translation) - Vec3::from(viewer.global().world_from_joint[parent].translation)).length();
-                ui.monospace(format!("bone length {}", lengths.show(len * metres)));
-            }
+            egui::Grid::new("global").num_columns(2).show(ui, |ui| {
+                if let Some(p) = viewer.positions().get(i) {
+                    row(ui, "position Y-up", lengths.unit_for(p.abs().max_element()).show_vec3(*p));
+                }
+                row(ui, "rotation xyzw", quat(Quat::from_mat3a(&g.matrix3).normalize()));
+                if let Some(parent) = joint.parent {
+                    let len = (Vec3::from(g.translation) - Vec3::from(viewer.global().world_from_joint[parent].translation)).length();
+                    row(ui, "bone length", lengths.show(len * metres));
+                }
+            });
         }
         if joint.channels.iter().any(|c| *c == ChannelKind::Length) {
             ui.label("(l: bone stretch channel)");
