@@ -176,7 +176,7 @@ fn a_humanoid_of_absurd_size_in_declared_units_is_warned_about() {
     let m = load_text("cm.x3d", x3d.as_bytes());
     assert_eq!(m.source.unit.symbol(), "m", "declared units stay the default");
     let w = m.warnings.iter().find(|w| w.message.contains("m tall")).expect("a size warning");
-    assert_eq!(w.message, "body 152.00 m tall with the declared m: is it in cm? View > Units changes it");
+    assert_eq!(w.message, "body 152.00 m tall with the declared m: is it in cm? View > File units changes it");
     assert_eq!((w.line, w.col), (1, 1));
     // The sample (detected cm, 1.6 m) gets no such warning.
     assert!(formats::load_sample().unwrap().warnings.is_empty());

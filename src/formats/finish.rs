@@ -146,7 +146,7 @@ fn size_warning(m: &Motion) -> Option<Warning> {
         path: s.paths.last().cloned().unwrap_or_default(),
         line: 1,
         col: 1,
-        message: format!("body {height_m:.2} m tall with the {how} {}: {likely}View > Units changes it", s.unit.symbol()),
+        message: format!("body {height_m:.2} m tall with the {how} {}: {likely}View > File units changes it", s.unit.symbol()),
     })
 }
 

@@ -6,6 +6,7 @@ pub mod bvh;
 pub mod error;
 pub mod file_format;
 pub mod finish;
+pub mod gltf;
 pub mod hanim;
 pub mod htr;
 pub mod mnm;

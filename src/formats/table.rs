@@ -8,8 +8,15 @@ use std::path::Path;
 use super::file_format::FileFormat;
 
 /// Every format, in the order listings show them and content sniffing tries them.
-pub static FORMATS: [&dyn FileFormat; 6] =
-    [&super::bvh::Bvh, &super::acclaim::Acclaim, &super::htr::Htr, &super::hanim::HAnim, &super::acl::Acl, &super::mnm::Mnm];
+pub static FORMATS: [&dyn FileFormat; 7] = [
+    &super::bvh::Bvh,
+    &super::acclaim::Acclaim,
+    &super::htr::Htr,
+    &super::hanim::HAnim,
+    &super::acl::Acl,
+    &super::gltf::Gltf,
+    &super::mnm::Mnm,
+];
 
 /// The format a name ends in (`walk.BVH`, `x.acl.zip`), longest ending first.
 pub fn by_name(path: &Path) -> Option<&'static dyn FileFormat> {
@@ -70,6 +77,9 @@ mod tests {
         assert_eq!(content(b"version = 5\nclip = {"), Some("ACL"));
         assert_eq!(content(b"# comment\n:version 1.10\n:name x\n:root\n"), Some("ASF/AMC"));
         assert_eq!(content(b":FULLY-SPECIFIED\n:DEGREES\n1\n"), Some("ASF/AMC"));
+        assert_eq!(content(b"glTF\x02\0\0\0"), Some("glTF"));
+        assert_eq!(content(b"{\n  \"asset\": {\"version\": \"2.0\"}"), Some("glTF"));
+        assert_eq!(name("Fox.GLB"), Some("glTF"));
         assert_eq!(content(b"just text"), None);
         assert_eq!(detect(Path::new("noext"), b"HIERARCHY").map(|f| f.name()), Some("BVH"));
         assert_eq!(detect(Path::new("x.bvh"), b"[Header]\nFileType htr").map(|f| f.name()), Some("BVH"), "extension first");

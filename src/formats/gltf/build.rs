@@ -1,0 +1,333 @@
+//! Maps a glTF 2.0 document onto skelview's model.
+//!
+//! Joints are the nodes of every skin (their union), or, in a file without skins, the
+//! animated nodes; their ancestors come too, because a parent's transform (an `Armature`
+//! node turned to Y-up, a `Z_UP` node) moves them. Every joint has ten channels `Tx Ty Tz Qx
+//! Qy Qz Qw Sx Sy Sz` holding its local translation, rotation and scale, with the node's own
+//! TRS (a matrix decomposed) as the rest pose. Each animation is a take; the chosen one is
+//! sampled at the rate its keys share (else 30 fps), frame 0 at time 0 and the last frame
+//! holding the last key.
+
+use std::collections::{HashMap, HashSet};
+
+use glam::{Vec3, Vec4};
+
+use super::sample::{Interpolation, Track, shared_rate};
+use crate::core::{ChannelKind, Clip, Joint, PositionRule, Skeleton, Take};
+use crate::formats::error::{ParseError, RawWarning};
+use crate::formats::finish::Parsed;
+
+const CHANNELS: [ChannelKind; 10] = [
+    ChannelKind::TranslateX,
+    ChannelKind::TranslateY,
+    ChannelKind::TranslateZ,
+    ChannelKind::QuatX,
+    ChannelKind::QuatY,
+    ChannelKind::QuatZ,
+    ChannelKind::QuatW,
+    ChannelKind::ScaleX,
+    ChannelKind::ScaleY,
+    ChannelKind::ScaleZ,
+];
+
+/// Most values a clip may hold (512 MiB of f32): refuses absurd joints × frames products.
+const MAX_VALUES: u64 = 1 << 27;
+
+/// The frame rate used when the keys share none.
+pub const FALLBACK_FPS: f64 = 30.0;
+
+/// Which part of a node a channel drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Path {
+    Translation,
+    Rotation,
+    Scale,
+}
+
+/// Checks that `accessor` (and its sparse parts) lies inside its buffer views and their
+/// buffers, so that reading it cannot run past the data.
+fn check_accessor(accessor: &::gltf::Accessor, buffers: &[::gltf::buffer::Data]) -> Result<(), String> {
+    let elem = accessor.size();
+    let view_fits = |view: &::gltf::buffer::View, offset: usize, count: usize, elem: usize, stride: Option<usize>| -> Result<(), String> {
+        let data = buffers.get(view.buffer().index()).map_or(0, |b| b.len());
+        let end = view.offset().checked_add(view.length()).ok_or("buffer view too long")?;
+        if end > data {
+            return Err(format!("buffer view {} ends at byte {end} of a buffer of {data} bytes", view.index()));
+        }
+        if count == 0 {
+            return Ok(());
+        }
+        let stride = stride.unwrap_or(elem).max(elem);
+        let need = (count - 1)
+            .checked_mul(stride)
+            .and_then(|x| x.checked_add(offset))
+            .and_then(|x| x.checked_add(elem))
+            .ok_or("accessor too long")?;
+        if need > view.length() {
+            return Err(format!(
+                "accessor {} needs {need} bytes of buffer view {} ({} bytes)",
+                accessor.index(),
+                view.index(),
+                view.length()
+            ));
+        }
+        Ok(())
+    };
+    if let Some(view) = accessor.view() {
+        view_fits(&view, accessor.offset(), accessor.count(), elem, view.stride())?;
+    }
+    if let Some(sparse) = accessor.sparse() {
+        let (indices, values) = (sparse.indices(), sparse.values());
+        let index_size = match indices.index_type() {
+            ::gltf::accessor::sparse::IndexType::U8 => 1,
+            ::gltf::accessor::sparse::IndexType::U16 => 2,
+            ::gltf::accessor::sparse::IndexType::U32 => 4,
+        };
+        view_fits(&indices.view(), indices.offset() as usize, sparse.count(), index_size, None)?;
+        view_fits(&values.view(), values.offset() as usize, sparse.count(), elem, None)?;
+    }
+    Ok(())
+}
+
+/// The keys of one animation channel.
+fn read_track(channel: &::gltf::animation::Channel, buffers: &[::gltf::buffer::Data]) -> Result<Option<(usize, Path, Track)>, String> {
+    let path = match channel.target().property() {
+        ::gltf::animation::Property::Translation => Path::Translation,
+        ::gltf::animation::Property::Rotation => Path::Rotation,
+        ::gltf::animation::Property::Scale => Path::Scale,
+        ::gltf::animation::Property::MorphTargetWeights => return Ok(None),
+    };
+    let sampler = channel.sampler();
+    check_accessor(&sampler.input(), buffers)?;
+    check_accessor(&sampler.output(), buffers)?;
+    let reader = channel.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
+    let times: Vec<f32> = reader.read_inputs().ok_or("a sampler's input cannot be read")?.collect();
+    if times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] <= w[0]) {
+        return Err(format!("sampler {} has key times that are not finite and increasing", sampler.index()));
+    }
+    use ::gltf::animation::util::ReadOutputs;
+    let values: Vec<Vec4> = match reader.read_outputs().ok_or("a sampler's output cannot be read")? {
+        ReadOutputs::Translations(it) | ReadOutputs::Scales(it) => it.map(|v| Vec3::from(v).extend(0.0)).collect(),
+        ReadOutputs::Rotations(r) => r.into_f32().map(Vec4::from).collect(),
+        ReadOutputs::MorphTargetWeights(_) => return Ok(None),
+    };
+    let interpolation = match sampler.interpolation() {
+        ::gltf::animation::Interpolation::Linear => Interpolation::Linear,
+        ::gltf::animation::Interpolation::Step => Interpolation::Step,
+        ::gltf::animation::Interpolation::CubicSpline => Interpolation::CubicSpline,
+    };
+    let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+    if values.len() != times.len() * per_key {
+        return Err(format!(
+            "sampler {} has {} keys but {} output values (expected {})",
+            sampler.index(),
+            times.len(),
+            values.len(),
+            times.len() * per_key
+        ));
+    }
+    if values.iter().any(|v| !v.is_finite()) {
+        return Err(format!("sampler {} has output values that are not finite", sampler.index()));
+    }
+    let track = Track { times, values, interpolation, rotation: path == Path::Rotation };
+    Ok(Some((channel.target().node().index(), path, track)))
+}
+
+/// Parents of every node (`None` for scene roots).
+fn parents(doc: &::gltf::Document) -> Result<Vec<Option<usize>>, String> {
+    let mut parent = vec![None; doc.nodes().len()];
+    for n in doc.nodes() {
+        for c in n.children() {
+            if parent[c.index()].replace(n.index()).is_some() || c.index() == n.index() {
+                return Err(format!("node {} has two parents (the node hierarchy must be a forest)", c.index()));
+            }
+        }
+    }
+    Ok(parent)
+}
+
+/// Builds the skeleton and the clip of the take `choice` (a name or an index; the first
+/// animation when `None`).
+pub fn build(
+    doc: &::gltf::Document,
+    buffers: &[::gltf::buffer::Data],
+    choice: Option<&str>,
+) -> Result<(Parsed, Vec<RawWarning>), ParseError> {
+    let bad = |m: String| ParseError::invalid(0, m);
+    let mut warnings = Vec::new();
+    let parent = parents(doc).map_err(bad)?;
+    // Every animation's tracks, read once: takes list them, the chosen one is sampled.
+    let mut animations = Vec::new();
+    for a in doc.animations() {
+        let mut tracks = Vec::new();
+        for c in a.channels() {
+            if let Some(t) = read_track(&c, buffers).map_err(|e| bad(format!("animation {}: {e}", a.index())))? {
+                tracks.push(t);
+            }
+        }
+        animations.push((a.name().map_or_else(|| format!("animation {}", a.index()), str::to_owned), tracks));
+    }
+    // The joint set: skins' joints (or animated nodes), with their ancestors.
+    let mut wanted: HashSet<usize> = HashSet::new();
+    for skin in doc.skins() {
+        let mut seen = HashSet::new();
+        for j in skin.joints() {
+            if !seen.insert(j.index()) {
+                let name = skin.name().map_or_else(|| skin.index().to_string(), |n| format!("'{n}'"));
+                return Err(bad(format!("skin {name} names joint node {} twice", j.index())));
+            }
+            wanted.insert(j.index());
+        }
+    }
+    let skinned = !wanted.is_empty();
+    if !skinned {
+        wanted.extend(animations.iter().flat_map(|(_, t)| t.iter().map(|(node, _, _)| *node)));
+        if !wanted.is_empty() {
+            warnings.push(RawWarning { offset: 0, message: "no skin: the animated nodes and their parents are the skeleton".into() });
+        }
+    }
+    if wanted.is_empty() {
+        return Err(bad("no skin and no animated node: nothing to show as a skeleton".into()));
+    }
+    for n in wanted.clone() {
+        let mut p = parent[n];
+        while let Some(q) = p {
+            wanted.insert(q);
+            p = parent[q];
+        }
+    }
+    // Parents first: depth-first from the roots, in the file's node order.
+    let mut order = Vec::with_capacity(wanted.len());
+    let mut stack: Vec<usize> =
+        doc.nodes().filter(|n| parent[n.index()].is_none() && wanted.contains(&n.index())).map(|n| n.index()).collect();
+    stack.reverse();
+    while let Some(n) = stack.pop() {
+        order.push(n);
+        let node = doc.nodes().nth(n).expect("index from the document");
+        stack.extend(node.children().map(|c| c.index()).filter(|c| wanted.contains(c)).collect::<Vec<_>>().into_iter().rev());
+    }
+    let index_of: HashMap<usize, usize> = order.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+    let skin_joints: HashSet<usize> = doc.skins().flat_map(|s| s.joints().map(|j| j.index()).collect::<Vec<_>>()).collect();
+
+    let mut joints = Vec::with_capacity(order.len());
+    let mut rest = Vec::with_capacity(order.len() * CHANNELS.len());
+    let mut names: HashMap<String, usize> = HashMap::new();
+    for &n in &order {
+        let node = doc.nodes().nth(n).expect("index from the document");
+        let (t, r, s) = node.transform().decomposed();
+        let base = node.name().map_or_else(|| format!("node {n}"), str::to_owned);
+        // Names must be unique to be picked and matched: a repeated one gets its node index.
+        let count = names.entry(base.clone()).or_insert(0);
+        *count += 1;
+        let name = if *count > 1 { format!("{base} (node {n})") } else { base };
+        let mut joint = Joint::new(name, parent[n].and_then(|p| index_of.get(&p).copied()), Vec3::from(t));
+        joint.channels = CHANNELS.to_vec();
+        joint.details = vec![("glTF node".into(), n.to_string())];
+        if skinned && !skin_joints.contains(&n) {
+            joint.details.push(("Role".into(), "ancestor of the skin's joints".into()));
+        }
+        if let ::gltf::scene::Transform::Matrix { .. } = node.transform() {
+            joint.details.push(("Transform".into(), "matrix (decomposed)".into()));
+        }
+        rest.extend_from_slice(&t);
+        rest.extend_from_slice(&r);
+        rest.extend_from_slice(&s);
+        joints.push(joint);
+    }
+
+    let takes: Vec<Take> = animations
+        .iter()
+        .map(|(name, tracks)| Take {
+            name: name.clone(),
+            duration_secs: tracks.iter().filter_map(|(_, _, t)| t.times.last()).fold(0.0f32, |a, &b| a.max(b)) as f64,
+            joints: tracks.iter().map(|(n, _, _)| *n).filter(|n| index_of.contains_key(n)).collect::<HashSet<_>>().len(),
+            moving: tracks.iter().any(|(_, _, t)| t.moves()),
+        })
+        .collect();
+    let chosen = match choice {
+        None => (!takes.is_empty()).then_some(0),
+        Some(c) => {
+            let by_name = takes.iter().position(|t| t.name.eq_ignore_ascii_case(c.trim()));
+            let by_index = c.trim().parse::<usize>().ok().filter(|&i| i < takes.len());
+            match by_name.or(by_index) {
+                Some(i) => Some(i),
+                None => {
+                    let list: Vec<String> = takes.iter().enumerate().map(|(i, t)| format!("{i}: {}", t.name)).collect();
+                    return Err(bad(format!(
+                        "no take '{c}' in this file (takes {})",
+                        if list.is_empty() { "none".into() } else { list.join(", ") }
+                    )));
+                }
+            }
+        }
+    };
+    if takes.len() > 1 {
+        if let Some(c) = chosen {
+            let others: Vec<&str> = takes.iter().enumerate().filter(|(i, _)| *i != c).map(|(_, t)| t.name.as_str()).collect();
+            warnings.push(RawWarning {
+                offset: 0,
+                message: format!(
+                    "{} takes in this file; showing '{}' (others: {}; --take or the clip list chooses)",
+                    takes.len(),
+                    takes[c].name,
+                    others.join(", ")
+                ),
+            });
+        }
+    }
+
+    let mut details = Vec::new();
+    if let Some(c) = chosen {
+        details.push(("Animation".into(), takes[c].name.clone()));
+    }
+    let tracks: Vec<(usize, Path, Track)> = chosen.map(|c| std::mem::take(&mut animations[c].1)).unwrap_or_default();
+    let refs: Vec<&Track> = tracks.iter().map(|(_, _, t)| t).collect();
+    let duration = refs.iter().filter_map(|t| t.times.last()).fold(0.0f32, |a, &b| a.max(b)) as f64;
+    let (fps, rate_note) = match shared_rate(&refs) {
+        Some(r) => (r, "the keys' own rate"),
+        None if refs.is_empty() => (FALLBACK_FPS, "no keys: the rest pose"),
+        None => (FALLBACK_FPS, "the keys share no rate: sampled at 30 fps"),
+    };
+    details.push(("Frame rate".into(), format!("{fps} fps ({rate_note})")));
+    let interpolations: HashSet<String> = refs.iter().map(|t| format!("{:?}", t.interpolation).to_uppercase()).collect();
+    let mut interpolations: Vec<String> = interpolations.into_iter().collect();
+    interpolations.sort();
+    if !interpolations.is_empty() {
+        details.push(("Samplers".into(), interpolations.join(", ")));
+    }
+    details.push(("Skins".into(), doc.skins().len().to_string()));
+    details.push(("Animations".into(), takes.len().to_string()));
+    let frames = ((duration * fps - 1e-4).ceil().max(0.0) as u64) + 1;
+    let width = joints.len() * CHANNELS.len();
+    if frames.saturating_mul(width as u64) > MAX_VALUES {
+        return Err(bad(format!("animation too long to sample: {} joints × {frames} frames", joints.len())));
+    }
+    let frames = frames as usize;
+    let mut values = Vec::with_capacity(frames * width);
+    for _ in 0..frames {
+        values.extend_from_slice(&rest);
+    }
+    for (node, path, track) in &tracks {
+        let Some(&j) = index_of.get(node) else { continue };
+        let (at, len) = match path {
+            Path::Translation => (0, 3),
+            Path::Rotation => (3, 4),
+            Path::Scale => (7, 3),
+        };
+        for f in 0..frames {
+            let t = ((f as f64 / fps).min(duration)) as f32;
+            let v = track.at(t).to_array();
+            let base = f * width + j * CHANNELS.len() + at;
+            values[base..base + len].copy_from_slice(&v[..len]);
+        }
+    }
+    let skeleton = Skeleton::new(joints, PositionRule::Replace).and_then(|s| s.with_rest_values(rest)).map_err(|e| bad(e.to_string()))?;
+    let clip = Clip::new(1.0 / fps, width, frames, values);
+    let mut parsed = Parsed::new(skeleton, clip, "quaternion");
+    parsed.unit = Some(crate::core::LengthUnit::Metre);
+    parsed.up = Some(crate::core::UpAxis::Y);
+    parsed.declared_units = Some("metres (glTF)".into());
+    parsed.details = details;
+    parsed.takes = (takes, chosen);
+    Ok((parsed, warnings))
+}

@@ -1,0 +1,113 @@
+//! glTF 2.0 (`.gltf` with external or embedded buffers, `.glb`), read with the `gltf` crate:
+//! skins' joints (or animated nodes) as the skeleton, every animation a take. See
+//! [`build`] for the mapping and [`sample`] for the samplers.
+
+pub mod build;
+pub mod sample;
+
+use crate::core::{Format, Motion};
+use crate::formats::error::{LoadError, ParseError};
+use crate::formats::file_format::{FileFormat, MimeType, contains};
+use crate::formats::finish;
+use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
+
+/// What the rest of the program needs to know of this format.
+pub const FORMAT: Format = Format {
+    name: "glTF",
+    bvh_channel_names: false,
+    joints_at_far_end: false,
+    position_rule_choosable: false,
+    position_note: "replace (a translation channel replaces the node's translation)",
+    assumed_rate_note: None,
+    file_quaternions: true,
+};
+
+/// glTF 2.0 scenes with skins and animations.
+pub struct Gltf;
+
+/// The byte offset of a 1-based line and column (for JSON errors, which give those).
+fn offset_of(bytes: &[u8], line: usize, column: usize) -> u64 {
+    let mut at = 0;
+    for _ in 1..line {
+        match memchr::memchr(b'\n', &bytes[at..]) {
+            Some(k) => at += k + 1,
+            None => return bytes.len() as u64,
+        }
+    }
+    (at + column.saturating_sub(1)).min(bytes.len()) as u64
+}
+
+/// Reads the document and its buffers; `base` is the folder external buffers are relative to.
+pub fn parse(
+    bytes: &[u8],
+    base: Option<&std::path::Path>,
+    take: Option<&str>,
+) -> Result<(finish::Parsed, Vec<crate::formats::error::RawWarning>), ParseError> {
+    let gltf = ::gltf::Gltf::from_slice(bytes).map_err(|e| match &e {
+        ::gltf::Error::Deserialize(j) => ParseError::invalid(offset_of(bytes, j.line(), j.column()), format!("not valid glTF JSON: {j}")),
+        _ => ParseError::invalid(0, format!("not a valid glTF file: {e}")),
+    })?;
+    let ::gltf::Gltf { document, blob } = gltf;
+    let buffers =
+        ::gltf::import_buffers(&document, base, blob).map_err(|e| ParseError::invalid(0, format!("cannot read the buffers: {e}")))?;
+    let (mut parsed, warnings) = build::build(&document, &buffers, take)?;
+    let asset = document.as_json().asset.clone();
+    parsed.details.insert(0, ("glTF version".into(), asset.version));
+    if let Some(g) = asset.generator {
+        parsed.details.insert(1, ("Generator".into(), g));
+    }
+    if let Some(c) = asset.copyright {
+        parsed.details.push(("Copyright".into(), c));
+    }
+    Ok((parsed, warnings))
+}
+
+impl FileFormat for Gltf {
+    fn name(&self) -> &'static str {
+        FORMAT.name
+    }
+    fn description(&self) -> &'static str {
+        "glTF 2.0 scene with skins and animations (JSON with buffers, or binary .glb)"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["gltf", "glb"]
+    }
+    fn mime_types(&self) -> &'static [MimeType] {
+        &[
+            MimeType {
+                name: "model/gltf+json",
+                comment: "glTF 2.0 scene",
+                globs: &["*.gltf"],
+                parent: "application/json",
+                glob_weight: 50,
+                magic: &[],
+            },
+            MimeType {
+                name: "model/gltf-binary",
+                comment: "glTF 2.0 binary scene",
+                globs: &["*.glb"],
+                parent: "application/octet-stream",
+                glob_weight: 50,
+                magic: &[("glTF", "0:0")],
+            },
+        ]
+    }
+    fn sniff(&self, text: &[u8], raw: &[u8]) -> bool {
+        raw.starts_with(b"glTF") || (text.starts_with(b"{") && contains(text, b"\"asset\""))
+    }
+    fn load(
+        &self,
+        sources: &[Source],
+        options: &LoadOptions,
+        _parallel: &dyn Parallel,
+        observer: &mut dyn LoadObserver,
+    ) -> Result<Motion, LoadError> {
+        let [source] = sources else { return Err(crate::formats::wrong_sources(self, sources)) };
+        let bytes = source.read_all()?;
+        let path = source.path().to_owned();
+        // External buffers are relative to the file's folder; a file in memory has none.
+        let base = path.parent().filter(|d| !d.as_os_str().is_empty() && d.is_dir()).map(|d| d.to_owned());
+        let take = options.take.as_deref();
+        finish::single(FORMAT, &path, &bytes, observer, |b| parse(b, base.as_deref(), take))
+    }
+}
