@@ -54,7 +54,7 @@ fn fixture_json(uri: Option<&str>, len: usize, skin_joints: &str, output_count: 
 /// A GLB container of `json` and `bin`, with the chunk lengths given (to make them lie).
 fn glb(json: &str, bin: &[u8], json_len: Option<u32>) -> Vec<u8> {
     let mut j = json.as_bytes().to_vec();
-    while j.len() % 4 != 0 {
+    while !j.len().is_multiple_of(4) {
         j.push(b' ');
     }
     let total = 12 + 8 + j.len() + 8 + bin.len();

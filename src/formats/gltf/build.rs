@@ -83,8 +83,8 @@ fn check_accessor(accessor: &::gltf::Accessor, buffers: &[::gltf::buffer::Data])
             ::gltf::accessor::sparse::IndexType::U16 => 2,
             ::gltf::accessor::sparse::IndexType::U32 => 4,
         };
-        view_fits(&indices.view(), indices.offset() as usize, sparse.count(), index_size, None)?;
-        view_fits(&values.view(), values.offset() as usize, sparse.count(), elem, None)?;
+        view_fits(&indices.view(), indices.offset(), sparse.count(), index_size, None)?;
+        view_fits(&values.view(), values.offset(), sparse.count(), elem, None)?;
     }
     Ok(())
 }
@@ -261,19 +261,19 @@ pub fn build(
             }
         }
     };
-    if takes.len() > 1 {
-        if let Some(c) = chosen {
-            let others: Vec<&str> = takes.iter().enumerate().filter(|(i, _)| *i != c).map(|(_, t)| t.name.as_str()).collect();
-            warnings.push(RawWarning {
-                offset: 0,
-                message: format!(
-                    "{} takes in this file; showing '{}' (others: {}; --take or the clip list chooses)",
-                    takes.len(),
-                    takes[c].name,
-                    others.join(", ")
-                ),
-            });
-        }
+    if takes.len() > 1
+        && let Some(c) = chosen
+    {
+        let others: Vec<&str> = takes.iter().enumerate().filter(|(i, _)| *i != c).map(|(_, t)| t.name.as_str()).collect();
+        warnings.push(RawWarning {
+            offset: 0,
+            message: format!(
+                "{} takes in this file; showing '{}' (others: {}; --take or the clip list chooses)",
+                takes.len(),
+                takes[c].name,
+                others.join(", ")
+            ),
+        });
     }
 
     let mut details = Vec::new();
