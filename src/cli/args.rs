@@ -206,7 +206,8 @@ enum Sub {
     },
     /// Write a loaded motion as BVH: INPUT... OUTPUT.bvh.
     Convert {
-        /// Input files (one motion; an ASF with its AMC counts as one), then the .bvh to write.
+        /// Input files (one motion; an ASF with its AMC counts as one), then the .bvh, .glb or
+        /// .gltf to write (glTF: every take, metres, Y up).
         #[arg(value_name = "FILE", required = true, num_args = 2..)]
         files: Vec<PathBuf>,
         /// Rotation order of the written channels, first listed outermost.
@@ -355,8 +356,8 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
         },
         Some(Sub::Convert { mut files, order }) => {
             let output = files.pop().unwrap_or_default();
-            if !has_ext(&output, "bvh") {
-                return Err(usage(format!("convert writes INPUT... OUTPUT.bvh; '{}' is not a .bvh", output.display())));
+            if !["bvh", "glb", "gltf"].iter().any(|e| has_ext(&output, e)) {
+                return Err(usage(format!("convert writes INPUT... OUTPUT.bvh|.glb|.gltf; '{}' is none of those", output.display())));
             }
             Command::Convert { inputs: files, output, options: BvhWriteOptions { order } }
         }

@@ -1,8 +1,9 @@
-//! Writing motions out: BVH conversion (any format in, BVH out), position and measurement CSVs, GIF and MP4 videos, and the one
+//! Writing motions out: BVH and glTF conversion (any format in), position and measurement CSVs, GIF and MP4 videos, and the one
 //! atomic-write helper every output file goes through.
 
 pub mod atomic;
 pub mod bvh_writer;
+pub mod gltf_writer;
 pub mod measures;
 pub mod positions;
 pub mod video;

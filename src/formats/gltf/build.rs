@@ -196,15 +196,20 @@ pub fn build(
             p = parent[q];
         }
     }
-    // Parents first: depth-first from the roots, in the file's node order.
-    let mut order = Vec::with_capacity(wanted.len());
-    let mut stack: Vec<usize> =
-        doc.nodes().filter(|n| parent[n.index()].is_none() && wanted.contains(&n.index())).map(|n| n.index()).collect();
-    stack.reverse();
-    while let Some(n) = stack.pop() {
-        order.push(n);
-        let node = doc.nodes().nth(n).expect("index from the document");
-        stack.extend(node.children().map(|c| c.index()).filter(|c| wanted.contains(c)).collect::<Vec<_>>().into_iter().rev());
+    // The file's node order when it already puts parents first (skelview writes it so);
+    // else depth-first from the roots.
+    let mut order: Vec<usize> = wanted.iter().copied().collect();
+    order.sort_unstable();
+    if order.iter().any(|&n| parent[n].is_some_and(|p| p > n)) {
+        order.clear();
+        let mut stack: Vec<usize> =
+            doc.nodes().filter(|n| parent[n.index()].is_none() && wanted.contains(&n.index())).map(|n| n.index()).collect();
+        stack.reverse();
+        while let Some(n) = stack.pop() {
+            order.push(n);
+            let node = doc.nodes().nth(n).expect("index from the document");
+            stack.extend(node.children().map(|c| c.index()).filter(|c| wanted.contains(c)).collect::<Vec<_>>().into_iter().rev());
+        }
     }
     let index_of: HashMap<usize, usize> = order.iter().enumerate().map(|(i, &n)| (n, i)).collect();
     let skin_joints: HashSet<usize> = doc.skins().flat_map(|s| s.joints().map(|j| j.index()).collect::<Vec<_>>()).collect();

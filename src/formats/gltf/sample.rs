@@ -84,15 +84,24 @@ impl Track {
     }
 }
 
-/// The frame rate the keys share: the smallest interval between keys when every key time is
-/// a whole number of it (within 0.1% of an interval), rounded to a whole rate when within
-/// 0.01; `None` when the keys sit at mixed times.
+/// The frame rate the keys share: the smallest interval between keys (refined over the last
+/// key's time) when every key time is a whole number of it (within 0.1% of an interval);
+/// `None` when the keys sit at mixed times.
 pub fn shared_rate(tracks: &[&Track]) -> Option<f64> {
-    let step =
-        tracks.iter().flat_map(|t| t.times.windows(2).map(|w| (w[1] - w[0]) as f64)).filter(|d| *d > 1e-6).fold(f64::INFINITY, f64::min);
+    // The first keys' intervals: early times are the most precise f32s.
+    let step = tracks
+        .iter()
+        .flat_map(|t| t.times[..t.times.len().min(64)].windows(2).map(|w| (w[1] - w[0]) as f64))
+        .filter(|d| *d > 1e-6)
+        .fold(f64::INFINITY, f64::min);
     if !step.is_finite() {
         return None;
     }
+    // Key times are f32: the smallest interval is off by up to ~1e-4 of itself late in a long
+    // clip. Refine it over the whole span so that thousands of frames do not drift.
+    let last = tracks.iter().filter_map(|t| t.times.last()).fold(0.0f32, |a, &b| a.max(b)) as f64;
+    let spans = (last / step).round();
+    let step = if spans >= 1.0 { last / spans } else { step };
     let whole = tracks.iter().flat_map(|t| t.times.iter()).all(|&x| {
         let k = x as f64 / step;
         (k - k.round()).abs() < 1e-3 * k.max(1.0).sqrt().max(1.0)
@@ -100,8 +109,9 @@ pub fn shared_rate(tracks: &[&Track]) -> Option<f64> {
     if !whole {
         return None;
     }
-    let rate = 1.0 / step;
-    Some(if (rate - rate.round()).abs() < 0.01 { rate.round() } else { rate })
+    // Not rounded to a whole rate: the frames must land on the keys (a BVH's 0.0333333 s
+    // written as keys is 30.00003 fps, and 30 would slip a key's worth over a minute).
+    Some(1.0 / step)
 }
 
 #[cfg(test)]
@@ -150,9 +160,13 @@ mod tests {
         let at = |times: &[f32]| track(times, &vec![[0.0; 4]; times.len()], Interpolation::Linear, false);
         let a = at(&[0.0, 1.0 / 30.0, 2.0 / 30.0, 0.5]);
         let b = at(&[0.1, 0.2]);
-        assert_eq!(shared_rate(&[&a]), Some(30.0));
-        assert_eq!(shared_rate(&[&a, &b]), Some(30.0), "0.1 and 0.2 are frames 3 and 6 at 30 fps");
+        let near = |r: Option<f64>, want: f64| r.is_some_and(|r| (r - want).abs() < 1e-3);
+        assert!(near(shared_rate(&[&a]), 30.0));
+        assert!(near(shared_rate(&[&a, &b]), 30.0), "0.1 and 0.2 are frames 3 and 6 at 30 fps");
         assert_eq!(shared_rate(&[&at(&[0.0, 0.3, 0.7])]), None, "mixed intervals");
         assert_eq!(shared_rate(&[&at(&[0.0])]), None);
+        // 120 fps for a minute as f32 times: the rounding does not break the rate.
+        let long: Vec<f32> = (0..7200).map(|k| (k as f64 / 120.0) as f32).collect();
+        assert!(near(shared_rate(&[&at(&long)]), 120.0));
     }
 }

@@ -1,0 +1,226 @@
+//! glTF 2.0 output (`.glb`, or `.gltf` with a `.bin` beside it) from any motion: every joint a
+//! node with its name and rest transform, one skin listing the joints with their inverse bind
+//! matrices, and one animation per take with a key per source frame (LINEAR), translation
+//! where a joint moves, rotation quaternions (never Euler) where it turns, and scale where it
+//! is not 1. Metres, Y up: the motion's units and up axis are folded into every local
+//! transform by conjugation (`D · L · D⁻¹` with `D` the file → metres, Y-up similarity), so
+//! positions come out exactly as `skelview positions` prints them and no extra node appears.
+
+use std::io::Write;
+
+use glam::{Mat4, Quat, Vec3};
+use serde_json::{Value, json};
+
+use crate::core::pose::{self, GlobalPose, LocalPose, LocalTransform};
+use crate::core::{Motion, Take};
+
+/// One animation to write: its name and the motion sampled for it.
+pub struct Animation<'a> {
+    /// The take's name.
+    pub name: String,
+    /// The motion playing that take (all takes share the first one's skeleton).
+    pub motion: &'a Motion,
+}
+
+/// The file → metres, Y-up similarity of `m`: its rotation and uniform scale.
+fn similarity(m: &Motion) -> (Quat, f32) {
+    let d = m.display_from_file();
+    let s = d.x_axis.truncate().length().max(1e-12);
+    (Quat::from_mat4(&(d * Mat4::from_scale(Vec3::splat(1.0 / s)))).normalize(), s)
+}
+
+/// `local` in the output space: translation turned and scaled, rotation conjugated, scale
+/// axes permuted (`rd` turns by multiples of 90°).
+fn conjugate(local: &LocalTransform, rd: Quat, s: f32) -> (Vec3, Quat, Vec3) {
+    // The scale's axes follow the turn; their signs (a mirror) stay.
+    let m = glam::Mat3::from_quat(rd);
+    let from = |i: usize| (0..3).max_by(|&a, &b| m.col(a)[i].abs().total_cmp(&m.col(b)[i].abs())).unwrap_or(i);
+    let scale = Vec3::new(local.scale[from(0)], local.scale[from(1)], local.scale[from(2)]);
+    (rd * local.translation * s, (rd * local.rotation * rd.conjugate()).normalize(), scale)
+}
+
+/// Binary buffer being filled, with the views and accessors that describe it.
+#[derive(Default)]
+struct Blob {
+    bytes: Vec<u8>,
+    views: Vec<Value>,
+    accessors: Vec<Value>,
+}
+
+impl Blob {
+    /// Appends `floats` as one view and one accessor of `kind` (`SCALAR`, `VEC3`…); returns the
+    /// accessor index. `min_max` adds the bounds (required on animation inputs).
+    fn floats(&mut self, floats: &[f32], kind: &str, count: usize, min_max: bool) -> usize {
+        while !self.bytes.len().is_multiple_of(4) {
+            self.bytes.push(0);
+        }
+        let offset = self.bytes.len();
+        for f in floats {
+            self.bytes.extend_from_slice(&f.to_le_bytes());
+        }
+        self.views.push(json!({ "buffer": 0, "byteOffset": offset, "byteLength": floats.len() * 4 }));
+        let mut accessor = json!({ "bufferView": self.views.len() - 1, "componentType": 5126, "count": count, "type": kind });
+        if min_max {
+            let lo = floats.iter().copied().fold(f32::INFINITY, f32::min);
+            let hi = floats.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            accessor["min"] = json!([lo]);
+            accessor["max"] = json!([hi]);
+        }
+        self.accessors.push(accessor);
+        self.accessors.len() - 1
+    }
+}
+
+/// The glTF JSON document and its binary buffer for `animations` (at least one; the first
+/// gives the skeleton and the rest pose).
+pub fn document(animations: &[Animation]) -> (Value, Vec<u8>) {
+    let first = animations[0].motion;
+    let skeleton = &first.skeleton;
+    let (rd, s) = similarity(first);
+    let joints = skeleton.joints();
+    let mut rest = LocalPose::default();
+    pose::rest_pose(skeleton, &mut rest);
+    let mut blob = Blob::default();
+
+    let rest_nodes: Vec<(Vec3, Quat, Vec3)> = rest.parent_from_joint.iter().map(|l| conjugate(l, rd, s)).collect();
+    let mut nodes: Vec<Value> = joints
+        .iter()
+        .zip(&rest_nodes)
+        .map(|(j, &(t, r, sc))| {
+            let mut node = json!({ "name": j.name, "translation": t.to_array(), "rotation": r.to_array() });
+            if (sc - Vec3::ONE).abs().max_element() > 1e-7 {
+                node["scale"] = json!(sc.to_array());
+            }
+            node
+        })
+        .collect();
+    for (i, j) in joints.iter().enumerate() {
+        if let Some(p) = j.parent {
+            let children = nodes[p].as_object_mut().expect("a node").entry("children").or_insert_with(|| json!([]));
+            children.as_array_mut().expect("an array").push(json!(i));
+        }
+    }
+    // Inverse bind matrices of the rest pose in the output space.
+    let mut global = GlobalPose::default();
+    pose::global_pose(skeleton, &rest, &mut global);
+    let conj = Mat4::from_scale_rotation_translation(Vec3::splat(s), rd, Vec3::ZERO);
+    let ibm: Vec<f32> = global
+        .world_from_joint
+        .iter()
+        .flat_map(|w| {
+            let w = conj * Mat4::from(*w) * conj.inverse();
+            let inv = w.inverse();
+            let mut m = if inv.is_finite() { inv.to_cols_array() } else { Mat4::IDENTITY.to_cols_array() };
+            // An affine matrix: the validator wants the last row exactly 0 0 0 1.
+            (m[3], m[7], m[11], m[15]) = (0.0, 0.0, 0.0, 1.0);
+            m
+        })
+        .collect();
+    let ibm = blob.floats(&ibm, "MAT4", joints.len(), false);
+
+    let mut gltf_animations = Vec::new();
+    for a in animations {
+        let m = a.motion;
+        let frames = m.clip.num_frames().max(1);
+        let times: Vec<f32> = (0..frames).map(|f| (f as f64 * m.clip.frame_time_secs) as f32).collect();
+        let input = blob.floats(&times, "SCALAR", frames, true);
+        let (rd, s) = similarity(m);
+        // Every frame's local transforms in the output space, joint-major.
+        let mut per_joint: Vec<Vec<(Vec3, Quat, Vec3)>> = vec![Vec::with_capacity(frames); joints.len()];
+        let mut local = LocalPose::default();
+        for f in 0..frames {
+            pose::frame_pose(&m.skeleton, &m.clip, f, &mut local);
+            for (j, l) in local.parent_from_joint.iter().enumerate().take(joints.len()) {
+                per_joint[j].push(conjugate(l, rd, s));
+            }
+        }
+        let (mut samplers, mut channels) = (Vec::new(), Vec::new());
+        for (j, keys) in per_joint.iter_mut().enumerate() {
+            // Consecutive quaternions on the same side, so that LINEAR takes the short way.
+            for k in 1..keys.len() {
+                if keys[k].1.dot(keys[k - 1].1) < 0.0 {
+                    keys[k].1 = -keys[k].1;
+                }
+            }
+            // A channel wherever a frame leaves the node's rest value (a joint held away from
+            // its rest pose needs one as much as a moving one).
+            let at_rest = &rest_nodes[j];
+            let differs = |get: &dyn Fn(&(Vec3, Quat, Vec3)) -> [f32; 4]| {
+                let a = get(at_rest);
+                keys.iter().any(|k| get(k).iter().zip(a).any(|(x, y)| (x - y).abs() > 1e-6))
+            };
+            let t_moves = differs(&|k| k.0.extend(0.0).to_array());
+            // q and -q are the same rotation.
+            let r_moves = keys.iter().any(|k| k.1.dot(at_rest.1).abs() < 1.0 - 1e-7);
+            let s_moves = differs(&|k| k.2.extend(0.0).to_array());
+            let mut add = |path: &str, values: Vec<f32>, kind: &str| {
+                let output = blob.floats(&values, kind, frames, false);
+                samplers.push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
+                channels.push(json!({ "sampler": samplers.len() - 1, "target": { "node": j, "path": path } }));
+            };
+            if t_moves {
+                add("translation", keys.iter().flat_map(|k| k.0.to_array()).collect(), "VEC3");
+            }
+            if r_moves {
+                add("rotation", keys.iter().flat_map(|k| k.1.to_array()).collect(), "VEC4");
+            }
+            if s_moves {
+                add("scale", keys.iter().flat_map(|k| k.2.to_array()).collect(), "VEC3");
+            }
+        }
+        if channels.is_empty() {
+            // A still take: one channel keeps it an animation (glTF needs at least one).
+            let root = skeleton.roots().next().unwrap_or(0);
+            let values: Vec<f32> = per_joint[root].iter().flat_map(|k| k.1.to_array()).collect();
+            let output = blob.floats(&values, "VEC4", frames, false);
+            samplers.push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
+            channels.push(json!({ "sampler": 0, "target": { "node": root, "path": "rotation" } }));
+        }
+        gltf_animations.push(json!({ "name": a.name, "samplers": samplers, "channels": channels }));
+    }
+    while !blob.bytes.len().is_multiple_of(4) {
+        blob.bytes.push(0);
+    }
+    let roots: Vec<usize> = skeleton.roots().collect();
+    let doc = json!({
+        "asset": { "version": "2.0", "generator": concat!("skelview ", env!("CARGO_PKG_VERSION")) },
+        "scene": 0,
+        "scenes": [ { "nodes": roots } ],
+        "nodes": nodes,
+        "skins": [ { "joints": (0..joints.len()).collect::<Vec<_>>(), "inverseBindMatrices": ibm } ],
+        "animations": gltf_animations,
+        "buffers": [ { "byteLength": blob.bytes.len() } ],
+        "bufferViews": blob.views,
+        "accessors": blob.accessors,
+    });
+    (doc, blob.bytes)
+}
+
+/// Writes a GLB container: the JSON chunk (padded with spaces) and the binary chunk.
+pub fn write_glb(doc: &Value, bin: &[u8], out: &mut dyn Write) -> std::io::Result<()> {
+    let mut json = serde_json::to_vec(doc).map_err(std::io::Error::other)?;
+    while !json.len().is_multiple_of(4) {
+        json.push(b' ');
+    }
+    let total = 12 + 8 + json.len() + 8 + bin.len();
+    let total = u32::try_from(total).map_err(|_| std::io::Error::other("a GLB is at most 4 GiB"))?;
+    out.write_all(b"glTF")?;
+    out.write_all(&2u32.to_le_bytes())?;
+    out.write_all(&total.to_le_bytes())?;
+    out.write_all(&(json.len() as u32).to_le_bytes())?;
+    out.write_all(b"JSON")?;
+    out.write_all(&json)?;
+    out.write_all(&(bin.len() as u32).to_le_bytes())?;
+    out.write_all(b"BIN\0")?;
+    out.write_all(bin)
+}
+
+/// The takes of `m` worth a name in the output (`Take` list, or the clip itself).
+pub fn take_names(m: &Motion) -> Vec<String> {
+    let takes: &[Take] = &m.source.takes;
+    if takes.is_empty() {
+        vec![m.source.paths.last().and_then(|p| p.file_stem()).map_or("take".into(), |s| s.to_string_lossy().into_owned())]
+    } else {
+        takes.iter().map(|t| t.name.clone()).collect()
+    }
+}
