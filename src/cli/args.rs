@@ -204,7 +204,7 @@ enum Sub {
         #[arg(long)]
         print_thresholds: bool,
     },
-    /// Write a loaded motion as BVH: INPUT... OUTPUT.bvh.
+    /// Write a loaded motion as BVH or glTF 2.0: INPUT... OUTPUT.bvh|.glb|.gltf.
     Convert {
         /// Input files (one motion; an ASF with its AMC counts as one), then the .bvh, .glb or
         /// .gltf to write (glTF: every take, metres, Y up).

@@ -92,6 +92,9 @@ impl FileFormat for Gltf {
             },
         ]
     }
+    fn writes(&self) -> bool {
+        true
+    }
     fn sniff(&self, text: &[u8], raw: &[u8]) -> bool {
         raw.starts_with(b"glTF") || (text.starts_with(b"{") && contains(text, b"\"asset\""))
     }
