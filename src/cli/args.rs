@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-pub use super::command::{Args, Command, FrameList, MeasureByName, MeasureKind};
+pub use super::command::{Args, Command, FrameList, MeasureByName, MeasureKind, Shell};
 use super::qa::QaOptions;
 use super::render_cmd::{At, RenderOptions};
 use crate::compare::Align;
@@ -105,21 +105,6 @@ enum LayoutArg {
     AlignRoots,
     /// Roots together and facing the same way.
     AlignRootsHeading,
-}
-
-/// Shells `completions` writes scripts for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Shell {
-    /// Bash.
-    Bash,
-    /// Zsh.
-    Zsh,
-    /// Fish.
-    Fish,
-    /// Elvish.
-    Elvish,
-    /// PowerShell.
-    Powershell,
 }
 
 #[derive(Subcommand, Debug)]

@@ -1,8 +1,8 @@
-//! The parsed command line as the commands read it: plain data, free of clap.
+//! The parsed command line as the commands read it: plain data (only [`Shell`] is also
+//! clap's value list, so that the grammar in `args.rs` can name it without a circle).
 
 use std::path::PathBuf;
 
-use super::args::Shell;
 use super::qa::QaOptions;
 use super::render_cmd::RenderOptions;
 use crate::compare::Align;
@@ -153,4 +153,19 @@ pub struct MeasureByName {
     pub kind: MeasureKind,
     /// Joint names (2, 3 or 1 by kind).
     pub joints: Vec<String>,
+}
+
+/// Shells `completions` writes scripts for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Shell {
+    /// Bash.
+    Bash,
+    /// Zsh.
+    Zsh,
+    /// Fish.
+    Fish,
+    /// Elvish.
+    Elvish,
+    /// PowerShell.
+    Powershell,
 }
