@@ -12,8 +12,13 @@ mod common;
 /// Key times 0, 0.5, 1 s (2 fps) and root rotations 0°, 45°, 90° about Z, LINEAR; the child
 /// joint sits 1 m up from the root, which is 2 m along X from an `Armature` parent.
 fn fixture_bin() -> Vec<u8> {
+    fixture_bin_at([0.0, 0.5, 1.0])
+}
+
+/// The same keys at other times.
+fn fixture_bin_at(times: [f32; 3]) -> Vec<u8> {
     let mut b = Vec::new();
-    for t in [0.0f32, 0.5, 1.0] {
+    for t in times {
         b.extend_from_slice(&t.to_le_bytes());
     }
     let h = std::f32::consts::FRAC_PI_8; // half of 45°
@@ -177,4 +182,30 @@ fn simple_skin_plays_the_keys_a_second_reader_decoded() {
         let p = positions(&m, f);
         assert!(close(p[1], [0.0, 1.0, 0.0]) && close(p[2], [0.0, 1.0, 0.0]), "frame {f}: {p:?}");
     }
+}
+
+#[test]
+fn without_a_skin_or_a_shared_rate_the_guesses_are_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = fixture_bin();
+    // No skin: the animated node and its parent are the skeleton, and a warning says so.
+    let json = fixture_json(None, bin.len(), "[1, 2]", 3).replace("  \"skins\": [ { \"name\": \"rig\", \"joints\": [1, 2] } ],\n", "");
+    assert!(!json.contains("skins"));
+    let path = dir.path().join("noskin.glb");
+    std::fs::write(&path, glb(&json, &bin, None)).unwrap();
+    let m = load(&path).unwrap();
+    let names: Vec<&str> = m.skeleton.joints().iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, ["Armature", "root"]);
+    assert!(m.warnings.iter().any(|w| w.message.contains("no skin")), "{:?}", m.warnings);
+    // Keys at 0, 0.3 and 1 s share no rate: 30 fps, said in the details; the 45° key is at frame 9.
+    let bin = fixture_bin_at([0.0, 0.3, 1.0]);
+    let path = dir.path().join("mixed.glb");
+    std::fs::write(&path, glb(&fixture_json(None, bin.len(), "[1, 2]", 3), &bin, None)).unwrap();
+    let m = load(&path).unwrap();
+    assert_eq!(m.clip.num_frames(), 31);
+    assert!((m.clip.frame_time_secs - 1.0 / 30.0).abs() < 1e-12);
+    let rate = m.source.details.iter().find(|(k, _)| k == "Frame rate").map(|(_, v)| v.as_str()).unwrap_or("");
+    assert!(rate.contains("share no rate") && rate.contains("30 fps"), "{rate}");
+    let s = std::f32::consts::FRAC_1_SQRT_2;
+    assert!(close(positions(&m, 9)[2], [2.0 - s, s, 0.0]), "{:?}", positions(&m, 9));
 }

@@ -7,6 +7,9 @@
 //! at a scale factor of 2 (HiDPI). Without a graphics adapter the tests skip with a note,
 //! except under CI=true where they fail.
 
+mod common;
+use common::{have_gpu, wait};
+
 use std::sync::Arc;
 
 use egui_kittest::Harness;
@@ -14,28 +17,6 @@ use egui_kittest::kittest::Queryable;
 use skelview::app::{Command, Viewer};
 use skelview::core::PlaybackCommand;
 use skelview::formats::{LoadOptions, LoadRequest, Source};
-
-fn have_gpu() -> bool {
-    match skelview::render::offscreen::headless() {
-        Ok(_) => true,
-        Err(e) if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") => panic!("CI needs a graphics adapter: {e}"),
-        Err(e) => {
-            eprintln!("skipping: {e} (install mesa-vulkan-drivers)");
-            false
-        }
-    }
-}
-
-fn wait(v: &mut Viewer, done: &dyn Fn(&Viewer) -> bool) {
-    for _ in 0..4000 {
-        v.update(0.0);
-        if done(v) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    panic!("timed out: {:?}", v.messages.error);
-}
 
 /// Two copies of the sample, the second half a second later, paused at 1.5 s, LeftArm
 /// selected, the comparison's curve and both clips' checks done: what the panels show is

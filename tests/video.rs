@@ -3,24 +3,15 @@
 //! ffmpeg is installed, else the error must name it. Without a graphics adapter the tests
 //! skip with a note, except under CI=true where they fail.
 
+mod common;
+use common::{have_gpu, wait};
+
 use std::path::Path;
 use std::sync::Arc;
 
 use skelview::app::{Command, Viewer};
 use skelview::core::PlaybackCommand;
 use skelview::formats::{LoadOptions, LoadRequest, Source};
-use skelview::render::offscreen;
-
-fn have_gpu() -> bool {
-    match offscreen::headless() {
-        Ok(_) => true,
-        Err(e) if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") => panic!("CI needs a graphics adapter: {e}"),
-        Err(e) => {
-            eprintln!("skipping: {e} (install mesa-vulkan-drivers)");
-            false
-        }
-    }
-}
 
 fn skelview(args: &[&str], path: Option<&str>) -> std::process::Output {
     let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"));
@@ -118,17 +109,6 @@ fn viewer_with_sample() -> Viewer {
     ));
     wait(&mut v, &|v| v.motion().is_some());
     v
-}
-
-fn wait(v: &mut Viewer, done: &dyn Fn(&Viewer) -> bool) {
-    for _ in 0..4000 {
-        v.update(0.0);
-        if done(v) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    panic!("timed out: {:?}", v.messages.error);
 }
 
 #[test]

@@ -75,6 +75,18 @@ pub enum Finished {
 /// An RGBA8 picture and its size in pixels.
 pub type Picture = ((u32, u32), Vec<u8>);
 
+/// The answer of a one-shot background thread, once it came; the slot empties then, or when
+/// the thread ended without answering.
+fn answer<T>(slot: &mut Option<Receiver<T>>) -> Option<T> {
+    let got = match slot.as_ref()?.try_recv() {
+        Ok(value) => Some(value),
+        Err(TryRecvError::Empty) => return None,
+        Err(TryRecvError::Disconnected) => None,
+    };
+    *slot = None;
+    got
+}
+
 /// The viewer's background work.
 #[derive(Default)]
 pub struct Jobs {
@@ -279,26 +291,8 @@ impl Jobs {
                 self.name_map = None;
             }
         }
-        if let Some(rx) = &self.picture {
-            match rx.try_recv() {
-                Ok(picture) => {
-                    out.push(Finished::Picture(picture));
-                    self.picture = None;
-                }
-                Err(TryRecvError::Empty) => {}
-                Err(TryRecvError::Disconnected) => self.picture = None,
-            }
-        }
-        if let Some(rx) = &self.dialog {
-            match rx.try_recv() {
-                Ok(answer) => {
-                    out.push(Finished::Dialog(answer));
-                    self.dialog = None;
-                }
-                Err(TryRecvError::Empty) => {}
-                Err(TryRecvError::Disconnected) => self.dialog = None,
-            }
-        }
+        out.extend(answer(&mut self.picture).map(Finished::Picture));
+        out.extend(answer(&mut self.dialog).map(Finished::Dialog));
         out
     }
 }

@@ -120,11 +120,18 @@ impl super::Viewer {
         let input =
             MeasureInput { motion: c.motion.clone(), serial: c.serial, measures, space_from_file: c.display.0, offset_secs: c.offset_secs };
         let frame = self.session.active_frame();
-        tool.now = series(&input.motion, &input.measures, &[frame], input.space_from_file, &|_| true)
-            .map(|columns| columns.into_iter().map(|c| c[0]).collect())
-            .unwrap_or_default();
+        let (motion, measures, space) = (input.motion.clone(), input.measures.clone(), input.space_from_file);
         let job = input.clone();
         self.whole.measures.want(input, &self.waker, move |p| measure_curves(&job, &|f| p.report(f)));
+        // Once the whole clip is measured the value now is a lookup; until then, the frame and
+        // its neighbours are posed for it.
+        let tool = &mut self.view.measure;
+        tool.now = match self.whole.measures.result() {
+            Some(curves) => curves.values.iter().map(|c| c.get(frame).copied().unwrap_or(f64::NAN)).collect(),
+            None => {
+                series(&motion, &measures, &[frame], space, &|_| true).map(|c| c.into_iter().map(|c| c[0]).collect()).unwrap_or_default()
+            }
+        };
     }
 }
 

@@ -38,6 +38,21 @@ pub enum ChannelKind {
 }
 
 impl ChannelKind {
+    /// Translation, rotation quaternion (x y z w) and scale: the channels of a joint in formats
+    /// that store transforms rather than Euler angles (ACL, glTF).
+    pub const TRANSLATION_QUATERNION_SCALE: [Self; 10] = [
+        Self::TranslateX,
+        Self::TranslateY,
+        Self::TranslateZ,
+        Self::QuatX,
+        Self::QuatY,
+        Self::QuatZ,
+        Self::QuatW,
+        Self::ScaleX,
+        Self::ScaleY,
+        Self::ScaleZ,
+    ];
+
     /// True for the three rotation channels.
     pub fn is_rotation(self) -> bool {
         matches!(self, Self::RotateX | Self::RotateY | Self::RotateZ)

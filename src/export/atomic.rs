@@ -17,7 +17,7 @@ pub fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> std::
     Ok(())
 }
 
-/// A temporary file beside `path` (`.NAME.XXXX.tmp`, 0666 less the umask) for output written
+/// A temporary file beside `path` (`.NAME.<random>.tmp`, 0666 less the umask) for output written
 /// over time; `persist(path)` puts it in place, dropping it removes it.
 pub fn temp_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {

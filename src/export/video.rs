@@ -100,7 +100,8 @@ impl FrameSink for GifSink {
 pub struct Mp4Sink {
     child: Child,
     stdin: Option<BufWriter<ChildStdin>>,
-    partial: PathBuf,
+    /// The file ffmpeg writes, beside the target; removed when dropped unfinished.
+    partial: Option<tempfile::NamedTempFile>,
     path: PathBuf,
 }
 
@@ -109,14 +110,16 @@ pub const NO_FFMPEG: &str = "MP4 needs ffmpeg, which is not installed (Debian/Ub
 
 impl Mp4Sink {
     fn new(path: &Path, size: (u32, u32), fps: f64) -> Result<Self, String> {
-        let partial = path.with_extension("partial.mp4");
+        let partial = super::atomic::temp_beside(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let spawned = Command::new("ffmpeg")
             .args(["-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s"])
             .arg(format!("{}x{}", size.0, size.1))
             .arg("-r")
             .arg(format!("{fps}"))
             .args(["-i", "-", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart"])
-            .arg(&partial)
+            // The temporary name does not end in .mp4: say the container.
+            .args(["-f", "mp4"])
+            .arg(partial.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -127,7 +130,7 @@ impl Mp4Sink {
             Err(e) => return Err(format!("{}: cannot start ffmpeg: {e}", path.display())),
         };
         let stdin = child.stdin.take().map(BufWriter::new);
-        Ok(Self { child, stdin, partial, path: path.to_owned() })
+        Ok(Self { child, stdin, partial: Some(partial), path: path.to_owned() })
     }
 
     /// What ffmpeg said on its way out.
@@ -160,22 +163,21 @@ impl FrameSink for Mp4Sink {
         let status = self.child.wait().map_err(|e| format!("{}: {e}", self.path.display()))?;
         if !status.success() {
             let reason = self.reason();
-            let _ = std::fs::remove_file(&self.partial);
             return Err(format!("{}: {reason}", self.path.display()));
         }
-        std::fs::rename(&self.partial, &self.path).map_err(|e| format!("{}: {e}", self.path.display()))?;
+        let partial = self.partial.take().ok_or_else(|| format!("{}: finished twice", self.path.display()))?;
+        partial.persist(&self.path).map_err(|e| format!("{}: {}", self.path.display(), e.error))?;
         Ok(self.path.clone())
     }
 }
 
 impl Drop for Mp4Sink {
     fn drop(&mut self) {
-        // Cancelled or failed before `finish`: stop ffmpeg and leave no partial file.
+        // Cancelled or failed before `finish`: stop ffmpeg; the partial file goes with `partial`.
         if self.stdin.is_some() {
             self.stdin = None;
             let _ = self.child.kill();
             let _ = self.child.wait();
-            let _ = std::fs::remove_file(&self.partial);
         }
     }
 }

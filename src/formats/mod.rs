@@ -11,6 +11,7 @@ pub mod hanim;
 pub mod htr;
 pub mod mnm;
 pub mod table;
+pub mod takes;
 pub mod text;
 
 use std::ops::ControlFlow;

@@ -222,9 +222,10 @@ impl Scene {
 
     /// The mean of the shown clips' first roots as posed now: what "follow" keeps in view.
     pub fn roots_centre(&self, active: usize) -> Option<Vec3> {
-        let roots: Vec<Vec3> =
-            self.shown(active).filter_map(|c| c.motion.skeleton.roots().next().and_then(|r| c.positions().get(r).copied())).collect();
-        (!roots.is_empty()).then(|| roots.iter().sum::<Vec3>() / roots.len() as f32)
+        // Every frame while following: summed in place, no list.
+        let roots = self.shown(active).filter_map(|c| c.motion.skeleton.roots().next().and_then(|r| c.positions().get(r).copied()));
+        let (sum, n) = roots.fold((Vec3::ZERO, 0), |(s, n), p| (s + p, n + 1));
+        (n > 0).then(|| sum / n as f32)
     }
 
     /// True when the shown clips travel: their bounds over the whole clips reach more than a

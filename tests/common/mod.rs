@@ -37,3 +37,28 @@ pub const ACCLAIM_PAIRS: [(&str, &str); 6] = [
     ("hdm05_HDM_dg_06-03_03_120.amc", "hdm05_HDM_dg.asf"),
     ("endorphin_walking.amc", "endorphin_skeleton.asf"),
 ];
+
+/// True when a graphics adapter exists; without one, a note naming the package (and a
+/// failure under `CI=true`).
+pub fn have_gpu() -> bool {
+    match skelview::render::offscreen::headless() {
+        Ok(_) => true,
+        Err(e) if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") => panic!("CI needs a graphics adapter: {e}"),
+        Err(e) => {
+            eprintln!("skipping: {e} (install mesa-vulkan-drivers)");
+            false
+        }
+    }
+}
+
+/// Updates the viewer until `done` holds (20 s at most).
+pub fn wait(v: &mut skelview::app::Viewer, done: &dyn Fn(&skelview::app::Viewer) -> bool) {
+    for _ in 0..4000 {
+        v.update(0.0);
+        if done(v) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("timed out: {:?}", v.messages.error);
+}

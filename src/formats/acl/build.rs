@@ -25,18 +25,7 @@ use super::document::{Bone, Document, Samples, Track};
 use crate::core::{ChannelKind, Clip, Joint, PositionRule, Skeleton};
 use crate::formats::error::{ParseError, RawWarning};
 
-const CHANNELS: [ChannelKind; 10] = [
-    ChannelKind::TranslateX,
-    ChannelKind::TranslateY,
-    ChannelKind::TranslateZ,
-    ChannelKind::QuatX,
-    ChannelKind::QuatY,
-    ChannelKind::QuatZ,
-    ChannelKind::QuatW,
-    ChannelKind::ScaleX,
-    ChannelKind::ScaleY,
-    ChannelKind::ScaleZ,
-];
+const CHANNELS: [ChannelKind; 10] = ChannelKind::TRANSLATION_QUATERNION_SCALE;
 
 /// Most values a clip may hold (512 MiB of f32, ~200× the largest corpus clip): refuses absurd
 /// bones × samples products before allocating.

@@ -17,18 +17,7 @@ use crate::core::{ChannelKind, Clip, Joint, PositionRule, Skeleton, Take};
 use crate::formats::error::{ParseError, RawWarning};
 use crate::formats::finish::Parsed;
 
-const CHANNELS: [ChannelKind; 10] = [
-    ChannelKind::TranslateX,
-    ChannelKind::TranslateY,
-    ChannelKind::TranslateZ,
-    ChannelKind::QuatX,
-    ChannelKind::QuatY,
-    ChannelKind::QuatZ,
-    ChannelKind::QuatW,
-    ChannelKind::ScaleX,
-    ChannelKind::ScaleY,
-    ChannelKind::ScaleZ,
-];
+const CHANNELS: [ChannelKind; 10] = ChannelKind::TRANSLATION_QUATERNION_SCALE;
 
 /// Most values a clip may hold (512 MiB of f32): refuses absurd joints × frames products.
 const MAX_VALUES: u64 = 1 << 27;
@@ -146,8 +135,8 @@ fn parents(doc: &::gltf::Document) -> Result<Vec<Option<usize>>, String> {
     Ok(parent)
 }
 
-/// Builds the skeleton and the clip of the take `choice` (a name or an index; the first
-/// animation when `None`).
+/// Builds the skeleton and the clip of the take `choice` (a name or an index; by the take
+/// list's rule when `None`).
 pub fn build(
     doc: &::gltf::Document,
     buffers: &[::gltf::buffer::Data],
@@ -249,36 +238,9 @@ pub fn build(
             moving: tracks.iter().any(|(_, _, t)| t.moves()),
         })
         .collect();
-    let chosen = match choice {
-        None => (!takes.is_empty()).then_some(0),
-        Some(c) => {
-            let by_name = takes.iter().position(|t| t.name.eq_ignore_ascii_case(c.trim()));
-            let by_index = c.trim().parse::<usize>().ok().filter(|&i| i < takes.len());
-            match by_name.or(by_index) {
-                Some(i) => Some(i),
-                None => {
-                    let list: Vec<String> = takes.iter().enumerate().map(|(i, t)| format!("{i}: {}", t.name)).collect();
-                    return Err(bad(format!(
-                        "no take '{c}' in this file (takes {})",
-                        if list.is_empty() { "none".into() } else { list.join(", ") }
-                    )));
-                }
-            }
-        }
-    };
-    if takes.len() > 1
-        && let Some(c) = chosen
-    {
-        let others: Vec<&str> = takes.iter().enumerate().filter(|(i, _)| *i != c).map(|(_, t)| t.name.as_str()).collect();
-        warnings.push(RawWarning {
-            offset: 0,
-            message: format!(
-                "{} takes in this file; showing '{}' (others: {}; --take or the clip list chooses)",
-                takes.len(),
-                takes[c].name,
-                others.join(", ")
-            ),
-        });
+    let chosen = crate::formats::takes::choose(&takes, choice).map_err(bad)?;
+    if let Some(message) = chosen.and_then(|c| crate::formats::takes::several(&takes, c)) {
+        warnings.push(RawWarning { offset: 0, message });
     }
 
     let mut details = Vec::new();

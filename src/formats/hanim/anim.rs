@@ -123,41 +123,11 @@ pub(crate) fn select(scene: &Scene<'_>, choice: Option<&str>, warnings: &mut Vec
     if takes.is_empty() {
         return Ok(Selection::default());
     }
-    let chosen = match choice {
-        Some(c) => {
-            let by_name = takes.iter().position(|t| t.name.eq_ignore_ascii_case(c.trim()));
-            let by_index = c.trim().parse::<usize>().ok().filter(|&i| i < takes.len());
-            by_name.or(by_index).ok_or_else(|| {
-                let names: Vec<String> = takes.iter().enumerate().map(|(i, t)| format!("{i}: {}", t.name)).collect();
-                ParseError::invalid(
-                    scene.nodes[driven[animating[0]].0].offset as u64,
-                    format!("no take '{c}' in this file (takes {})", names.join(", ")),
-                )
-            })?
-        }
-        None => {
-            let key = |t: &crate::core::Take| (t.moving, t.joints, t.duration_secs);
-            let mut best = 0;
-            for (i, t) in takes.iter().enumerate() {
-                if key(t).partial_cmp(&key(&takes[best])) == Some(std::cmp::Ordering::Greater) {
-                    best = i;
-                }
-            }
-            best
-        }
-    };
+    let at = scene.nodes[driven[animating[0]].0].offset as u64;
+    let chosen = crate::formats::takes::choose(&takes, choice).map_err(|e| ParseError::invalid(at, e))?.unwrap_or(0);
     let (timer, interps) = &driven[animating[chosen]];
-    if takes.len() > 1 {
-        let others: Vec<&str> = takes.iter().enumerate().filter(|(i, _)| *i != chosen).map(|(_, t)| t.name.as_str()).collect();
-        warnings.push(RawWarning {
-            offset: scene.nodes[*timer].offset as u64,
-            message: format!(
-                "{} takes in this file; showing '{}' (others: {}; --take or the clip list chooses)",
-                takes.len(),
-                takes[chosen].name,
-                others.join(", ")
-            ),
-        });
+    if let Some(message) = crate::formats::takes::several(&takes, chosen) {
+        warnings.push(RawWarning { offset: scene.nodes[*timer].offset as u64, message });
     }
     let mut tracks = Tracks::new();
     let mut warned_other = false;
