@@ -4,6 +4,7 @@ pub mod acclaim;
 pub mod acl;
 pub mod bvh;
 pub mod error;
+pub mod fbx;
 pub mod file_format;
 pub mod finish;
 pub mod gltf;
@@ -69,11 +70,19 @@ pub struct LoadOptions {
     /// Which animation to load from a file that holds several: a name, or an index as
     /// `info` lists them (`None`: the one that animates the most joints the longest).
     pub take: Option<String>,
+    /// Frames per second to sample keyed formats at (FBX, glTF) instead of the file's own
+    /// rate (`--fps`); `None` keeps the file's.
+    pub sample_fps: Option<f64>,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
-        Self { bvh_positions: PositionRule::Replace, amc_frame_time_secs: acclaim::DEFAULT_AMC_FRAME_TIME_SECS, take: None }
+        Self {
+            bvh_positions: PositionRule::Replace,
+            amc_frame_time_secs: acclaim::DEFAULT_AMC_FRAME_TIME_SECS,
+            take: None,
+            sample_fps: None,
+        }
     }
 }
 

@@ -8,12 +8,13 @@ use std::path::Path;
 use super::file_format::FileFormat;
 
 /// Every format, in the order listings show them and content sniffing tries them.
-pub static FORMATS: [&dyn FileFormat; 7] = [
+pub static FORMATS: [&dyn FileFormat; 8] = [
     &super::bvh::Bvh,
     &super::acclaim::Acclaim,
     &super::htr::Htr,
     &super::hanim::HAnim,
     &super::acl::Acl,
+    &super::fbx::Fbx,
     &super::gltf::Gltf,
     &super::mnm::Mnm,
 ];
@@ -80,6 +81,10 @@ mod tests {
         assert_eq!(content(b"glTF\x02\0\0\0"), Some("glTF"));
         assert_eq!(content(b"{\n  \"asset\": {\"version\": \"2.0\"}"), Some("glTF"));
         assert_eq!(name("Fox.GLB"), Some("glTF"));
+        assert_eq!(name("take.FBX"), Some("FBX"));
+        assert_eq!(content(b"Kaydara FBX Binary  \0\x1a\0"), Some("FBX"));
+        assert_eq!(content(b"; FBX 7.4.0 project file\n"), Some("FBX"));
+        assert_eq!(content(b"FBXHeaderExtension:  {\n"), Some("FBX"));
         assert_eq!(content(b"just text"), None);
         assert_eq!(detect(Path::new("noext"), b"HIERARCHY").map(|f| f.name()), Some("BVH"));
         assert_eq!(detect(Path::new("x.bvh"), b"[Header]\nFileType htr").map(|f| f.name()), Some("BVH"), "extension first");

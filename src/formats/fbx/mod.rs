@@ -1,0 +1,220 @@
+//! Autodesk FBX (`.fbx`, ASCII and binary, 6.1 to 7.7), read with the `ufbx` library: bones
+//! (and the nulls that carry them) as the skeleton, every animation stack a take, each frame
+//! the pose the file evaluates to. See [`nodes`] for the skeleton and [`sample`] for the takes.
+
+pub mod nodes;
+pub mod sample;
+
+use crate::core::units::{LengthUnit, UpAxis};
+use crate::core::{Format, Motion};
+use crate::formats::error::{LoadError, ParseError, RawWarning};
+use crate::formats::file_format::{FileFormat, MimeType, contains};
+use crate::formats::finish;
+use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
+
+/// What the rest of the program needs to know of this format.
+pub const FORMAT: Format = Format {
+    name: "FBX",
+    bvh_channel_names: false,
+    joints_at_far_end: false,
+    position_rule_choosable: false,
+    position_note: "replace (each frame holds the node's evaluated local transform)",
+    assumed_rate_note: None,
+    file_quaternions: true,
+};
+
+/// Autodesk FBX scenes with skeletons and animation stacks.
+pub struct Fbx;
+
+/// The unit of a scene whose file unit is `unit_meters` (FBX `UnitScaleFactor` / 100), and
+/// the divisor from file lengths to it: an unusual unit (0.1 m) reads as centimetres with a
+/// divisor (0.1), so that `unit.metres() / divisor` is always the file's own size.
+pub fn unit_of(unit_meters: f64) -> (LengthUnit, f32) {
+    use LengthUnit::*;
+    for u in [Millimetre, Centimetre, Metre, Inch, Foot] {
+        if (unit_meters / u.metres() as f64 - 1.0).abs() < 1e-6 {
+            return (u, 1.0);
+        }
+    }
+    (Centimetre, (0.01 / unit_meters) as f32)
+}
+
+/// The up axis the file declares (`None` when ufbx could not read one).
+fn up_of(axis: ::ufbx::CoordinateAxis) -> Option<UpAxis> {
+    use ::ufbx::CoordinateAxis::*;
+    Some(match axis {
+        PositiveX => UpAxis::X,
+        NegativeX => UpAxis::NegX,
+        PositiveY => UpAxis::Y,
+        NegativeY => UpAxis::NegY,
+        PositiveZ => UpAxis::Z,
+        NegativeZ => UpAxis::NegZ,
+        Unknown => return None,
+    })
+}
+
+/// The unit vector and name of an axis.
+fn axis_vector(axis: ::ufbx::CoordinateAxis) -> Option<(glam::DVec3, &'static str)> {
+    use ::ufbx::CoordinateAxis::*;
+    Some(match axis {
+        PositiveX => (glam::DVec3::X, "+X"),
+        NegativeX => (glam::DVec3::NEG_X, "-X"),
+        PositiveY => (glam::DVec3::Y, "+Y"),
+        NegativeY => (glam::DVec3::NEG_Y, "-Y"),
+        PositiveZ => (glam::DVec3::Z, "+Z"),
+        NegativeZ => (glam::DVec3::NEG_Z, "-Z"),
+        Unknown => return None,
+    })
+}
+
+/// ufbx's own words for why a file did not load.
+fn describe(e: &::ufbx::Error) -> String {
+    let info = e.info().trim();
+    let what = e.description.trim();
+    let what = if what.is_empty() { format!("{:?}", e.type_) } else { what.to_owned() };
+    if info.is_empty() { format!("not a readable FBX file: {what}") } else { format!("not a readable FBX file: {what} ({info})") }
+}
+
+/// Reads the scene and builds the motion of the take `take` (a name or an index; by the
+/// take list's rule when `None`), sampled at `fps` when given, else at the file's rate.
+pub fn parse(
+    bytes: &[u8],
+    take: Option<&str>,
+    fps: Option<f64>,
+    parallel: &dyn Parallel,
+) -> Result<(finish::Parsed, Vec<RawWarning>), ParseError> {
+    let opts = ::ufbx::LoadOpts {
+        file_format: ::ufbx::FileFormat::Fbx,
+        no_format_from_content: true,
+        ignore_geometry: true,
+        ignore_embedded: true,
+        // Scale helper nodes keep every inherit mode exact with plain parent × child products;
+        // the helpers themselves never become joints (see `nodes`).
+        inherit_mode_handling: ::ufbx::InheritModeHandling::HelperNodes,
+        ..Default::default()
+    };
+    let scene = ::ufbx::load_memory(bytes, opts).map_err(|e| ParseError::invalid(0, describe(&e)))?;
+    // ufbx reports each kind of problem once per place; one line per kind is enough here.
+    let mut kinds: Vec<(String, usize)> = Vec::new();
+    for w in scene.metadata.warnings.iter() {
+        let text = w.description.trim().to_owned();
+        match kinds.iter_mut().find(|(t, _)| *t == text) {
+            Some((_, n)) => *n += w.count.max(1),
+            None => kinds.push((text, w.count.max(1))),
+        }
+    }
+    let mut warnings: Vec<RawWarning> = kinds
+        .into_iter()
+        .map(|(text, n)| {
+            let times = if n > 1 { format!(" ({n} times)") } else { String::new() };
+            RawWarning { offset: 0, message: format!("{text}{times} (ufbx)") }
+        })
+        .collect();
+    let nodes = nodes::choose(&scene)?;
+    warnings.extend(nodes.warnings.iter().map(|m| RawWarning { offset: 0, message: m.clone() }));
+    let (mut parsed, more) = sample::build(&scene, &nodes, take, fps, parallel)?;
+    warnings.extend(more);
+
+    let m = &scene.metadata;
+    let s = &scene.settings;
+    let version = format!("{}.{}", m.version / 1000, (m.version % 1000) / 100);
+    let mut details = vec![("FBX version".to_owned(), format!("{version} {}", if m.ascii { "ASCII" } else { "binary" }))];
+    if !m.creator.is_empty() {
+        details.push(("Creator".into(), m.creator.to_string()));
+    }
+    let app = &m.original_application;
+    if !app.name.is_empty() {
+        details.push(("Application".into(), format!("{} {} {}", app.vendor, app.name, app.version).trim().to_owned()));
+    }
+    let (unit, divisor) = unit_of(s.unit_meters);
+    details.push(("UnitScaleFactor".into(), format!("{} (1 unit = {} m)", s.unit_meters * 100.0, s.unit_meters)));
+    let axes = [s.axes.right, s.axes.up, s.axes.front].map(axis_vector);
+    if let [Some((right, r)), Some((up, u)), Some((front, f))] = axes {
+        let right_handed = right.cross(up).dot(front) > 0.5;
+        let hand = if right_handed { "right-handed" } else { "left-handed" };
+        details.push(("Axes".into(), format!("up {u}, front {f}, right {r} ({hand})")));
+        if !right_handed {
+            warnings.push(RawWarning {
+                offset: 0,
+                message: format!(
+                    "left-handed axis system (up {u}, front {f}, right {r}): shown as if right-handed, so the figure is mirrored"
+                ),
+            });
+        }
+    }
+    details.extend(std::mem::take(&mut parsed.details));
+    parsed.details = details;
+    parsed.unit = (s.unit_meters.is_finite() && s.unit_meters > 0.0).then_some(unit);
+    parsed.length_divisor = if parsed.unit.is_some() { divisor } else { 1.0 };
+    parsed.declared_units = parsed.unit.map(|u| {
+        if divisor == 1.0 {
+            format!("{} (UnitScaleFactor {})", u.symbol(), s.unit_meters * 100.0)
+        } else {
+            format!("UnitScaleFactor {}", s.unit_meters * 100.0)
+        }
+    });
+    parsed.up = up_of(s.axes.up);
+    Ok((parsed, warnings))
+}
+
+impl FileFormat for Fbx {
+    fn name(&self) -> &'static str {
+        FORMAT.name
+    }
+    fn description(&self) -> &'static str {
+        "Autodesk FBX scene with a skeleton and animation stacks (ASCII or binary, 6.1 to 7.7)"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["fbx"]
+    }
+    fn mime_types(&self) -> &'static [MimeType] {
+        &[MimeType {
+            name: "application/vnd.autodesk.fbx",
+            comment: "Autodesk FBX scene",
+            globs: &["*.fbx"],
+            parent: "application/octet-stream",
+            glob_weight: 50,
+            magic: &[("Kaydara FBX Binary", "0:0"), ("; FBX ", "0:0")],
+        }]
+    }
+    fn sniff(&self, text: &[u8], raw: &[u8]) -> bool {
+        raw.starts_with(b"Kaydara FBX Binary") || text.starts_with(b"; fbx") || contains(text, b"fbxheaderextension:")
+    }
+    fn load(
+        &self,
+        sources: &[Source],
+        options: &LoadOptions,
+        parallel: &dyn Parallel,
+        observer: &mut dyn LoadObserver,
+    ) -> Result<Motion, LoadError> {
+        let [source] = sources else { return Err(crate::formats::wrong_sources(self, sources)) };
+        let bytes = source.read_all()?;
+        let path = source.path().to_owned();
+        let take = options.take.as_deref();
+        finish::single(FORMAT, &path, &bytes, observer, |b| parse(b, take, options.sample_fps, parallel))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_by_scale_factor() {
+        assert_eq!(unit_of(0.01), (LengthUnit::Centimetre, 1.0));
+        assert_eq!(unit_of(1.0), (LengthUnit::Metre, 1.0));
+        assert_eq!(unit_of(0.0254), (LengthUnit::Inch, 1.0));
+        let (u, d) = unit_of(0.1);
+        assert_eq!(u, LengthUnit::Centimetre);
+        assert!((u.metres() / d - 0.1).abs() < 1e-7, "a decimetre file reads as 10 cm per unit");
+    }
+
+    #[test]
+    fn junk_is_an_error_not_a_panic() {
+        for bytes in [&b""[..], b"Kaydara FBX Binary  \0\x1a\0", b"; FBX 7.4.0 project file\nFBXHeaderExtension:  {", b"\xff\xfe junk"] {
+            let e = parse(bytes, None, None, &crate::formats::Sequential).err().expect("junk must not load");
+            let text = e.to_string();
+            assert!(text.contains("not a readable FBX file") || text.contains("nothing to show"), "{text}");
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! Which FBX nodes become joints.
+//!
+//! Every node whose attribute is a bone (LimbNode, Limb, Root), the nodes between two bones
+//! whatever they are (a mesh in a chain still moves the bones below it), and the nulls above
+//! the top bones that carry them (MotionBuilder's `Reference`, Blender's `Armature`). Meshes,
+//! cameras, lights and markers elsewhere are left out; their transforms still count, because
+//! every joint's local transform is taken relative to its parent joint's world transform. A
+//! file without bones shows its animated nodes and their ancestors instead, with a warning.
+//! ufbx's scale helper nodes (they make FBX's inherit modes exact) are never joints.
+
+use std::collections::{HashMap, HashSet};
+
+use ufbx::{ElementType, Node, Scene};
+
+use crate::formats::error::ParseError;
+
+/// A node whose world transform the sampler needs, parents before children.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainNode {
+    /// Index into the scene's nodes.
+    pub node: usize,
+    /// Slot of its parent in the chain (`None` for the scene's root).
+    pub parent: Option<usize>,
+}
+
+/// A node that becomes a joint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointNode {
+    /// Slot of its node in the chain.
+    pub slot: usize,
+    /// Index of its parent joint.
+    pub parent: Option<usize>,
+    /// True when that parent joint is the node's own parent (no node in between), so the
+    /// evaluated local transform is used as it is.
+    pub direct: bool,
+    /// Name as in the file (namespaces kept), made unique.
+    pub name: String,
+    /// Facts shown in the inspector.
+    pub details: Vec<(String, String)>,
+}
+
+/// The joints of a scene and the nodes their transforms depend on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Nodes {
+    /// Every joint and every ancestor of one, parents first.
+    pub chain: Vec<ChainNode>,
+    /// The joints, parents first.
+    pub joints: Vec<JointNode>,
+    /// What the choice of joints warns about.
+    pub warnings: Vec<String>,
+}
+
+fn is_helper(n: &Node) -> bool {
+    n.is_scale_helper || n.is_geometry_transform_helper
+}
+
+/// True for a skeleton node (its bone attribute may sit on its scale helper).
+fn is_bone(n: &Node) -> bool {
+    !is_helper(n) && (n.bone.is_some() || n.scale_helper.as_ref().is_some_and(|h| h.bone.is_some()))
+}
+
+/// True for a node with no attribute of its own: an FBX Null.
+fn is_null(n: &Node) -> bool {
+    matches!(n.attrib_type, ElementType::Empty | ElementType::Unknown) && n.scale_helper.as_ref().is_none_or(|h| h.attrib.is_none())
+}
+
+/// The node's parent, looking through helper nodes; `None` at the scene's root.
+fn real_parent(scene: &Scene, n: usize) -> Option<usize> {
+    let mut p = scene.nodes[n].parent.as_ref().map(|p| p.element.typed_id as usize)?;
+    while is_helper(&scene.nodes[p]) {
+        p = scene.nodes[p].parent.as_ref().map(|q| q.element.typed_id as usize)?;
+    }
+    (!scene.nodes[p].is_root).then_some(p)
+}
+
+/// What kind of node this is, in FBX's words.
+fn kind(n: &Node) -> &'static str {
+    if is_bone(n) {
+        return "skeleton (LimbNode, Limb or Root)";
+    }
+    match n.attrib_type {
+        ElementType::Empty | ElementType::Unknown => "null",
+        ElementType::Mesh => "mesh",
+        ElementType::Camera => "camera",
+        ElementType::Light => "light",
+        ElementType::Marker => "marker",
+        _ => "other",
+    }
+}
+
+/// The nodes animated by any layer of any stack.
+fn animated(scene: &Scene) -> HashSet<usize> {
+    let node_of: HashMap<u32, usize> = scene.nodes.iter().enumerate().map(|(i, n)| (n.element.element_id, i)).collect();
+    scene
+        .anim_layers
+        .iter()
+        .flat_map(|l| l.anim_props.iter())
+        .filter_map(|p| node_of.get(&p.element.element_id).copied())
+        .map(|mut n| {
+            while is_helper(&scene.nodes[n]) {
+                match scene.nodes[n].parent.as_ref() {
+                    Some(p) => n = p.element.typed_id as usize,
+                    None => break,
+                }
+            }
+            n
+        })
+        .filter(|&n| !scene.nodes[n].is_root && !is_helper(&scene.nodes[n]))
+        .collect()
+}
+
+/// Chooses the joints of `scene`.
+pub fn choose(scene: &Scene) -> Result<Nodes, ParseError> {
+    let count = scene.nodes.len();
+    let mut warnings = Vec::new();
+    let mut wanted: HashSet<usize> = (0..count).filter(|&n| is_bone(&scene.nodes[n])).collect();
+    let mut roles: HashMap<usize, &'static str> = HashMap::new();
+    if wanted.is_empty() {
+        wanted = animated(scene);
+        if wanted.is_empty() {
+            return Err(ParseError::invalid(0, "no bones and no animated nodes: nothing to show as a skeleton"));
+        }
+        warnings.push("no bones (LimbNode, Limb or Root): the animated nodes and their parents are the skeleton".to_owned());
+        for n in wanted.clone() {
+            let mut p = real_parent(scene, n);
+            while let Some(q) = p {
+                if wanted.insert(q) {
+                    roles.insert(q, "parent of animated nodes");
+                }
+                p = real_parent(scene, q);
+            }
+        }
+    } else {
+        for b in wanted.clone() {
+            let mut path = Vec::new();
+            let mut p = real_parent(scene, b);
+            while let Some(q) = p {
+                if is_bone(&scene.nodes[q]) {
+                    for &between in &path {
+                        wanted.insert(between);
+                        roles.insert(between, "between two bones");
+                    }
+                    break;
+                }
+                path.push(q);
+                p = real_parent(scene, q);
+            }
+            if p.is_none() {
+                for q in path.into_iter().filter(|&q| is_null(&scene.nodes[q])) {
+                    wanted.insert(q);
+                    roles.entry(q).or_insert("null carrying bones");
+                }
+            }
+        }
+    }
+    // The chain: joints and all their ancestors, depth first from the scene's root.
+    let mut needed: HashSet<usize> = HashSet::new();
+    for &n in &wanted {
+        let mut q = Some(n);
+        while let Some(x) = q {
+            if !needed.insert(x) {
+                break;
+            }
+            q = scene.nodes[x].parent.as_ref().map(|p| p.element.typed_id as usize);
+        }
+    }
+    let mut chain = Vec::new();
+    let mut slot_of: HashMap<usize, usize> = HashMap::new();
+    let mut joints: Vec<JointNode> = Vec::new();
+    let mut joint_of_slot: HashMap<usize, usize> = HashMap::new();
+    let mut names: HashMap<String, usize> = HashMap::new();
+    let roots: Vec<usize> = (0..count).filter(|&n| scene.nodes[n].parent.is_none() && needed.contains(&n)).collect();
+    let mut stack: Vec<usize> = roots.into_iter().rev().collect();
+    while let Some(n) = stack.pop() {
+        let node = &scene.nodes[n];
+        let parent_slot = node.parent.as_ref().and_then(|p| slot_of.get(&(p.element.typed_id as usize)).copied());
+        let slot = chain.len();
+        chain.push(ChainNode { node: n, parent: parent_slot });
+        slot_of.insert(n, slot);
+        if wanted.contains(&n) {
+            let parent = real_parent(scene, n).and_then(|p| slot_of.get(&p)).and_then(|s| joint_of_slot.get(s)).copied();
+            let parent_node = |j: usize| chain[joints[j].slot].node;
+            let direct = parent.is_some_and(|j| node.parent.as_ref().is_some_and(|p| p.element.typed_id as usize == parent_node(j)));
+            let base = if node.element.name.is_empty() { format!("node {n}") } else { node.element.name.to_string() };
+            let seen = names.entry(base.clone()).or_insert(0);
+            *seen += 1;
+            let name = if *seen > 1 { format!("{base} (node {n})") } else { base };
+            let mut details = vec![("FBX node".to_owned(), kind(node).to_owned())];
+            if let Some(role) = roles.get(&n) {
+                details.push(("Role".into(), (*role).to_owned()));
+            }
+            if node.rotation_order != ufbx::RotationOrder::Xyz {
+                details.push(("Rotation order".into(), format!("{:?}", node.rotation_order).to_uppercase()));
+            }
+            if node.original_inherit_mode != ufbx::InheritMode::Normal {
+                details.push(("Inherit mode".into(), format!("{:?}", node.original_inherit_mode)));
+            }
+            joint_of_slot.insert(slot, joints.len());
+            joints.push(JointNode { slot, parent, direct, name, details });
+        }
+        let children: Vec<usize> = node.children.iter().map(|c| c.element.typed_id as usize).filter(|c| needed.contains(c)).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    Ok(Nodes { chain, joints, warnings })
+}
