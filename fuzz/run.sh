@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(bvh asf amc htr acl_sjson acl_zip x3d vrml); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(bvh asf amc htr acl_sjson acl_zip x3d vrml fbx gltf); fi
 corpus_src="../shared/corpus"
 seed() { # target, find patterns...
   local t="$1"; shift
@@ -29,6 +29,9 @@ seed acl_sjson -name '*.acl.sjson'
 seed acl_zip -name '*.acl.zip'
 seed x3d -name '*.x3d'
 seed vrml -name '*.x3dv' -o -name '*.wrl'
+seed fbx -name '*.fbx'
+seed gltf -name '*.gltf' -o -name '*.glb'
+cp -n tests/data/fbx/*.fbx fuzz/corpus/fbx/ 2>/dev/null || true
 cargo +nightly fuzz build -O
 for t in "${targets[@]}"; do
   echo "fuzzing $t for ${seconds}s"

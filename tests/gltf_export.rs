@@ -61,6 +61,7 @@ fn corpus_motions(corpus: &Path) -> Vec<(PathBuf, Motion)> {
         ("hanim", "wrl"),
         ("gltf", "gltf"),
         ("gltf", "glb"),
+        ("fbx", "fbx"),
     ] {
         let d = corpus.join(dir);
         if !d.is_dir() {

@@ -62,6 +62,11 @@ struct LoadArgs {
     /// Which animation of a file that holds several (`info` lists them): a name or an index.
     #[arg(long, global = true, value_name = "NAME|INDEX")]
     take: Option<String>,
+    /// Frame rate: FBX and glTF takes are sampled at it instead of the file's rate (glTF keys
+    /// that share no rate: 30); `render` writes a video at it (default: the clip's, divided
+    /// by the range's STEP).
+    #[arg(long, global = true, value_name = "FPS", value_parser = positive)]
+    fps: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -209,9 +214,6 @@ enum Sub {
         /// of the whole clip).
         #[arg(long, short, value_name = "PATH")]
         out: PathBuf,
-        /// Frame rate of a video (default: the clip's, divided by the range's STEP).
-        #[arg(long, value_name = "FPS", value_parser = positive)]
-        fps: Option<f64>,
         /// Frame to draw (negative counts from the end).
         #[arg(long, value_name = "N", allow_negative_numbers = true, conflicts_with = "time")]
         frame: Option<i64>,
@@ -299,6 +301,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
         options.amc_frame_time_secs = 1.0 / fps;
     }
     options.take = cli.load.take;
+    options.sample_fps = cli.load.fps;
     let usage =
         |message: String| clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{message}\n")).with_cmd(&cli_command());
     let command = match cli.command {
@@ -364,14 +367,12 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
             };
             Command::Compare { files, align, offset_secs: offset, csv, mnm }
         }
-        Some(Sub::Render { files, out, fps, frame, time, size, view, ortho, axes, range, layout, heat_map }) => {
+        Some(Sub::Render { files, out, frame, time, size, view, ortho, axes, range, layout, heat_map }) => {
             let video = has_ext(&out, "gif") || has_ext(&out, "mp4");
             if video && (frame.is_some() || time.is_some()) {
                 return Err(usage("a video shows --range A:B[:STEP] (or the whole clip), not one --frame or --time".into()));
             }
-            if fps.is_some() && !video {
-                return Err(usage("--fps is for a .gif or .mp4 --out".into()));
-            }
+            let fps = cli.load.fps.filter(|_| video);
             // A video without a range is the whole clip.
             let range = if video { range.or(Some((0, -1, 1))) } else { range };
             if !video && range.is_some() && has_ext(&out, "png") {

@@ -100,6 +100,19 @@ fn rest_values(scene: &Scene, nodes: &Nodes) -> (Vec<f32>, usize) {
     (row, bound)
 }
 
+/// A stack's time span: its own start and stop, or, where it states none (stop not after
+/// start), the span of its keys; the flag says which.
+fn span(stack: &ufbx::AnimStack) -> (f64, f64, bool) {
+    if stack.time_end > stack.time_begin {
+        return (stack.time_begin, stack.time_end, false);
+    }
+    let curves = stack.layers.iter().flat_map(|l| l.anim_values.iter()).flat_map(|v| v.curves.iter().flatten());
+    let (lo, hi) = curves
+        .filter(|c| !c.keyframes.is_empty())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), c| (lo.min(c.min_time), hi.max(c.max_time)));
+    if lo.is_finite() && hi > lo { (lo, hi, true) } else { (stack.time_begin, stack.time_begin, false) }
+}
+
 /// The takes: one per animation stack, with what each animates.
 fn takes(scene: &Scene, nodes: &Nodes) -> Vec<Take> {
     let slot_node: HashSet<usize> = nodes.chain.iter().map(|c| c.node).collect();
@@ -122,7 +135,8 @@ fn takes(scene: &Scene, nodes: &Nodes) -> Vec<Take> {
                 }
             }
             let name = if stack.element.name.is_empty() { format!("take {i}") } else { stack.element.name.to_string() };
-            Take { name, duration_secs: (stack.time_end - stack.time_begin).max(0.0), joints: joints.len(), moving }
+            let (begin, end, _) = span(stack);
+            Take { name, duration_secs: end - begin, joints: joints.len(), moving }
         })
         .collect()
 }
@@ -156,10 +170,13 @@ pub fn build(
             (FALLBACK_FPS, "assumed".to_owned())
         }
     };
-    let (begin, end) = chosen.map_or((0.0, 0.0), |c| {
-        let s = &scene.anim_stacks[c];
-        (s.time_begin, s.time_end.max(s.time_begin))
-    });
+    let (begin, end, from_keys) = chosen.map_or((0.0, 0.0, false), |c| span(&scene.anim_stacks[c]));
+    if from_keys {
+        warnings.push(RawWarning {
+            offset: 0,
+            message: format!("the take states no start and stop: its keys' span {begin:.3}–{end:.3} s is used"),
+        });
+    }
     if !(begin.is_finite() && end.is_finite()) {
         return Err(bad(format!("take times {begin}..{end} are not finite")));
     }

@@ -136,11 +136,12 @@ fn parents(doc: &::gltf::Document) -> Result<Vec<Option<usize>>, String> {
 }
 
 /// Builds the skeleton and the clip of the take `choice` (a name or an index; by the take
-/// list's rule when `None`).
+/// list's rule when `None`), at `fps` when given.
 pub fn build(
     doc: &::gltf::Document,
     buffers: &[::gltf::buffer::Data],
     choice: Option<&str>,
+    fps: Option<f64>,
 ) -> Result<(Parsed, Vec<RawWarning>), ParseError> {
     let bad = |m: String| ParseError::invalid(0, m);
     let mut warnings = Vec::new();
@@ -250,10 +251,12 @@ pub fn build(
     let tracks: Vec<(usize, Path, Track)> = chosen.map(|c| std::mem::take(&mut animations[c].1)).unwrap_or_default();
     let refs: Vec<&Track> = tracks.iter().map(|(_, _, t)| t).collect();
     let duration = refs.iter().filter_map(|t| t.times.last()).fold(0.0f32, |a, &b| a.max(b)) as f64;
-    let (fps, rate_note) = match shared_rate(&refs) {
-        Some(r) => (r, "the keys' own rate"),
-        None if refs.is_empty() => (FALLBACK_FPS, "no keys: the rest pose"),
-        None => (FALLBACK_FPS, "the keys share no rate: sampled at 30 fps"),
+    let (fps, rate_note) = match (fps, shared_rate(&refs)) {
+        (Some(f), _) if f.is_finite() && f > 0.0 => (f, "--fps"),
+        (Some(f), _) => return Err(bad(format!("--fps {f}: expected a rate above 0"))),
+        (None, Some(r)) => (r, "the keys' own rate"),
+        (None, None) if refs.is_empty() => (FALLBACK_FPS, "no keys: the rest pose"),
+        (None, None) => (FALLBACK_FPS, "the keys share no rate: sampled at 30 fps; --fps chooses another"),
     };
     details.push(("Frame rate".into(), format!("{fps} fps ({rate_note})")));
     let interpolations: HashSet<String> = refs.iter().map(|t| format!("{:?}", t.interpolation).to_uppercase()).collect();

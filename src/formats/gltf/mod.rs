@@ -37,11 +37,13 @@ fn offset_of(bytes: &[u8], line: usize, column: usize) -> u64 {
     (at + column.saturating_sub(1)).min(bytes.len()) as u64
 }
 
-/// Reads the document and its buffers; `base` is the folder external buffers are relative to.
+/// Reads the document and its buffers; `base` is the folder external buffers are relative to;
+/// `fps` samples the take at that rate instead of its keys' own.
 pub fn parse(
     bytes: &[u8],
     base: Option<&std::path::Path>,
     take: Option<&str>,
+    fps: Option<f64>,
 ) -> Result<(finish::Parsed, Vec<crate::formats::error::RawWarning>), ParseError> {
     let gltf = ::gltf::Gltf::from_slice(bytes).map_err(|e| match &e {
         ::gltf::Error::Deserialize(j) => ParseError::invalid(offset_of(bytes, j.line(), j.column()), format!("not valid glTF JSON: {j}")),
@@ -50,7 +52,7 @@ pub fn parse(
     let ::gltf::Gltf { document, blob } = gltf;
     let buffers =
         ::gltf::import_buffers(&document, base, blob).map_err(|e| ParseError::invalid(0, format!("cannot read the buffers: {e}")))?;
-    let (mut parsed, warnings) = build::build(&document, &buffers, take)?;
+    let (mut parsed, warnings) = build::build(&document, &buffers, take, fps)?;
     let asset = document.as_json().asset.clone();
     parsed.details.insert(0, ("glTF version".into(), asset.version));
     if let Some(g) = asset.generator {
@@ -111,6 +113,6 @@ impl FileFormat for Gltf {
         // External buffers are relative to the file's folder; a file in memory has none.
         let base = path.parent().filter(|d| !d.as_os_str().is_empty() && d.is_dir()).map(|d| d.to_owned());
         let take = options.take.as_deref();
-        finish::single(FORMAT, &path, &bytes, observer, |b| parse(b, base.as_deref(), take))
+        finish::single(FORMAT, &path, &bytes, observer, |b| parse(b, base.as_deref(), take, options.sample_fps))
     }
 }
