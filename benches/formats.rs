@@ -18,7 +18,7 @@ fn corpus(rel: &str) -> (String, Arc<[u8]>) {
 
 fn bench(c: &mut Criterion) {
     type Make = fn(Source) -> LoadRequest;
-    let cases: [(&str, Make); 7] = [
+    let cases: [(&str, Make); 10] = [
         ("htr/MACFileLib_ExampleFile_89seg.htr", (|s| LoadRequest::single(&skelview::formats::htr::Htr, s))),
         ("acl/27_06.acl.sjson", (|s| LoadRequest::single(&skelview::formats::acl::Acl, s))),
         ("acl/104_30.acl.sjson", (|s| LoadRequest::single(&skelview::formats::acl::Acl, s))),
@@ -26,6 +26,9 @@ fn bench(c: &mut Criterion) {
         ("hanim/JinLOA4.x3d", (|s| LoadRequest::single(&skelview::formats::hanim::HAnim, s))),
         ("hanim/JinLOA4_new_graal.wrl", (|s| LoadRequest::single(&skelview::formats::hanim::HAnim, s))),
         ("hanim/JoeHAnimKick1a.x3dv", (|s| LoadRequest::single(&skelview::formats::hanim::HAnim, s))),
+        ("fbx/ozz_pab_atlas.fbx", (|s| LoadRequest::single(&skelview::formats::fbx::Fbx, s))),
+        ("fbx/ozz_pab_locomotions.fbx", (|s| LoadRequest::single(&skelview::formats::fbx::Fbx, s))),
+        ("gltf/Fox.glb", (|s| LoadRequest::single(&skelview::formats::gltf::Gltf, s))),
     ];
     let mut g = c.benchmark_group("load_formats");
     g.sample_size(20);

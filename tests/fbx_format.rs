@@ -369,6 +369,11 @@ fn bad_files_are_clear_errors_not_panics() {
         ("junk.fbx".into(), (0..4000u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect()),
         ("header_only.fbx".into(), binary[..27].to_vec()),
     ];
+    // An array that claims 2^31 keys: refused by the memory limit, not allocated.
+    let mut huge = binary.clone();
+    let at = huge.windows(8).position(|w| w == b"KeyTimel").expect("a key-time array") + 8;
+    huge[at..at + 4].copy_from_slice(&0x7fff_ffffu32.to_le_bytes());
+    cases.push(("huge_array.fbx".into(), huge));
     for cut in [40, binary.len() / 3, binary.len() / 2, binary.len() - 30] {
         cases.push((format!("binary_cut_{cut}.fbx"), binary[..cut].to_vec()));
     }

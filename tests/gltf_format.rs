@@ -124,6 +124,33 @@ fn bad_files_are_clear_errors_not_panics() {
         ("past.glb", glb(&fixture_json(None, bin.len(), "[1, 2]", 30), &bin, None), "accessor"),
         ("twice.glb", glb(&fixture_json(None, bin.len(), "[1, 2, 1]", 3), &bin, None), "twice"),
         ("json.gltf", b"{ \"asset\": { \"version\": \"2.0\" }, \"nodes\": [ { \"name\": 3 } ] }".to_vec(), "turn"),
+        // The crate's own validation once panicked on this (found by fuzzing).
+        (
+            "position.gltf",
+            b"{ \"asset\": { \"version\": \"2.0\" }, \"meshes\": [ { \"primitives\": [ { \"attributes\": { \"POSITION\": 3 } } ] } ] }"
+                .to_vec(),
+            "accessor 3",
+        ),
+        (
+            "target.glb",
+            glb(&fixture_json(None, bin.len(), "[1, 2]", 3).replace("\"node\": 1, \"path\"", "\"node\": 9, \"path\""), &bin, None),
+            "targets node 9",
+        ),
+        (
+            "u32.glb",
+            glb(
+                &fixture_json(None, bin.len(), "[1, 2]", 3)
+                    .replace("5126, \"count\": 3, \"type\": \"VEC4\"", "5125, \"count\": 3, \"type\": \"VEC4\""),
+                &bin,
+                None,
+            ),
+            "cannot hold",
+        ),
+        (
+            "path.glb",
+            glb(&fixture_json(None, bin.len(), "[1, 2]", 3).replace("\"rotation\" }", "\"botation\" }"), &bin, None),
+            "target path",
+        ),
     ];
     for (name, bytes, needle) in cases {
         let path = dir.path().join(name);

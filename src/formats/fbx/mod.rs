@@ -23,6 +23,10 @@ pub const FORMAT: Format = Format {
     file_quaternions: true,
 };
 
+/// Memory ufbx may use for any file, and per byte of the file on top.
+const MEMORY_LIMIT_BASE: usize = 256 << 20;
+const MEMORY_LIMIT_PER_BYTE: usize = 64;
+
 /// Autodesk FBX scenes with skeletons and animation stacks.
 pub struct Fbx;
 
@@ -83,7 +87,13 @@ pub fn parse(
     fps: Option<f64>,
     parallel: &dyn Parallel,
 ) -> Result<(finish::Parsed, Vec<RawWarning>), ParseError> {
+    // Array lengths in a binary file are claims: without a limit a damaged one asks for
+    // gigabytes. Compressed arrays may legitimately expand, hence the room per byte of file.
+    let limit = MEMORY_LIMIT_BASE.saturating_add(bytes.len().saturating_mul(MEMORY_LIMIT_PER_BYTE));
+    let allocator = || ::ufbx::AllocatorOpts { memory_limit: limit, ..Default::default() };
     let opts = ::ufbx::LoadOpts {
+        temp_allocator: allocator(),
+        result_allocator: allocator(),
         file_format: ::ufbx::FileFormat::Fbx,
         no_format_from_content: true,
         ignore_geometry: true,

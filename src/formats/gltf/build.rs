@@ -89,6 +89,26 @@ fn read_track(channel: &::gltf::animation::Channel, buffers: &[::gltf::buffer::D
     let sampler = channel.sampler();
     check_accessor(&sampler.input(), buffers)?;
     check_accessor(&sampler.output(), buffers)?;
+    // The types the spec allows, checked before the crate's readers (which panic on others).
+    use ::gltf::accessor::{DataType, Dimensions};
+    let (input, output) = (sampler.input(), sampler.output());
+    if input.dimensions() != Dimensions::Scalar || input.data_type() != DataType::F32 {
+        return Err(format!("sampler {}'s input (accessor {}) is not SCALAR float times", sampler.index(), input.index()));
+    }
+    let fits = match path {
+        Path::Translation | Path::Scale => output.dimensions() == Dimensions::Vec3 && output.data_type() == DataType::F32,
+        Path::Rotation => output.dimensions() == Dimensions::Vec4 && output.data_type() != DataType::U32,
+    };
+    if !fits {
+        return Err(format!(
+            "sampler {}'s output (accessor {}) is {:?} {:?}, which cannot hold a {:?}",
+            sampler.index(),
+            output.index(),
+            output.dimensions(),
+            output.data_type(),
+            path
+        ));
+    }
     let reader = channel.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
     let times: Vec<f32> = reader.read_inputs().ok_or("a sampler's input cannot be read")?.collect();
     if times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] <= w[0]) {

@@ -37,6 +37,39 @@ fn offset_of(bytes: &[u8], line: usize, column: usize) -> u64 {
     (at + column.saturating_sub(1)).min(bytes.len()) as u64
 }
 
+/// Refuses what the crate's validation lets through and its accessors then panic on: unknown
+/// enumeration values (a channel `path` of `"botation"`) and channels aimed at nodes that do
+/// not exist (animation channels' targets are not validated).
+fn check_unvalidated(json: &::gltf::json::Root) -> Result<(), ParseError> {
+    use ::gltf::json::validation::Checked;
+    let bad = |what: String| Err(ParseError::invalid(0, format!("not a valid glTF file: {what} has an unknown value")));
+    for (a, anim) in json.animations.iter().enumerate() {
+        for (c, channel) in anim.channels.iter().enumerate() {
+            if let Checked::Invalid = channel.target.path {
+                return bad(format!("animation {a} channel {c}'s target path"));
+            }
+            if channel.target.node.value() >= json.nodes.len() {
+                return Err(ParseError::invalid(
+                    0,
+                    format!("animation {a} channel {c} targets node {} of {}", channel.target.node.value(), json.nodes.len()),
+                ));
+            }
+        }
+        for (k, sampler) in anim.samplers.iter().enumerate() {
+            if let Checked::Invalid = sampler.interpolation {
+                return bad(format!("animation {a} sampler {k}'s interpolation"));
+            }
+        }
+    }
+    for (k, accessor) in json.accessors.iter().enumerate() {
+        let sparse = accessor.sparse.as_ref().is_some_and(|s| matches!(s.indices.component_type, Checked::Invalid));
+        if matches!(accessor.component_type, Checked::Invalid) || matches!(accessor.type_, Checked::Invalid) || sparse {
+            return bad(format!("accessor {k}'s type or component type"));
+        }
+    }
+    Ok(())
+}
+
 /// Reads the document and its buffers; `base` is the folder external buffers are relative to;
 /// `fps` samples the take at that rate instead of its keys' own.
 pub fn parse(
@@ -45,11 +78,24 @@ pub fn parse(
     take: Option<&str>,
     fps: Option<f64>,
 ) -> Result<(finish::Parsed, Vec<crate::formats::error::RawWarning>), ParseError> {
-    let gltf = ::gltf::Gltf::from_slice(bytes).map_err(|e| match &e {
+    let invalid = |e: ::gltf::Error| match &e {
         ::gltf::Error::Deserialize(j) => ParseError::invalid(offset_of(bytes, j.line(), j.column()), format!("not valid glTF JSON: {j}")),
         _ => ParseError::invalid(0, format!("not a valid glTF file: {e}")),
-    })?;
-    let ::gltf::Gltf { document, blob } = gltf;
+    };
+    let ::gltf::Gltf { document, blob } = ::gltf::Gltf::from_slice_without_validation(bytes).map_err(invalid)?;
+    // The crate's validation indexes a primitive's POSITION accessor before checking that it
+    // exists (a panic on a damaged file): that index is checked here first.
+    let json = document.into_json();
+    let accessors = json.accessors.len();
+    for (m, mesh) in json.meshes.iter().enumerate() {
+        for p in &mesh.primitives {
+            if let Some(a) = p.attributes.values().find(|a| a.value() >= accessors) {
+                return Err(ParseError::invalid(0, format!("mesh {m} names accessor {} of {accessors}", a.value())));
+            }
+        }
+    }
+    check_unvalidated(&json)?;
+    let document = ::gltf::Document::from_json(json).map_err(invalid)?;
     let buffers =
         ::gltf::import_buffers(&document, base, blob).map_err(|e| ParseError::invalid(0, format!("cannot read the buffers: {e}")))?;
     let (mut parsed, warnings) = build::build(&document, &buffers, take, fps)?;

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Whole-process load time of FBX and glTF, from the command line as a user runs it: the
+# largest corpus FBX (ozz_pab_atlas.fbx, 2.05 MB, 67 joints, 451 frames) and glTF
+# (Fox.glb, 163 kB), and a BVH of the same size as the FBX (the corpus CMU header with its
+# rows repeated) for comparison. Prints median wall seconds, median peak RSS and MB/s.
+#
+#   benches/fbx_gltf.sh [RUNS]        (default 11; needs ../shared/corpus)
+#
+# The in-memory load (no process start, no file read) is `cargo bench --bench formats`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-11}
+source benches/bench_files.sh
+CORPUS=${SKELVIEW_CORPUS:-../shared/corpus}
+
+cargo build --release --quiet --bin skelview
+SKELVIEW=target/release/skelview
+
+measure() {
+    local start end peak
+    start=$EPOCHREALTIME
+    peak=$(/usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1)
+    end=$EPOCHREALTIME
+    echo "$(echo "$end - $start" | bc -l) $peak"
+}
+
+FBX="$CORPUS/fbx/ozz_pab_atlas.fbx"
+make bench_fbx_size.bvh "$(stat -c %s "$FBX")"
+
+printf '%-28s %10s %8s %8s %10s %8s\n' file bytes frames wall_s peak_MB MB/s
+for path in "$FBX" "$CORPUS/fbx/ozz_pab_locomotions.fbx" "$CORPUS/gltf/Fox.glb" "$OUT/bench_fbx_size.bvh"; do
+    bytes=$(stat -c %s "$path")
+    frames=$("$SKELVIEW" info "$path" | awk '/^frames:/ {print $2}')
+    walls=() peaks=()
+    for _ in $(seq "$RUNS"); do
+        read -r w p < <(measure "$SKELVIEW" info "$path")
+        walls+=("$w") peaks+=("$p")
+    done
+    wall=$(printf '%s\n' "${walls[@]}" | median)
+    peak=$(printf '%s\n' "${peaks[@]}" | median)
+    printf '%-28s %10d %8d %8.4f %10.1f %8.1f\n' "$(basename "$path")" "$bytes" "$frames" "$wall" \
+        "$(echo "$peak / 1024" | bc -l)" "$(echo "$bytes / $wall / 1000000" | bc -l)"
+done
