@@ -28,14 +28,6 @@ const MAX_VALUES: u64 = 1 << 27;
 /// The frame rate used when the file states none that makes sense.
 pub const FALLBACK_FPS: f64 = 30.0;
 
-fn matrix_of(t: &ufbx::Transform) -> DMat4 {
-    DMat4::from_scale_rotation_translation(
-        DVec3::new(t.scale.x, t.scale.y, t.scale.z),
-        DQuat::from_xyzw(t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w),
-        DVec3::new(t.translation.x, t.translation.y, t.translation.z),
-    )
-}
-
 fn matrix_from(m: &ufbx::Matrix) -> DMat4 {
     DMat4::from_cols(
         glam::DVec4::new(m.m00, m.m10, m.m20, 0.0),
@@ -61,15 +53,6 @@ fn joint_values(nodes: &Nodes, worlds: &[DMat4], locals: &[DMat4], row: &mut [f3
             Some(p) => values_of(&(worlds[nodes.joints[p].slot].inverse() * worlds[joint.slot]), out),
             None => values_of(&worlds[joint.slot], out),
         }
-    }
-}
-
-/// World transforms of the chain from each node's local one.
-fn worlds_of(nodes: &Nodes, locals: &[DMat4], worlds: &mut Vec<DMat4>) {
-    worlds.clear();
-    for (slot, c) in nodes.chain.iter().enumerate() {
-        let w = c.parent.map_or(locals[slot], |p| worlds[p] * locals[slot]);
-        worlds.push(w);
     }
 }
 
@@ -189,6 +172,8 @@ pub fn build(
 
     let (rest, bound) = rest_values(scene, nodes);
     let mut values = vec![0.0f32; frames * width];
+    let plan = FramePlan::new(scene, nodes, chosen, begin);
+    let plan = &plan;
     let per_job = frames.div_ceil(parallel.width().max(1) * 4).max(16);
     let jobs: Vec<Box<dyn FnOnce() + Send + '_>> = values
         .chunks_mut(per_job * width.max(1))
@@ -197,15 +182,11 @@ pub fn build(
             Box::new(move || {
                 let scene: &Scene = root;
                 let anim = chosen.map_or(&scene.anim, |c| &scene.anim_stacks[c].anim);
-                let mut locals = Vec::with_capacity(nodes.chain.len());
-                let mut worlds = Vec::with_capacity(nodes.chain.len());
+                let mut trs = vec![IDENTITY_TRS; nodes.chain.len()];
+                let mut worlds = vec![DMat4::IDENTITY; nodes.chain.len()];
                 for (i, row) in chunk.chunks_mut(width.max(1)).enumerate() {
-                    let f = k * per_job + i;
-                    let t = (begin + f as f64 / fps).min(end);
-                    locals.clear();
-                    locals.extend(nodes.chain.iter().map(|c| matrix_of(&ufbx::evaluate_transform(anim, &scene.nodes[c.node], t))));
-                    worlds_of(nodes, &locals, &mut worlds);
-                    joint_values(nodes, &worlds, &locals, row);
+                    let t = (begin + (k * per_job + i) as f64 / fps).min(end);
+                    plan.frame(scene, anim, nodes, t, &mut trs, &mut worlds, row);
                 }
             }) as Box<dyn FnOnce() + Send + '_>
         })
@@ -250,6 +231,106 @@ pub fn build(
     parsed.details = details;
     parsed.takes = (takes, chosen);
     Ok((parsed, warnings))
+}
+
+/// Translation, rotation, scale.
+type Trs = (DVec3, DQuat, DVec3);
+
+const IDENTITY_TRS: Trs = (DVec3::ZERO, DQuat::IDENTITY, DVec3::ONE);
+
+fn trs_of(t: &ufbx::Transform) -> Trs {
+    (
+        DVec3::new(t.translation.x, t.translation.y, t.translation.z),
+        DQuat::from_xyzw(t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w),
+        DVec3::new(t.scale.x, t.scale.y, t.scale.z),
+    )
+}
+
+/// What each frame of a take needs evaluated, worked out once: most skeletons are bones
+/// under bones, whose values are their own evaluated transforms (no matrices), and nodes no
+/// key of the take moves are evaluated once.
+struct FramePlan {
+    /// Per chain slot: its local transform is needed.
+    local: Vec<bool>,
+    /// Per chain slot: its world transform is needed (a joint with nodes between it and its
+    /// parent joint, that parent, and their ancestors).
+    world: Vec<bool>,
+    /// Per chain slot: its transform, when the take does not move it.
+    constant: Vec<Option<Trs>>,
+    /// Per joint: its values are its node's own local transform.
+    direct: Vec<bool>,
+}
+
+impl FramePlan {
+    fn new(scene: &Scene, nodes: &Nodes, chosen: Option<usize>, begin: f64) -> Self {
+        let anim = chosen.map_or(&scene.anim, |c| &scene.anim_stacks[c].anim);
+        let animated: HashSet<u32> = chosen
+            .map(|c| scene.anim_stacks[c].layers.iter().flat_map(|l| l.anim_props.iter()).map(|p| p.element.element_id).collect())
+            .unwrap_or_default();
+        let chain = &nodes.chain;
+        // A joint right under an untransformed scene root is its own world transform.
+        let under_plain_root = |slot: usize| {
+            chain[slot].parent.is_some_and(|p| {
+                let root = &scene.nodes[chain[p].node];
+                root.is_root && chain[p].parent.is_none() && trs_of(&root.local_transform) == IDENTITY_TRS
+            })
+        };
+        let direct: Vec<bool> = nodes.joints.iter().map(|j| j.direct || (j.parent.is_none() && under_plain_root(j.slot))).collect();
+        let mut world = vec![false; chain.len()];
+        let mut mark = |mut slot: Option<usize>| {
+            while let Some(s) = slot {
+                if std::mem::replace(&mut world[s], true) {
+                    break;
+                }
+                slot = chain[s].parent;
+            }
+        };
+        for (j, joint) in nodes.joints.iter().enumerate() {
+            if !direct[j] {
+                mark(Some(joint.slot));
+                mark(joint.parent.map(|p| nodes.joints[p].slot));
+            }
+        }
+        let mut local = world.clone();
+        for (j, joint) in nodes.joints.iter().enumerate() {
+            local[joint.slot] |= direct[j];
+        }
+        let constant = chain
+            .iter()
+            .map(|c| {
+                let node = &scene.nodes[c.node];
+                // A parent's scale helper or componentwise scale feeds into the evaluation.
+                let plain_parent = node.parent.as_ref().is_none_or(|p| p.scale_helper.is_none() && p.inherit_scale_node.is_none());
+                (!animated.contains(&node.element.element_id) && plain_parent).then(|| trs_of(&ufbx::evaluate_transform(anim, node, begin)))
+            })
+            .collect();
+        Self { local, world, constant, direct }
+    }
+
+    /// One frame's values at time `t` into `row` (`trs` and `worlds` are scratch).
+    #[allow(clippy::too_many_arguments)]
+    fn frame(&self, scene: &Scene, anim: &ufbx::Anim, nodes: &Nodes, t: f64, trs: &mut [Trs], worlds: &mut [DMat4], row: &mut [f32]) {
+        for (s, c) in nodes.chain.iter().enumerate() {
+            if self.local[s] {
+                trs[s] = self.constant[s].unwrap_or_else(|| trs_of(&ufbx::evaluate_transform(anim, &scene.nodes[c.node], t)));
+            }
+            if self.world[s] {
+                let m = DMat4::from_scale_rotation_translation(trs[s].2, trs[s].1, trs[s].0);
+                worlds[s] = c.parent.map_or(m, |p| worlds[p] * m);
+            }
+        }
+        for (j, joint) in nodes.joints.iter().enumerate() {
+            let out = &mut row[j * CHANNELS.len()..(j + 1) * CHANNELS.len()];
+            if self.direct[j] {
+                let (t, r, s) = trs[joint.slot];
+                let r = r.normalize();
+                out.copy_from_slice(&[t.x, t.y, t.z, r.x, r.y, r.z, r.w, s.x, s.y, s.z].map(|v| v as f32));
+            } else {
+                let parent_world = joint.parent.map_or(DMat4::IDENTITY, |p| worlds[nodes.joints[p].slot]);
+                values_of(&(parent_world.inverse() * worlds[joint.slot]), out);
+            }
+        }
+    }
 }
 
 /// Flips each joint's quaternion to the side of the previous frame's, so that blending
