@@ -501,3 +501,83 @@ fn corpus_fbx_converts_to_bvh_with_the_same_positions() {
         }
     }
 }
+
+#[test]
+fn the_blender_sausage_agrees_with_a_second_reader() {
+    let Some(corpus) = common::corpus() else { return };
+    // tests/data/fbx/sausage_reference.py (plain-text parsing of the FBX 6.1 ASCII file, linear
+    // keys, T·R·S composed down the hierarchy; no ufbx) was run once; its output is kept.
+    let csv = std::fs::read_to_string("tests/data/fbx/blender_279_sausage_positions.csv").unwrap();
+    let path = corpus.join("fbx/ufbx_blender_279_sausage_6100_ascii.fbx");
+    let mut checked = 0;
+    for take in ["Default Take", "Base", "Spin", "Wiggle"] {
+        let m = load_with(&path, Some(take)).unwrap();
+        for row in csv.lines().skip(1).filter(|l| l.starts_with(&format!("{take},"))) {
+            let cells: Vec<&str> = row.split(',').collect();
+            let frame: usize = cells[1].parse().unwrap();
+            let want = Vec3::new(cells[3].parse().unwrap(), cells[4].parse().unwrap(), cells[5].parse().unwrap());
+            let got = positions(&m, frame)[m.skeleton.find(cells[2]).unwrap()];
+            assert!((got - want).length() < 1e-6, "{take} frame {frame} {}: {got} against {want}", cells[2]);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 56, "4 joints at 4 frames of 3 takes, 2 frames of the one-frame 'Base'");
+}
+
+#[test]
+fn info_json_lists_the_takes_and_the_declared_units_and_axes() {
+    let Some(corpus) = common::corpus() else { return };
+    let run = |file: &str| {
+        let path = corpus.join("fbx").join(file);
+        let out =
+            std::process::Command::new(env!("CARGO_BIN_EXE_skelview")).args(["info", "--json", path.to_str().unwrap()]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let v = run("ozz_pab_locomotions.fbx");
+    let takes: Vec<&str> = v["takes"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(takes, ["jog", "run", "walk"]);
+    assert_eq!((v["unit"].as_str(), v["unit_detected"].as_bool()), (Some("cm"), Some(false)));
+    // 3ds Max: Z up, declared, and shown as such.
+    let v = run("ufbx_max_transformed_skin_6100_binary.fbx");
+    assert_eq!((v["up_axis"].as_str(), v["up_detected"].as_bool()), (Some("Z"), Some(false)), "{v}");
+    let details = v["details"].to_string();
+    assert!(details.contains("up +Z, front -Y, right +X (right-handed)"), "{details}");
+}
+
+#[test]
+fn declared_units_and_axes_go_through_the_one_display_transform() {
+    let text = std::fs::read_to_string(FIXTURE).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: String| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        load_with(&path, None).unwrap()
+    };
+    // Metres, Z up, front -Y, right +X (3ds Max's axes): the same numbers read 100 times
+    // larger and turned so that the file's Z is up.
+    let z_up = text
+        .replace("\"UnitScaleFactor\", \"double\", \"Number\", \"\",1", "\"UnitScaleFactor\", \"double\", \"Number\", \"\",100")
+        .replace("\"UpAxis\", \"int\", \"Integer\", \"\",1", "\"UpAxis\", \"int\", \"Integer\", \"\",2")
+        .replace("\"FrontAxis\", \"int\", \"Integer\", \"\",2", "\"FrontAxis\", \"int\", \"Integer\", \"\",1")
+        .replace("\"FrontAxisSign\", \"int\", \"Integer\", \"\",1", "\"FrontAxisSign\", \"int\", \"Integer\", \"\",-1");
+    let m = write("z_up.fbx", z_up);
+    assert_eq!((m.source.unit, m.source.up_axis), (skelview::core::LengthUnit::Metre, skelview::core::UpAxis::Z));
+    assert!(m.warnings.iter().all(|w| !w.message.contains("left-handed")), "{:?}", m.warnings);
+    for f in [0, 15, 30] {
+        for (got, want) in positions(&m, f).iter().zip(hand_worked(f as f32 / 30.0)) {
+            let file = want * 100.0;
+            let shown = Vec3::new(file.x, file.z, -file.y);
+            assert!((*got - shown).abs().max_element() < 1e-3, "frame {f}: {got} against {shown}");
+        }
+    }
+    // A left-handed system is said, not silently shown as right-handed.
+    let left = text.replace("\"CoordAxisSign\", \"int\", \"Integer\", \"\",1", "\"CoordAxisSign\", \"int\", \"Integer\", \"\",-1");
+    let m = write("left.fbx", left);
+    assert!(m.warnings.iter().any(|w| w.message.contains("left-handed")), "{:?}", m.warnings);
+    // An odd unit (UnitScaleFactor 10: decimetres) still gives metres.
+    let dm = text.replace("\"UnitScaleFactor\", \"double\", \"Number\", \"\",1", "\"UnitScaleFactor\", \"double\", \"Number\", \"\",10");
+    let m = write("dm.fbx", dm);
+    assert!((m.metres_per_raw_unit() - 0.1).abs() < 1e-7, "{}", m.metres_per_raw_unit());
+    assert!((positions(&m, 0)[1] - Vec3::new(1.0, 10.0, 0.0)).abs().max_element() < 1e-4, "hips 100 dm up");
+}
