@@ -7,24 +7,11 @@ mkdir -p "$OUT"
 
 # make NAME BYTES: the corpus header, then its rows repeated (and cut at a row) to about BYTES.
 make() {
-    local file="$OUT/$1" bytes=$2
-    [ -f "$file" ] && return
-    local header rows copies lines motion_line time_line
-    motion_line=$(grep -n '^MOTION' "$SRC" | head -1 | cut -d: -f1)
-    time_line=$(grep -n '^Frame Time' "$SRC" | head -1 | cut -d: -f1)
-    header=$(mktemp) rows=$(mktemp)
-    head -n $((motion_line - 1)) "$SRC" >"$header"
-    tail -n +$((time_line + 1)) "$SRC" | sed -e '$a\' >"$rows"
-    copies=$(( bytes / $(stat -c %s "$rows") + 1 ))
-    lines=$(( $(wc -l <"$rows") * bytes / $(stat -c %s "$rows") ))
-    {
-        cat "$header"
-        printf 'MOTION\nFrames: %d\nFrame Time: 0.0083333\n' "$lines"
-        # (cut short by head: the copies that no longer fit end on SIGPIPE, which is fine.)
-        (for _ in $(seq "$copies"); do cat "$rows" 2>/dev/null || break; done) | head -n "$lines"
-    } >"$file.part"
-    mv "$file.part" "$file"
-    rm -f "$header" "$rows"
+    local rows
+    rows=$(mktemp)
+    tail -n +$(( $(grep -n '^Frame Time' "$SRC" | head -1 | cut -d: -f1) + 1 )) "$SRC" | sed -e '$a\' >"$rows"
+    make_frames "$1" $(( $(wc -l <"$rows") * $2 / $(stat -c %s "$rows") ))
+    rm -f "$rows"
 }
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }

@@ -3,14 +3,13 @@
 //! the UI as it goes; playback never waits for it.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::mpsc::{Receiver, TryRecvError, sync_channel};
 
 use crate::core::{LengthUnit, Motion, UpAxis};
 use crate::qa::{self, Kind, Report, Space, Thresholds};
 use crate::scene::{ClipView, PoseMode};
 
 use super::Waker;
+use super::background::Keyed;
 
 /// What the checks of one clip were run on: a change to any of it starts them again.
 #[derive(Clone)]
@@ -21,108 +20,79 @@ struct Input {
     thresholds: Thresholds,
 }
 
-impl Input {
-    fn same(&self, other: &Input) -> bool {
+impl PartialEq for Input {
+    /// The same clip (not an equal one: comparing frames would cost what the checks cost).
+    fn eq(&self, other: &Input) -> bool {
         Arc::ptr_eq(&self.motion, &other.motion) && self.unit == other.unit && self.up == other.up && self.thresholds == other.thresholds
     }
 }
 
-/// The checks of one clip: running (with progress) or done.
-pub enum CheckState {
-    /// Running; progress in thousandths.
-    Running(Arc<AtomicU32>, Receiver<Report>),
+/// Where the checks of one clip stand.
+pub enum CheckState<'a> {
+    /// Running; the fraction done.
+    Running(f32),
     /// Finished.
-    Done(Arc<Report>),
-    /// The thread could not start.
-    Failed(String),
+    Done(&'a Arc<Report>),
+    /// The thread could not start or stopped.
+    Failed(&'a str),
 }
 
-struct Entry {
-    serial: u64,
-    input: Input,
-    state: CheckState,
-}
-
-/// The checks of every open clip, by the clip's serial.
+/// The checks of every open clip, by the clip's serial: one background result each, on
+/// threads named `skelview-qa`.
 #[derive(Default)]
 pub struct Checks {
-    entries: Vec<Entry>,
-}
-
-fn spawn(input: &Input, waker: Waker) -> CheckState {
-    let progress = Arc::new(AtomicU32::new(0));
-    let (tx, rx) = sync_channel(1);
-    let (p, input) = (progress.clone(), input.clone());
-    let started = std::thread::Builder::new().name("skelview-qa".into()).spawn(move || {
-        crate::cache::background_priority();
-        let m = &input.motion;
-        let space = Space::of(m, input.unit, input.up);
-        let report = qa::analyse_in(m, space, &input.thresholds, &Kind::ALL, &|f| {
-            let permille = (f.clamp(0.0, 1.0) * 1000.0) as u32;
-            // A repaint per percent at most.
-            if permille / 10 > p.swap(permille, Ordering::Relaxed) / 10 {
-                waker();
-            }
-        });
-        let _ = tx.send(report);
-        waker();
-    });
-    match started {
-        Ok(_) => CheckState::Running(progress, rx),
-        Err(e) => CheckState::Failed(format!("cannot start the checks: {e}")),
-    }
+    entries: Vec<(u64, Keyed<Input, Report>)>,
 }
 
 impl Checks {
     /// Starts checks for clips that have none or whose input changed, and forgets closed
     /// clips. Cheap when nothing changed: called every frame.
     pub fn sync(&mut self, clips: &[ClipView], thresholds: &Thresholds, waker: &Waker) {
-        self.entries.retain(|e| clips.iter().any(|c| c.serial == e.serial));
+        self.entries.retain(|(serial, _)| clips.iter().any(|c| c.serial == *serial));
         for c in clips {
             let input = Input { motion: c.motion.clone(), unit: c.unit_override, up: c.up_override, thresholds: *thresholds };
-            match self.entries.iter_mut().find(|e| e.serial == c.serial) {
-                Some(e) if e.input.same(&input) => {}
-                Some(e) => {
-                    e.state = spawn(&input, waker.clone());
-                    e.input = input;
-                }
+            let at = match self.entries.iter().position(|(serial, _)| *serial == c.serial) {
+                Some(at) => at,
                 None => {
-                    let state = spawn(&input, waker.clone());
-                    self.entries.push(Entry { serial: c.serial, input, state });
+                    self.entries.push((c.serial, Keyed::new("qa")));
+                    self.entries.len() - 1
                 }
-            }
+            };
+            let work = input.clone();
+            self.entries[at].1.want(input, waker, move |progress| {
+                let space = Space::of(&work.motion, work.unit, work.up);
+                Some(qa::analyse_in(&work.motion, space, &work.thresholds, &Kind::ALL, &|f| {
+                    progress.report(f as f64);
+                }))
+            });
         }
     }
 
     /// Takes the reports that finished since the last call.
     pub fn poll(&mut self) {
-        for e in &mut self.entries {
-            if let CheckState::Running(_, rx) = &e.state {
-                match rx.try_recv() {
-                    Ok(report) => e.state = CheckState::Done(Arc::new(report)),
-                    Err(TryRecvError::Empty) => {}
-                    Err(TryRecvError::Disconnected) => e.state = CheckState::Failed("the checks stopped unexpectedly".into()),
-                }
-            }
-        }
+        self.entries.iter_mut().for_each(|(_, k)| k.poll());
     }
 
     /// The state of the checks of the clip with this serial.
-    pub fn state(&self, serial: u64) -> Option<&CheckState> {
-        self.entries.iter().find(|e| e.serial == serial).map(|e| &e.state)
+    pub fn state(&self, serial: u64) -> Option<CheckState<'_>> {
+        let (_, k) = self.entries.iter().find(|(s, _)| *s == serial)?;
+        if let Some(r) = k.result() {
+            Some(CheckState::Done(r))
+        } else if let Some(f) = k.running() {
+            Some(CheckState::Running(f))
+        } else {
+            k.error().map(CheckState::Failed)
+        }
     }
 
     /// The finished report of the clip with this serial.
     pub fn report(&self, serial: u64) -> Option<&Arc<Report>> {
-        match self.state(serial) {
-            Some(CheckState::Done(r)) => Some(r),
-            _ => None,
-        }
+        self.entries.iter().find(|(s, _)| *s == serial).and_then(|(_, k)| k.result())
     }
 
     /// True while some check runs.
     pub fn busy(&self) -> bool {
-        self.entries.iter().any(|e| matches!(e.state, CheckState::Running(..)))
+        self.entries.iter().any(|(_, k)| k.running().is_some())
     }
 }
 
@@ -147,18 +117,12 @@ impl super::Viewer {
             return Vec::new();
         }
         let mut joints: Vec<usize> = report
-            .findings
-            .iter()
-            .filter(|f| f.kind != Kind::NeutralPose && !self.view.issues.hidden.contains(&f.kind) && f.covers(frame))
+            .covering(frame)
+            .filter(|f| f.kind != Kind::NeutralPose && !self.view.issues.hidden.contains(&f.kind))
             .filter_map(|f| f.joint)
             .collect();
         joints.sort_unstable();
         joints.dedup();
         joints
     }
-}
-
-/// Fraction done of a running check.
-pub fn fraction(progress: &AtomicU32) -> f32 {
-    progress.load(Ordering::Relaxed) as f32 / 1000.0
 }

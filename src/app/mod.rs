@@ -28,7 +28,7 @@ pub mod trace;
 mod view;
 
 pub use background::Keyed;
-pub use checks::{CheckState, Checks, fraction};
+pub use checks::{CheckState, Checks};
 pub use command::{Command, CompareEdit};
 pub use curves::{ChannelCurve, CurvesInput, channel_curves};
 pub use dialogs::Dialog;

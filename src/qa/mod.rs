@@ -129,9 +129,22 @@ pub struct Report {
     pub frame_time_secs: f64,
     /// The kinds that were looked for.
     pub kinds: Vec<Kind>,
+    /// The kinds with at least one finding, in `Kind::ALL` order.
+    pub found: Vec<Kind>,
+    /// Frames the longest finding spans, less one: how far back [`Report::covering`] looks.
+    pub longest_frames: usize,
 }
 
 impl Report {
+    /// The findings that cover `frame`, found by binary search on the first frame (findings
+    /// are sorted by it), so that the viewer can ask every frame of a long clip.
+    pub fn covering(&self, frame: usize) -> impl Iterator<Item = &Finding> {
+        let end = self.findings.partition_point(|f| f.start_frame <= frame);
+        let earliest = frame.saturating_sub(self.longest_frames);
+        let begin = self.findings[..end].partition_point(|f| f.start_frame < earliest);
+        self.findings[begin..end].iter().filter(move |f| f.covers(frame))
+    }
+
     /// Number of findings of each kind looked for (zeros included).
     pub fn counts(&self) -> BTreeMap<Kind, usize> {
         let mut counts: BTreeMap<Kind, usize> = self.kinds.iter().map(|&k| (k, 0)).collect();
@@ -233,12 +246,16 @@ pub fn analyse_in(m: &Motion, space: Space, thresholds: &Thresholds, kinds: &[Ki
     }
     findings.sort_by(|a, b| (a.start_frame, a.kind, a.joint).cmp(&(b.start_frame, b.kind, b.joint)));
     progress(1.0);
+    let found = Kind::ALL.into_iter().filter(|k| findings.iter().any(|f| f.kind == *k)).collect();
+    let longest_frames = findings.iter().map(|f| f.end_frame.saturating_sub(f.start_frame)).max().unwrap_or(0);
     Report {
         findings,
         neutral,
         frames: m.clip.num_frames(),
         frame_time_secs: m.clip.frame_time_secs,
         kinds: Kind::ALL.into_iter().filter(|k| wants(*k)).collect(),
+        found,
+        longest_frames,
     }
 }
 
@@ -262,4 +279,33 @@ pub fn shown_in(value: f32, unit: &str, lengths: crate::core::LengthDisplay) -> 
 /// The name of `joint` in `m`, or `(whole pose)`.
 pub fn joint_name(m: &Motion, joint: Option<usize>) -> &str {
     joint.and_then(|j| m.skeleton.joints().get(j)).map_or("(whole pose)", |j| j.name.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn covering_finds_what_a_scan_finds() {
+        let spans = [(0, 0), (0, 40), (3, 5), (3, 3), (10, 12), (11, 90), (50, 50), (60, 61)];
+        let findings: Vec<Finding> = spans
+            .iter()
+            .map(|&(start_frame, end_frame)| Finding {
+                kind: Kind::ALL[start_frame % 3],
+                joint: Some(end_frame),
+                start_frame,
+                end_frame,
+                value: 0.0,
+                unit: "m",
+                threshold: 0.0,
+                message: String::new(),
+            })
+            .collect();
+        let report = Report { longest_frames: 79, found: Kind::ALL[..3].to_vec(), findings, ..Default::default() };
+        for frame in 0..100 {
+            let fast: Vec<&Finding> = report.covering(frame).collect();
+            let scan: Vec<&Finding> = report.findings.iter().filter(|f| f.covers(frame)).collect();
+            assert_eq!(fast, scan, "frame {frame}");
+        }
+    }
 }

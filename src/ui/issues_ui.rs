@@ -1,7 +1,7 @@
 //! The Issues window: the active clip's capture-check findings, filtered by kind, sorted,
 //! each a click away (seek, select, frame); the neutral-pose verdicts; the thresholds.
 
-use crate::app::{CheckState, Command, IssueSort, Viewer, fraction};
+use crate::app::{CheckState, Command, IssueSort, Viewer};
 use crate::qa::{self, Finding, Kind, Report};
 
 /// Colour of a kind's marks on the timeline and in the list.
@@ -71,10 +71,10 @@ pub fn issues_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             ui.colored_label(egui::Color32::RED, e);
             return;
         }
-        Some(CheckState::Running(progress, _)) => {
+        Some(CheckState::Running(fraction)) => {
             ui.horizontal(|ui| {
                 ui.label("Checking…");
-                ui.add(egui::ProgressBar::new(fraction(progress)).desired_width(200.0).show_percentage());
+                ui.add(egui::ProgressBar::new(fraction).desired_width(200.0).show_percentage());
             });
             return;
         }

@@ -380,8 +380,8 @@ fn status_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
                 ui.label(egui::RichText::new(format!("{} warnings", m.warnings.len())).color(egui::Color32::YELLOW));
             }
             match viewer.checks.state(clip.serial) {
-                Some(crate::app::CheckState::Running(p, _)) => {
-                    ui.label(format!("checking {:.0}%", crate::app::fraction(p) * 100.0));
+                Some(crate::app::CheckState::Running(f)) => {
+                    ui.label(format!("checking {:.0}%", f * 100.0));
                 }
                 Some(crate::app::CheckState::Done(r)) => {
                     let n = r.findings.len();
