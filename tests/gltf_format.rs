@@ -147,6 +147,16 @@ fn bad_files_are_clear_errors_not_panics() {
             "cannot hold",
         ),
         (
+            "stride.glb",
+            glb(
+                &fixture_json(None, bin.len(), "[1, 2]", 3)
+                    .replace("\"byteOffset\": 12, \"byteLength\": 48 }", "\"byteOffset\": 12, \"byteLength\": 48, \"byteStride\": 8 }"),
+                &bin,
+                None,
+            ),
+            "strides 8 bytes",
+        ),
+        (
             "path.glb",
             glb(&fixture_json(None, bin.len(), "[1, 2]", 3).replace("\"rotation\" }", "\"botation\" }"), &bin, None),
             "target path",

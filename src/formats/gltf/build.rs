@@ -46,7 +46,15 @@ fn check_accessor(accessor: &::gltf::Accessor, buffers: &[::gltf::buffer::Data])
         if count == 0 {
             return Ok(());
         }
-        let stride = stride.unwrap_or(elem).max(elem);
+        // The crate's readers step by the view's stride and read a whole element each step.
+        if let Some(s) = stride.filter(|&s| s < elem) {
+            return Err(format!(
+                "buffer view {} strides {s} bytes, less than accessor {}'s {elem}-byte elements",
+                view.index(),
+                accessor.index()
+            ));
+        }
+        let stride = stride.unwrap_or(elem);
         let need = (count - 1)
             .checked_mul(stride)
             .and_then(|x| x.checked_add(offset))
