@@ -16,6 +16,27 @@ make() {
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 
+# measure CMD...: prints "wall_secs peak_kb" of one run (wall from the shell's microsecond
+# clock: /usr/bin/time rounds to 10 ms; the peak from /usr/bin/time).
+measure() {
+    local start end peak
+    start=$EPOCHREALTIME
+    peak=$(/usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1)
+    end=$EPOCHREALTIME
+    echo "$(echo "$end - $start" | bc -l) $peak"
+}
+
+# median_runs RUNS CMD...: prints "wall_secs peak_kb", each the median of RUNS runs.
+median_runs() {
+    local runs=$1 walls=() peaks=() w p
+    shift
+    for _ in $(seq "$runs"); do
+        read -r w p < <(measure "$@")
+        walls+=("$w") peaks+=("$p")
+    done
+    echo "$(printf '%s\n' "${walls[@]}" | median) $(printf '%s\n' "${peaks[@]}" | median)"
+}
+
 # make_frames NAME FRAMES [SKIP]: the corpus header, then exactly FRAMES of its rows (repeated
 # as needed), starting SKIP rows in, so that two files of the same skeleton differ.
 make_frames() {

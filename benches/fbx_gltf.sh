@@ -16,14 +16,6 @@ CORPUS=${SKELVIEW_CORPUS:-../shared/corpus}
 cargo build --release --quiet --bin skelview
 SKELVIEW=target/release/skelview
 
-measure() {
-    local start end peak
-    start=$EPOCHREALTIME
-    peak=$(/usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1)
-    end=$EPOCHREALTIME
-    echo "$(echo "$end - $start" | bc -l) $peak"
-}
-
 FBX="$CORPUS/fbx/ozz_pab_atlas.fbx"
 make bench_fbx_size.bvh "$(stat -c %s "$FBX")"
 
@@ -31,13 +23,7 @@ printf '%-28s %10s %8s %8s %10s %8s\n' file bytes frames wall_s peak_MB MB/s
 for path in "$FBX" "$CORPUS/fbx/ozz_pab_locomotions.fbx" "$CORPUS/gltf/Fox.glb" "$OUT/bench_fbx_size.bvh"; do
     bytes=$(stat -c %s "$path")
     frames=$("$SKELVIEW" info "$path" | awk '/^frames:/ {print $2}')
-    walls=() peaks=()
-    for _ in $(seq "$RUNS"); do
-        read -r w p < <(measure "$SKELVIEW" info "$path")
-        walls+=("$w") peaks+=("$p")
-    done
-    wall=$(printf '%s\n' "${walls[@]}" | median)
-    peak=$(printf '%s\n' "${peaks[@]}" | median)
+    read -r wall peak < <(median_runs "$RUNS" "$SKELVIEW" info "$path")
     printf '%-28s %10d %8d %8.4f %10.1f %8.1f\n' "$(basename "$path")" "$bytes" "$frames" "$wall" \
         "$(echo "$peak / 1024" | bc -l)" "$(echo "$bytes / $wall / 1000000" | bc -l)"
 done

@@ -19,17 +19,6 @@ cargo build --release --quiet --bin skelview --example bvh_anim_load
 SKELVIEW=target/release/skelview
 BVH_ANIM=target/release/examples/bvh_anim_load
 
-# measure CMD...: prints "wall_secs peak_kb" of one run (wall from the shell's microsecond
-# clock: /usr/bin/time rounds to 10 ms; the peak from /usr/bin/time).
-measure() {
-    local start end peak
-    start=$EPOCHREALTIME
-    peak=$(/usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1)
-    end=$EPOCHREALTIME
-    echo "$(echo "$end - $start" | bc -l) $peak"
-}
-
-
 make bench_1mb.bvh $((1 << 20))
 make bench_10mb.bvh $((10 << 20))
 make bench_100mb.bvh $((100 << 20))
@@ -40,13 +29,7 @@ for f in bench_1mb.bvh bench_10mb.bvh bench_100mb.bvh bench_1gb.bvh; do
     path="$OUT/$f"
     bytes=$(stat -c %s "$path")
     frames=$("$SKELVIEW" info "$path" | awk '/^frames:/ {print $2}')
-    walls=() peaks=()
-    for _ in $(seq "$RUNS"); do
-        read -r w p < <(measure "$SKELVIEW" info "$path")
-        walls+=("$w") peaks+=("$p")
-    done
-    wall=$(printf '%s\n' "${walls[@]}" | median)
-    peak=$(printf '%s\n' "${peaks[@]}" | median)
+    read -r wall peak < <(median_runs "$RUNS" "$SKELVIEW" info "$path")
     printf '%-16s %12d %10d %10.3f %10.1f %8.0f\n' "$f" "$bytes" "$frames" "$wall" "$(echo "$peak / 1024" | bc -l)" \
         "$(echo "$bytes / 1000000 / $wall" | bc -l)"
 done

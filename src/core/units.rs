@@ -155,6 +155,21 @@ impl LengthUnit {
         })
     }
 
+    /// The unit of a file whose unit is `metres_per_unit` m (declared, as FBX's
+    /// `UnitScaleFactor`), and the divisor from file lengths to it: an unusual unit (0.1 m)
+    /// reads as centimetres with a divisor (0.1), so that `unit.metres() / divisor` is always
+    /// the file's own size. `None` for a size that is not finite and positive.
+    pub fn of_metres(metres_per_unit: f64) -> Option<(Self, f32)> {
+        if !(metres_per_unit.is_finite() && metres_per_unit > 0.0) {
+            return None;
+        }
+        let usual = [Self::Millimetre, Self::Centimetre, Self::Metre, Self::Inch, Self::Foot];
+        Some(match usual.into_iter().find(|u| (metres_per_unit / u.metres() as f64 - 1.0).abs() < 1e-6) {
+            Some(u) => (u, 1.0),
+            None => (Self::Centimetre, (0.01 / metres_per_unit) as f32),
+        })
+    }
+
     /// Guesses the unit from the standing height of a body in file units.
     ///
     /// A pose of a person spans about 0.8–2.3 m: under 4 units that is metres, 4–10 feet,
@@ -388,6 +403,18 @@ fn up_from_extents(boxes: &[(Vec3, Vec3)]) -> UpAxis {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn declared_sizes_map_to_units() {
+        assert_eq!(LengthUnit::of_metres(0.01), Some((LengthUnit::Centimetre, 1.0)));
+        assert_eq!(LengthUnit::of_metres(1.0), Some((LengthUnit::Metre, 1.0)));
+        assert_eq!(LengthUnit::of_metres(0.0254), Some((LengthUnit::Inch, 1.0)));
+        let (u, d) = LengthUnit::of_metres(0.1).unwrap();
+        assert_eq!(u, LengthUnit::Centimetre);
+        assert!((u.metres() / d - 0.1).abs() < 1e-7, "a decimetre file reads as 10 cm per unit");
+        assert_eq!(LengthUnit::of_metres(0.0), None);
+        assert_eq!(LengthUnit::of_metres(f64::NAN), None);
+    }
 
     #[test]
     fn heights_map_to_plausible_units() {

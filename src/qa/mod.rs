@@ -129,10 +129,11 @@ pub struct Report {
     pub frame_time_secs: f64,
     /// The kinds that were looked for.
     pub kinds: Vec<Kind>,
-    /// The kinds with at least one finding, in `Kind::ALL` order.
-    pub found: Vec<Kind>,
+    /// The kinds with at least one finding, in `Kind::ALL` order (worked out with `findings`,
+    /// so private: nothing else can let it go stale).
+    found: Vec<Kind>,
     /// Frames the longest finding spans, less one: how far back [`Report::covering`] looks.
-    pub longest_frames: usize,
+    longest_frames: usize,
 }
 
 impl Report {
@@ -143,6 +144,11 @@ impl Report {
         let earliest = frame.saturating_sub(self.longest_frames);
         let begin = self.findings[..end].partition_point(|f| f.start_frame < earliest);
         self.findings[begin..end].iter().filter(move |f| f.covers(frame))
+    }
+
+    /// The kinds with at least one finding, in `Kind::ALL` order.
+    pub fn found(&self) -> &[Kind] {
+        &self.found
     }
 
     /// Number of findings of each kind looked for (zeros included).

@@ -132,7 +132,7 @@ fn extents_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &crate::core::Playback, pus
 fn findings_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &crate::core::Playback, push: &mut impl FnMut(PlaybackCommand)) {
     let (Some(report), Some(c)) = (viewer.active_report(), viewer.session.active_clip()) else { return };
     let hidden = &viewer.view.issues.hidden;
-    let kinds: Vec<Kind> = report.found.iter().copied().filter(|k| *k != Kind::NeutralPose && !hidden.contains(k)).collect();
+    let kinds: Vec<Kind> = report.found().iter().copied().filter(|k| *k != Kind::NeutralPose && !hidden.contains(k)).collect();
     if kinds.is_empty() {
         return;
     }

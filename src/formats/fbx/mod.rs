@@ -30,21 +30,8 @@ const MEMORY_LIMIT_PER_BYTE: usize = 64;
 /// Autodesk FBX scenes with skeletons and animation stacks.
 pub struct Fbx;
 
-/// The unit of a scene whose file unit is `unit_meters` (FBX `UnitScaleFactor` / 100), and
-/// the divisor from file lengths to it: an unusual unit (0.1 m) reads as centimetres with a
-/// divisor (0.1), so that `unit.metres() / divisor` is always the file's own size.
-pub fn unit_of(unit_meters: f64) -> (LengthUnit, f32) {
-    use LengthUnit::*;
-    for u in [Millimetre, Centimetre, Metre, Inch, Foot] {
-        if (unit_meters / u.metres() as f64 - 1.0).abs() < 1e-6 {
-            return (u, 1.0);
-        }
-    }
-    (Centimetre, (0.01 / unit_meters) as f32)
-}
-
-/// The up axis the file declares (`None` when ufbx could not read one).
-fn up_of(axis: ::ufbx::CoordinateAxis) -> Option<UpAxis> {
+/// A declared axis as a direction (`None` when ufbx could not read one).
+fn axis_of(axis: ::ufbx::CoordinateAxis) -> Option<UpAxis> {
     use ::ufbx::CoordinateAxis::*;
     Some(match axis {
         PositiveX => UpAxis::X,
@@ -53,20 +40,6 @@ fn up_of(axis: ::ufbx::CoordinateAxis) -> Option<UpAxis> {
         NegativeY => UpAxis::NegY,
         PositiveZ => UpAxis::Z,
         NegativeZ => UpAxis::NegZ,
-        Unknown => return None,
-    })
-}
-
-/// The unit vector and name of an axis.
-fn axis_vector(axis: ::ufbx::CoordinateAxis) -> Option<(glam::DVec3, &'static str)> {
-    use ::ufbx::CoordinateAxis::*;
-    Some(match axis {
-        PositiveX => (glam::DVec3::X, "+X"),
-        NegativeX => (glam::DVec3::NEG_X, "-X"),
-        PositiveY => (glam::DVec3::Y, "+Y"),
-        NegativeY => (glam::DVec3::NEG_Y, "-Y"),
-        PositiveZ => (glam::DVec3::Z, "+Z"),
-        NegativeZ => (glam::DVec3::NEG_Z, "-Z"),
         Unknown => return None,
     })
 }
@@ -136,12 +109,11 @@ pub fn parse(
     if !app.name.is_empty() {
         details.push(("Application".into(), format!("{} {} {}", app.vendor, app.name, app.version).trim().to_owned()));
     }
-    let (unit, divisor) = unit_of(s.unit_meters);
     details.push(("UnitScaleFactor".into(), format!("{} (1 unit = {} m)", s.unit_meters * 100.0, s.unit_meters)));
-    let axes = [s.axes.right, s.axes.up, s.axes.front].map(axis_vector);
-    if let [Some((right, r)), Some((up, u)), Some((front, f))] = axes {
-        let right_handed = right.cross(up).dot(front) > 0.5;
+    if let [Some(right), Some(up), Some(front)] = [s.axes.right, s.axes.up, s.axes.front].map(axis_of) {
+        let right_handed = right.vector().cross(up.vector()).dot(front.vector()) > 0.5;
         let hand = if right_handed { "right-handed" } else { "left-handed" };
+        let [r, u, f] = [right, up, front].map(UpAxis::signed_name);
         details.push(("Axes".into(), format!("up {u}, front {f}, right {r} ({hand})")));
         if !right_handed {
             warnings.push(RawWarning {
@@ -154,16 +126,17 @@ pub fn parse(
     }
     details.extend(std::mem::take(&mut parsed.details));
     parsed.details = details;
-    parsed.unit = (s.unit_meters.is_finite() && s.unit_meters > 0.0).then_some(unit);
-    parsed.length_divisor = if parsed.unit.is_some() { divisor } else { 1.0 };
-    parsed.declared_units = parsed.unit.map(|u| {
-        if divisor == 1.0 {
+    let declared = LengthUnit::of_metres(s.unit_meters);
+    parsed.unit = declared.map(|(u, _)| u);
+    parsed.length_divisor = declared.map_or(1.0, |(_, d)| d);
+    parsed.declared_units = declared.map(|(u, d)| {
+        if d == 1.0 {
             format!("{} (UnitScaleFactor {})", u.symbol(), s.unit_meters * 100.0)
         } else {
             format!("UnitScaleFactor {}", s.unit_meters * 100.0)
         }
     });
-    parsed.up = up_of(s.axes.up);
+    parsed.up = axis_of(s.axes.up);
     Ok((parsed, warnings))
 }
 
@@ -208,16 +181,6 @@ impl FileFormat for Fbx {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn units_by_scale_factor() {
-        assert_eq!(unit_of(0.01), (LengthUnit::Centimetre, 1.0));
-        assert_eq!(unit_of(1.0), (LengthUnit::Metre, 1.0));
-        assert_eq!(unit_of(0.0254), (LengthUnit::Inch, 1.0));
-        let (u, d) = unit_of(0.1);
-        assert_eq!(u, LengthUnit::Centimetre);
-        assert!((u.metres() / d - 0.1).abs() < 1e-7, "a decimetre file reads as 10 cm per unit");
-    }
 
     #[test]
     fn junk_is_an_error_not_a_panic() {

@@ -88,15 +88,19 @@ fn kind(n: &Node) -> &'static str {
     }
 }
 
+/// The animated properties of `layers` that belong to nodes, with the node's index.
+pub fn node_props<'a>(layers: impl IntoIterator<Item = &'a ufbx::AnimLayer>) -> impl Iterator<Item = (usize, &'a ufbx::AnimProp)> {
+    layers
+        .into_iter()
+        .flat_map(|l| l.anim_props.iter())
+        .filter(|p| p.element.type_ == ElementType::Node)
+        .map(|p| (p.element.typed_id as usize, p))
+}
+
 /// The nodes animated by any layer of any stack.
 fn animated(scene: &Scene) -> HashSet<usize> {
-    let node_of: HashMap<u32, usize> = scene.nodes.iter().enumerate().map(|(i, n)| (n.element.element_id, i)).collect();
-    scene
-        .anim_layers
-        .iter()
-        .flat_map(|l| l.anim_props.iter())
-        .filter_map(|p| node_of.get(&p.element.element_id).copied())
-        .map(|mut n| {
+    node_props(&scene.anim_layers)
+        .map(|(mut n, _)| {
             while is_helper(&scene.nodes[n]) {
                 match scene.nodes[n].parent.as_ref() {
                     Some(p) => n = p.element.typed_id as usize,

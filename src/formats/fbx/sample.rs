@@ -9,7 +9,7 @@
 //! weights, layers and extrapolation that no other format here has, and mocap takes hold a
 //! key per frame anyway.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use glam::{DMat4, DQuat, DVec3, Vec3};
 use ufbx::{Scene, SceneRoot};
@@ -40,6 +40,11 @@ fn matrix_from(m: &ufbx::Matrix) -> DMat4 {
 /// A joint's ten values: translation, rotation (x y z w) and scale.
 fn values_of(m: &DMat4, out: &mut [f32]) {
     let (s, r, t) = m.to_scale_rotation_translation();
+    write_trs(&(t, r, s), out);
+}
+
+/// A joint's ten values from a translation, rotation and scale.
+fn write_trs((t, r, s): &Trs, out: &mut [f32]) {
     let r = r.normalize();
     out.copy_from_slice(&[t.x, t.y, t.z, r.x, r.y, r.z, r.w, s.x, s.y, s.z].map(|v| v as f32));
 }
@@ -60,6 +65,7 @@ fn joint_values(nodes: &Nodes, worlds: &[DMat4], locals: &[DMat4], row: &mut [f3
 /// under its parent's rest transform. Returns the values and how many joints had a bind pose.
 fn rest_values(scene: &Scene, nodes: &Nodes) -> (Vec<f32>, usize) {
     let mut worlds: Vec<DMat4> = Vec::with_capacity(nodes.chain.len());
+    let joint_node: HashSet<usize> = nodes.joints.iter().map(|j| nodes.chain[j.slot].node).collect();
     let mut bound = 0;
     for c in &nodes.chain {
         let node = &scene.nodes[c.node];
@@ -70,7 +76,7 @@ fn rest_values(scene: &Scene, nodes: &Nodes) -> (Vec<f32>, usize) {
                 .map(|b| matrix_from(&b.bone_to_world))
                 .filter(|m| m.is_finite() && m.determinant().abs() > 1e-12)
         });
-        if bind.is_some() && nodes.joints.iter().any(|j| nodes.chain[j.slot].node == c.node) {
+        if bind.is_some() && joint_node.contains(&c.node) {
             bound += 1;
         }
         let local = matrix_from(&node.node_to_parent);
@@ -100,7 +106,6 @@ fn span(stack: &ufbx::AnimStack) -> (f64, f64, bool) {
 fn takes(scene: &Scene, nodes: &Nodes) -> Vec<Take> {
     let slot_node: HashSet<usize> = nodes.chain.iter().map(|c| c.node).collect();
     let joint_node: HashSet<usize> = nodes.joints.iter().map(|j| nodes.chain[j.slot].node).collect();
-    let node_of: HashMap<u32, usize> = scene.nodes.iter().enumerate().map(|(i, n)| (n.element.element_id, i)).collect();
     scene
         .anim_stacks
         .iter()
@@ -108,8 +113,7 @@ fn takes(scene: &Scene, nodes: &Nodes) -> Vec<Take> {
         .map(|(i, stack)| {
             let mut joints = HashSet::new();
             let mut moving = false;
-            for prop in stack.layers.iter().flat_map(|l| l.anim_props.iter()) {
-                let Some(&n) = node_of.get(&prop.element.element_id) else { continue };
+            for (n, prop) in super::nodes::node_props(&stack.layers) {
                 if joint_node.contains(&n) {
                     joints.insert(n);
                 }
@@ -264,9 +268,8 @@ struct FramePlan {
 impl FramePlan {
     fn new(scene: &Scene, nodes: &Nodes, chosen: Option<usize>, begin: f64) -> Self {
         let anim = chosen.map_or(&scene.anim, |c| &scene.anim_stacks[c].anim);
-        let animated: HashSet<u32> = chosen
-            .map(|c| scene.anim_stacks[c].layers.iter().flat_map(|l| l.anim_props.iter()).map(|p| p.element.element_id).collect())
-            .unwrap_or_default();
+        let animated: HashSet<usize> =
+            chosen.map(|c| super::nodes::node_props(&scene.anim_stacks[c].layers).map(|(n, _)| n).collect()).unwrap_or_default();
         let chain = &nodes.chain;
         // A joint right under an untransformed scene root is its own world transform.
         let under_plain_root = |slot: usize| {
@@ -301,7 +304,7 @@ impl FramePlan {
                 let node = &scene.nodes[c.node];
                 // A parent's scale helper or componentwise scale feeds into the evaluation.
                 let plain_parent = node.parent.as_ref().is_none_or(|p| p.scale_helper.is_none() && p.inherit_scale_node.is_none());
-                (!animated.contains(&node.element.element_id) && plain_parent).then(|| trs_of(&ufbx::evaluate_transform(anim, node, begin)))
+                (!animated.contains(&c.node) && plain_parent).then(|| trs_of(&ufbx::evaluate_transform(anim, node, begin)))
             })
             .collect();
         Self { local, world, constant, direct }
@@ -322,9 +325,7 @@ impl FramePlan {
         for (j, joint) in nodes.joints.iter().enumerate() {
             let out = &mut row[j * CHANNELS.len()..(j + 1) * CHANNELS.len()];
             if self.direct[j] {
-                let (t, r, s) = trs[joint.slot];
-                let r = r.normalize();
-                out.copy_from_slice(&[t.x, t.y, t.z, r.x, r.y, r.z, r.w, s.x, s.y, s.z].map(|v| v as f32));
+                write_trs(&trs[joint.slot], out);
             } else {
                 let parent_world = joint.parent.map_or(DMat4::IDENTITY, |p| worlds[nodes.joints[p].slot]);
                 values_of(&(parent_world.inverse() * worlds[joint.slot]), out);
