@@ -5,11 +5,11 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use skelview::core::Interpolation;
-use skelview::core::pose::{self, GlobalPose, LocalPose};
-use skelview::formats;
-use skelview::scene::draw as scene;
-use skelview::scene::{DrawData, Style};
+use skelview_core::core::Interpolation;
+use skelview_core::core::pose::{self, GlobalPose, LocalPose};
+use skelview_core::formats;
+use skelview_render::scene::draw as scene;
+use skelview_render::scene::{DrawData, Style};
 
 fn pose_bench(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bvh/mocapnet_05_01_165joints_mixedorder.bvh");
@@ -73,13 +73,13 @@ fn frame_bench(c: &mut Criterion) {
 /// comparison of two clips; then again with trails and onion skin on.
 fn viewer_8_clips_bench(c: &mut Criterion) {
     use skelview::app::{Command, Viewer};
-    use skelview::formats::{LoadRequest, Source};
+    use skelview_core::formats::{LoadRequest, Source};
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bvh/mocapnet_05_01_165joints_mixedorder.bvh");
     let mut v =
         Viewer::with_settings(formats::LoadOptions::default(), std::sync::Arc::new(|| {}), skelview::app::settings::Settings::default());
-    v.open(LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path.clone())));
+    v.open(LoadRequest::single(&skelview_core::formats::bvh::Bvh, Source::File(path.clone())));
     for _ in 1..8 {
-        v.add(LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path.clone())));
+        v.add(LoadRequest::single(&skelview_core::formats::bvh::Bvh, Source::File(path.clone())));
     }
     let start = std::time::Instant::now();
     while v.session.scene.clips.len() < 8 {

@@ -1,22 +1,15 @@
-//! skelview: a real-time 3D skeleton viewer for motion-capture files.
+//! skelview, the application: the desktop viewer and the command line over one engine.
 //!
-//! Data flows one way: file bytes → [`core::Motion`] (skeleton + clip) → [`core::Sampler`]
-//! (local → global pose at a time) → [`scene::Scene`] (draw data of every clip) →
-//! [`render`] (pixels).
+//! The engine lives in two library crates: `skelview_core` (model, formats, sampler, checks,
+//! measurements, comparison, writers) and `skelview_render` (scene composer and wgpu
+//! renderer). This crate adds the viewer's state and commands ([`app`]), its egui panels
+//! ([`ui`]), the native window ([`window`]) and the command line ([`cli`]).
 //!
 //! Layers, bottom to top; a module imports only from layers below it (a test enforces it):
-//! `core` ← `formats` ← `cache`, `compare`, `export`, `qa` ← `scene` ← `render` ← `app` ← `ui` ←
-//! `window`, `cli`.
+//! `cache` ← `app` ← `ui` ← `window`, `cli`.
 
 pub mod app;
 pub mod cache;
 pub mod cli;
-pub mod compare;
-pub mod core;
-pub mod export;
-pub mod formats;
-pub mod qa;
-pub mod render;
-pub mod scene;
 pub mod ui;
 pub mod window;

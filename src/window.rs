@@ -13,8 +13,8 @@ use winit::window::{Window, WindowId};
 
 use crate::app::trace::{Milestone, Phase, Trace};
 use crate::app::{Command, Viewer};
-use crate::formats::LoadOptions;
 use crate::ui::{self, ViewportGpu};
+use skelview_core::formats::LoadOptions;
 
 /// Wakes the event loop from another thread.
 #[derive(Debug, Clone, Copy)]
@@ -94,7 +94,7 @@ impl App {
         // The files are read while the window and the graphics device are set up (those take
         // 50-300 ms), so the first frame usually has a pose to show.
         if self.files.is_empty() {
-            self.viewer.open(crate::formats::sample_request());
+            self.viewer.open(skelview_core::formats::sample_request());
         } else {
             let files = std::mem::take(&mut self.files);
             self.viewer.open_paths(files, false);

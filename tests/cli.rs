@@ -29,7 +29,7 @@ fn info_without_files_describes_the_bundled_sample() {
 #[test]
 fn positions_csv_has_the_documented_shape() {
     let tmp = std::env::temp_dir().join(format!("skelview-cli-{}.bvh", std::process::id()));
-    std::fs::write(&tmp, skelview::formats::SAMPLE_BVH).unwrap();
+    std::fs::write(&tmp, skelview_core::formats::SAMPLE_BVH).unwrap();
     let path = tmp.to_str().unwrap();
     let o = skelview(&["positions", path, "--frames", "0,1,-1", "--raw"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -193,7 +193,7 @@ fn formats_lists_the_format_table() {
     assert!(out.lines().any(|l| l.trim_start().starts_with("Biovision hierarchy")), "{out}");
     let json: serde_json::Value = serde_json::from_slice(&skelview(&["formats", "--json"]).stdout).unwrap();
     let rows = json.as_array().unwrap();
-    assert_eq!(rows.len(), skelview::formats::FORMATS.len());
+    assert_eq!(rows.len(), skelview_core::formats::FORMATS.len());
     assert_eq!(rows[0]["name"], "BVH");
     assert_eq!(rows[0]["writes"], true);
 }

@@ -6,18 +6,18 @@ mod common;
 
 use std::sync::Arc;
 
-use skelview::compare::{Align, MatchKind, compare};
-use skelview::core::Motion;
-use skelview::export::{BvhWriteOptions, write_bvh};
-use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+use skelview_core::compare::{Align, MatchKind, compare};
+use skelview_core::core::Motion;
+use skelview_core::export::{BvhWriteOptions, write_bvh};
+use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
 fn load_text(name: &str, text: &[u8]) -> Motion {
-    let request = LoadRequest::single(&skelview::formats::bvh::Bvh, Source::Memory { name: name.into(), bytes: Arc::from(text) });
+    let request = LoadRequest::single(&skelview_core::formats::bvh::Bvh, Source::Memory { name: name.into(), bytes: Arc::from(text) });
     formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
 }
 
 fn sample() -> (Motion, String) {
-    let text = String::from_utf8(skelview::formats::SAMPLE_BVH.to_vec()).unwrap();
+    let text = String::from_utf8(skelview_core::formats::SAMPLE_BVH.to_vec()).unwrap();
     (load_text("walk01.bvh", text.as_bytes()), text)
 }
 
@@ -77,7 +77,7 @@ fn an_asf_amc_take_and_its_bvh_conversion_match_automatically() {
     let Some(corpus) = common::corpus() else { return };
     let dir = corpus.join("asfamc");
     let request = LoadRequest {
-        format: &skelview::formats::acclaim::Acclaim,
+        format: &skelview_core::formats::acclaim::Acclaim,
         sources: vec![Source::File(dir.join("cmu_backflip.asf")), Source::File(dir.join("cmu_backflip.amc"))],
     };
     let asf = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
@@ -94,7 +94,7 @@ fn the_command_prints_mpjpe_first_and_csv_on_request() {
     let dir = std::env::temp_dir().join(format!("skelview-compare-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let a = dir.join("a.bvh");
-    std::fs::write(&a, skelview::formats::SAMPLE_BVH).unwrap();
+    std::fs::write(&a, skelview_core::formats::SAMPLE_BVH).unwrap();
     let run = |extra: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_skelview")).arg("compare").arg(&a).arg(&a).args(extra).output().unwrap()
     };

@@ -7,12 +7,15 @@ use std::sync::Arc;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use skelview::app::Viewer;
-use skelview::core::PlaybackCommand;
-use skelview::formats::{LoadOptions, LoadRequest, Source};
-use skelview::scene::Layout;
+use skelview_core::core::PlaybackCommand;
+use skelview_core::formats::{LoadOptions, LoadRequest, Source};
+use skelview_render::scene::Layout;
 
 fn request(name: &str) -> LoadRequest {
-    LoadRequest::single(&skelview::formats::bvh::Bvh, Source::Memory { name: name.into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) })
+    LoadRequest::single(
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: name.into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
+    )
 }
 
 fn wait(v: &mut Viewer, done: impl Fn(&Viewer) -> bool) {
@@ -178,7 +181,7 @@ fn the_mpjpe_plot_appears_for_two_clips() {
     let mean = h.state().session.scene.compare.overlap.as_ref().unwrap().mean as f32;
     assert!((1.0..3.0).contains(&mean), "a walk one second apart: {mean} m");
     h.get_by_label_contains(&format!("over the overlap {mean:.3} m"));
-    h.state_mut().settings.lengths = skelview::core::LengthDisplay::Millimetre;
+    h.state_mut().settings.lengths = skelview_core::core::LengthDisplay::Millimetre;
     h.run();
     h.get_by_label_contains(&format!("over the overlap {:.1} mm", mean * 1000.0));
     assert!(h.query_by_label_contains("cmu").is_none());

@@ -3,10 +3,10 @@
 
 mod common;
 
-use skelview::core::Motion;
-use skelview::core::pose::{self, GlobalPose, LocalPose};
-use skelview::export::{BvhWriteOptions, write_bvh};
-use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+use skelview_core::core::Motion;
+use skelview_core::core::pose::{self, GlobalPose, LocalPose};
+use skelview_core::export::{BvhWriteOptions, write_bvh};
+use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
 fn positions(m: &Motion, frame: usize) -> Vec<(String, glam::Vec3)> {
     let (mut l, mut g) = (LocalPose::default(), GlobalPose::default());
@@ -18,7 +18,8 @@ fn positions(m: &Motion, frame: usize) -> Vec<(String, glam::Vec3)> {
 fn round_trip(original: &Motion, order: &str, what: &str) {
     let mut text = Vec::new();
     write_bvh(original, &BvhWriteOptions { order: BvhWriteOptions::parse_order(order).unwrap() }, &mut text).unwrap();
-    let request = LoadRequest::single(&skelview::formats::bvh::Bvh, Source::Memory { name: "converted.bvh".into(), bytes: text.into() });
+    let request =
+        LoadRequest::single(&skelview_core::formats::bvh::Bvh, Source::Memory { name: "converted.bvh".into(), bytes: text.into() });
     let back = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap_or_else(|e| panic!("{what}: {e}"));
     assert_eq!(back.clip.num_frames(), original.clip.num_frames().max(1), "{what}");
     assert_eq!(back.clip.frame_time_secs, original.clip.frame_time_secs, "{what}");
@@ -43,8 +44,8 @@ fn round_trip(original: &Motion, order: &str, what: &str) {
 #[test]
 fn the_sample_round_trips_in_every_rotation_order() {
     let request = LoadRequest::single(
-        &skelview::formats::bvh::Bvh,
-        Source::Memory { name: "walk01.bvh".into(), bytes: skelview::formats::SAMPLE_BVH.into() },
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "walk01.bvh".into(), bytes: skelview_core::formats::SAMPLE_BVH.into() },
     );
     let m = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
     for order in ["ZXY", "XYZ", "XZY", "YXZ", "YZX", "ZYX"] {
@@ -57,7 +58,7 @@ fn every_corpus_file_round_trips() {
     let Some(corpus) = common::corpus() else { return };
     for path in common::files(&corpus.join("bvh"), "bvh") {
         let m = formats::load(
-            &LoadRequest::single(&skelview::formats::bvh::Bvh, Source::File(path.clone())),
+            &LoadRequest::single(&skelview_core::formats::bvh::Bvh, Source::File(path.clone())),
             &LoadOptions::default(),
             &Sequential,
             &mut Quiet,
@@ -68,12 +69,12 @@ fn every_corpus_file_round_trips() {
     for (amc, asf) in common::ACCLAIM_PAIRS {
         let dir = corpus.join("asfamc");
         let request = LoadRequest {
-            format: &skelview::formats::acclaim::Acclaim,
+            format: &skelview_core::formats::acclaim::Acclaim,
             sources: vec![Source::File(dir.join(asf)), Source::File(dir.join(amc))],
         };
         let m = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
         round_trip(&m, "ZXY", amc);
-        let rest = LoadRequest::single(&skelview::formats::acclaim::Acclaim, Source::File(dir.join(asf)));
+        let rest = LoadRequest::single(&skelview_core::formats::acclaim::Acclaim, Source::File(dir.join(asf)));
         round_trip(&formats::load(&rest, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap(), "XYZ", asf);
     }
 }
@@ -99,8 +100,9 @@ fn scaled_bones_keep_their_positions() {
                 [SegmentNames&Hierarchy]\nhip GLOBAL\nleg hip\n[BasePosition]\nhip 1 2 3 0 0 90 10\nleg 0 10 0 0 0 0 5\n\
                 [hip]\n0 0 0 0 0 0 0 1\n1 1 0 0 90 90 0 2\n[leg]\n0 0 0 0 0 0 0 1\n1 0 0 0 0 0 0 -1\n[EndOfFile]\n";
     let source = Source::Memory { name: "scaled.htr".into(), bytes: text.as_bytes().into() };
-    let m = formats::load(&LoadRequest::single(&skelview::formats::htr::Htr, source), &LoadOptions::default(), &Sequential, &mut Quiet)
-        .unwrap();
+    let m =
+        formats::load(&LoadRequest::single(&skelview_core::formats::htr::Htr, source), &LoadOptions::default(), &Sequential, &mut Quiet)
+            .unwrap();
     round_trip(&m, "ZXY", "scaled.htr");
     round_trip(&m, "XYZ", "scaled.htr");
 }
@@ -110,7 +112,7 @@ fn the_command_writes_a_file_or_nothing() {
     let dir = std::env::temp_dir().join(format!("skelview-convert-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let input = dir.join("in.bvh");
-    std::fs::write(&input, skelview::formats::SAMPLE_BVH).unwrap();
+    std::fs::write(&input, skelview_core::formats::SAMPLE_BVH).unwrap();
     let out = dir.join("out.bvh");
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
         .args(["convert", input.to_str().unwrap(), out.to_str().unwrap(), "--order", "XYZ"])

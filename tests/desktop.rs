@@ -52,7 +52,7 @@ fn install_is_idempotent_and_registers_the_types() {
     let tools = has("update-mime-database") && has("gio") && has("xdg-mime");
     if tools {
         let bvh = home.join("walk.bvh");
-        std::fs::write(&bvh, skelview::formats::SAMPLE_BVH).unwrap();
+        std::fs::write(&bvh, skelview_core::formats::SAMPLE_BVH).unwrap();
         let asf = home.join("skeleton.asf");
         std::fs::write(&asf, ":version 1.10\n:name x\n:root\n  order TX TY TZ RX RY RZ\n:bonedata\n:hierarchy\n  begin\n  end\n").unwrap();
         let htr = home.join("take.htr");
@@ -76,7 +76,7 @@ fn install_is_idempotent_and_registers_the_types() {
         if std::env::var_os("DISPLAY").is_some() && has("pgrep") {
             // Double-click as the desktop does it: gio opens the file with the default app.
             let marker = home.join("double-clicked.bvh");
-            std::fs::write(&marker, skelview::formats::SAMPLE_BVH).unwrap();
+            std::fs::write(&marker, skelview_core::formats::SAMPLE_BVH).unwrap();
             let runtime = home.join("runtime");
             std::fs::create_dir_all(&runtime).unwrap();
             // Not `output()`: the started viewer inherits gio's pipes and would keep them open.

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use glam::Vec3;
-use skelview::core::Motion;
-use skelview::formats;
+use skelview_core::core::Motion;
+use skelview_core::formats;
 
 mod common;
 
@@ -242,8 +242,10 @@ fn load_with(path: &Path, take: Option<&str>) -> Result<Motion, String> {
 }
 
 fn positions(m: &Motion, frame: usize) -> Vec<Vec3> {
-    let mut sampler = skelview::core::Sampler::default();
-    sampler.positions(m, skelview::core::PoseAt::Frame(frame), skelview::core::Interpolation::Nearest, m.display_from_file()).to_vec()
+    let mut sampler = skelview_core::core::Sampler::default();
+    sampler
+        .positions(m, skelview_core::core::PoseAt::Frame(frame), skelview_core::core::Interpolation::Nearest, m.display_from_file())
+        .to_vec()
 }
 
 fn names(m: &Motion) -> Vec<&str> {
@@ -305,7 +307,7 @@ fn the_hand_written_scene_as_ascii_and_binary_gives_the_hand_worked_positions() 
         let m = load_with(path, None).unwrap_or_else(|e| panic!("{e}"));
         let what = path.file_name().unwrap().to_string_lossy().into_owned();
         assert_hand_worked(&m, &what);
-        assert_eq!(m.source.unit, skelview::core::LengthUnit::Centimetre, "{what}");
+        assert_eq!(m.source.unit, skelview_core::core::LengthUnit::Centimetre, "{what}");
         assert!(!m.source.unit_detected && !m.source.up_detected, "{what}: declared");
         let binary = m.source.details.iter().any(|(k, v)| k == "FBX version" && v.ends_with("binary"));
         assert_eq!(binary, path != &files[0], "{what}: {:?}", m.source.details);
@@ -562,7 +564,7 @@ fn declared_units_and_axes_go_through_the_one_display_transform() {
         .replace("\"FrontAxis\", \"int\", \"Integer\", \"\",2", "\"FrontAxis\", \"int\", \"Integer\", \"\",1")
         .replace("\"FrontAxisSign\", \"int\", \"Integer\", \"\",1", "\"FrontAxisSign\", \"int\", \"Integer\", \"\",-1");
     let m = write("z_up.fbx", z_up);
-    assert_eq!((m.source.unit, m.source.up_axis), (skelview::core::LengthUnit::Metre, skelview::core::UpAxis::Z));
+    assert_eq!((m.source.unit, m.source.up_axis), (skelview_core::core::LengthUnit::Metre, skelview_core::core::UpAxis::Z));
     assert!(m.warnings.iter().all(|w| !w.message.contains("left-handed")), "{:?}", m.warnings);
     for f in [0, 15, 30] {
         for (got, want) in positions(&m, f).iter().zip(hand_worked(f as f32 / 30.0)) {

@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use skelview::core::{Interpolation, Motion, PoseAt, Sampler};
-use skelview::export::gltf_writer::{Animation, document, write_glb};
-use skelview::formats;
+use skelview_core::core::{Interpolation, Motion, PoseAt, Sampler};
+use skelview_core::export::gltf_writer::{Animation, document, write_glb};
+use skelview_core::formats;
 
 mod common;
 

@@ -10,11 +10,11 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use skelview::core::Motion;
-use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
-use skelview::render::offscreen::{self, Gpu};
-use skelview::render::sequence::Offscreen;
-use skelview::scene::{FrameSpec, Layout, Scene, Style, ViewPreset, framing};
+use skelview_core::core::Motion;
+use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+use skelview_render::render::offscreen::{self, Gpu};
+use skelview_render::render::sequence::Offscreen;
+use skelview_render::scene::{FrameSpec, Layout, Scene, Style, ViewPreset, framing};
 
 const SIZE: (u32, u32) = (320, 240);
 /// Largest difference of a channel (0-255) that still counts as the same pixel.

@@ -4,10 +4,10 @@ mod common;
 
 use glam::Vec3;
 use proptest::prelude::*;
-use skelview::core::Skeleton;
-use skelview::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose, rest_pose};
-use skelview::formats::ParseErrorKind;
-use skelview::formats::hanim::{ParsedHAnim, parse_vrml, parse_x3d};
+use skelview_core::core::Skeleton;
+use skelview_core::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose, rest_pose};
+use skelview_core::formats::ParseErrorKind;
+use skelview_core::formats::hanim::{ParsedHAnim, parse_vrml, parse_x3d};
 
 /// Humanoid: translation (1,0,0), scale 2. Joint `root`: translation (0,0,1), center (0,1,0),
 /// rotation 90° about Z, animated 0 → 90° over a 2 s cycle. Inside it a Transform moving
@@ -242,7 +242,7 @@ fn humanoids_stand_upright() {
     }
 }
 
-fn message(e: &skelview::formats::ParseError) -> String {
+fn message(e: &skelview_core::formats::ParseError) -> String {
     e.kind.to_string()
 }
 
@@ -460,9 +460,9 @@ fn animated_humanoid_units_and_timer_choice() {
     // JinLOA4: the humanoid's scale 0.0225 becomes scale channels on its root joint.
     let jin = load("JinLOA4.x3d").unwrap();
     let root = &jin.skeleton.joints()[0];
-    assert!(root.channels.contains(&skelview::core::ChannelKind::ScaleX));
+    assert!(root.channels.contains(&skelview_core::core::ChannelKind::ScaleX));
     let rest = jin.skeleton.rest_values().unwrap();
-    let k = root.channels.iter().position(|c| *c == skelview::core::ChannelKind::ScaleY).unwrap();
+    let k = root.channels.iter().position(|c| *c == skelview_core::core::ChannelKind::ScaleY).unwrap();
     assert!((rest[root.first_channel + k] - 0.0225).abs() < 1e-7);
 
     // UNIT length: centimetres → every position scaled by 0.01.
@@ -519,9 +519,9 @@ const THREE_TAKES: &str = include_str!("data/three_takes.x3d");
 #[test]
 fn several_takes_are_listed_and_the_moving_one_with_most_joints_plays() {
     let load = |take: Option<&str>| {
-        let request = skelview::formats::LoadRequest::memory("takes.x3d", THREE_TAKES.as_bytes()).unwrap();
-        let options = skelview::formats::LoadOptions { take: take.map(str::to_owned), ..Default::default() };
-        skelview::formats::load(&request, &options, &skelview::formats::Sequential, &mut skelview::formats::Quiet)
+        let request = skelview_core::formats::LoadRequest::memory("takes.x3d", THREE_TAKES.as_bytes()).unwrap();
+        let options = skelview_core::formats::LoadOptions { take: take.map(str::to_owned), ..Default::default() };
+        skelview_core::formats::load(&request, &options, &skelview_core::formats::Sequential, &mut skelview_core::formats::Quiet)
     };
     let m = load(None).unwrap();
     let names: Vec<(&str, usize, bool)> = m.source.takes.iter().map(|t| (t.name.as_str(), t.joints, t.moving)).collect();

@@ -1,30 +1,24 @@
-//! The layering rule: every `crate::…` path in a file under `src/` names a module of the
-//! same layer or a lower one. Layers, bottom to top:
-//! core ← formats ← cache, compare, export, qa ← scene ← render ← app ← ui ← window, cli;
-//! `main.rs` sits on top. Also: `cli` is imported only by `main.rs`, `app` names neither
-//! egui nor winit, and no two modules import each other.
+//! The layering rule inside each crate of the workspace: every `crate::…` path in a file
+//! names a module of a lower layer. Between crates Cargo enforces the direction
+//! (skelview-core ← skelview-render ← skelview). Also: `cli` is imported only by `main.rs`,
+//! `app` names neither egui nor winit, skelview-core spawns no threads (parallelism only
+//! through its `par` module) and depends on no GPU, window or UI crate, and no two modules
+//! import each other.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Rank of each top-level module; a file may import ranks at or below its own.
-const LAYERS: &[(&str, u32)] = &[
-    ("core", 0),
-    ("formats", 1),
-    ("cache", 2),
-    ("compare", 2),
-    ("export", 2),
-    ("qa", 2),
-    ("scene", 3),
-    ("render", 4),
-    ("app", 5),
-    ("ui", 6),
-    ("window", 7),
-    ("cli", 7),
+/// Each crate's source folder and the rank of each of its top-level modules; a file may
+/// import ranks below its own. Between crates Cargo enforces the direction
+/// (skelview-core ← skelview-render ← skelview).
+const CRATES: &[(&str, &[(&str, u32)])] = &[
+    ("crates/skelview-core/src", &[("par", 0), ("core", 1), ("formats", 2), ("compare", 3), ("export", 3), ("qa", 3)]),
+    ("crates/skelview-render/src", &[("scene", 0), ("video", 0), ("render", 1)]),
+    ("src", &[("cache", 0), ("app", 1), ("ui", 2), ("window", 3), ("cli", 3)]),
 ];
 
-fn rank(module: &str) -> Option<u32> {
-    LAYERS.iter().find(|(m, _)| *m == module).map(|(_, r)| *r)
+fn rank(layers: &[(&str, u32)], module: &str) -> Option<u32> {
+    layers.iter().find(|(m, _)| *m == module).map(|(_, r)| *r)
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -74,51 +68,79 @@ fn imports(text: &str) -> BTreeSet<String> {
 
 #[test]
 fn no_module_imports_from_a_layer_above_it() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    files.sort();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut upward = Vec::new();
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in &files {
-        let module = module_of(&src, file);
-        if module == "main" || module == "lib" {
-            continue;
-        }
-        let Some(own) = rank(&module) else { panic!("{}: module '{module}' has no layer in tests/layers.rs", file.display()) };
-        let text = std::fs::read_to_string(file).unwrap();
-        for target in imports(&text) {
-            if target == module {
+    for (dir, layers) in CRATES {
+        let src = root.join(dir);
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        files.sort();
+        let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for file in &files {
+            let module = module_of(&src, file);
+            if module == "main" || module == "lib" {
                 continue;
             }
-            let Some(theirs) = rank(&target) else { continue };
-            edges.entry(module.clone()).or_default().insert(target.clone());
-            if theirs > own || (theirs == own && target != module) {
-                upward.push(format!("{}: {module} (layer {own}) imports {target} (layer {theirs})", file.display()));
+            let Some(own) = rank(layers, &module) else { panic!("{}: module '{module}' has no layer in tests/layers.rs", file.display()) };
+            let text = std::fs::read_to_string(file).unwrap();
+            let code = code_of(&text);
+            for target in imports(&text) {
+                if target == module {
+                    continue;
+                }
+                let Some(theirs) = rank(layers, &target) else { continue };
+                edges.entry(module.clone()).or_default().insert(target.clone());
+                if theirs >= own {
+                    upward.push(format!("{}: {module} (layer {own}) imports {target} (layer {theirs})", file.display()));
+                }
+            }
+            if module == "app" {
+                for banned in ["egui", "winit"] {
+                    assert!(!uses(&code, banned), "{}: app must not use {banned}", file.display());
+                }
+            }
+            if dir.starts_with("crates/skelview-core") {
+                // The engine runs where threads may not exist (a browser): parallelism only through `par`.
+                for banned in ["std::thread", "rayon"] {
+                    assert!(module == "par" || !code.contains(banned), "{}: skelview-core uses {banned} outside par", file.display());
+                }
             }
         }
-        if module == "app" {
-            for banned in ["egui", "winit"] {
-                let code: String = text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
-                assert!(
-                    !code.contains(&format!("{banned}::")) && !code.contains(&format!("use {banned}")),
-                    "{}: app must not use {banned}",
-                    file.display()
-                );
+        for (from, targets) in &edges {
+            for to in targets {
+                assert!(!edges.get(to).is_some_and(|t| t.contains(from)), "import cycle: {from} ↔ {to}");
             }
         }
+        assert!(edges.values().all(|t| !t.contains("cli")), "cli is imported only by main.rs: {edges:?}");
     }
     assert!(upward.is_empty(), "imports that run upward or sideways:\n{}", upward.join("\n"));
-    for (from, targets) in &edges {
-        for to in targets {
-            assert!(!edges.get(to).is_some_and(|t| t.contains(from)), "import cycle: {from} ↔ {to}");
+    // main.rs dispatches to the command line or the window and nothing else.
+    let main = std::fs::read_to_string(root.join("src/main.rs")).unwrap();
+    assert!(main.contains("cli::") && main.contains("window::run"));
+}
+
+/// The text of `text` without its `//` comments.
+fn code_of(text: &str) -> String {
+    text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
+}
+
+fn uses(code: &str, krate: &str) -> bool {
+    code.contains(&format!("{krate}::")) || code.contains(&format!("use {krate}"))
+}
+
+#[test]
+fn the_engine_crates_depend_on_no_window_or_ui_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (krate, banned) in [
+        ("crates/skelview-core", &["wgpu", "winit", "egui", "rfd", "pollster", "image"][..]),
+        ("crates/skelview-render", &["winit", "egui", "rfd"][..]),
+    ] {
+        let manifest = std::fs::read_to_string(root.join(krate).join("Cargo.toml")).unwrap();
+        let deps: Vec<&str> = manifest.lines().filter_map(|l| l.split(['=', '.', ' ']).next()).filter(|n| !n.is_empty()).collect();
+        for b in banned {
+            assert!(!deps.iter().any(|d| d == b || d.starts_with(&format!("{b}-"))), "{krate} depends on {b}");
         }
     }
-    assert!(edges.values().all(|t| !t.contains("cli")), "cli is imported only by main.rs: {edges:?}");
-    assert!(!edges.get("compare").is_some_and(|t| t.contains("render")), "compare must not import render");
-    // main.rs dispatches to the command line or the window and nothing else.
-    let main = std::fs::read_to_string(src.join("main.rs")).unwrap();
-    assert!(main.contains("cli::") && main.contains("window::run"));
 }
 
 #[test]

@@ -4,12 +4,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use skelview::cache::{LoadEvent, spawn_load, spawn_open};
-use skelview::formats::{self, LoadObserver, LoadOptions, LoadRequest, Sequential, Source};
+use skelview_core::formats::{self, LoadObserver, LoadOptions, LoadRequest, Sequential, Source};
 
 fn sample() -> LoadRequest {
     LoadRequest::single(
-        &skelview::formats::bvh::Bvh,
-        Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) },
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
     )
 }
 
@@ -38,7 +38,7 @@ fn events_arrive_skeleton_first_then_done_and_wake_the_ui() {
 #[test]
 fn errors_come_back_as_failed_events() {
     let request = LoadRequest::single(
-        &skelview::formats::bvh::Bvh,
+        &skelview_core::formats::bvh::Bvh,
         Source::Memory { name: "bad.bvh".into(), bytes: Arc::from(&b"HIERARCHY\nROOT\n"[..]) },
     );
     let handle = spawn_load(request, LoadOptions::default(), Arc::new(|| {})).unwrap();
@@ -85,7 +85,7 @@ fn paths_are_grouped_and_loaded_on_the_loader_thread_one_after_another() {
     // The AMC found its ASF beside it; keys are absolute paths of the file opened.
     assert_eq!(done[0].motion.source.paths.len(), 2);
     assert!(done[0].key.as_ref().is_some_and(|k| k.is_absolute() && k.ends_with("cmu_backflip.amc")));
-    assert_eq!(done[1].motion.source.format, skelview::formats::bvh::FORMAT);
+    assert_eq!(done[1].motion.source.format, skelview_core::formats::bvh::FORMAT);
     // An ASF alone lists the AMC files beside it.
     assert!(done[2].amc_siblings.iter().any(|p| p.ends_with("cmu_pirouette.amc")), "{:?}", done[2].amc_siblings);
     assert_eq!(failed.len(), 1);

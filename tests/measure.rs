@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 mod common;
 
-use skelview::core::Motion;
-use skelview::core::measure::{Measure, series};
-use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+use skelview_core::core::Motion;
+use skelview_core::core::measure::{Measure, series};
+use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
 // A root at z = f² cm at frame f (constant acceleration), and a chain r → a (1 m up) →
 // b (1 m along X from a): the angle at a is 90° until frame 3 turns a by 90° about Z.
@@ -18,7 +18,7 @@ fn arm() -> Motion {
     let options = LoadOptions::default();
     let mut m = formats::load(&request, &options, &Sequential, &mut Quiet).unwrap();
     // The expected values below are worked out in centimetres.
-    m.source.unit = skelview::core::LengthUnit::Centimetre;
+    m.source.unit = skelview_core::core::LengthUnit::Centimetre;
     m
 }
 

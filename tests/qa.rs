@@ -8,9 +8,9 @@ mod common;
 use std::path::PathBuf;
 use std::process::Command;
 
-use skelview::core::{ChannelKind, Clip, Motion};
-use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential};
-use skelview::qa::{self, Finding, Kind, Report, Thresholds};
+use skelview_core::core::{ChannelKind, Clip, Motion};
+use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential};
+use skelview_core::qa::{self, Finding, Kind, Report, Thresholds};
 
 fn load(paths: &[PathBuf]) -> Motion {
     let request = LoadRequest::from_paths(paths).pop().unwrap().unwrap();

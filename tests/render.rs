@@ -5,12 +5,12 @@
 use std::sync::Arc;
 
 use glam::Vec3;
-use skelview::core::Motion;
-use skelview::core::pose::{self, GlobalPose, LocalPose};
-use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
-use skelview::render::offscreen::{self, Gpu};
-use skelview::render::sequence::Offscreen;
-use skelview::scene::{BACKGROUND, FrameSpec, Layout, Scene, Style, ViewPreset, framing};
+use skelview_core::core::Motion;
+use skelview_core::core::pose::{self, GlobalPose, LocalPose};
+use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+use skelview_render::render::offscreen::{self, Gpu};
+use skelview_render::render::sequence::Offscreen;
+use skelview_render::scene::{BACKGROUND, FrameSpec, Layout, Scene, Style, ViewPreset, framing};
 
 fn gpu() -> Option<Gpu> {
     match offscreen::headless() {
@@ -24,7 +24,7 @@ fn gpu() -> Option<Gpu> {
 }
 
 fn load(name: &str, text: &[u8]) -> Motion {
-    let request = LoadRequest::single(&skelview::formats::bvh::Bvh, Source::Memory { name: name.into(), bytes: Arc::from(text) });
+    let request = LoadRequest::single(&skelview_core::formats::bvh::Bvh, Source::Memory { name: name.into(), bytes: Arc::from(text) });
     formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
 }
 
@@ -184,11 +184,11 @@ fn range_renders_a_numbered_sequence() {
 fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
     let Some(_gpu) = gpu() else { return };
     use skelview::app::{Command, Viewer};
-    use skelview::core::PlaybackCommand;
+    use skelview_core::core::PlaybackCommand;
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
     v.open(LoadRequest::single(
-        &skelview::formats::bvh::Bvh,
-        Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) },
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
     ));
     let wait = |v: &mut Viewer, done: &dyn Fn(&Viewer) -> bool| {
         for _ in 0..2000 {
@@ -216,10 +216,10 @@ fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
     std::fs::remove_dir_all(&dir).ok();
 
     // With a second clip side by side, every exported frame shows both, each in its colour.
-    use skelview::scene::PALETTE;
+    use skelview_render::scene::PALETTE;
     v.add(LoadRequest::single(
-        &skelview::formats::bvh::Bvh,
-        Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) },
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
     ));
     wait(&mut v, &|v| v.session.scene.clips.len() == 2);
     v.commands.push(Command::View(ViewPreset::Front));
@@ -245,17 +245,17 @@ fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
 fn two_viewer_clips_appear_in_their_colours() {
     let Some(gpu) = gpu() else { return };
     use skelview::app::{Command, Viewer};
-    use skelview::core::PlaybackCommand;
-    use skelview::render::renderer::{RenderTarget, SkeletonRenderer};
-    use skelview::scene::{Layout, PALETTE};
+    use skelview_core::core::PlaybackCommand;
+    use skelview_render::render::renderer::{RenderTarget, SkeletonRenderer};
+    use skelview_render::scene::{Layout, PALETTE};
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
     v.open(LoadRequest::single(
-        &skelview::formats::bvh::Bvh,
-        Source::Memory { name: "a.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) },
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "a.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
     ));
     v.add(LoadRequest::single(
-        &skelview::formats::bvh::Bvh,
-        Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) },
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
     ));
     for _ in 0..2000 {
         v.update(0.0);
@@ -273,10 +273,10 @@ fn two_viewer_clips_appear_in_their_colours() {
     v.view.aspect = 320.0 / 240.0;
     v.commands.push(Command::Playback(PlaybackCommand::Pause));
     // Front view first: side by side spreads along the screen's X as it is when chosen.
-    v.commands.push(Command::View(skelview::scene::ViewPreset::Front));
+    v.commands.push(Command::View(skelview_render::scene::ViewPreset::Front));
     v.commands.push(Command::SetLayout(Layout::SideBySide));
     // The first frames only, so that framing fits the two bodies rather than the walk.
-    v.commands.push(Command::SetPoseMode(skelview::scene::PoseMode::FirstFrame));
+    v.commands.push(Command::SetPoseMode(skelview_render::scene::PoseMode::FirstFrame));
     v.update(0.0);
     v.update(0.0);
     let mut renderer = SkeletonRenderer::new(&gpu.device, wgpu::TextureFormat::Rgba8UnormSrgb, 1);
@@ -313,22 +313,22 @@ fn two_viewer_clips_appear_in_their_colours() {
 fn the_viewer_and_the_command_line_compose_the_same_scene() {
     // No adapter needed: this compares draw data, not pixels.
     use skelview::app::{Command, Viewer};
-    use skelview::core::PlaybackCommand;
-    use skelview::scene::DrawData;
-    let a = Arc::new(load("a.bvh", skelview::formats::SAMPLE_BVH));
+    use skelview_core::core::PlaybackCommand;
+    use skelview_render::scene::DrawData;
+    let a = Arc::new(load("a.bvh", skelview_core::formats::SAMPLE_BVH));
     // A second take: the same skeleton with its root moved and a few frames later.
     let mut b = (*a).clone();
     let cpf = b.clip.channels_per_frame();
     let values: Vec<f32> = (0..b.clip.num_frames()).flat_map(|f| b.clip.frame((f + 7).min(b.clip.num_frames() - 1)).to_vec()).collect();
-    b.clip = skelview::core::Clip::new(b.clip.frame_time_secs, cpf, b.clip.num_frames(), values);
+    b.clip = skelview_core::core::Clip::new(b.clip.frame_time_secs, cpf, b.clip.num_frames(), values);
     b.source.paths = vec!["b.bvh".into()];
     let b = Arc::new(b);
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
     for (m, add) in [(&a, false), (&b, true)] {
         let mut text = Vec::new();
-        skelview::export::write_bvh(m, &skelview::export::BvhWriteOptions::default(), &mut text).unwrap();
+        skelview_core::export::write_bvh(m, &skelview_core::export::BvhWriteOptions::default(), &mut text).unwrap();
         let request = LoadRequest::single(
-            &skelview::formats::bvh::Bvh,
+            &skelview_core::formats::bvh::Bvh,
             Source::Memory { name: m.source.paths[0].clone(), bytes: Arc::from(text.as_slice()) },
         );
         if add {

@@ -15,8 +15,8 @@ use std::sync::Arc;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use skelview::app::{Command, Viewer};
-use skelview::core::PlaybackCommand;
-use skelview::formats::{LoadOptions, LoadRequest, Source};
+use skelview_core::core::PlaybackCommand;
+use skelview_core::formats::{LoadOptions, LoadRequest, Source};
 
 /// Two copies of the sample, the second half a second later, paused at 1.5 s, LeftArm
 /// selected, the comparison's curve and both clips' checks done: what the panels show is
@@ -27,8 +27,8 @@ fn two_clips(light: bool) -> Viewer {
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), settings);
     let request = |name: &str| {
         LoadRequest::single(
-            &skelview::formats::bvh::Bvh,
-            Source::Memory { name: name.into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) },
+            &skelview_core::formats::bvh::Bvh,
+            Source::Memory { name: name.into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
         )
     };
     v.open(request("cmu_cgspeed_01_01_walk_reference_take.bvh"));

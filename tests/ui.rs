@@ -6,17 +6,17 @@ use std::sync::Arc;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use skelview::app::{Command, Viewer};
-use skelview::core::PlaybackCommand;
-use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+use skelview_core::core::PlaybackCommand;
+use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
 fn loaded() -> Viewer {
     let request = LoadRequest::single(
-        &skelview::formats::bvh::Bvh,
-        Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) },
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
     );
     let motion = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
-    v.session.scene = skelview::scene::Scene::from_motions([Arc::new(motion)]);
+    v.session.scene = skelview_render::scene::Scene::from_motions([Arc::new(motion)]);
     v.session.reclock();
     v.update(0.0);
     v

@@ -6,9 +6,9 @@
 use std::sync::Arc;
 
 use glam::{Quat, Vec3};
-use skelview::core::{ChannelKind, Clip, Joint, Motion, Skeleton, UpAxis};
-use skelview::export::{BvhWriteOptions, write_bvh};
-use skelview::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential};
+use skelview_core::core::{ChannelKind, Clip, Joint, Motion, Skeleton, UpAxis};
+use skelview_core::export::{BvhWriteOptions, write_bvh};
+use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential};
 
 fn load_text(name: &str, text: &[u8]) -> Motion {
     let request = LoadRequest::memory(name, Arc::<[u8]>::from(text)).unwrap();
@@ -51,8 +51,9 @@ fn turned(m: &Motion, rotation: Quat, scale: f32) -> Motion {
 
 /// Joint positions of frame `f` in metres, Y-up, by joint name.
 fn positions(m: &Motion, f: usize) -> Vec<(String, Vec3)> {
-    let mut s = skelview::core::Sampler::default();
-    let p = s.positions(m, skelview::core::PoseAt::Frame(f), skelview::core::Interpolation::Nearest, m.display_from_file()).to_vec();
+    let mut s = skelview_core::core::Sampler::default();
+    let p =
+        s.positions(m, skelview_core::core::PoseAt::Frame(f), skelview_core::core::Interpolation::Nearest, m.display_from_file()).to_vec();
     m.skeleton.joints().iter().zip(p).map(|(j, p)| (j.name.clone(), p)).collect()
 }
 
@@ -155,7 +156,7 @@ fn a_rest_pose_alone_finds_its_head() {
 #[test]
 fn every_direction_has_an_exact_right_handed_rotation_to_y_up() {
     for up in UpAxis::ALL {
-        let m = skelview::core::units::display_transform(1.0, up);
+        let m = skelview_core::core::units::display_transform(1.0, up);
         assert_eq!(m.transform_vector3(up.vector()), Vec3::Y, "{up:?}");
         assert!((m.determinant() - 1.0).abs() < 1e-6, "{up:?} keeps handedness");
         assert_eq!(UpAxis::parse(up.name()), Some(up));
@@ -188,9 +189,9 @@ const SIZE: u32 = 256;
 /// Renders `m` at its first frame, front view, and returns how many pixels differ from the
 /// background, and the rows (top, bottom) the drawing spans; `None` without an adapter.
 fn render_rows(m: &Motion) -> Option<(usize, u32, u32)> {
-    use skelview::render::offscreen;
-    use skelview::render::sequence::Offscreen;
-    use skelview::scene::{BACKGROUND, FrameSpec, Layout, Scene, Style, ViewPreset, framing};
+    use skelview_render::render::offscreen;
+    use skelview_render::render::sequence::Offscreen;
+    use skelview_render::scene::{BACKGROUND, FrameSpec, Layout, Scene, Style, ViewPreset, framing};
     let gpu = match offscreen::headless() {
         Ok(g) => g,
         Err(e) if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") => panic!("CI needs a graphics adapter: {e}"),

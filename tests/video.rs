@@ -10,8 +10,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use skelview::app::{Command, Viewer};
-use skelview::core::PlaybackCommand;
-use skelview::formats::{LoadOptions, LoadRequest, Source};
+use skelview_core::core::PlaybackCommand;
+use skelview_core::formats::{LoadOptions, LoadRequest, Source};
 
 fn skelview(args: &[&str], path: Option<&str>) -> std::process::Output {
     let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"));
@@ -104,8 +104,8 @@ fn render_writes_an_mp4_through_ffmpeg_or_names_it_as_missing() {
 fn viewer_with_sample() -> Viewer {
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
     v.open(LoadRequest::single(
-        &skelview::formats::bvh::Bvh,
-        Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview::formats::SAMPLE_BVH) },
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
     ));
     wait(&mut v, &|v| v.motion().is_some());
     v

@@ -172,9 +172,9 @@ fn two_files_on_the_command_line_show_two_clips_in_their_colours() {
     let dir = std::env::temp_dir().join(format!("skelview-two-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let a = dir.join("a.bvh");
-    std::fs::write(&a, skelview::formats::SAMPLE_BVH).unwrap();
+    std::fs::write(&a, skelview_core::formats::SAMPLE_BVH).unwrap();
     // The sample with its root moved 150 units along X on every frame (first channel).
-    let text = String::from_utf8_lossy(skelview::formats::SAMPLE_BVH).into_owned();
+    let text = String::from_utf8_lossy(skelview_core::formats::SAMPLE_BVH).into_owned();
     let (head, motion) = text.split_once("Frame Time:").unwrap();
     let (time_line, frames) = motion.split_once('\n').unwrap();
     let moved: String = frames

@@ -5,5 +5,5 @@
 mod common;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    common::load_and_pose(&skelview::formats::acl::Acl, vec![("x.acl.zip", data)]);
+    common::load_and_pose(&skelview_core::formats::acl::Acl, vec![("x.acl.zip", data)]);
 });

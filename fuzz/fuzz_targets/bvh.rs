@@ -5,5 +5,5 @@
 mod common;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    common::load_and_pose(&skelview::formats::bvh::Bvh, vec![("walk.bvh", data)]);
+    common::load_and_pose(&skelview_core::formats::bvh::Bvh, vec![("walk.bvh", data)]);
 });

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use skelview::core::{Interpolation, PoseAt, Sampler};
-use skelview::formats::{self, FileFormat, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+use skelview_core::core::{Interpolation, PoseAt, Sampler};
+use skelview_core::formats::{self, FileFormat, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
 /// Loads `sources` as `format` and, when it loads, poses the first, middle and last frames
 /// and a time between frames. Errors are fine; panics, hangs and huge allocations are bugs.

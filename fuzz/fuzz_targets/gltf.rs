@@ -5,5 +5,5 @@
 mod common;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    common::load_and_pose(&skelview::formats::gltf::Gltf, vec![("scene.glb", data)]);
+    common::load_and_pose(&skelview_core::formats::gltf::Gltf, vec![("scene.glb", data)]);
 });

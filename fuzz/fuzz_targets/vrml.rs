@@ -5,5 +5,5 @@
 mod common;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    common::load_and_pose(&skelview::formats::hanim::HAnim, vec![("x.x3dv", data)]);
+    common::load_and_pose(&skelview_core::formats::hanim::HAnim, vec![("x.x3dv", data)]);
 });

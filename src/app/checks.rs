@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
-use crate::core::{LengthUnit, Motion, UpAxis};
-use crate::qa::{self, Kind, Report, Space, Thresholds};
-use crate::scene::{ClipView, PoseMode};
+use skelview_core::core::{LengthUnit, Motion, UpAxis};
+use skelview_core::qa::{self, Kind, Report, Space, Thresholds};
+use skelview_render::scene::{ClipView, PoseMode};
 
 use super::Waker;
 use super::background::Keyed;

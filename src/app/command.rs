@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use glam::Vec2;
 
 use super::Dialog;
-use crate::core::{Interpolation, LengthUnit, PlaybackCommand, PositionRule, UpAxis};
-use crate::scene::{CompareMode, Layout, Overlays, PoseMode, ViewPreset};
+use skelview_core::core::{Interpolation, LengthUnit, PlaybackCommand, PositionRule, UpAxis};
+use skelview_render::scene::{CompareMode, Layout, Overlays, PoseMode, ViewPreset};
 
 /// A change requested by the UI, applied once per frame.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use crate::core::Motion;
-use crate::core::envelope::{Decimator, STORED_COLUMNS, one_per_column};
+use skelview_core::core::Motion;
+use skelview_core::core::envelope::{Decimator, STORED_COLUMNS, one_per_column};
 
 /// One channel over the clip.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,14 +94,15 @@ pub fn channel_curves(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+    use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
     use std::sync::Arc;
 
     const FLIP: &[u8] = b"HIERARCHY\nROOT r\n{\n OFFSET 0 0 0\n CHANNELS 4 Xposition Zrotation Xrotation Yrotation\n End Site\n {\n  OFFSET 0 1 0\n }\n}\nMOTION\nFrames: 4\nFrame Time: 0.5\n0 170 0 0\n1 179 0 0\n2 -179 0 0\n3 -170 0 0\n";
 
     #[test]
     fn curves_in_degrees_on_the_shared_clock_with_flips_marked() {
-        let request = LoadRequest::single(&crate::formats::bvh::Bvh, Source::Memory { name: "flip.bvh".into(), bytes: Arc::from(FLIP) });
+        let request =
+            LoadRequest::single(&skelview_core::formats::bvh::Bvh, Source::Memory { name: "flip.bvh".into(), bytes: Arc::from(FLIP) });
         let m = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
         let curves = channel_curves(&m, 0, 2.0, 0.01, &|_| true).unwrap();
         assert_eq!(curves.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["Xposition", "Zrotation", "Xrotation", "Yrotation"]);

@@ -37,7 +37,7 @@ fn which(program: &str) -> Option<PathBuf> {
 
 /// Asks `dialog` and turns the answer into a command (`None`: cancelled).
 fn ask(dialog: Dialog) -> Option<Command> {
-    let motion = crate::formats::table::dialog_extensions();
+    let motion = skelview_core::formats::table::dialog_extensions();
     let answer = match dialog {
         Dialog::Open | Dialog::Add => {
             let title = if dialog == Dialog::Open { "Open motion" } else { "Add motion" };

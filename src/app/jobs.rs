@@ -8,11 +8,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, sync_channel};
 
-use crate::core::Motion;
-use crate::formats::mnm::NameMap;
-use crate::render::offscreen;
-use crate::render::sequence::{Offscreen, render_sequence, render_video};
-use crate::scene::{FrameSpec, OrbitCamera, Scene};
+use skelview_core::core::Motion;
+use skelview_core::formats::mnm::NameMap;
+use skelview_render::render::offscreen;
+use skelview_render::render::sequence::{Offscreen, render_sequence, render_video};
+use skelview_render::scene::{FrameSpec, OrbitCamera, Scene};
 
 pub use crate::cache::Waker;
 
@@ -116,9 +116,9 @@ impl Jobs {
     pub fn export_positions(&mut self, m: Arc<Motion>, path: PathBuf, waker: Waker) -> Result<(), String> {
         let work = move |progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>| {
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
-            crate::export::write_atomically(&path, |out| {
+            skelview_core::export::write_atomically(&path, |out| {
                 writeln!(out, "joint,frame,x,y,z")?;
-                crate::export::positions::write_csv(&m, &frames, false, false, out, &mut |k, n| progress(k, n))
+                skelview_core::export::positions::write_csv(&m, &frames, false, false, out, &mut |k, n| progress(k, n))
             })
             .map(|()| format!("wrote {} ({} frames)", path.display(), frames.len()))
             .map_err(|e| format!("{}: {e}", path.display()))
@@ -136,8 +136,8 @@ impl Jobs {
     ) -> Result<(), String> {
         let work = move |_: &mut dyn FnMut(usize, usize) -> ControlFlow<()>| {
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
-            crate::export::write_atomically(&path, |out| {
-                crate::export::measures::write_measures(&m, &curves.measures, &frames, &curves.values, out)
+            skelview_core::export::write_atomically(&path, |out| {
+                skelview_core::export::measures::write_measures(&m, &curves.measures, &frames, &curves.values, out)
             })
             .map(|()| format!("wrote {} ({} frames)", path.display(), frames.len()))
             .map_err(|e| format!("{}: {e}", path.display()))
@@ -235,7 +235,7 @@ impl Jobs {
             .spawn(move || {
                 let parsed = std::fs::read(&p)
                     .map_err(|e| e.to_string())
-                    .and_then(|b| crate::formats::mnm::parse_mnm(&b).map_err(|e| e.to_string()));
+                    .and_then(|b| skelview_core::formats::mnm::parse_mnm(&b).map_err(|e| e.to_string()));
                 let _ = tx.send(parsed);
                 waker();
             })

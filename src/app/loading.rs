@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use super::{Start, Viewer};
 use crate::cache::spawn_open;
-use crate::core::PositionRule;
-use crate::formats::LoadRequest;
+use skelview_core::core::PositionRule;
+use skelview_core::formats::LoadRequest;
 
 impl Viewer {
     /// Opens a request (the bundled sample, bytes in memory), replacing what is shown.

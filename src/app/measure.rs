@@ -1,15 +1,15 @@
 //! The Measure tool: joints picked in order (one → speed and acceleration, two → distance,
 //! three → the angle at the middle one), their values now, and their curves over the whole
-//! clip computed in the background with [`crate::core::measure::series`], the function that
+//! clip computed in the background with [`skelview_core::core::measure::series`], the function that
 //! `skelview measure` prints.
 
 use std::sync::Arc;
 
 use glam::Mat4;
 
-use crate::core::Motion;
-use crate::core::envelope::{Decimator, STORED_COLUMNS};
-use crate::core::measure::{Measure, series};
+use skelview_core::core::Motion;
+use skelview_core::core::envelope::{Decimator, STORED_COLUMNS};
+use skelview_core::core::measure::{Measure, series};
 
 /// The tool's state: plain data, changed by commands.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
-use crate::core::{GlobalPose, Motion, PlaybackCommand, PositionRule, Sampler};
-use crate::formats::LoadOptions;
-use crate::scene::{self, DrawData, FrameSpec, OverlapCurve, OverlapInput, PoseMode};
+use skelview_core::core::{GlobalPose, Motion, PlaybackCommand, PositionRule, Sampler};
+use skelview_core::formats::LoadOptions;
+use skelview_render::scene::{self, DrawData, FrameSpec, OverlapCurve, OverlapInput, PoseMode};
 
 pub mod background;
 mod checks;

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::cache::{LoadEvent, LoadHandle, Loaded};
-use crate::core::{Clip, Motion, Playback, PlaybackCommand, Skeleton};
-use crate::scene::{ClipView, PoseMode, Scene, first_free, match_start, shared_end_secs};
+use skelview_core::core::{Clip, Motion, Playback, PlaybackCommand, Skeleton};
+use skelview_render::scene::{ClipView, PoseMode, Scene, first_free, match_start, shared_end_secs};
 
 /// A load in progress (one loader thread, one or more files).
 pub struct Loading {

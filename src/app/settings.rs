@@ -12,9 +12,9 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::core::units::{LengthUnit, UpAxis};
-use crate::core::{Interpolation, PositionRule};
-use crate::scene::Style;
+use skelview_core::core::units::{LengthUnit, UpAxis};
+use skelview_core::core::{Interpolation, PositionRule};
+use skelview_render::scene::Style;
 
 /// What the user chose for one file.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -72,9 +72,9 @@ pub struct Settings {
     /// Recently opened files, newest first (at most 10).
     pub recent: Vec<PathBuf>,
     /// Thresholds of the capture checks.
-    pub qa: crate::qa::Thresholds,
+    pub qa: skelview_core::qa::Thresholds,
     /// Unit of the lengths shown (comparison, inspector, measurements, checks).
-    pub lengths: crate::core::LengthDisplay,
+    pub lengths: skelview_core::core::LengthDisplay,
 }
 
 impl Default for Settings {
@@ -89,8 +89,8 @@ impl Default for Settings {
             overrides: BTreeMap::new(),
             panels: PanelLayout::default(),
             recent: Vec::new(),
-            qa: crate::qa::Thresholds::default(),
-            lengths: crate::core::LengthDisplay::Auto,
+            qa: skelview_core::qa::Thresholds::default(),
+            lengths: skelview_core::core::LengthDisplay::Auto,
         }
     }
 }
@@ -139,7 +139,7 @@ struct Stored<'a> {
     display: Display,
     panels: PanelLayout,
     overrides: BTreeMap<&'a str, StoredOverride>,
-    qa: crate::qa::Thresholds,
+    qa: skelview_core::qa::Thresholds,
 }
 
 /// Name of a unit in the settings file (`cmu` for the CMU ASF unit).
@@ -211,7 +211,7 @@ impl Settings {
     pub fn save(&self, dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
         let text = self.to_toml();
-        crate::export::write_atomically(&dir.join(FILE_NAME), |out| out.write_all(text.as_bytes()))
+        skelview_core::export::write_atomically(&dir.join(FILE_NAME), |out| out.write_all(text.as_bytes()))
     }
 
     /// The TOML text.
@@ -273,7 +273,7 @@ impl Settings {
         }
         if let Some(r) = field::<f64>(take("rate"), "rate", &mut warnings) {
             if r.is_finite() {
-                s.rate = r.clamp(crate::core::playback::RATE_RANGE.0, crate::core::playback::RATE_RANGE.1);
+                s.rate = r.clamp(skelview_core::core::playback::RATE_RANGE.0, skelview_core::core::playback::RATE_RANGE.1);
             }
         }
         match field::<String>(take("interpolation"), "interpolation", &mut warnings).as_deref() {
@@ -282,7 +282,7 @@ impl Settings {
             Some(other) => warnings.push(format!("interpolation '{other}' is not linear or nearest: ignored")),
         }
         if let Some(name) = field::<String>(take("lengths"), "lengths", &mut warnings) {
-            match crate::core::LengthDisplay::parse(&name) {
+            match skelview_core::core::LengthDisplay::parse(&name) {
                 Some(d) => s.lengths = d,
                 None => warnings.push(format!("lengths '{name}' is not auto, m, cm or mm: ignored")),
             }
@@ -300,7 +300,7 @@ impl Settings {
             let d = PanelLayout::default();
             s.panels = PanelLayout { left_width: width(p.left_width, d.left_width), right_width: width(p.right_width, d.right_width), ..p };
         }
-        if let Some(t) = field::<crate::qa::Thresholds>(take("qa"), "qa", &mut warnings) {
+        if let Some(t) = field::<skelview_core::qa::Thresholds>(take("qa"), "qa", &mut warnings) {
             match t.check() {
                 Ok(()) => s.qa = t,
                 Err(e) => warnings.push(format!("qa: {e}: defaults used")),
@@ -362,7 +362,7 @@ impl Settings {
                 "rate" => {
                     if let Ok(r) = value.parse::<f64>() {
                         if r.is_finite() {
-                            s.rate = r.clamp(crate::core::playback::RATE_RANGE.0, crate::core::playback::RATE_RANGE.1);
+                            s.rate = r.clamp(skelview_core::core::playback::RATE_RANGE.0, skelview_core::core::playback::RATE_RANGE.1);
                         }
                     }
                 }
@@ -503,7 +503,7 @@ mod tests {
 
     #[test]
     fn round_trips_through_toml_and_disk() {
-        let s = Settings { lengths: crate::core::LengthDisplay::Millimetre, ..example() };
+        let s = Settings { lengths: skelview_core::core::LengthDisplay::Millimetre, ..example() };
         let (back, warnings) = Settings::from_toml(&s.to_toml());
         assert_eq!(back, s);
         assert!(warnings.is_empty(), "{warnings:?}");

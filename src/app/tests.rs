@@ -1,9 +1,9 @@
 //! Viewer unit tests: loading, commands, picking, settings, export, several clips.
 
 use super::*;
-use crate::formats::{LoadRequest, Source};
-use crate::scene::{CompareMode, PALETTE};
 use glam::Vec2;
+use skelview_core::formats::{LoadRequest, Source};
+use skelview_render::scene::{CompareMode, PALETTE};
 
 fn viewer() -> Viewer {
     Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), Settings::default())
@@ -11,8 +11,8 @@ fn viewer() -> Viewer {
 
 fn load_sample(v: &mut Viewer) {
     v.open(LoadRequest::single(
-        &crate::formats::bvh::Bvh,
-        Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(crate::formats::SAMPLE_BVH) },
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
     ));
     for _ in 0..500 {
         v.update(0.0);
@@ -91,7 +91,7 @@ fn positions_export_runs_in_the_background() {
 fn errors_are_shown_and_the_app_keeps_running() {
     let mut v = viewer();
     v.open(LoadRequest::single(
-        &crate::formats::bvh::Bvh,
+        &skelview_core::formats::bvh::Bvh,
         Source::Memory { name: "bad.bvh".into(), bytes: Arc::from(&b"HIERARCHY\nROOT\n"[..]) },
     ));
     for _ in 0..500 {
@@ -117,7 +117,10 @@ fn wait_for(v: &mut Viewer, done: impl Fn(&Viewer) -> bool) {
 }
 
 fn sample_request(name: &str) -> LoadRequest {
-    LoadRequest::single(&crate::formats::bvh::Bvh, Source::Memory { name: name.into(), bytes: Arc::from(crate::formats::SAMPLE_BVH) })
+    LoadRequest::single(
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: name.into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
+    )
 }
 
 #[test]
@@ -269,8 +272,8 @@ fn reloading_one_clip_with_another_rule_keeps_the_others() {
     let dir = std::env::temp_dir().join(format!("skelview-reload-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (a, b) = (dir.join("a.bvh"), dir.join("b.bvh"));
-    std::fs::write(&a, crate::formats::SAMPLE_BVH).unwrap();
-    std::fs::write(&b, crate::formats::SAMPLE_BVH).unwrap();
+    std::fs::write(&a, skelview_core::formats::SAMPLE_BVH).unwrap();
+    std::fs::write(&b, skelview_core::formats::SAMPLE_BVH).unwrap();
     let mut v = viewer();
     v.open_paths(vec![a, b], false);
     wait_for(&mut v, |v| v.session.scene.clips.len() == 2 && v.session.loads.is_empty());
@@ -278,16 +281,16 @@ fn reloading_one_clip_with_another_rule_keeps_the_others() {
     v.commands.push(Command::SetActiveClip(1));
     v.update(0.0);
     let before = v.session.scene.clips[1].motion.clone();
-    assert_eq!(before.skeleton.position_rule, crate::core::PositionRule::Replace);
-    v.commands.push(Command::SetPositionRule(crate::core::PositionRule::Add));
+    assert_eq!(before.skeleton.position_rule, skelview_core::core::PositionRule::Replace);
+    v.commands.push(Command::SetPositionRule(skelview_core::core::PositionRule::Add));
     v.update(0.0);
     wait_for(&mut v, |v| v.session.loads.is_empty());
     assert_eq!(v.session.scene.clips.len(), 2, "nothing closed");
-    assert_eq!(v.session.scene.clips[1].motion.skeleton.position_rule, crate::core::PositionRule::Add);
+    assert_eq!(v.session.scene.clips[1].motion.skeleton.position_rule, skelview_core::core::PositionRule::Add);
     assert!(!Arc::ptr_eq(&v.session.scene.clips[1].motion, &before));
     assert_eq!((v.session.scene.clips[1].offset_secs, v.session.scene.clips[1].color, v.session.active), (0.5, PALETTE[1], 1));
     assert!(Arc::ptr_eq(v.motion().unwrap(), &v.session.scene.clips[1].motion));
-    assert_eq!(v.session.scene.clips[0].motion.skeleton.position_rule, crate::core::PositionRule::Replace);
+    assert_eq!(v.session.scene.clips[0].motion.skeleton.position_rule, skelview_core::core::PositionRule::Replace);
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -308,7 +311,7 @@ fn choosing_another_take_reloads_that_clip_in_place() {
     assert_eq!(v.session.scene.clips[0].offset_secs, 0.25, "the clip keeps its place on the clock");
 }
 
-fn wait_for_checks(v: &mut Viewer) -> Arc<crate::qa::Report> {
+fn wait_for_checks(v: &mut Viewer) -> Arc<skelview_core::qa::Report> {
     for _ in 0..2000 {
         v.update(0.0);
         if let Some(r) = v.active_report() {
@@ -333,7 +336,7 @@ fn checks_run_in_the_background_and_a_finding_is_a_click_away() {
     assert!(!v.session.playback.playing);
     assert_eq!(v.view.selected, Some(3));
     let mut expected: Vec<usize> =
-        report.findings.iter().filter(|f| f.kind != crate::qa::Kind::NeutralPose && f.covers(7)).filter_map(|f| f.joint).collect();
+        report.findings.iter().filter(|f| f.kind != skelview_core::qa::Kind::NeutralPose && f.covers(7)).filter_map(|f| f.joint).collect();
     expected.sort_unstable();
     expected.dedup();
     assert_eq!(v.session.scene.flagged, expected);
@@ -364,7 +367,7 @@ fn a_joint_named_on_the_command_line_is_selected_when_its_clip_arrives() {
 
 #[test]
 fn the_measure_tool_picks_clicked_joints_and_measures_the_whole_clip() {
-    use crate::core::measure::{Measure, series};
+    use skelview_core::core::measure::{Measure, series};
     let mut v = viewer();
     load_sample(&mut v);
     let m = v.motion().unwrap().clone();
@@ -425,7 +428,7 @@ fn a_clip_opens_framed_at_half_the_view_and_followed_when_it_travels() {
     assert!(!v.view.follow_root && height_on_screen(&v) < share * 0.8, "{}", height_on_screen(&v));
     // A clip that stays in place is not followed.
     // The sample walking on the spot: every frame's root position is the first frame's.
-    let text = std::str::from_utf8(crate::formats::SAMPLE_BVH).unwrap();
+    let text = std::str::from_utf8(skelview_core::formats::SAMPLE_BVH).unwrap();
     let (head, rows) = text.split_at(text.find("Frame Time").unwrap());
     let mut lines = rows.lines();
     let mut still = format!("{head}{}\n", lines.next().unwrap());
@@ -436,7 +439,10 @@ fn a_clip_opens_framed_at_half_the_view_and_followed_when_it_travels() {
         v[..3].clone_from_slice(f);
         still += &(v.join(" ") + "\n");
     }
-    v.open(LoadRequest::single(&crate::formats::bvh::Bvh, Source::Memory { name: "still.bvh".into(), bytes: Arc::from(still.as_bytes()) }));
+    v.open(LoadRequest::single(
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "still.bvh".into(), bytes: Arc::from(still.as_bytes()) },
+    ));
     wait_for(&mut v, |v| v.motion().is_some_and(|m| m.source.paths.iter().any(|p| p.ends_with("still.bvh"))));
     v.update(0.0);
     let s = &v.session.scene;

@@ -1,7 +1,7 @@
 //! How the scene is looked at: the camera, the selection, and which windows are open.
 //! Plain data; commands change it.
 
-use crate::scene::OrbitCamera;
+use skelview_render::scene::OrbitCamera;
 
 /// The view's state.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,11 +57,11 @@ pub struct IssuesView {
     /// The window is open.
     pub open: bool,
     /// Kinds not listed, marked or highlighted.
-    pub hidden: Vec<crate::qa::Kind>,
+    pub hidden: Vec<skelview_core::qa::Kind>,
     /// Order of the list.
     pub sort: IssueSort,
     /// Thresholds being edited, not yet applied.
-    pub draft: Option<crate::qa::Thresholds>,
+    pub draft: Option<skelview_core::qa::Thresholds>,
 }
 
 /// Order of the findings list.

@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::thread::JoinHandle;
 
-use super::threads::Rayon;
-use crate::core::{Clip, Motion, Skeleton};
-use crate::formats::{self, LoadError, LoadObserver, LoadOptions, LoadRequest};
+use skelview_core::core::{Clip, Motion, Skeleton};
+use skelview_core::formats::Rayon;
+use skelview_core::formats::{self, LoadError, LoadObserver, LoadOptions, LoadRequest};
 
 /// Wakes a UI thread from another thread (a repaint request).
 pub type Waker = Arc<dyn Fn() + Send + Sync>;

@@ -1,7 +1,7 @@
-//! Loading on a background thread, and the runners that parse in parallel.
+//! Loading on a background thread, and the thread pool it and the other background work use.
 
 pub mod loader;
 pub mod threads;
 
 pub use loader::{LoadEvent, LoadHandle, Loaded, OptionsFor, Waker, spawn_load, spawn_open};
-pub use threads::{Rayon, ScopedThreads, background_pool, background_priority};
+pub use threads::{background_pool, background_priority};

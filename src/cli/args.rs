@@ -9,12 +9,12 @@ use clap::{Parser, Subcommand, ValueEnum};
 pub use super::command::{Args, Command, FrameList, MeasureByName, MeasureKind, Shell};
 use super::qa::QaOptions;
 use super::render_cmd::{At, RenderOptions};
-use crate::compare::Align;
-use crate::core::PositionRule;
-use crate::export::BvhWriteOptions;
-use crate::formats::LoadOptions;
-use crate::qa::Kind;
-use crate::scene::{Layout, ViewPreset};
+use skelview_core::compare::Align;
+use skelview_core::core::PositionRule;
+use skelview_core::export::BvhWriteOptions;
+use skelview_core::formats::LoadOptions;
+use skelview_core::qa::Kind;
+use skelview_render::scene::{Layout, ViewPreset};
 
 /// The whole command line.
 #[derive(Parser, Debug)]
@@ -408,7 +408,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
 /// The clap command (for parsing, completions, the man page and usage errors), its help
 /// ending with the formats of the format table.
 pub fn cli_command() -> clap::Command {
-    let formats: Vec<String> = crate::formats::FORMATS
+    let formats: Vec<String> = skelview_core::formats::FORMATS
         .iter()
         .map(|f| format!("  {:<8} {}", f.name(), f.extensions().iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(" ")))
         .collect();

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::{Args, ExitCode};
-use crate::formats::{self, LoadError, LoadRequest, Quiet, Sequential, table};
+use skelview_core::formats::{self, LoadError, LoadRequest, Quiet, Sequential, table};
 
 /// One line of the report.
 enum Outcome {
@@ -30,7 +30,7 @@ pub(super) fn walk(path: &Path, explicit: bool, out: &mut Vec<(PathBuf, bool)>) 
     }
 }
 
-fn describe_ok(path: &Path, m: &crate::core::Motion) -> String {
+fn describe_ok(path: &Path, m: &skelview_core::core::Motion) -> String {
     format!("{}: {} joints, {} frames @ {:.4} fps", path.display(), m.skeleton.len(), m.clip.num_frames(), m.clip.fps())
 }
 

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use super::qa::QaOptions;
 use super::render_cmd::RenderOptions;
-use crate::compare::Align;
-use crate::export::BvhWriteOptions;
-use crate::formats::LoadOptions;
+use skelview_core::compare::Align;
+use skelview_core::export::BvhWriteOptions;
+use skelview_core::formats::LoadOptions;
 
 /// A parsed command line.
 #[derive(Clone, Debug, PartialEq)]

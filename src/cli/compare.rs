@@ -4,8 +4,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{Args, ExitCode, fail, load_all};
-use crate::compare::{Align, compare_with_map};
-use crate::export::positions::csv_field;
+use skelview_core::compare::{Align, compare_with_map};
+use skelview_core::export::positions::csv_field;
 
 pub(super) fn run(
     args: &Args,
@@ -29,7 +29,7 @@ pub(super) fn run(
         return 2;
     };
     let c = compare_with_map(a, b, align, offset_secs, map.as_deref());
-    let name = |m: &crate::core::Motion, i: usize| m.skeleton.joints()[i].name.clone();
+    let name = |m: &skelview_core::core::Motion, i: usize| m.skeleton.joints()[i].name.clone();
     let result = (|| -> std::io::Result<()> {
         if csv {
             writeln!(out, "frame,time,joint_a,joint_b,error_m")?;

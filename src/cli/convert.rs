@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Args, ExitCode, fail, load_all};
-use crate::export::{BvhWriteOptions, write_atomically, write_bvh};
+use skelview_core::export::{BvhWriteOptions, write_atomically, write_bvh};
 
 pub(super) fn run(args: &Args, inputs: &[PathBuf], output: &Path, options: &BvhWriteOptions) -> ExitCode {
     let motions = match load_all(args, inputs) {
@@ -37,8 +37,8 @@ pub(super) fn run(args: &Args, inputs: &[PathBuf], output: &Path, options: &BvhW
 }
 
 /// Writes every take of the input (or the one `--take` names) as one glTF animation each.
-fn gltf(args: &Args, inputs: &[PathBuf], output: &Path, first: &crate::core::Motion) -> ExitCode {
-    use crate::export::gltf_writer::{Animation, document, take_names, write_glb};
+fn gltf(args: &Args, inputs: &[PathBuf], output: &Path, first: &skelview_core::core::Motion) -> ExitCode {
+    use skelview_core::export::gltf_writer::{Animation, document, take_names, write_glb};
     let names = take_names(first);
     let mut others = Vec::new();
     if args.options.take.is_none() && first.source.takes.len() > 1 {

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::formats::{FORMATS, MimeType};
+use skelview_core::formats::{FORMATS, MimeType};
 
 /// The MIME types of every format skelview reads, from the format table.
 fn mime_types() -> impl Iterator<Item = &'static MimeType> {

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::ExitCode;
 use super::args::{Shell, cli_command};
-use crate::formats::FORMATS;
+use skelview_core::formats::FORMATS;
 
 #[derive(Serialize)]
 struct FormatRow {

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{Args, ExitCode, fail, load_all};
-use crate::core::Motion;
-use crate::formats::mnm::NameMap;
+use skelview_core::core::Motion;
+use skelview_core::formats::mnm::NameMap;
 
 /// Channel counts and rotation orders, summarised over joints.
 fn channel_summary(m: &Motion) -> (BTreeMap<usize, usize>, BTreeMap<String, usize>) {
@@ -28,7 +28,7 @@ fn position_rule_text(m: &Motion) -> String {
     if !m.source.format.position_rule_choosable {
         return m.source.format.position_note.into();
     }
-    let replace = m.skeleton.position_rule == crate::core::PositionRule::Replace;
+    let replace = m.skeleton.position_rule == skelview_core::core::PositionRule::Replace;
     format!(
         "{} (position channels {} the OFFSET; --bvh-positions {} for the other rule)",
         m.skeleton.position_rule.name(),

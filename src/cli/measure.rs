@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use super::args::{FrameList, MeasureByName, MeasureKind};
 use super::positions::resolve;
 use super::{Args, ExitCode, fail, load_all};
-use crate::core::measure::{Measure, series};
-use crate::core::{Motion, Skeleton};
-use crate::export::measures::write_measures;
+use skelview_core::core::measure::{Measure, series};
+use skelview_core::core::{Motion, Skeleton};
+use skelview_core::export::measures::write_measures;
 
 /// The joint called `name`, or an error naming the closest names the skeleton has.
 fn joint(skeleton: &Skeleton, name: &str) -> Result<usize, String> {

@@ -22,8 +22,8 @@ use std::path::PathBuf;
 
 pub use args::{Args, Command, parse_args};
 
-use crate::core::Motion;
-use crate::formats::{self, LoadError, LoadRequest, Quiet};
+use skelview_core::core::Motion;
+use skelview_core::formats::{self, LoadError, LoadRequest, Quiet};
 
 /// Result of a command: the exit code.
 pub type ExitCode = i32;
@@ -34,7 +34,7 @@ pub enum Next {
     /// A command ran; exit with this code.
     Exit(ExitCode),
     /// Open the viewer on these files (the bundled sample when empty).
-    Viewer(Vec<PathBuf>, crate::formats::LoadOptions, crate::app::Start),
+    Viewer(Vec<PathBuf>, skelview_core::formats::LoadOptions, crate::app::Start),
 }
 
 /// Runs the command line; returns the exit code, or asks for the viewer.
@@ -100,14 +100,14 @@ pub fn run(argv: Vec<String>) -> Next {
 fn load_all(args: &Args, files: &[PathBuf]) -> Result<Vec<Motion>, LoadError> {
     let requests: Vec<Result<LoadRequest, LoadError>> =
         if files.is_empty() { vec![Ok(formats::sample_request())] } else { LoadRequest::from_paths(files) };
-    let parallel = crate::cache::Rayon;
+    let parallel = skelview_core::formats::Rayon;
     requests.into_iter().map(|r| formats::load(&r?, &args.options, &parallel, &mut Quiet)).collect()
 }
 
 /// Reads an MNM joint-name map, with `file:line:col` on errors.
-fn read_name_map(path: &std::path::Path) -> Result<crate::formats::mnm::NameMap, LoadError> {
+fn read_name_map(path: &std::path::Path) -> Result<skelview_core::formats::mnm::NameMap, LoadError> {
     let bytes = std::fs::read(path).map_err(|source| LoadError::Io { path: path.to_owned(), source })?;
-    crate::formats::mnm::parse_mnm(&bytes).map_err(|e| LoadError::from_parse(path, &mut &bytes[..], e))
+    skelview_core::formats::mnm::parse_mnm(&bytes).map_err(|e| LoadError::from_parse(path, &mut &bytes[..], e))
 }
 
 /// Prints a load error as `file:line:col: message` and returns exit code 2.

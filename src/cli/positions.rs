@@ -41,7 +41,7 @@ pub(super) fn run(args: &Args, files: &[PathBuf], frames: &FrameList, raw: bool,
                 return 2;
             }
         };
-        if crate::export::positions::write_csv(m, &list, raw, many, out, &mut |_, _| std::ops::ControlFlow::Continue(())).is_err() {
+        if skelview_core::export::positions::write_csv(m, &list, raw, many, out, &mut |_, _| std::ops::ControlFlow::Continue(())).is_err() {
             // Broken pipe (e.g. `| head`): stop quietly.
             return 0;
         }

@@ -9,10 +9,10 @@ use rayon::prelude::*;
 use serde_json::json;
 
 use super::{Args, ExitCode};
-use crate::core::Motion;
-use crate::formats::file_format::Role;
-use crate::formats::{self, LoadRequest, Quiet, Sequential, table};
-use crate::qa::{self, Kind, Report, Thresholds};
+use skelview_core::core::Motion;
+use skelview_core::formats::file_format::Role;
+use skelview_core::formats::{self, LoadRequest, Quiet, Sequential, table};
+use skelview_core::qa::{self, Kind, Report, Thresholds};
 
 /// What `qa` was asked to do.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,7 +95,7 @@ fn analyse_file(path: &Path, args: &Args, options: &QaOptions, thresholds: &Thre
     let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     let loaded = LoadRequest::from_paths(&[path.to_owned()]).pop().unwrap_or_else(|| Err(formats::unknown(path))).and_then(|r| {
         if parallel_parse {
-            formats::load(&r, &args.options, &crate::cache::Rayon, &mut Quiet)
+            formats::load(&r, &args.options, &skelview_core::formats::Rayon, &mut Quiet)
         } else {
             formats::load(&r, &args.options, &Sequential, &mut Quiet)
         }

@@ -4,11 +4,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{Args, ExitCode, fail, load_all};
-use crate::core::Motion;
-use crate::export::video::VideoFormat;
-use crate::render::offscreen::{self, Gpu, RenderError};
-use crate::render::sequence::{Offscreen, render_sequence, render_video};
-use crate::scene::{FrameSpec, Layout, OrbitCamera, Scene, Style, ViewPreset, framing, shared_end_secs};
+use skelview_core::core::Motion;
+use skelview_render::render::offscreen::{self, Gpu, RenderError};
+use skelview_render::render::sequence::{Offscreen, render_sequence, render_video};
+use skelview_render::scene::{FrameSpec, Layout, OrbitCamera, Scene, Style, ViewPreset, framing, shared_end_secs};
+use skelview_render::video::VideoFormat;
 
 /// Options of `render`.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,7 +2,7 @@
 //! match start, remove) and the layout choice.
 
 use crate::app::{Command, Viewer};
-use crate::scene::Layout;
+use skelview_render::scene::Layout;
 
 /// Lays out the clip list; every edit goes through a command.
 pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {

@@ -2,9 +2,9 @@
 //! time (click the plot to seek), the worst joints, the heat-map legend and the editable pairs.
 
 use crate::app::{Command, CompareEdit, Viewer};
-use crate::core::PlaybackCommand;
-use crate::core::envelope::decimate;
-use crate::scene::{CompareMode, heat_color};
+use skelview_core::core::PlaybackCommand;
+use skelview_core::core::envelope::decimate;
+use skelview_render::scene::{CompareMode, heat_color};
 
 /// The comparison panel (in the inspector's column while two or more clips are open).
 pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
@@ -104,7 +104,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         &viewer.session.scene.clips[0].motion.skeleton,
         &viewer.session.scene.clips[c.other.min(viewer.session.scene.clips.len() - 1)].motion.skeleton,
     );
-    let joint_name = |s: &crate::core::Skeleton, i: usize| s.joints().get(i).map_or("?".to_owned(), |j| j.name.clone());
+    let joint_name = |s: &skelview_core::core::Skeleton, i: usize| s.joints().get(i).map_or("?".to_owned(), |j| j.name.clone());
     ui.label("worst joints now:");
     egui::Grid::new("worst_joints").num_columns(3).striped(true).show(ui, |ui| {
         ui.weak("error");
@@ -156,7 +156,7 @@ struct Shown {
 }
 
 impl Shown {
-    fn of(mode: CompareMode, scale: f32, lengths: crate::core::LengthDisplay) -> Self {
+    fn of(mode: CompareMode, scale: f32, lengths: skelview_core::core::LengthDisplay) -> Self {
         match mode {
             CompareMode::Position => {
                 let u = lengths.unit_for(scale);

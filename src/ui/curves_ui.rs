@@ -2,8 +2,8 @@
 //! playhead, click to seek, Euler flips (jumps over 180° between frames) marked.
 
 use crate::app::{Command, Viewer};
-use crate::core::PlaybackCommand;
-use crate::core::envelope::{decimate, one_per_column};
+use skelview_core::core::PlaybackCommand;
+use skelview_core::core::envelope::{decimate, one_per_column};
 
 /// Shows the window while `viewer.view.show_curves` is set.
 pub fn curves_window(ctx: &egui::Context, viewer: &mut Viewer) {

@@ -3,10 +3,10 @@
 use glam::{EulerRot, Quat, Vec3};
 
 use crate::app::{Command, Viewer};
-use crate::core::pose::{compose_rotation, joint_local};
-use crate::core::rest::rest_readout;
-use crate::core::{ChannelKind, EulerConvention};
-use crate::scene::PoseMode;
+use skelview_core::core::pose::{compose_rotation, joint_local};
+use skelview_core::core::rest::rest_readout;
+use skelview_core::core::{ChannelKind, EulerConvention};
+use skelview_render::scene::PoseMode;
 
 pub fn joint_tree_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     ui.heading("Joints");
@@ -105,7 +105,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             });
             ui.label(match r.arm_angle_deg {
                 // Rounded first: no "-0°".
-                Some(a) => format!("arms: {:.0}° below horizontal ({})", a.round() + 0.0, crate::core::rest::arm_shape(a)),
+                Some(a) => format!("arms: {:.0}° below horizontal ({})", a.round() + 0.0, skelview_core::core::rest::arm_shape(a)),
                 None => "arms: not found".into(),
             });
             ui.label(if r.matches_biped {

@@ -2,7 +2,7 @@
 //! each a click away (seek, select, frame); the neutral-pose verdicts; the thresholds.
 
 use crate::app::{CheckState, Command, IssueSort, Viewer};
-use crate::qa::{self, Finding, Kind, Report};
+use skelview_core::qa::{self, Finding, Kind, Report};
 
 /// Colour of a kind's marks on the timeline and in the list.
 pub fn kind_color(kind: Kind) -> egui::Color32 {

@@ -3,9 +3,9 @@
 
 use crate::app::measure::{MeasureCurves, MeasureTool};
 use crate::app::{Command, Dialog, Viewer};
-use crate::core::envelope::decimate;
-use crate::core::measure::Measure;
-use crate::core::{LengthDisplay, PlaybackCommand};
+use skelview_core::core::envelope::decimate;
+use skelview_core::core::measure::Measure;
+use skelview_core::core::{LengthDisplay, PlaybackCommand};
 
 /// `value` of `measure` as a person reads it: lengths in the user's unit, angles in degrees.
 pub fn shown(measure: &Measure, value: f64, lengths: LengthDisplay) -> String {
@@ -95,7 +95,7 @@ pub fn measure_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         if ui.button("Copy").on_hover_text("Every frame as CSV (frame, time, one column per measure), metres, degrees, m/s").clicked() {
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
             let mut out = Vec::new();
-            if crate::export::measures::write_measures(&m, &curves.measures, &frames, &curves.values, &mut out).is_ok() {
+            if skelview_core::export::measures::write_measures(&m, &curves.measures, &frames, &curves.values, &mut out).is_ok() {
                 ui.ctx().copy_text(String::from_utf8_lossy(&out).into_owned());
             }
         }

@@ -21,9 +21,9 @@ pub use timeline_ui::timeline_ui;
 pub mod viewport_ui;
 
 use crate::app::{Command, Dialog, Viewer};
-use crate::core::PlaybackCommand;
-use crate::scene::PoseMode;
-use crate::scene::ViewPreset;
+use skelview_core::core::PlaybackCommand;
+use skelview_render::scene::PoseMode;
+use skelview_render::scene::ViewPreset;
 pub use viewport_ui::ViewportGpu;
 
 /// Lays out the whole window for one frame.
@@ -239,8 +239,8 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 .map(|c| (c.motion.source.unit, c.motion.source.up_axis, c.unit_override, c.up_override, c.motion.source.up_reason));
             let (unit_set, up_set) = active.map_or((None, None), |a| (a.2, a.3));
             ui.menu_button("Lengths shown", |ui| {
-                for d in crate::core::LengthDisplay::ALL {
-                    let label = if d == crate::core::LengthDisplay::Auto { "auto (m, cm or mm by size)" } else { d.name() };
+                for d in skelview_core::core::LengthDisplay::ALL {
+                    let label = if d == skelview_core::core::LengthDisplay::Auto { "auto (m, cm or mm by size)" } else { d.name() };
                     if ui.radio_value(&mut viewer.settings.lengths, d, label).clicked() {
                         viewer.commands.push(Command::SaveSettings);
                     }
@@ -249,7 +249,7 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             .response
             .on_hover_text("The unit of lengths in the comparison, inspector, measurements and issues");
             ui.menu_button("File units", |ui| {
-                use crate::core::LengthUnit::*;
+                use skelview_core::core::LengthUnit::*;
                 let auto = active.map_or("auto".to_owned(), |a| format!("auto ({})", a.0.symbol()));
                 if ui.radio(unit_set.is_none(), auto).clicked() {
                     viewer.commands.push(Command::SetUnit(None));
@@ -261,7 +261,7 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 }
             });
             ui.menu_button("Up axis", |ui| {
-                use crate::core::UpAxis;
+                use skelview_core::core::UpAxis;
                 let auto = active.map_or("auto".to_owned(), |a| {
                     if a.4.is_empty() { format!("auto ({}, declared)", a.1.name()) } else { format!("auto ({}: {})", a.1.name(), a.4) }
                 });
@@ -276,7 +276,7 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 }
             });
             ui.menu_button("BVH position channels", |ui| {
-                use crate::core::PositionRule;
+                use skelview_core::core::PositionRule;
                 let rule = viewer.position_rule();
                 if ui.radio(rule == PositionRule::Replace, "replace the OFFSET (default)").clicked() {
                     viewer.commands.push(Command::SetPositionRule(PositionRule::Replace));

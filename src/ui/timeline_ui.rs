@@ -1,10 +1,10 @@
 //! The timeline: scrub, play, step, rate, loop, range, interpolation.
 
 use crate::app::{Command, Viewer};
-use crate::core::playback::RATE_RANGE;
-use crate::core::{Interpolation, PlaybackCommand};
-use crate::qa::Kind;
 use crate::ui::kind_color;
+use skelview_core::core::playback::RATE_RANGE;
+use skelview_core::core::{Interpolation, PlaybackCommand};
+use skelview_core::qa::Kind;
 
 pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     let p = viewer.session.playback.clone();
@@ -94,7 +94,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
 
 /// Every clip's extent on the shared clock as a bar in its colour, with the playhead;
 /// clicking or dragging seeks.
-fn extents_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &crate::core::Playback, push: &mut impl FnMut(PlaybackCommand)) {
+fn extents_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &skelview_core::core::Playback, push: &mut impl FnMut(PlaybackCommand)) {
     let span = (p.num_frames().saturating_sub(1) as f64 * p.frame_time_secs()).max(1e-9);
     let row = 5.0;
     let height = row * viewer.session.scene.clips.len() as f32 + 2.0;
@@ -129,7 +129,7 @@ fn extents_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &crate::core::Playback, pus
 
 /// The active clip's capture-check findings on the shared clock: a row of marks per kind
 /// found (hidden kinds left out), in the kind's colour; hovering names them, clicking seeks.
-fn findings_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &crate::core::Playback, push: &mut impl FnMut(PlaybackCommand)) {
+fn findings_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &skelview_core::core::Playback, push: &mut impl FnMut(PlaybackCommand)) {
     let (Some(report), Some(c)) = (viewer.active_report(), viewer.session.active_clip()) else { return };
     let hidden = &viewer.view.issues.hidden;
     let kinds: Vec<Kind> = report.found().iter().copied().filter(|k| *k != Kind::NeutralPose && !hidden.contains(k)).collect();

@@ -7,8 +7,8 @@ use egui::PointerButton;
 use glam::Vec2;
 
 use crate::app::{Command, Viewer};
-use crate::render::offscreen;
-use crate::render::{RenderTarget, SkeletonRenderer};
+use skelview_render::render::offscreen;
+use skelview_render::render::{RenderTarget, SkeletonRenderer};
 
 /// GPU resources of the viewport, created once.
 pub struct ViewportGpu {
@@ -21,7 +21,7 @@ pub struct ViewportGpu {
 }
 
 /// Background of the viewport (linear RGB), matching `skelview render`.
-use crate::scene::BACKGROUND;
+use skelview_render::scene::BACKGROUND;
 /// Background with the light theme.
 const LIGHT_BACKGROUND: [f64; 4] = [0.45, 0.48, 0.52, 1.0];
 

@@ -1,0 +1,452 @@
+//! Length units and up axis: declared by some formats, detected from body size otherwise.
+
+use glam::{Mat4, Vec3};
+
+use super::clip::Clip;
+use super::pose::{self, GlobalPose, LocalPose};
+use super::skeleton::Skeleton;
+
+/// The world's up direction as the file uses it: an axis and its sign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UpAxis {
+    /// +Y up (BVH from most tools, ASF/AMC, X3D).
+    Y,
+    /// −Y up: camera and image space (Kinect, MediaPipe, Azure Kinect exports).
+    NegY,
+    /// +Z up (Character Studio Biped, many Max exports).
+    Z,
+    /// −Z up.
+    NegZ,
+    /// +X up.
+    X,
+    /// −X up.
+    NegX,
+}
+
+impl UpAxis {
+    /// Every direction, in menu order.
+    pub const ALL: [Self; 6] = [Self::Y, Self::NegY, Self::Z, Self::NegZ, Self::X, Self::NegX];
+
+    /// `Y`, `-Y`, `Z`, `-Z`, `X` or `-X`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Y => "Y",
+            Self::NegY => "-Y",
+            Self::Z => "Z",
+            Self::NegZ => "-Z",
+            Self::X => "X",
+            Self::NegX => "-X",
+        }
+    }
+
+    /// `+Y`, `-Z`: the name with its sign always written.
+    pub fn signed_name(self) -> String {
+        let name = self.name();
+        if name.starts_with('-') { name.to_owned() } else { format!("+{name}") }
+    }
+
+    /// Parses a name (`+Y`, `-z`, `X`…).
+    pub fn parse(s: &str) -> Option<Self> {
+        let t = s.trim().trim_start_matches('+').to_ascii_uppercase();
+        Self::ALL.into_iter().find(|u| u.name() == t)
+    }
+
+    /// The up direction in the file's axes.
+    pub fn vector(self) -> Vec3 {
+        match self {
+            Self::Y => Vec3::Y,
+            Self::NegY => Vec3::NEG_Y,
+            Self::Z => Vec3::Z,
+            Self::NegZ => Vec3::NEG_Z,
+            Self::X => Vec3::X,
+            Self::NegX => Vec3::NEG_X,
+        }
+    }
+
+    /// The direction closest to `v` (`None` for a zero or non-finite vector).
+    pub fn nearest(v: Vec3) -> Option<Self> {
+        if !v.is_finite() || v.length_squared() < 1e-20 {
+            return None;
+        }
+        Self::ALL.into_iter().max_by(|a, b| a.vector().dot(v).total_cmp(&b.vector().dot(v)))
+    }
+
+    /// Maps a point from this convention to Y-up right-handed.
+    pub fn to_y_up(self, p: Vec3) -> Vec3 {
+        display_transform(1.0, self).transform_point3(p)
+    }
+}
+
+/// `display_from_file`: raw file units to metres (`metres_per_raw_unit`) and `up` to Y-up.
+/// The one place where units and axes are converted; everything shown or printed in metres
+/// goes through it. Each rotation is written as an exact permutation of the axes (a computed
+/// cos(π/2) is not 0) and keeps the axes right-handed.
+pub fn display_transform(metres_per_raw_unit: f32, up: UpAxis) -> Mat4 {
+    use glam::Vec4;
+    let scale = Mat4::from_scale(Vec3::splat(metres_per_raw_unit));
+    // Columns: where the file's X, Y and Z axes go.
+    let rotate = match up {
+        UpAxis::Y => Mat4::IDENTITY,
+        // (x, y, z) → (x, −y, −z): 180° about X.
+        UpAxis::NegY => Mat4::from_cols(Vec4::X, -Vec4::Y, -Vec4::Z, Vec4::W),
+        // (x, y, z) → (x, z, −y): −90° about X.
+        UpAxis::Z => Mat4::from_cols(Vec4::X, -Vec4::Z, Vec4::Y, Vec4::W),
+        // (x, y, z) → (x, −z, y): +90° about X.
+        UpAxis::NegZ => Mat4::from_cols(Vec4::X, Vec4::Z, -Vec4::Y, Vec4::W),
+        // (x, y, z) → (−y, x, z): +90° about Z.
+        UpAxis::X => Mat4::from_cols(Vec4::Y, -Vec4::X, Vec4::Z, Vec4::W),
+        // (x, y, z) → (y, −x, z): −90° about Z.
+        UpAxis::NegX => Mat4::from_cols(-Vec4::Y, Vec4::X, Vec4::Z, Vec4::W),
+    };
+    rotate * scale
+}
+
+/// A length unit with its size in metres.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LengthUnit {
+    /// Millimetres.
+    Millimetre,
+    /// Centimetres.
+    Centimetre,
+    /// Metres.
+    Metre,
+    /// Inches.
+    Inch,
+    /// Feet.
+    Foot,
+    /// The unit of CMU's ASF files and of BVH files converted from them (1/0.45 in).
+    CmuAsf,
+}
+
+impl LengthUnit {
+    /// Metres per unit.
+    pub fn metres(self) -> f32 {
+        match self {
+            Self::Millimetre => 0.001,
+            Self::Centimetre => 0.01,
+            Self::Metre => 1.0,
+            Self::Inch => 0.0254,
+            Self::Foot => 0.3048,
+            Self::CmuAsf => 0.0254 / 0.45,
+        }
+    }
+
+    /// Short symbol (`mm`, `cm`, `m`, `in`, `ft`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Self::Millimetre => "mm",
+            Self::Centimetre => "cm",
+            Self::Metre => "m",
+            Self::Inch => "in",
+            Self::Foot => "ft",
+            Self::CmuAsf => "cmu (1/0.45 in)",
+        }
+    }
+
+    /// Parses a symbol or name as written in files and on the command line.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "mm" | "millimeter" | "millimeters" | "millimetre" | "millimetres" => Self::Millimetre,
+            "cm" | "centimeter" | "centimeters" | "centimetre" | "centimetres" => Self::Centimetre,
+            "m" | "meter" | "meters" | "metre" | "metres" => Self::Metre,
+            "in" | "inch" | "inches" => Self::Inch,
+            "ft" | "foot" | "feet" => Self::Foot,
+            _ => return None,
+        })
+    }
+
+    /// The unit of a file whose unit is `metres_per_unit` m (declared, as FBX's
+    /// `UnitScaleFactor`), and the divisor from file lengths to it: an unusual unit (0.1 m)
+    /// reads as centimetres with a divisor (0.1), so that `unit.metres() / divisor` is always
+    /// the file's own size. `None` for a size that is not finite and positive.
+    pub fn of_metres(metres_per_unit: f64) -> Option<(Self, f32)> {
+        if !(metres_per_unit.is_finite() && metres_per_unit > 0.0) {
+            return None;
+        }
+        let usual = [Self::Millimetre, Self::Centimetre, Self::Metre, Self::Inch, Self::Foot];
+        Some(match usual.into_iter().find(|u| (metres_per_unit / u.metres() as f64 - 1.0).abs() < 1e-6) {
+            Some(u) => (u, 1.0),
+            None => (Self::Centimetre, (0.01 / metres_per_unit) as f32),
+        })
+    }
+
+    /// Guesses the unit from the standing height of a body in file units.
+    ///
+    /// A pose of a person spans about 0.8–2.3 m: under 4 units that is metres, 4–10 feet,
+    /// 10–35 CMU ASF units (CMU-derived BVH keeps them), 35–95 inches, 95–400 centimetres,
+    /// more millimetres. Rigs that are not people (a hand, an object) may need an override.
+    pub fn from_height(height: f32) -> Self {
+        match height {
+            h if !(h > 0.0) || h < 4.0 => Self::Metre,
+            h if h < 10.0 => Self::Foot,
+            h if h < 35.0 => Self::CmuAsf,
+            h if h < 95.0 => Self::Inch,
+            h if h < 400.0 => Self::Centimetre,
+            _ => Self::Millimetre,
+        }
+    }
+}
+
+/// A size in metres for joint spheres, bone widths, grid spacing and framing: the body's
+/// height; for a body without height (a single joint, a prop, markers) a quarter of how far
+/// it travels, at least 0.1 m; 0.1 m when nothing moves either.
+pub fn usable_size_m(height_m: f32, extent_m: f32) -> f32 {
+    if height_m.is_finite() && height_m > 1e-3 {
+        height_m
+    } else if extent_m.is_finite() && extent_m > 1e-3 {
+        (extent_m * 0.25).max(0.1)
+    } else {
+        0.1
+    }
+}
+
+/// Up direction, height and travel detected from a motion's poses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodySize {
+    /// Typical extent of a pose along the detected up axis, in raw file units.
+    pub height: f32,
+    /// The up direction.
+    pub up: UpAxis,
+    /// Why that direction (`head above the feet`, …), for `info` and the viewer.
+    pub up_reason: &'static str,
+    /// Largest side of the box around every sampled pose together, in raw file units: how
+    /// far the body travels, for bodies without height.
+    pub extent: f32,
+    /// The longest path between two joints along the bones, in raw file units: a size that
+    /// does not depend on the pose (a crouch, a rest pose lying on its side). For a person it
+    /// is about their height (head to toe or hand to hand).
+    pub span: f32,
+}
+
+impl BodySize {
+    /// The size units are judged by: the height, unless the bones say the body is clearly
+    /// bigger than it stands (crouching, lying, a rest pose along X). A person's span along
+    /// the bones (hand to hand through the collars, fingers included) is 1.0–1.3 times their
+    /// height, so 0.7 of it stays below a standing height and only decides when the poses
+    /// are much lower than the bones are long.
+    pub fn unit_height(&self) -> f32 {
+        self.height.max(self.span * 0.7)
+    }
+}
+
+/// The longest path between two joints along the bones (the tree's diameter, weighted by
+/// bone length). `lengths[i]` is the bone from joint `i`'s parent to it.
+fn bone_span(skeleton: &Skeleton, lengths: &[f32]) -> f32 {
+    // A root with one child is a placement node (a reference at the world origin, the hips
+    // wherever the take starts): that first bone says where, not how big.
+    let child_counts = skeleton.child_counts();
+    let placement = |p: usize| skeleton.joints()[p].parent.is_none() && child_counts[p] < 2;
+    let length = |i: usize| skeleton.joints()[i].parent.filter(|&p| !placement(p)).map_or(0.0, |_| lengths[i]);
+    // Children come after parents: one pass from the leaves up keeps, per joint, the two
+    // deepest chains below it; the longest path bends at the joint where their sum is largest.
+    let n = skeleton.len();
+    let (mut deepest, mut second, mut best) = (vec![0f32; n], vec![0f32; n], 0f32);
+    for i in (0..n).rev() {
+        best = best.max(deepest[i] + second[i]);
+        if let Some(p) = skeleton.joints()[i].parent {
+            let d = deepest[i] + length(i);
+            if d > deepest[p] {
+                second[p] = deepest[p];
+                deepest[p] = d;
+            } else if d > second[p] {
+                second[p] = d;
+            }
+        }
+    }
+    best
+}
+
+/// Frames sampled (evenly, first and last included) to detect size and up axis.
+const SAMPLED_FRAMES: usize = 16;
+
+/// Joint-name fragments of the top of a body (BVH, ASF, Biped, H-Anim `skullbase`).
+pub const HEAD_NAMES: [&str; 3] = ["head", "skull", "neck"];
+/// Joint-name fragments of what a body stands on (H-Anim `l_talocrural` is the ankle).
+pub const FOOT_NAMES: [&str; 6] = ["foot", "toe", "ankle", "heel", "talocrural", "metatars"];
+
+/// True when some joint is named like a head and some like a foot: a body that stands.
+pub fn has_head_and_feet(skeleton: &Skeleton) -> bool {
+    !named(skeleton, &HEAD_NAMES[..2]).is_empty() && !named(skeleton, &FOOT_NAMES).is_empty()
+}
+
+/// Joints whose lower-case name contains one of `keys` (`FOOT_NAMES`, `HEAD_NAMES`).
+pub fn named(skeleton: &Skeleton, keys: &[&str]) -> Vec<usize> {
+    let joints = skeleton.joints().iter().enumerate();
+    joints.filter(|(_, j)| keys.iter().any(|k| j.name.to_ascii_lowercase().contains(k))).map(|(i, _)| i).collect()
+}
+
+/// Detects the up direction, the height and the travel from up to 16 frames spread over the
+/// clip (the rest pose when there are none), in three steps:
+/// 1. Joint names: the direction from the feet (`foot`, `toe`, `ankle`…) to the head (`head`,
+///    `neck`…), summed over the frames. Upside-down camera-space files come out `-Y`.
+/// 2. The floor: what a body stands on is a plane that many of its leaf joints touch in
+///    every frame (feet, paws, a crab's eight legs); along a wrong axis only a few leaves
+///    reach the extreme. The direction whose minimum most leaves share wins when it clearly
+///    does.
+/// 3. The extents: the axis along which the poses are tallest (Y unless Z clearly is), +.
+///
+/// The height is the median extent of the poses along the chosen axis, so a flip or a fall
+/// in a few frames does not decide; roots are left out when there is more, as exporters park
+/// a root at the origin while the hips travel. NaN and absurd samples (beyond 1e12) are
+/// ignored.
+pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
+    let mut local = LocalPose::default();
+    let mut global = GlobalPose::default();
+    let n = clip.num_frames();
+    let frames: Vec<Option<usize>> = if n == 0 {
+        vec![None]
+    } else {
+        let k = n.min(SAMPLED_FRAMES);
+        (0..k).map(|i| Some(if k == 1 { 0 } else { i * (n - 1) / (k - 1) })).collect()
+    };
+    let skip_roots = skeleton.joints().iter().any(|j| j.parent.is_some());
+    let usable = |p: Vec3| p.is_finite() && p.abs().max_element() < 1e12;
+    // Per frame: every counted joint's position (NaN where not counted or unusable).
+    let mut poses: Vec<Vec<Vec3>> = Vec::with_capacity(frames.len());
+    // Per joint, its bone's length in each sampled pose: rotations do not change lengths, so
+    // the median is the bone whatever the poses (a bind pose may be far from the motion).
+    let mut lengths: Vec<Vec<f32>> = vec![Vec::new(); skeleton.len()];
+    for f in frames {
+        match f {
+            Some(f) => pose::frame_pose(skeleton, clip, f, &mut local),
+            None => pose::rest_pose(skeleton, &mut local),
+        }
+        pose::global_pose(skeleton, &local, &mut global);
+        for (i, j) in skeleton.joints().iter().enumerate() {
+            if let Some(p) = j.parent {
+                let l = (global.position(i) - global.position(p)).length();
+                if l.is_finite() && l < 1e12 {
+                    lengths[i].push(l);
+                }
+            }
+        }
+        let pose = skeleton.joints().iter().zip(&global.world_from_joint).map(|(j, m)| {
+            let p: Vec3 = m.translation.into();
+            if (skip_roots && j.parent.is_none()) || !usable(p) { Vec3::NAN } else { p }
+        });
+        poses.push(pose.collect());
+    }
+    let bounds = |pose: &[Vec3]| {
+        let mut it = pose.iter().filter(|p| p.is_finite());
+        let first = *it.next()?;
+        Some(it.fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p))))
+    };
+    let boxes: Vec<(Vec3, Vec3)> = poses.iter().filter_map(|p| bounds(p)).collect();
+    let medians: Vec<f32> = lengths
+        .into_iter()
+        .map(|mut v| {
+            v.sort_by(f32::total_cmp);
+            v.get(v.len() / 2).copied().unwrap_or(0.0)
+        })
+        .collect();
+    let span = bone_span(skeleton, &medians);
+    let all = boxes.iter().copied().reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
+    let extent = all.map_or(0.0, |(lo, hi)| (hi - lo).max_element());
+    if boxes.is_empty() {
+        return BodySize { height: 0.0, up: UpAxis::Y, up_reason: "no joint to measure", extent, span };
+    }
+    let (up, up_reason) = up_from_names(skeleton, &poses)
+        .map(|u| (u, "head above the feet"))
+        .or_else(|| up_from_floor(skeleton, &poses, &boxes).map(|u| (u, "floor plane under the lowest joints")))
+        .unwrap_or_else(|| (up_from_extents(&boxes), "tallest extent of the poses"));
+    let axis = up.vector().abs();
+    let mut heights: Vec<f32> = boxes.iter().map(|(lo, hi)| (*hi - *lo).dot(axis)).collect();
+    heights.sort_by(f32::total_cmp);
+    BodySize { height: heights[heights.len() / 2], up, up_reason, extent, span }
+}
+
+/// Step 1: feet to head, summed over the frames.
+fn up_from_names(skeleton: &Skeleton, poses: &[Vec<Vec3>]) -> Option<UpAxis> {
+    let (heads, feet) = (named(skeleton, &HEAD_NAMES), named(skeleton, &FOOT_NAMES));
+    let mean = |pose: &[Vec3], set: &[usize]| {
+        let v: Vec<Vec3> = set.iter().map(|&i| pose[i]).filter(|p| p.is_finite()).collect();
+        (!v.is_empty()).then(|| v.iter().sum::<Vec3>() / v.len() as f32)
+    };
+    let sum: Vec3 = poses.iter().filter_map(|p| Some(mean(p, &heads)? - mean(p, &feet)?)).sum();
+    UpAxis::nearest(sum)
+}
+
+/// Step 2: the direction along which most leaf joints (feet, paws, claws: where chains end)
+/// rest on the lowest plane, frame after frame, if it clearly wins. Only leaves count, so the
+/// knees of a crab, level at the top of its legs, do not look like a floor upside down.
+fn up_from_floor(skeleton: &Skeleton, poses: &[Vec<Vec3>], boxes: &[(Vec3, Vec3)]) -> Option<UpAxis> {
+    let child_counts = skeleton.child_counts();
+    let leaves: Vec<usize> = (0..skeleton.len()).filter(|&i| child_counts[i] == 0).collect();
+    let size = boxes.iter().map(|(lo, hi)| (*hi - *lo).max_element()).fold(0.0, f32::max);
+    if !(size > 0.0) || leaves.len() < 3 {
+        return None;
+    }
+    let tolerance = size * 0.05;
+    let mut scores: Vec<(f32, UpAxis)> = UpAxis::ALL
+        .into_iter()
+        .map(|up| {
+            let d = up.vector();
+            let touching: usize = poses
+                .iter()
+                .map(|pose| {
+                    let floor = pose.iter().filter(|p| p.is_finite()).map(|p| p.dot(d)).fold(f32::INFINITY, f32::min);
+                    leaves.iter().filter(|&&i| pose[i].is_finite() && pose[i].dot(d) - floor <= tolerance).count()
+                })
+                .sum();
+            (touching as f32 / poses.len() as f32, up)
+        })
+        .collect();
+    scores.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // Several leaves on the floor, and clearly more than on any other side.
+    (scores[0].0 >= 3.0 && scores[0].0 >= scores[1].0 * 1.5).then_some(scores[0].1)
+}
+
+/// Step 3: the tallest axis (Y unless Z clearly is), positive.
+fn up_from_extents(boxes: &[(Vec3, Vec3)]) -> UpAxis {
+    let z_votes = boxes.iter().map(|(lo, hi)| *hi - *lo).filter(|e| e.z > e.y * 1.2).count();
+    if z_votes * 2 > boxes.len() { UpAxis::Z } else { UpAxis::Y }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declared_sizes_map_to_units() {
+        assert_eq!(LengthUnit::of_metres(0.01), Some((LengthUnit::Centimetre, 1.0)));
+        assert_eq!(LengthUnit::of_metres(1.0), Some((LengthUnit::Metre, 1.0)));
+        assert_eq!(LengthUnit::of_metres(0.0254), Some((LengthUnit::Inch, 1.0)));
+        let (u, d) = LengthUnit::of_metres(0.1).unwrap();
+        assert_eq!(u, LengthUnit::Centimetre);
+        assert!((u.metres() / d - 0.1).abs() < 1e-7, "a decimetre file reads as 10 cm per unit");
+        assert_eq!(LengthUnit::of_metres(0.0), None);
+        assert_eq!(LengthUnit::of_metres(f64::NAN), None);
+    }
+
+    #[test]
+    fn heights_map_to_plausible_units() {
+        assert_eq!(LengthUnit::from_height(1.7), LengthUnit::Metre);
+        assert_eq!(LengthUnit::from_height(67.0), LengthUnit::Inch);
+        assert_eq!(LengthUnit::from_height(170.0), LengthUnit::Centimetre);
+        assert_eq!(LengthUnit::from_height(1700.0), LengthUnit::Millimetre);
+        assert_eq!(LengthUnit::from_height(f32::NAN), LengthUnit::Metre);
+        assert_eq!(LengthUnit::from_height(25.6), LengthUnit::CmuAsf);
+        assert!((LengthUnit::CmuAsf.metres() * 28.0 - 1.58).abs() < 0.01);
+        assert_eq!(LengthUnit::parse("Millimeters"), Some(LengthUnit::Millimetre));
+    }
+
+    #[test]
+    fn a_rest_pose_lying_flat_gets_its_unit_from_its_bones() {
+        use crate::core::{Joint, PositionRule};
+        // Ten 17 cm bones along X, no height at all, no frames: 170 cm of bones.
+        let joints: Vec<Joint> =
+            (0..11usize).map(|i| Joint::new(format!("b{i}"), i.checked_sub(1), if i == 0 { Vec3::ZERO } else { Vec3::X * 17.0 })).collect();
+        let s = Skeleton::new(joints, PositionRule::Replace).unwrap();
+        let b = detect_body_size(&s, &Clip::empty(0.1, 0));
+        assert!((b.span - 153.0).abs() < 1e-3, "the root's one bone places, the other nine measure: {}", b.span);
+        assert_eq!(LengthUnit::from_height(b.unit_height()), LengthUnit::Centimetre);
+        assert_eq!(LengthUnit::from_height(b.height), LengthUnit::Metre, "the height alone would say metres");
+    }
+
+    #[test]
+    fn z_up_maps_to_y_up() {
+        assert_eq!(UpAxis::Z.to_y_up(Vec3::new(1.0, 2.0, 3.0)), Vec3::new(1.0, 3.0, -2.0));
+        let m = display_transform(0.01, UpAxis::Z).transform_point3(Vec3::new(100.0, 200.0, 300.0));
+        assert!((m - Vec3::new(1.0, 3.0, -2.0)).length() < 1e-5, "{m}");
+    }
+}

@@ -1,0 +1,197 @@
+//! Any loaded motion as BVH: rotations in a chosen Euler order, positions on the root, and on
+//! any other joint whose offset from its parent changes over the clip (ASF bones hang their
+//! far end off their own rotation, so that offset moves; BVH can only say so with position
+//! channels). Loading the output (with the default "replace" rule) gives the same global
+//! positions.
+
+use std::io::Write;
+
+use glam::{EulerRot, Quat, Vec3};
+
+use crate::core::pose::{GlobalPose, LocalPose, LocalTransform};
+use crate::core::{Interpolation, PoseAt, Sampler};
+use crate::core::{Motion, Skeleton};
+
+/// Choices for the written file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BvhWriteOptions {
+    /// Rotation channel order, first listed outermost (`ZXY`: R = Rz·Rx·Ry).
+    pub order: [char; 3],
+}
+
+impl Default for BvhWriteOptions {
+    fn default() -> Self {
+        Self { order: ['Z', 'X', 'Y'] }
+    }
+}
+
+impl BvhWriteOptions {
+    /// Parses an order such as `ZXY` (any permutation of X, Y, Z).
+    pub fn parse_order(s: &str) -> Option<[char; 3]> {
+        let c: Vec<char> = s.to_ascii_uppercase().chars().collect();
+        let mut sorted = c.clone();
+        sorted.sort();
+        (sorted == ['X', 'Y', 'Z']).then(|| [c[0], c[1], c[2]])
+    }
+
+    fn euler(&self) -> EulerRot {
+        match self.order {
+            ['X', 'Y', 'Z'] => EulerRot::XYZ,
+            ['X', 'Z', 'Y'] => EulerRot::XZY,
+            ['Y', 'X', 'Z'] => EulerRot::YXZ,
+            ['Y', 'Z', 'X'] => EulerRot::YZX,
+            ['Z', 'Y', 'X'] => EulerRot::ZYX,
+            _ => EulerRot::ZXY,
+        }
+    }
+}
+
+/// Local pose of every frame (the rest pose once for a clip without frames).
+fn frames(motion: &Motion) -> Vec<LocalPose> {
+    let n = motion.clip.num_frames();
+    let scaled = motion.skeleton.joints().iter().any(|j| j.channels.iter().any(|c| c.is_scale()));
+    let mut out = Vec::with_capacity(n.max(1));
+    let mut sampler = Sampler::default();
+    for f in 0..n.max(1) {
+        sampler.pose(&motion.skeleton, &motion.clip, PoseAt::Frame(f), Interpolation::Nearest);
+        out.push(if scaled { rigid_locals(&motion.skeleton, &sampler.global) } else { sampler.local.clone() });
+    }
+    out
+}
+
+/// BVH has no scale: re-expresses a scaled pose with rotations and translations only, keeping
+/// every joint's global position. Each joint's frame is its global matrix made orthonormal
+/// (the parent's when scale collapsed it), and its offset is measured in that rigid frame.
+fn rigid_locals(skeleton: &Skeleton, global: &GlobalPose) -> LocalPose {
+    let mut rotations: Vec<Quat> = Vec::with_capacity(skeleton.len());
+    let mut local = LocalPose::default();
+    for (i, j) in skeleton.joints().iter().enumerate() {
+        let m = global.world_from_joint[i].matrix3;
+        let (x, y) = (Vec3::from(m.x_axis), Vec3::from(m.y_axis));
+        let parent_rotation = j.parent.map_or(Quat::IDENTITY, |p| rotations[p]);
+        let rotation = match (x.try_normalize(), y.try_normalize()) {
+            (Some(x), Some(y)) => match x.cross(y).try_normalize() {
+                // A mirrored frame (negative scale) gets the right-handed frame sharing its X and
+                // Y directions; positions stay exact because offsets come from global positions.
+                Some(z) => Quat::from_mat3(&glam::Mat3::from_cols(x, z.cross(x), z)).normalize(),
+                None => parent_rotation,
+            },
+            _ => parent_rotation,
+        };
+        rotations.push(rotation);
+        let position = global.position(i);
+        let (parent_position, parent_rotation) = match j.parent {
+            Some(p) => (global.position(p), rotations[p]),
+            None => (Vec3::ZERO, Quat::IDENTITY),
+        };
+        local.parent_from_joint.push(LocalTransform {
+            translation: parent_rotation.inverse() * (position - parent_position),
+            rotation: parent_rotation.inverse() * rotation,
+            scale: Vec3::ONE,
+        });
+    }
+    local
+}
+
+fn moving_offsets(skeleton: &Skeleton, poses: &[LocalPose]) -> Vec<bool> {
+    (0..skeleton.len())
+        .map(|i| {
+            let first = poses[0].parent_from_joint[i].translation;
+            let tolerance = 1e-6 * first.length().max(1.0);
+            skeleton.joints()[i].parent.is_none()
+                || poses.iter().any(|p| (p.parent_from_joint[i].translation - first).abs().max_element() > tolerance)
+        })
+        .collect()
+}
+
+fn v3(v: Vec3) -> String {
+    format!("{} {} {}", v.x, v.y, v.z)
+}
+
+/// Writes `motion` as BVH text.
+pub fn write_bvh(motion: &Motion, options: &BvhWriteOptions, out: &mut dyn Write) -> std::io::Result<()> {
+    let skeleton = &motion.skeleton;
+    let joints = skeleton.joints();
+    let poses = frames(motion);
+    let moving = moving_offsets(skeleton, &poses);
+    let rotation_names: Vec<String> = options.order.iter().map(|c| format!("{c}rotation")).collect();
+    let children = skeleton.child_lists();
+
+    writeln!(out, "HIERARCHY")?;
+    // Depth-first, iteratively (skeletons can be deep).
+    enum Step {
+        Open(usize),
+        Close(usize),
+    }
+    let mut order = Vec::with_capacity(joints.len());
+    let mut stack: Vec<Step> = skeleton.roots().collect::<Vec<_>>().into_iter().rev().map(Step::Open).collect();
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Open(i) => {
+                let j = &joints[i];
+                let depth = {
+                    let mut d = 0;
+                    let mut p = j.parent;
+                    while let Some(q) = p {
+                        d += 1;
+                        p = joints[q].parent;
+                    }
+                    d
+                };
+                let pad = "  ".repeat(depth);
+                let offset = poses[0].parent_from_joint[i].translation;
+                // BVH end sites are nameless (readers call them `<parent>/EndSite`): only a parent's sole
+                // end site can be one; others (H-Anim sites) stay named joints.
+                let sole_end = j.parent.is_some_and(|p| children[p].iter().filter(|&&c| joints[c].is_end_site).count() == 1);
+                if j.is_end_site && sole_end && children[i].is_empty() && !moving[i] {
+                    writeln!(out, "{pad}End Site\n{pad}{{\n{pad}  OFFSET {}\n{pad}}}", v3(offset))?;
+                    continue;
+                }
+                let keyword = if j.parent.is_none() { "ROOT" } else { "JOINT" };
+                writeln!(out, "{pad}{keyword} {}\n{pad}{{\n{pad}  OFFSET {}", j.name.replace(['\n', '\r', '{', '}'], "_"), v3(offset))?;
+                if moving[i] {
+                    writeln!(out, "{pad}  CHANNELS 6 Xposition Yposition Zposition {}", rotation_names.join(" "))?;
+                } else {
+                    writeln!(out, "{pad}  CHANNELS 3 {}", rotation_names.join(" "))?;
+                }
+                order.push(i);
+                stack.push(Step::Close(i));
+                if children[i].is_empty() {
+                    // A leaf that is not an end site: close it with a zero-length End Site so
+                    // that readers which need one are satisfied.
+                    writeln!(out, "{pad}  End Site\n{pad}  {{\n{pad}    OFFSET 0 0 0\n{pad}  }}")?;
+                }
+                stack.extend(children[i].iter().rev().map(|&c| Step::Open(c)));
+            }
+            Step::Close(i) => {
+                let depth = {
+                    let mut d = 0;
+                    let mut p = joints[i].parent;
+                    while let Some(q) = p {
+                        d += 1;
+                        p = joints[q].parent;
+                    }
+                    d
+                };
+                writeln!(out, "{}}}", "  ".repeat(depth))?;
+            }
+        }
+    }
+    writeln!(out, "MOTION\nFrames: {}\nFrame Time: {}", poses.len(), motion.clip.frame_time_secs)?;
+    let euler = options.euler();
+    let mut line = String::new();
+    for pose in &poses {
+        line.clear();
+        for &i in &order {
+            let local = pose.parent_from_joint[i];
+            if moving[i] {
+                line.push_str(&format!("{} ", v3(local.translation)));
+            }
+            let q: Quat = local.rotation.normalize();
+            let (a, b, c) = q.to_euler(euler);
+            line.push_str(&format!("{} {} {} ", a.to_degrees(), b.to_degrees(), c.to_degrees()));
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,268 @@
+//! File formats: detection, loading into a [`Motion`], errors with `file:line:col`.
+
+pub mod acclaim;
+pub mod acl;
+pub mod bvh;
+pub mod error;
+pub mod fbx;
+pub mod file_format;
+pub mod finish;
+pub mod gltf;
+pub mod hanim;
+pub mod htr;
+pub mod mnm;
+pub mod table;
+pub mod takes;
+pub mod text;
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use error::{LoadError, ParseError, ParseErrorKind, RawWarning};
+pub use file_format::{FileFormat, MimeType, Role};
+pub use table::FORMATS;
+
+use crate::core::{Clip, Motion, PositionRule, Skeleton};
+
+#[cfg(feature = "parallel")]
+pub use crate::par::Rayon;
+pub use crate::par::{Parallel, Sequential};
+
+/// Hears about a load while it runs.
+pub trait LoadObserver {
+    /// Called once, as soon as the skeleton and the first frames are parsed.
+    fn skeleton_ready(&mut self, _skeleton: &Skeleton, _first_frames: &Clip) {}
+    /// Called after each block; `Break` cancels the load.
+    fn progress(&mut self, _bytes_done: u64, _bytes_total: Option<u64>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+/// An observer that ignores everything.
+pub struct Quiet;
+impl LoadObserver for Quiet {}
+
+/// Choices a user can make about how files are read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadOptions {
+    /// What BVH position channels do to offsets.
+    pub bvh_positions: PositionRule,
+    /// Frame time for AMC files (they state none).
+    pub amc_frame_time_secs: f64,
+    /// Which animation to load from a file that holds several: a name, or an index as
+    /// `info` lists them (`None`: the one that animates the most joints the longest).
+    pub take: Option<String>,
+    /// Frames per second to sample keyed formats at (FBX, glTF) instead of the file's own
+    /// rate (`--fps`); `None` keeps the file's.
+    pub sample_fps: Option<f64>,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        Self {
+            bvh_positions: PositionRule::Replace,
+            amc_frame_time_secs: acclaim::DEFAULT_AMC_FRAME_TIME_SECS,
+            take: None,
+            sample_fps: None,
+        }
+    }
+}
+
+/// Bytes to load, from a file or from memory (the bundled sample).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// A file on disk.
+    File(PathBuf),
+    /// Bytes in memory, with a name for messages.
+    Memory {
+        /// Name shown in messages.
+        name: PathBuf,
+        /// The contents.
+        bytes: Arc<[u8]>,
+    },
+}
+
+impl Source {
+    /// The path or name used in messages.
+    pub fn path(&self) -> &Path {
+        match self {
+            Self::File(p) => p,
+            Self::Memory { name, .. } => name,
+        }
+    }
+
+    /// The whole contents.
+    pub fn read_all(&self) -> Result<Arc<[u8]>, LoadError> {
+        match self {
+            Self::File(p) => std::fs::read(p).map(Arc::from).map_err(|source| LoadError::Io { path: p.clone(), source }),
+            Self::Memory { bytes, .. } => Ok(bytes.clone()),
+        }
+    }
+}
+
+/// One motion to load: a format and its sources (a skeleton file first where the format
+/// has two, as an ASF with its AMC).
+#[derive(Clone)]
+pub struct LoadRequest {
+    /// How to read it.
+    pub format: &'static dyn FileFormat,
+    /// What to read.
+    pub sources: Vec<Source>,
+}
+
+impl std::fmt::Debug for LoadRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadRequest").field("format", &self.format.name()).field("sources", &self.sources).finish()
+    }
+}
+
+impl LoadRequest {
+    /// One source of `format`.
+    pub fn single(format: &'static dyn FileFormat, source: Source) -> Self {
+        Self { format, sources: vec![source] }
+    }
+
+    /// A file, its format detected by extension then content.
+    pub fn file(path: impl Into<PathBuf>) -> Result<Self, LoadError> {
+        let path = path.into();
+        match table::detect(&path, &read_head(&path)) {
+            Some(format) if format.is_motion() => Ok(Self::single(format, Source::File(path))),
+            Some(format) => Err(not_a_motion(&path, format)),
+            None => Err(unknown(&path)),
+        }
+    }
+
+    /// Bytes in memory named `name`, the format detected by the name then the content.
+    pub fn memory(name: impl Into<PathBuf>, bytes: impl Into<Arc<[u8]>>) -> Result<Self, LoadError> {
+        let (name, bytes) = (name.into(), bytes.into());
+        match table::detect(&name, &bytes[..bytes.len().min(4096)]) {
+            Some(format) if format.is_motion() => Ok(Self::single(format, Source::Memory { name, bytes })),
+            Some(format) => Err(not_a_motion(&name, format)),
+            None => Err(unknown(&name)),
+        }
+    }
+
+    /// The file named first in messages (the AMC of a pair: that is what users open).
+    pub fn main_path(&self) -> &Path {
+        self.sources.last().map_or(Path::new(""), Source::path)
+    }
+
+    /// The file on disk the user opened (the AMC of a pair), if it is one.
+    pub fn file_path(&self) -> Option<&Path> {
+        match self.sources.last() {
+            Some(Source::File(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Groups command-line paths into requests: a motion that needs a skeleton (`.amc`)
+    /// pairs with a skeleton of its format given beside it (the nearest one before it, else
+    /// after it), or with one its format finds on disk; a skeleton that no motion took is
+    /// loaded alone (rest pose).
+    pub fn from_paths(paths: &[PathBuf]) -> Vec<Result<LoadRequest, LoadError>> {
+        let formats: Vec<Option<&'static dyn FileFormat>> = paths.iter().map(|p| table::detect(p, &read_head(p))).collect();
+        let role = |k: usize| formats[k].map(|f| f.role(&paths[k]));
+        let same = |a: usize, b: usize| match (formats[a], formats[b]) {
+            (Some(x), Some(y)) => x.name() == y.name(),
+            _ => false,
+        };
+        let mut skeleton_used = vec![false; paths.len()];
+        let mut out = Vec::new();
+        for (i, p) in paths.iter().enumerate() {
+            let Some(format) = formats[i] else {
+                out.push((i, Err(unknown(p))));
+                continue;
+            };
+            if !format.is_motion() {
+                out.push((i, Err(not_a_motion(p, format))));
+                continue;
+            }
+            match format.role(p) {
+                Role::Whole | Role::Skeleton => out.push((i, Ok(Self::single(format, Source::File(p.clone()))))),
+                Role::NeedsSkeleton => {
+                    let is_skeleton = |k: &usize| role(*k) == Some(Role::Skeleton) && same(*k, i);
+                    let before = (0..i).rev().find(is_skeleton);
+                    let after = (i + 1..paths.len()).find(is_skeleton);
+                    let skeleton = match before.or(after) {
+                        Some(k) => {
+                            skeleton_used[k] = true;
+                            Ok(paths[k].clone())
+                        }
+                        None => format.find_skeleton(p).map_err(|message| LoadError::Unsupported { path: p.clone(), message }),
+                    };
+                    let request = skeleton.map(|s| Self { format, sources: vec![Source::File(s), Source::File(p.clone())] });
+                    out.push((i, request));
+                }
+            }
+        }
+        out.into_iter().filter(|(i, _)| !skeleton_used[*i]).map(|(_, r)| r).collect()
+    }
+}
+
+/// The error for a file that no format claims.
+pub fn unknown(path: &Path) -> LoadError {
+    let known: Vec<String> = FORMATS
+        .iter()
+        .filter(|f| f.is_motion())
+        .map(|f| f.extensions().iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join("/"))
+        .collect();
+    LoadError::Unsupported { path: path.to_owned(), message: format!("not a motion file skelview reads (expected {})", known.join(", ")) }
+}
+
+fn not_a_motion(path: &Path, format: &dyn FileFormat) -> LoadError {
+    LoadError::Unsupported { path: path.to_owned(), message: format!("{}, not a motion", format.description()) }
+}
+
+/// The first 4 KiB of a file (empty when it cannot be read: the load reports why).
+pub fn read_head(path: &Path) -> Vec<u8> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(4096).read_to_end(&mut head);
+    }
+    head
+}
+
+/// Loads one request into a [`Motion`].
+pub fn load(
+    request: &LoadRequest,
+    options: &LoadOptions,
+    parallel: &dyn Parallel,
+    observer: &mut dyn LoadObserver,
+) -> Result<Motion, LoadError> {
+    request.format.load(&request.sources, options, parallel, observer)
+}
+
+/// The sample shown when no file is given (MIT test file; see assets/SAMPLES.md).
+pub const SAMPLE_BVH: &[u8] = include_bytes!("../../../../assets/walk01.bvh");
+/// Name the bundled sample is reported under.
+pub const SAMPLE_NAME: &str = "assets/walk01.bvh";
+
+/// A request for the bundled sample.
+pub fn sample_request() -> LoadRequest {
+    LoadRequest::single(&bvh::Bvh, Source::Memory { name: SAMPLE_NAME.into(), bytes: Arc::from(SAMPLE_BVH) })
+}
+
+/// The bundled sample, loaded on the calling thread with default options.
+pub fn load_sample() -> Result<Motion, LoadError> {
+    load(&sample_request(), &LoadOptions::default(), &Sequential, &mut Quiet)
+}
+
+/// Loads files (an ASF/AMC pair counts as one) on the calling thread with default options.
+pub fn load_paths(paths: &[PathBuf]) -> Result<Vec<Motion>, LoadError> {
+    LoadRequest::from_paths(paths).into_iter().map(|r| load(&r?, &LoadOptions::default(), &Sequential, &mut Quiet)).collect()
+}
+
+/// The error for a request whose sources do not fit its format (one file where one is read).
+pub(crate) fn wrong_sources(format: &dyn FileFormat, sources: &[Source]) -> LoadError {
+    LoadError::Unsupported {
+        path: sources.first().map_or_else(PathBuf::new, |s| s.path().to_owned()),
+        message: format!(
+            "{} reads {} file(s) here, not {}",
+            format.name(),
+            if format.role(Path::new("")) == Role::Whole { 1 } else { 2 },
+            sources.len()
+        ),
+    }
+}

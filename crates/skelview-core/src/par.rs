@@ -1,0 +1,115 @@
+//! Parallelism that can be switched off. Data parallelism: with the `parallel` feature these
+//! are rayon's iterators and `join`; without it, the same method names on std's sequential
+//! iterators, so callers are written once and give the same results either way. Task
+//! parallelism: the [`Parallel`] runners that loaders are handed.
+
+#[cfg(feature = "parallel")]
+pub use rayon::join;
+#[cfg(feature = "parallel")]
+pub use rayon::prelude::{IndexedParallelIterator, IntoParallelIterator, IntoParallelRefIterator, ParallelExtend, ParallelIterator};
+
+#[cfg(not(feature = "parallel"))]
+pub use sequential::*;
+
+/// Runs independent jobs, possibly at the same time. The core never spawns threads itself;
+/// callers that may (the loader, the CLI) pass a runner that does.
+pub trait Parallel: Sync {
+    /// How many parts are worth splitting work into.
+    fn width(&self) -> usize;
+    /// Runs every job to completion before returning.
+    fn run<'a>(&self, jobs: Vec<Box<dyn FnOnce() + Send + 'a>>);
+}
+
+/// Runs jobs one after the other on the calling thread.
+pub struct Sequential;
+
+impl Parallel for Sequential {
+    fn width(&self) -> usize {
+        1
+    }
+    fn run<'a>(&self, jobs: Vec<Box<dyn FnOnce() + Send + 'a>>) {
+        jobs.into_iter().for_each(|job| job());
+    }
+}
+
+/// Runs jobs on rayon's current pool (one thread per core unless the caller installed a
+/// smaller one), the calling thread helping.
+#[cfg(feature = "parallel")]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rayon;
+
+#[cfg(feature = "parallel")]
+impl Parallel for Rayon {
+    fn width(&self) -> usize {
+        rayon::current_num_threads()
+    }
+
+    fn run<'a>(&self, jobs: Vec<Box<dyn FnOnce() + Send + 'a>>) {
+        rayon::scope(|s| {
+            for job in jobs {
+                s.spawn(move |_| job());
+            }
+        });
+    }
+}
+
+#[cfg(not(feature = "parallel"))]
+mod sequential {
+    /// Runs `a` then `b` on the calling thread.
+    pub fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce() -> RA,
+        B: FnOnce() -> RB,
+    {
+        (a(), b())
+    }
+
+    /// `into_par_iter` as a plain `into_iter`.
+    pub trait IntoParallelIterator: IntoIterator + Sized {
+        /// The sequential iterator.
+        fn into_par_iter(self) -> Self::IntoIter {
+            self.into_iter()
+        }
+    }
+    impl<T: IntoIterator> IntoParallelIterator for T {}
+
+    /// `par_iter` as a plain `iter`.
+    pub trait IntoParallelRefIterator<'a> {
+        /// The sequential iterator over references.
+        type Iter: Iterator;
+        /// Iterates by reference.
+        fn par_iter(&'a self) -> Self::Iter;
+    }
+    impl<'a, T: 'a + ?Sized> IntoParallelRefIterator<'a> for T
+    where
+        &'a T: IntoIterator,
+    {
+        type Iter = <&'a T as IntoIterator>::IntoIter;
+        fn par_iter(&'a self) -> Self::Iter {
+            self.into_iter()
+        }
+    }
+
+    /// rayon's iterator adaptors that std names differently.
+    pub trait ParallelIterator: Iterator + Sized {
+        /// `flat_map` whose inner iterators are sequential anyway.
+        fn flat_map_iter<U: IntoIterator, F: FnMut(Self::Item) -> U>(self, f: F) -> std::iter::FlatMap<Self, U, F> {
+            self.flat_map(f)
+        }
+    }
+    impl<I: Iterator> ParallelIterator for I {}
+
+    /// Marker so that `use par::IndexedParallelIterator` compiles without the feature.
+    pub trait IndexedParallelIterator {}
+
+    /// `par_extend` as `extend`.
+    pub trait ParallelExtend<T> {
+        /// Appends every item.
+        fn par_extend<I: IntoIterator<Item = T>>(&mut self, items: I);
+    }
+    impl<T> ParallelExtend<T> for Vec<T> {
+        fn par_extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+            self.extend(items);
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Rendering without a window: a headless device, read-back to RGBA, PNG output.
+
+use std::path::Path;
+
+use image::ImageEncoder;
+
+use glam::Vec3;
+use thiserror::Error;
+
+use super::renderer::{RenderTarget, SkeletonRenderer};
+use crate::scene::gpu_types::Globals;
+use crate::scene::{DrawData, OrbitCamera};
+
+/// Failures of headless rendering.
+#[derive(Debug, Error)]
+pub enum RenderError {
+    /// No GPU or software adapter could be found.
+    #[error("no graphics adapter found ({0}); on Debian/Ubuntu install mesa-vulkan-drivers for a software Vulkan adapter")]
+    NoAdapter(String),
+    /// The adapter refused to create a device.
+    #[error("cannot create a graphics device: {0}")]
+    Device(String),
+    /// Reading the image back failed.
+    #[error("cannot read the rendered image back: {0}")]
+    Readback(String),
+    /// Writing the PNG failed.
+    #[error("{path}: cannot write PNG: {message}")]
+    Png {
+        /// Output file.
+        path: String,
+        /// Why.
+        message: String,
+    },
+}
+
+/// A device and queue for offscreen work.
+pub struct Gpu {
+    /// The device.
+    pub device: wgpu::Device,
+    /// Its queue.
+    pub queue: wgpu::Queue,
+    /// Adapter name and backend, for messages.
+    pub adapter: String,
+}
+
+/// Opens the default adapter (a real GPU, else a software one) without any window.
+pub fn headless() -> Result<Gpu, RenderError> {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+        power_preference: wgpu::PowerPreference::HighPerformance,
+        force_fallback_adapter: false,
+        compatible_surface: None,
+        ..Default::default()
+    }))
+    .map_err(|e| RenderError::NoAdapter(e.to_string()))?;
+    let info = adapter.get_info();
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("skelview headless"),
+        required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+        ..Default::default()
+    }))
+    .map_err(|e| RenderError::Device(e.to_string()))?;
+    Ok(Gpu { device, queue, adapter: format!("{} ({:?})", info.name, info.backend) })
+}
+
+/// Uniforms for a camera: a head light slightly above the eye.
+pub fn globals(camera: &OrbitCamera, aspect: f32) -> Globals {
+    let light = (camera.backward() + Vec3::Y * 0.6).normalize();
+    Globals {
+        clip_from_world: camera.clip_from_world(aspect).to_cols_array_2d(),
+        light_dir: light.extend(0.0).to_array(),
+        eye: camera.eye().extend(1.0).to_array(),
+    }
+}
+
+/// Renders `draw` into `target` and returns its pixels as tightly packed RGBA8 rows.
+pub fn render_rgba(
+    gpu: &Gpu,
+    renderer: &mut SkeletonRenderer,
+    target: &RenderTarget,
+    globals: &Globals,
+    draw: &DrawData,
+    background: [f64; 4],
+) -> Result<Vec<u8>, RenderError> {
+    renderer.prepare(&gpu.device, &gpu.queue, globals, draw);
+    let (w, h) = target.size;
+    let row = w * 4;
+    let padded = row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let readback = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size: padded as u64 * h as u64,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen") });
+    target.render(&mut encoder, renderer, background);
+    encoder.copy_texture_to_buffer(
+        wgpu::TexelCopyTextureInfo { texture: &target.color, mip_level: 0, origin: wgpu::Origin3d::ZERO, aspect: wgpu::TextureAspect::All },
+        wgpu::TexelCopyBufferInfo {
+            buffer: &readback,
+            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(padded), rows_per_image: Some(h) },
+        },
+        wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
+    );
+    gpu.queue.submit([encoder.finish()]);
+    let slice = readback.slice(..);
+    let (tx, rx) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| RenderError::Readback(e.to_string()))?;
+    rx.recv().map_err(|e| RenderError::Readback(e.to_string()))?.map_err(|e| RenderError::Readback(e.to_string()))?;
+    let data = slice.get_mapped_range().map_err(|e| RenderError::Readback(e.to_string()))?;
+    let mut pixels = Vec::with_capacity((row * h) as usize);
+    for y in 0..h as usize {
+        pixels.extend_from_slice(&data[y * padded as usize..y * padded as usize + row as usize]);
+    }
+    drop(data);
+    readback.unmap();
+    Ok(pixels)
+}
+
+/// Writes RGBA8 pixels as a PNG, atomically: a failed write leaves no partial file.
+pub fn write_png(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), RenderError> {
+    let err = |message: String| RenderError::Png { path: path.display().to_string(), message };
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png)
+        .write_image(rgba, size.0, size.1, image::ExtendedColorType::Rgba8)
+        .map_err(|e| err(e.to_string()))?;
+    skelview_core::export::write_atomically(path, |out| out.write_all(&png)).map_err(|e| err(e.to_string()))
+}

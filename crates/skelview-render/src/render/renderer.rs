@@ -1,0 +1,318 @@
+//! Long-lived GPU pipelines and buffers; each frame uploads instances and draws them.
+//!
+//! Points of interest:
+//! 1. Three instanced draws (shadows, bones, joints) and one line list, whatever the number
+//!    of bones.
+//! 2. Instance buffers grow by doubling and are reused: no allocation per frame once warm.
+//! 3. The same code renders into the window's viewport texture and into PNGs.
+
+use wgpu::util::DeviceExt;
+
+use super::meshes;
+use crate::scene::DrawData;
+use crate::scene::gpu_types::{Globals, LineVertex, MeshInstance, MeshVertex};
+
+/// Depth format of every target.
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+struct Mesh {
+    vertices: wgpu::Buffer,
+    count: u32,
+}
+
+/// A vertex buffer that grows to fit.
+struct Growable {
+    buffer: wgpu::Buffer,
+    capacity: u64,
+    label: &'static str,
+    len: u32,
+}
+
+impl Growable {
+    fn new(device: &wgpu::Device, label: &'static str) -> Self {
+        let capacity = 4096;
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: capacity,
+            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        Self { buffer, capacity, label, len: 0 }
+    }
+
+    fn upload<T: bytemuck::Pod>(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, items: &[T]) {
+        let bytes: &[u8] = bytemuck::cast_slice(items);
+        if bytes.len() as u64 > self.capacity {
+            self.capacity = (bytes.len() as u64).next_power_of_two();
+            self.buffer = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(self.label),
+                size: self.capacity,
+                usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+        }
+        if !bytes.is_empty() {
+            queue.write_buffer(&self.buffer, 0, bytes);
+        }
+        self.len = items.len() as u32;
+    }
+}
+
+/// Pipelines and buffers for one colour format and sample count.
+pub struct SkeletonRenderer {
+    solid: wgpu::RenderPipeline,
+    shadow: wgpu::RenderPipeline,
+    lines: wgpu::RenderPipeline,
+    globals: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+    bone_mesh: Mesh,
+    joint_mesh: Mesh,
+    disc_mesh: Mesh,
+    bones: Growable,
+    joints: Growable,
+    shadows: Growable,
+    line_vertices: Growable,
+    /// Format of the colour target.
+    pub color_format: wgpu::TextureFormat,
+    /// MSAA samples of the colour and depth targets.
+    pub sample_count: u32,
+}
+
+/// WGSL of the solid meshes.
+pub const MESH_WGSL: &str = include_str!("../../../../shaders/mesh.wgsl");
+/// WGSL of the lines.
+pub const LINES_WGSL: &str = include_str!("../../../../shaders/lines.wgsl");
+
+impl SkeletonRenderer {
+    /// Creates pipelines for targets of `color_format` with `sample_count` samples.
+    pub fn new(device: &wgpu::Device, color_format: wgpu::TextureFormat, sample_count: u32) -> Self {
+        let mesh_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("mesh.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(MESH_WGSL.into()),
+        });
+        let line_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("lines.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(LINES_WGSL.into()),
+        });
+        let layout_entry = wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<Globals>() as u64),
+            },
+            count: None,
+        };
+        let bind_layout =
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("globals"), entries: &[layout_entry] });
+        let globals = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("globals"),
+            size: std::mem::size_of::<Globals>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("globals"),
+            layout: &bind_layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("skeleton"),
+            bind_group_layouts: &[Some(&bind_layout)],
+            immediate_size: 0,
+        });
+        let mesh_layouts = [
+            Some(wgpu::VertexBufferLayout {
+                array_stride: std::mem::size_of::<MeshVertex>() as u64,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
+            }),
+            Some(wgpu::VertexBufferLayout {
+                array_stride: std::mem::size_of::<MeshInstance>() as u64,
+                step_mode: wgpu::VertexStepMode::Instance,
+                attributes: &wgpu::vertex_attr_array![2 => Float32x4, 3 => Float32x4, 4 => Float32x4, 5 => Float32x4, 6 => Float32x4],
+            }),
+        ];
+        let line_layouts = [Some(wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<LineVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4],
+        })];
+        let blend_target = [Some(wgpu::ColorTargetState {
+            format: color_format,
+            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+        let pipeline = |label: &str,
+                        shader: &wgpu::ShaderModule,
+                        fs: &str,
+                        buffers: &[Option<wgpu::VertexBufferLayout>],
+                        topology: wgpu::PrimitiveTopology,
+                        depth_write: bool| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: shader,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers,
+                },
+                primitive: wgpu::PrimitiveState { topology, ..Default::default() },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(depth_write),
+                    depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: wgpu::MultisampleState { count: sample_count, ..Default::default() },
+                fragment: Some(wgpu::FragmentState {
+                    module: shader,
+                    entry_point: Some(fs),
+                    compilation_options: Default::default(),
+                    targets: &blend_target,
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let solid = pipeline("solids", &mesh_shader, "fs_main", &mesh_layouts, wgpu::PrimitiveTopology::TriangleList, true);
+        let shadow = pipeline("shadow", &mesh_shader, "fs_shadow", &mesh_layouts, wgpu::PrimitiveTopology::TriangleList, false);
+        let lines = pipeline("lines", &line_shader, "fs_main", &line_layouts, wgpu::PrimitiveTopology::LineList, true);
+        let mesh = |label: &str, vertices: Vec<MeshVertex>| Mesh {
+            vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: bytemuck::cast_slice(&vertices),
+                usage: wgpu::BufferUsages::VERTEX,
+            }),
+            count: vertices.len() as u32,
+        };
+        Self {
+            solid,
+            shadow,
+            lines,
+            globals,
+            bind_group,
+            bone_mesh: mesh("bone mesh", meshes::bone()),
+            joint_mesh: mesh("joint mesh", meshes::sphere()),
+            disc_mesh: mesh("disc mesh", meshes::disc()),
+            bones: Growable::new(device, "bone instances"),
+            joints: Growable::new(device, "joint instances"),
+            shadows: Growable::new(device, "shadow instances"),
+            line_vertices: Growable::new(device, "line vertices"),
+            color_format,
+            sample_count,
+        }
+    }
+
+    /// Uploads this frame's uniforms and draw data.
+    pub fn prepare(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, globals: &Globals, draw: &DrawData) {
+        queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(globals));
+        self.bones.upload(device, queue, &draw.bones);
+        self.joints.upload(device, queue, &draw.joints);
+        self.shadows.upload(device, queue, &draw.shadows);
+        self.line_vertices.upload(device, queue, &draw.lines);
+    }
+
+    /// Records the draws (after `prepare`) into a pass on a target of this format.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
+        pass.set_bind_group(0, &self.bind_group, &[]);
+        if self.line_vertices.len > 0 {
+            pass.set_pipeline(&self.lines);
+            pass.set_vertex_buffer(0, self.line_vertices.buffer.slice(..));
+            pass.draw(0..self.line_vertices.len, 0..1);
+        }
+        for (pipeline, mesh, instances) in [
+            (&self.shadow, &self.disc_mesh, &self.shadows),
+            (&self.solid, &self.bone_mesh, &self.bones),
+            (&self.solid, &self.joint_mesh, &self.joints),
+        ] {
+            if instances.len == 0 {
+                continue;
+            }
+            pass.set_pipeline(pipeline);
+            pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+            pass.set_vertex_buffer(1, instances.buffer.slice(..));
+            pass.draw(0..mesh.count, 0..instances.len);
+        }
+    }
+}
+
+/// Colour (multisampled when asked), resolve and depth textures of one size.
+pub struct RenderTarget {
+    /// Width and height in pixels.
+    pub size: (u32, u32),
+    msaa: Option<wgpu::TextureView>,
+    /// The single-sample colour texture (what is shown or read back).
+    pub color: wgpu::Texture,
+    /// View of `color` that rendering writes through (sRGB-encoding).
+    pub color_view: wgpu::TextureView,
+    /// The same pixels viewed without sRGB decoding, for UIs that blend in gamma space (egui).
+    pub gamma_view: wgpu::TextureView,
+    depth: wgpu::TextureView,
+}
+
+impl RenderTarget {
+    /// Allocates a target of `size` for `renderer`'s format and sample count.
+    pub fn new(device: &wgpu::Device, renderer: &SkeletonRenderer, size: (u32, u32)) -> Self {
+        let extent = wgpu::Extent3d { width: size.0.max(1), height: size.1.max(1), depth_or_array_layers: 1 };
+        let gamma_format = renderer.color_format.remove_srgb_suffix();
+        let view_formats = [gamma_format];
+        let texture = |label: &str, format: wgpu::TextureFormat, samples, usage| {
+            device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: extent,
+                mip_level_count: 1,
+                sample_count: samples,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: if format == renderer.color_format && samples == 1 && format != gamma_format { &view_formats } else { &[] },
+            })
+        };
+        let color = texture(
+            "viewport colour",
+            renderer.color_format,
+            1,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_SRC,
+        );
+        let msaa = (renderer.sample_count > 1).then(|| {
+            texture("viewport msaa", renderer.color_format, renderer.sample_count, wgpu::TextureUsages::RENDER_ATTACHMENT)
+                .create_view(&Default::default())
+        });
+        let depth = texture("viewport depth", DEPTH_FORMAT, renderer.sample_count, wgpu::TextureUsages::RENDER_ATTACHMENT)
+            .create_view(&Default::default());
+        let color_view = color.create_view(&Default::default());
+        let gamma_view = color.create_view(&wgpu::TextureViewDescriptor { format: Some(gamma_format), ..Default::default() });
+        Self { size: (extent.width, extent.height), msaa, color, color_view, gamma_view, depth }
+    }
+
+    /// Clears to `background` and draws the prepared frame.
+    pub fn render(&self, encoder: &mut wgpu::CommandEncoder, renderer: &SkeletonRenderer, background: [f64; 4]) {
+        let (view, resolve) = match &self.msaa {
+            Some(msaa) => (msaa, Some(&self.color_view)),
+            None => (&self.color_view, None),
+        };
+        let [r, g, b, a] = background;
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("skeleton"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target: resolve,
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }), store: wgpu::StoreOp::Store },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &self.depth,
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        renderer.draw(&mut pass);
+    }
+}

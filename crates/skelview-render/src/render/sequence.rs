@@ -1,0 +1,98 @@
+//! Pictures of a [`Scene`] without a window: one image, or a numbered PNG sequence seen by
+//! one camera, composed exactly as the viewer composes its frames.
+
+use std::ops::ControlFlow;
+use std::path::Path;
+
+use super::offscreen::{self, Gpu, RenderError};
+use super::renderer::{RenderTarget, SkeletonRenderer};
+use crate::scene::{BACKGROUND, DrawData, FrameSpec, OrbitCamera, Scene};
+
+/// A renderer and a target of one size, reused for every picture of a sequence.
+pub struct Offscreen {
+    renderer: SkeletonRenderer,
+    target: RenderTarget,
+    size: (u32, u32),
+    draw: DrawData,
+}
+
+impl Offscreen {
+    /// Pipelines and a target of `size` pixels with `samples` (1 or 4) MSAA samples.
+    pub fn new(gpu: &Gpu, size: (u32, u32), samples: u32) -> Self {
+        let renderer = SkeletonRenderer::new(&gpu.device, wgpu::TextureFormat::Rgba8UnormSrgb, samples);
+        let target = RenderTarget::new(&gpu.device, &renderer, size);
+        Self { renderer, target, size, draw: DrawData::default() }
+    }
+
+    /// The scene composed for `frame`, grid around the camera's target, as RGBA8 pixels.
+    pub fn picture(&mut self, gpu: &Gpu, scene: &mut Scene, frame: &FrameSpec, camera: &OrbitCamera) -> Result<Vec<u8>, RenderError> {
+        self.draw.clear();
+        scene.compose(frame, &mut self.draw);
+        scene.grid(frame, camera.target, &mut self.draw);
+        let globals = offscreen::globals(camera, self.size.0 as f32 / self.size.1 as f32);
+        offscreen::render_rgba(gpu, &mut self.renderer, &self.target, &globals, &self.draw, BACKGROUND)
+    }
+}
+
+/// Renders the scene at each `(frame number, shared time)` of `frames` to
+/// `dir/frame_NNNNNN.png` with one camera. `progress(done, total)` may stop it. Returns the
+/// number of files written.
+pub fn render_sequence(
+    gpu: &Gpu,
+    scene: &mut Scene,
+    frame: &FrameSpec,
+    frames: &[(usize, f64)],
+    camera: &OrbitCamera,
+    offscreen: &mut Offscreen,
+    dir: &Path,
+    progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+) -> Result<usize, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let size = offscreen.size;
+    render_each(gpu, scene, frame, frames, camera, offscreen, progress, &mut |number, pixels| {
+        offscreen::write_png(&dir.join(format!("frame_{number:06}.png")), size, pixels).map_err(|e| e.to_string())
+    })
+}
+
+/// Renders the frames as [`render_sequence`] does into a video (`.gif` or `.mp4`) playing
+/// at `fps`; returns the number of frames.
+#[allow(clippy::too_many_arguments)]
+pub fn render_video(
+    gpu: &Gpu,
+    scene: &mut Scene,
+    frame: &FrameSpec,
+    frames: &[(usize, f64)],
+    camera: &OrbitCamera,
+    offscreen: &mut Offscreen,
+    path: &Path,
+    fps: f64,
+    progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+) -> Result<usize, String> {
+    let mut sink = crate::video::open(path, offscreen.size, fps)?;
+    let n = render_each(gpu, scene, frame, frames, camera, offscreen, progress, &mut |_, pixels| sink.push(pixels))?;
+    sink.finish()?;
+    Ok(n)
+}
+
+/// Renders each frame and hands its pixels to `put(frame number, rgba)`.
+#[allow(clippy::too_many_arguments)]
+fn render_each(
+    gpu: &Gpu,
+    scene: &mut Scene,
+    frame: &FrameSpec,
+    frames: &[(usize, f64)],
+    camera: &OrbitCamera,
+    offscreen: &mut Offscreen,
+    progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+    put: &mut dyn FnMut(usize, &[u8]) -> Result<(), String>,
+) -> Result<usize, String> {
+    for (k, &(number, time_secs)) in frames.iter().enumerate() {
+        if progress(k, frames.len()).is_break() {
+            return Err(format!("cancelled after {k} of {} frames", frames.len()));
+        }
+        let pixels = offscreen.picture(gpu, scene, &FrameSpec { time_secs, ..*frame }, camera).map_err(|e| e.to_string())?;
+        put(number, &pixels)?;
+    }
+    let _ = progress(frames.len(), frames.len());
+    Ok(frames.len())
+}

@@ -1,0 +1,367 @@
+//! Several clips open at once: per-clip colour, opacity, visibility and time offset on one
+//! shared clock in seconds, and how they are laid out (overlay, side by side, roots aligned).
+//! Plain data; the viewer samples each clip and the UI edits these fields.
+
+use std::sync::Arc;
+
+use glam::{Mat4, Vec3};
+
+use skelview_core::core::units::{LengthUnit, UpAxis};
+use skelview_core::core::{Interpolation, LocalPose, Motion, PoseAt, Sampler};
+
+/// Colours given to clips in the order they are opened (linear RGBA): the viewer and
+/// `skelview render A B` use the same ones.
+pub const PALETTE: [[f32; 4]; 8] = [
+    [0.78, 0.80, 0.86, 1.0],
+    [0.95, 0.35, 0.25, 1.0],
+    [0.25, 0.65, 0.95, 1.0],
+    [0.40, 0.85, 0.35, 1.0],
+    [0.95, 0.80, 0.20, 1.0],
+    [0.75, 0.40, 0.95, 1.0],
+    [0.20, 0.85, 0.80, 1.0],
+    [0.95, 0.55, 0.75, 1.0],
+];
+
+/// The first palette colour not in `taken` (cycling by count when all are taken).
+pub fn first_free(taken: impl Iterator<Item = [f32; 4]>) -> [f32; 4] {
+    let taken: Vec<[f32; 4]> = taken.collect();
+    PALETTE.iter().copied().find(|c| !taken.contains(c)).unwrap_or(PALETTE[taken.len() % PALETTE.len()])
+}
+
+/// How the clips are placed relative to each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Where each file puts them.
+    Overlay,
+    /// Roots brought together on the ground at the first frame, then spread along the
+    /// screen's horizontal axis by body size.
+    SideBySide,
+    /// Each clip translated so its first-frame root coincides with the first clip's.
+    AlignRoots,
+    /// As `AlignRoots`, also turned about the up axis so the roots face the same way.
+    AlignRootsHeading,
+}
+
+impl Layout {
+    /// The matching alignment of `skelview_core::compare`, for measuring errors as shown.
+    pub fn align(self) -> skelview_core::compare::Align {
+        match self {
+            Self::AlignRoots => skelview_core::compare::Align::Roots,
+            Self::AlignRootsHeading => skelview_core::compare::Align::RootsAndHeading,
+            Self::Overlay | Self::SideBySide => skelview_core::compare::Align::None,
+        }
+    }
+
+    /// Every layout, in menu order.
+    pub const ALL: [Self; 4] = [Self::Overlay, Self::SideBySide, Self::AlignRoots, Self::AlignRootsHeading];
+
+    /// Name on the command line (`--layout`).
+    pub fn cli_name(self) -> &'static str {
+        match self {
+            Self::Overlay => "overlay",
+            Self::SideBySide => "side-by-side",
+            Self::AlignRoots => "align-roots",
+            Self::AlignRootsHeading => "align-roots-heading",
+        }
+    }
+
+    /// Parses a command-line name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|l| l.cli_name() == s)
+    }
+
+    /// Label in the UI.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Overlay => "overlay",
+            Self::SideBySide => "side by side",
+            Self::AlignRoots => "align roots",
+            Self::AlignRootsHeading => "align roots + heading",
+        }
+    }
+}
+
+/// One open clip and how it is shown.
+#[derive(Clone)]
+pub struct ClipView {
+    /// The loaded motion.
+    pub motion: Arc<Motion>,
+    /// File name(s), for the clip list.
+    pub name: String,
+    /// Bone colour (linear RGBA); joints are drawn in a lighter shade.
+    pub color: [f32; 4],
+    /// 0..1, multiplies the colour's alpha.
+    pub opacity: f32,
+    /// Drawn or not.
+    pub visible: bool,
+    /// Shared-clock time of this clip's first frame (seconds; may be negative).
+    pub offset_secs: f64,
+    /// `display_from_file` and body size in metres (units and up axis of the file).
+    pub display: (Mat4, f32),
+    /// Placement from the layout, applied after `display`.
+    pub placement: Mat4,
+    /// Order of opening; a replacing load keeps only clips opened after it started.
+    pub serial: u64,
+    /// Length unit chosen by the user instead of the detected or declared one.
+    pub unit_override: Option<LengthUnit>,
+    /// Up axis chosen by the user instead of the detected or declared one.
+    pub up_override: Option<UpAxis>,
+    /// This frame's pose (file space) and joint positions (display space, after the placement).
+    pub pose: Sampler,
+    /// Height of the floor the clip stands on (display space, before the placement): the
+    /// grid and the shadow sit there, not at the file's raw 0.
+    pub floor_y: f32,
+    /// For a body without height (a prop, a single joint): the root's path over the whole
+    /// clip in display space before the placement, drawn so that the view is never empty.
+    pub path: Vec<Vec3>,
+}
+
+/// Points sampled along a path: enough for a smooth line, bounded for long clips.
+const PATH_SAMPLES: usize = 512;
+
+/// The root's path over the clip when the body has no height (else nothing).
+fn path_of(m: &Motion, display: Mat4) -> Vec<Vec3> {
+    let metres = m.metres_per_raw_unit();
+    let n = m.clip.num_frames();
+    let Some(root) = m.skeleton.roots().next() else { return Vec::new() };
+    if (m.source.body_height * metres).is_finite() && m.source.body_height * metres > 1e-3 || n < 2 {
+        return Vec::new();
+    }
+    let k = n.min(PATH_SAMPLES);
+    let mut s = Sampler::default();
+    (0..k)
+        .filter_map(|i| {
+            let f = i * (n - 1) / (k - 1);
+            s.positions(m, PoseAt::Frame(f), Interpolation::Nearest, display).get(root).copied().filter(|p| p.is_finite())
+        })
+        .collect()
+}
+
+impl ClipView {
+    /// A clip shown in the `index`-th palette colour, starting at shared time 0.
+    pub fn new(motion: Arc<Motion>, index: usize) -> Self {
+        let name = motion.source.paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>();
+        let name = if name.is_empty() { format!("clip {}", index + 1) } else { name.join(" + ") };
+        let size = motion.body_size_m();
+        let display = motion.display_from_file();
+        Self {
+            path: path_of(&motion, display),
+            floor_y: skelview_core::core::bounds::floor_y(&motion, display),
+            display: (display, size),
+            motion,
+            name,
+            color: PALETTE[index % PALETTE.len()],
+            opacity: 1.0,
+            visible: true,
+            offset_secs: 0.0,
+            placement: Mat4::IDENTITY,
+            serial: 0,
+            unit_override: None,
+            up_override: None,
+            pose: Sampler::default(),
+        }
+    }
+
+    /// Sets the user's unit and up-axis choices and recomputes `display` from them.
+    pub fn set_overrides(&mut self, unit: Option<LengthUnit>, up: Option<UpAxis>) {
+        (self.unit_override, self.up_override) = (unit, up);
+        self.display = self.motion.display_with(unit, up);
+        let display = self.display.0;
+        self.path = path_of(&self.motion, display);
+        self.floor_y = skelview_core::core::bounds::floor_y(&self.motion, display);
+    }
+
+    /// The unit in force (the user's choice, else the file's).
+    pub fn unit(&self) -> LengthUnit {
+        self.unit_override.unwrap_or(self.motion.source.unit)
+    }
+
+    /// The up axis in force (the user's choice, else the file's).
+    pub fn up_axis(&self) -> UpAxis {
+        self.up_override.unwrap_or(self.motion.source.up_axis)
+    }
+
+    /// `display_from_file` followed by the layout's placement.
+    pub fn world_from_file(&self) -> Mat4 {
+        self.placement * self.display.0
+    }
+
+    /// Joint positions of this frame (display space, placed).
+    pub fn positions(&self) -> &[Vec3] {
+        &self.pose.positions
+    }
+
+    /// Shared-clock time of the last frame.
+    pub fn end_secs(&self) -> f64 {
+        self.offset_secs + self.motion.clip.last_frame_time_secs()
+    }
+
+    /// The clip's own time at shared time `t`, held at its first/last frame outside its extent.
+    pub fn local_time(&self, t: f64) -> f64 {
+        (t - self.offset_secs).clamp(0.0, self.motion.clip.last_frame_time_secs().max(0.0))
+    }
+
+    /// Samples the clip at shared time `t` into `pose` (no allocation once warm).
+    pub fn pose_at(&mut self, t: f64, interpolation: Interpolation) {
+        self.pose_with(PoseAt::Time(self.local_time(t)), interpolation);
+    }
+
+    /// Poses the clip (`Time` is the clip's own time) and places the joints.
+    pub fn pose_with(&mut self, at: PoseAt, interpolation: Interpolation) {
+        let world_from_file = self.world_from_file();
+        let m = &self.motion;
+        self.pose.pose(&m.skeleton, &m.clip, at, interpolation);
+        self.pose.place(world_from_file);
+    }
+
+    /// Local pose of this frame.
+    pub fn local(&self) -> &LocalPose {
+        &self.pose.local
+    }
+
+    /// The rest pose (channels ignored) into `pose`.
+    pub fn pose_rest(&mut self) {
+        self.pose_with(PoseAt::Rest, Interpolation::Linear);
+    }
+
+    /// Root position and heading (radians about +Y) at the clip's first frame, in display
+    /// space before the placement.
+    fn first_root(&self) -> Option<(Vec3, f32)> {
+        let m = &self.motion;
+        let root = m.skeleton.roots().next()?;
+        let mut s = Sampler::default();
+        let global = s.pose(&m.skeleton, &m.clip, PoseAt::Frame(0), Interpolation::Linear);
+        let display = self.display.0;
+        let p = display.transform_point3(global.world_from_joint.get(root)?.translation.into());
+        let forward = display.transform_vector3(global.world_from_joint[root].transform_vector3(Vec3::Z));
+        Some((p, forward.x.atan2(forward.z)))
+    }
+}
+
+/// Span of the shared clock: from 0 to the last clip's last frame (at least 0).
+pub fn shared_end_secs(clips: &[ClipView]) -> f64 {
+    clips.iter().map(ClipView::end_secs).fold(0.0, f64::max)
+}
+
+/// Offset that makes clip `i` start together with the reference (the first clip).
+pub fn match_start(clips: &mut [ClipView], i: usize) {
+    let Some(reference) = clips.first().map(|c| c.offset_secs) else { return };
+    if let Some(c) = clips.get_mut(i) {
+        c.offset_secs = reference;
+    }
+}
+
+/// Sets every clip's `placement` for `layout`. `side_axis` is the screen's horizontal
+/// direction on the ground when side by side was chosen.
+pub fn apply_layout(clips: &mut [ClipView], layout: Layout, side_axis: Vec3) {
+    let firsts: Vec<Option<(Vec3, f32)>> = clips.iter().map(ClipView::first_root).collect();
+    let reference = firsts.first().copied().flatten();
+    let axis = Vec3::new(side_axis.x, 0.0, side_axis.z).try_normalize().unwrap_or(Vec3::X);
+    // Neighbours stand one body width apart: 60 % of the tallest body.
+    let spacing = clips.iter().map(|c| c.display.1).fold(0.0, f32::max) * 0.6;
+    let n = clips.len();
+    for (i, (c, first)) in clips.iter_mut().zip(firsts).enumerate() {
+        c.placement = match (layout, reference, first) {
+            (Layout::Overlay, _, _) | (_, None, _) | (_, _, None) => Mat4::IDENTITY,
+            (Layout::SideBySide, Some((r, _)), Some((p, _))) => {
+                let slot = i as f32 - (n as f32 - 1.0) / 2.0;
+                Mat4::from_translation(Vec3::new(r.x - p.x, 0.0, r.z - p.z) + axis * slot * spacing)
+            }
+            (Layout::AlignRoots, Some((r, _)), Some((p, _))) => Mat4::from_translation(r - p),
+            (Layout::AlignRootsHeading, Some((r, ra)), Some((p, pa))) => {
+                let rotate = Mat4::from_rotation_y(ra - pa);
+                Mat4::from_translation(r - rotate.transform_point3(p)) * rotate
+            }
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+
+    fn sample() -> Arc<Motion> {
+        let request = LoadRequest::single(
+            &skelview_core::formats::bvh::Bvh,
+            Source::Memory { name: "walk.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
+        );
+        Arc::new(formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap())
+    }
+
+    /// The sample resampled to `fps` (nearest frames), moved by `shift` in file units.
+    fn resampled(fps: f64, shift: Vec3) -> Arc<Motion> {
+        let m = sample();
+        let n = ((m.clip.last_frame_time_secs() * fps).round() as usize) + 1;
+        let cpf = m.clip.channels_per_frame();
+        let mut values = Vec::with_capacity(n * cpf);
+        for f in 0..n {
+            let (a, _, _) = m.clip.locate(f as f64 / fps).unwrap();
+            values.extend_from_slice(m.clip.frame(a));
+        }
+        let root = m.skeleton.roots().next().unwrap();
+        let first = m.skeleton.joints()[root].first_channel;
+        for f in 0..n {
+            for k in 0..3 {
+                values[f * cpf + first + k] += shift[k];
+            }
+        }
+        let mut out = (*m).clone();
+        out.clip = skelview_core::core::Clip::new(1.0 / fps, cpf, n, values);
+        Arc::new(out)
+    }
+
+    #[test]
+    fn shared_clock_keeps_clips_of_different_rates_in_sync() {
+        let mut clips = vec![ClipView::new(resampled(30.0, Vec3::ZERO), 0), ClipView::new(resampled(120.0, Vec3::ZERO), 1)];
+        clips[1].offset_secs = 0.5;
+        assert!((shared_end_secs(&clips) - (0.5 + clips[1].motion.clip.last_frame_time_secs())).abs() < 1e-9);
+        for t in [0.0, 0.5, 1.0, 1.5] {
+            assert!((clips[1].local_time(t) - (t - 0.5).max(0.0)).abs() < 1e-9);
+        }
+        // At shared t = 1.5 the 120 fps clip shows its own 1.0 s, the same pose as the 30 fps clip at 1.0.
+        clips[0].pose_at(1.0, Interpolation::Nearest);
+        clips[1].pose_at(1.5, Interpolation::Nearest);
+        for (a, b) in clips[0].pose.positions.iter().zip(&clips[1].pose.positions) {
+            assert!((*a - *b).length() < 1e-4, "{a} {b}");
+        }
+        match_start(&mut clips, 1);
+        assert_eq!(clips[1].offset_secs, 0.0);
+        assert_eq!(clips[1].local_time(1.0), 1.0);
+    }
+
+    #[test]
+    fn align_roots_makes_first_frame_roots_coincide() {
+        let mut clips = vec![ClipView::new(sample(), 0), ClipView::new(resampled(60.0, Vec3::new(300.0, 20.0, -150.0)), 1)];
+        let root = clips[0].motion.skeleton.roots().next().unwrap();
+        for c in &mut clips {
+            c.pose_at(0.0, Interpolation::Linear);
+        }
+        assert!((clips[0].pose.positions[root] - clips[1].pose.positions[root]).length() > 0.5, "shifted before aligning");
+        for layout in [Layout::AlignRoots, Layout::AlignRootsHeading] {
+            apply_layout(&mut clips, layout, Vec3::X);
+            for c in &mut clips {
+                c.pose_at(0.0, Interpolation::Linear);
+            }
+            assert!((clips[0].pose.positions[root] - clips[1].pose.positions[root]).length() < 1e-3, "{layout:?}");
+        }
+        apply_layout(&mut clips, Layout::Overlay, Vec3::X);
+        assert_eq!(clips[1].placement, Mat4::IDENTITY);
+    }
+
+    #[test]
+    fn side_by_side_spaces_by_body_size_along_the_screen_axis() {
+        let mut clips: Vec<ClipView> = (0..3).map(|i| ClipView::new(sample(), i)).collect();
+        apply_layout(&mut clips, Layout::SideBySide, Vec3::new(0.0, 0.3, -2.0));
+        let root = clips[0].motion.skeleton.roots().next().unwrap();
+        for c in &mut clips {
+            c.pose_at(0.0, Interpolation::Linear);
+        }
+        let size = clips[0].display.1;
+        let (a, b, c) = (clips[0].pose.positions[root], clips[1].pose.positions[root], clips[2].pose.positions[root]);
+        assert!(((b - a) - Vec3::new(0.0, 0.0, -0.6 * size)).length() < 1e-3, "{a} {b}");
+        assert!(((c - b) - (b - a)).length() < 1e-3, "evenly spaced");
+        assert_eq!(clips[1].placement, Mat4::IDENTITY, "the middle one stays");
+        assert_eq!(clips.iter().map(|c| c.color).collect::<Vec<_>>(), PALETTE[..3].to_vec());
+    }
+}

@@ -1,0 +1,323 @@
+//! Comparing two open clips as shown: the reference (first clip) and another, with
+//! editable joint pairs, the per-joint error now and heat-map colours for the compared
+//! clip's bones. Plain data, updated each frame from the poses already computed. The error
+//! over the whole overlap costs a pose of each clip per frame of the clip, so it is not
+//! computed here: [`CompareView::overlap_input`] says what it depends on, and the app runs
+//! [`overlap_curve`] off the UI thread and hands the result back.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use skelview_core::par::*;
+
+use glam::{Mat4, Vec3};
+
+use super::clips::{ClipView, Layout};
+use skelview_core::compare::{Placement, match_joints, match_with_map};
+use skelview_core::core::envelope::{Decimator, STORED_COLUMNS};
+use skelview_core::core::sampler::joint_positions;
+use skelview_core::core::{Interpolation, LocalPose, Motion, PoseAt, Sampler};
+
+/// What is measured per matched pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareMode {
+    /// Distance between the joints' positions, metres.
+    Position,
+    /// Angle between the joints' local rotations, degrees.
+    Angle,
+}
+
+/// State of the comparison panel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareView {
+    /// Index of the compared clip (the reference is clip 0).
+    pub other: usize,
+    /// What is measured.
+    pub mode: CompareMode,
+    /// For each joint of the reference, its partner in the compared clip (editable).
+    pub partner: Vec<Option<usize>>,
+    /// The user's MNM name map, used as the last matching stage.
+    pub name_map: Option<(PathBuf, Vec<(String, String)>)>,
+    /// Colour the compared clip's bones by their error.
+    pub heat: bool,
+    /// The error over the whole overlap, once computed for the current input.
+    pub overlap: Option<Arc<OverlapCurve>>,
+    /// What the overlap curve needs now (`None` with fewer than two clips).
+    pub overlap_input: Option<OverlapInput>,
+    /// `(reference joint, partner, error)` at the current time.
+    pub current: Vec<(usize, usize, f32)>,
+    /// Top of the heat-map legend: the largest single-pair error over the whole overlap once
+    /// known, until then the largest seen since the input changed.
+    pub legend_max: f32,
+    /// Unit of the errors: `"m"`, or `"deg"` in angle mode.
+    pub unit: &'static str,
+    /// Colour per joint of the compared clip (its bone from the parent), when `heat` is on.
+    pub bone_colors: Vec<[f32; 4]>,
+    pairs_for: Option<(u64, u64, usize)>,
+}
+
+/// Everything the error over the overlap depends on.
+#[derive(Clone, Debug)]
+pub struct OverlapInput {
+    /// The reference and the compared clip.
+    pub motions: (Arc<Motion>, Arc<Motion>),
+    serials: (u64, u64),
+    offsets: (f64, f64),
+    transforms: (Mat4, Mat4),
+    pairs: Vec<(usize, usize)>,
+    mode: CompareMode,
+    interpolation: Interpolation,
+    to_units: f32,
+}
+
+impl PartialEq for OverlapInput {
+    /// Equal inputs give equal curves (a clip's serial stands for its motion).
+    fn eq(&self, o: &Self) -> bool {
+        (self.serials, self.offsets, self.transforms, &self.pairs, self.mode, self.interpolation, self.to_units)
+            == (o.serials, o.offsets, o.transforms, &o.pairs, o.mode, o.interpolation, o.to_units)
+    }
+}
+
+/// The mean error over the pairs at each frame of the reference that the compared clip
+/// covers, reduced for plotting.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OverlapCurve {
+    /// `(shared time, mean error)`, reduced to [`STORED_COLUMNS`] columns (min and max each).
+    pub points: Vec<[f64; 2]>,
+    /// Mean of the per-frame errors over the overlap.
+    pub mean: f64,
+    /// Largest single-pair error over the overlap.
+    pub legend_max: f32,
+    /// Frames of the reference in the overlap.
+    pub frames: usize,
+}
+
+/// Frames per piece of work: progress and cancel are checked between pieces.
+const OVERLAP_CHUNK: usize = 2048;
+
+/// Computes the error over the overlap on every core; `keep_going(fraction)` reports
+/// progress and returns false to stop (then `None`).
+pub fn overlap_curve(input: &OverlapInput, keep_going: &(dyn Fn(f64) -> bool + Sync)) -> Option<OverlapCurve> {
+    let (a, b) = (&*input.motions.0, &*input.motions.1);
+    let (ta, tb) = input.transforms;
+    let b_last = b.clip.last_frame_time_secs() + 1e-9;
+    let n = a.clip.num_frames();
+    let time = |f: usize| input.offsets.0 + f as f64 * a.clip.frame_time_secs;
+    let in_overlap = |f: usize| (-1e-9..=b_last).contains(&(time(f) - input.offsets.1));
+    let first = (0..n).find(|&f| in_overlap(f));
+    let last = (0..n).rev().find(|&f| in_overlap(f));
+    let (Some(first), Some(last)) = (first, last) else { return Some(OverlapCurve::default()) };
+    let done = AtomicUsize::new(0);
+    let total = last + 1 - first;
+    // Per frame: mean over pairs (NaN outside the overlap) and largest pair error.
+    let per_chunk: Vec<Option<Vec<(f32, f32)>>> = (0..total.div_ceil(OVERLAP_CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let frames = first + c * OVERLAP_CHUNK..(first + (c + 1) * OVERLAP_CHUNK).min(last + 1);
+            let (mut sa, mut sb, mut errors) = (Sampler::default(), Sampler::default(), Vec::new());
+            let mut out = Vec::with_capacity(frames.len());
+            for f in frames.clone() {
+                let t = time(f);
+                let tb_local = t - input.offsets.1;
+                if !in_overlap(f) {
+                    out.push((f32::NAN, 0.0));
+                    continue;
+                }
+                sa.positions(a, PoseAt::Time(t - input.offsets.0), input.interpolation, ta);
+                sb.positions(b, PoseAt::Time(tb_local.max(0.0)), input.interpolation, tb);
+                pair_errors(&input.pairs, input.mode, (&sa.local, &sa.positions), (&sb.local, &sb.positions), &mut errors);
+                let (mut sum, mut count, mut max) = (0.0f32, 0usize, 0.0f32);
+                for &e in errors.iter().filter(|e| e.is_finite()) {
+                    sum += e;
+                    count += 1;
+                    max = max.max(e);
+                }
+                out.push((if count == 0 { 0.0 } else { sum / count as f32 }, max));
+            }
+            let so_far = done.fetch_add(frames.len(), Ordering::Relaxed) + frames.len();
+            keep_going(so_far as f64 / total as f64).then_some(out)
+        })
+        .collect();
+    let mut d = Decimator::new(time(first), time(last), STORED_COLUMNS, total);
+    let (mut sum, mut frames, mut legend_max) = (0.0f64, 0usize, 0.0f32);
+    for (k, (mean, max)) in per_chunk.into_iter().collect::<Option<Vec<_>>>()?.into_iter().flatten().enumerate() {
+        if mean.is_nan() {
+            continue;
+        }
+        let v = (mean * input.to_units) as f64;
+        d.push(time(first + k), v);
+        sum += v;
+        frames += 1;
+        legend_max = legend_max.max(max);
+    }
+    let mean = if frames == 0 { 0.0 } else { sum / frames as f64 };
+    Some(OverlapCurve { points: d.finish(), mean, legend_max: legend_max * input.to_units, frames })
+}
+
+impl Default for CompareView {
+    fn default() -> Self {
+        Self {
+            other: 1,
+            mode: CompareMode::Position,
+            partner: Vec::new(),
+            name_map: None,
+            heat: true,
+            overlap: None,
+            overlap_input: None,
+            current: Vec::new(),
+            legend_max: 0.0,
+            unit: "m",
+            bone_colors: Vec::new(),
+            pairs_for: None,
+        }
+    }
+}
+
+/// Automatic pairs as `skelview compare` finds them: names, aliases, then the MNM map.
+pub fn auto_partners(a: &Motion, b: &Motion, map: Option<&[(String, String)]>) -> Vec<Option<usize>> {
+    let placement = |m: &Motion| if m.source.format.joints_at_far_end { Placement::FarEnd } else { Placement::Origin };
+    let mut pairs = match_joints(&a.skeleton, placement(a), &b.skeleton, placement(b));
+    if let Some(map) = map {
+        match_with_map(&a.skeleton, &b.skeleton, map, &mut pairs);
+    }
+    let mut partner = vec![None; a.skeleton.len()];
+    for (i, k, _) in pairs {
+        if let Some(slot) = partner.get_mut(i) {
+            *slot = Some(k);
+        }
+    }
+    partner
+}
+
+/// Green → yellow → red for `t` in 0..1.
+pub fn heat_color(t: f32) -> [f32; 4] {
+    let t = if t.is_finite() { t.clamp(0.0, 1.0) } else { 1.0 };
+    if t < 0.5 { [t * 2.0, 0.85, 0.15, 1.0] } else { [1.0, 0.85 * (1.0 - (t - 0.5) * 2.0), 0.15, 1.0] }
+}
+
+/// Where errors are measured: the alignment layouts count, the side-by-side spread does not.
+fn measure_transform(c: &ClipView, layout: Layout) -> Mat4 {
+    match layout {
+        Layout::AlignRoots | Layout::AlignRootsHeading => c.placement * c.display.0,
+        Layout::Overlay | Layout::SideBySide => c.display.0,
+    }
+}
+
+/// Per-pair errors of one instant, in metres or degrees.
+fn pair_errors(
+    pairs: &[(usize, usize)],
+    mode: CompareMode,
+    (la, pa): (&LocalPose, &[Vec3]),
+    (lb, pb): (&LocalPose, &[Vec3]),
+    out: &mut Vec<f32>,
+) {
+    out.clear();
+    for &(i, k) in pairs {
+        let e = match mode {
+            CompareMode::Position => match (pa.get(i), pb.get(k)) {
+                (Some(a), Some(b)) => (*a - *b).length(),
+                _ => f32::NAN,
+            },
+            CompareMode::Angle => match (la.parent_from_joint.get(i), lb.parent_from_joint.get(k)) {
+                (Some(a), Some(b)) => a.rotation.normalize().angle_between(b.rotation.normalize()).to_degrees(),
+                _ => f32::NAN,
+            },
+        };
+        out.push(e);
+    }
+}
+
+impl CompareView {
+    /// Matched pairs `(reference joint, partner)`.
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        self.partner.iter().enumerate().filter_map(|(i, p)| p.map(|k| (i, k))).collect()
+    }
+
+    /// Mean error over the pairs at the current time.
+    pub fn mean_now(&self) -> f32 {
+        let v: Vec<f32> = self.current.iter().map(|c| c.2).filter(|e| e.is_finite()).collect();
+        if v.is_empty() { 0.0 } else { v.iter().sum::<f32>() / v.len() as f32 }
+    }
+
+    /// The `n` pairs with the largest error now, worst first.
+    pub fn worst(&self, n: usize) -> Vec<(usize, usize, f32)> {
+        let mut v: Vec<_> = self.current.iter().copied().filter(|c| c.2.is_finite()).collect();
+        v.sort_by(|a, b| b.2.total_cmp(&a.2));
+        v.truncate(n);
+        v
+    }
+
+    /// Brings everything up to date for the clips as posed this frame (`clips[i].global`
+    /// holds the current pose); the curve is recomputed only when what it depends on changed.
+    pub fn update(&mut self, clips: &[ClipView], layout: Layout, interpolation: Interpolation) {
+        if clips.len() < 2 {
+            self.current.clear();
+            self.overlap = None;
+            self.overlap_input = None;
+            self.bone_colors.clear();
+            return;
+        }
+        if self.other == 0 || self.other >= clips.len() {
+            self.other = 1;
+        }
+        let (a, b) = (&clips[0], &clips[self.other]);
+        let map_len = self.name_map.as_ref().map_or(0, |(_, m)| m.len());
+        let pairs_for = Some((a.serial, b.serial, map_len));
+        if self.pairs_for != pairs_for || self.partner.len() != a.motion.skeleton.len() {
+            self.partner = auto_partners(&a.motion, &b.motion, self.name_map.as_ref().map(|(_, m)| m.as_slice()));
+            self.pairs_for = pairs_for;
+        }
+        let nb = b.motion.skeleton.len();
+        for p in &mut self.partner {
+            *p = p.filter(|&k| k < nb);
+        }
+        let pairs = self.pairs();
+        let to_units = match self.mode {
+            CompareMode::Position => {
+                // The display transforms already give metres: the panel picks m, cm or mm.
+                self.unit = "m";
+                1.0
+            }
+            CompareMode::Angle => {
+                self.unit = "deg";
+                1.0
+            }
+        };
+        let (ta, tb) = (measure_transform(a, layout), measure_transform(b, layout));
+        let input = OverlapInput {
+            motions: (a.motion.clone(), b.motion.clone()),
+            serials: (a.serial, b.serial),
+            offsets: (a.offset_secs, b.offset_secs),
+            transforms: (ta, tb),
+            pairs: pairs.clone(),
+            mode: self.mode,
+            interpolation,
+            to_units,
+        };
+        if self.overlap_input.as_ref() != Some(&input) {
+            self.overlap_input = Some(input);
+            self.overlap = None;
+            self.legend_max = 0.0;
+        }
+        // Now: from the poses the viewer just computed (no resampling).
+        let (mut pa, mut pb, mut errors) = (Vec::new(), Vec::new(), Vec::new());
+        joint_positions(&a.pose.global, ta, &mut pa);
+        joint_positions(&b.pose.global, tb, &mut pb);
+        pair_errors(&pairs, self.mode, (a.local(), &pa), (b.local(), &pb), &mut errors);
+        self.current.clear();
+        self.current.extend(pairs.iter().zip(&errors).map(|(&(i, k), &e)| (i, k, e * to_units)));
+        self.legend_max = match &self.overlap {
+            Some(o) => o.legend_max,
+            None => self.current.iter().map(|c| c.2).filter(|e| e.is_finite()).fold(self.legend_max, f32::max),
+        };
+        self.bone_colors.clear();
+        if self.heat {
+            self.bone_colors.resize(nb, [0.55, 0.55, 0.58, 1.0]);
+            let top = self.legend_max.max(1e-9);
+            for &(_, k, e) in &self.current {
+                self.bone_colors[k] = heat_color(e / top);
+            }
+        }
+    }
+}
