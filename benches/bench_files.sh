@@ -1,7 +1,13 @@
 # Sourced by the whole-process benchmarks: the corpus file their BVH files are made from,
 # where they go, and two helpers.
 SRC=${SKELVIEW_CORPUS:-../shared/corpus}/bvh/cmu_cgspeed_01_03.bvh
-OUT=target/bench-data
+# SKELVIEW_BENCH_SMOKE=1 (CI): the debug build the tests made, inputs 1/1024 of their size and
+# one run each, so that the scripts keep working; their figures mean nothing then.
+if [ -n "${SKELVIEW_BENCH_SMOKE:-}" ]; then
+    BUILD=(cargo build --quiet) BIN=target/debug SCALE=1024 OUT=target/bench-data/smoke DEFAULT_RUNS=1
+else
+    BUILD=(cargo build --release --quiet) BIN=target/release SCALE=1 OUT=target/bench-data DEFAULT_RUNS=
+fi
 [ -f "$SRC" ] || { echo "needs $SRC (the corpus)" >&2; exit 2; }
 mkdir -p "$OUT"
 
@@ -10,7 +16,7 @@ make() {
     local rows
     rows=$(mktemp)
     tail -n +$(( $(grep -n '^Frame Time' "$SRC" | head -1 | cut -d: -f1) + 1 )) "$SRC" | sed -e '$a\' >"$rows"
-    make_frames "$1" $(( $(wc -l <"$rows") * $2 / $(stat -c %s "$rows") ))
+    make_frames "$1" $(( $(wc -l <"$rows") * ($2 / SCALE) / $(stat -c %s "$rows") + 1 ))
     rm -f "$rows"
 }
 
@@ -52,7 +58,8 @@ make_frames() {
     {
         cat "$header"
         printf 'MOTION\nFrames: %d\nFrame Time: 0.0083333\n' "$frames"
-        (for _ in $(seq "$copies"); do cat "$rows" 2>/dev/null || break; done) | tail -n +$((skip + 1)) | head -n "$frames"
+        # head stops reading once it has its rows: the writers' SIGPIPE is expected.
+        (for _ in $(seq "$copies"); do cat "$rows" 2>/dev/null || break; done) | tail -n +$((skip + 1)) | head -n "$frames" || true
     } >"$file.part"
     mv "$file.part" "$file"
     rm -f "$header" "$rows"

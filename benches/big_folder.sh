@@ -6,14 +6,16 @@
 #   benches/big_folder.sh [RUNS]        (default 3; needs ../shared/corpus)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS=${1:-3}
+source benches/bench_files.sh
+RUNS=${1:-${DEFAULT_RUNS:-3}}
 CORPUS=${SKELVIEW_CORPUS:-../shared/corpus}
-OUT=target/bench-data/corpus20
+COPIES=$((20 / SCALE > 0 ? 20 : 1))
+OUT=$OUT/corpus$COPIES
 [ -d "$CORPUS" ] || { echo "needs $CORPUS (the corpus)" >&2; exit 2; }
-cargo build --release --quiet --bin skelview
+"${BUILD[@]}" --bin skelview
 if [ ! -d "$OUT" ]; then
     mkdir -p "$OUT.part"
-    for k in $(seq 20); do cp -rl "$(realpath "$CORPUS")" "$OUT.part/copy_$k" 2>/dev/null || cp -r "$CORPUS" "$OUT.part/copy_$k"; done
+    for k in $(seq "$COPIES"); do cp -rl "$(realpath "$CORPUS")" "$OUT.part/copy_$k" 2>/dev/null || cp -r "$CORPUS" "$OUT.part/copy_$k"; done
     mv "$OUT.part" "$OUT"
 fi
 files=$(find "$OUT" -type f | wc -l)
@@ -23,7 +25,7 @@ echo "folder: $files files, $(echo "$bytes / 1000000" | bc -l | xargs printf '%.
 echo "cores: $(nproc)"
 for cmd in check qa; do
     for _ in $(seq "$RUNS"); do
-        summary=$( { /usr/bin/time -f 'TIME %e s wall, %P CPU, %M KB peak' target/release/skelview "$cmd" "$OUT" >/tmp/skelview-bench-$$.out; } 2>&1 || true)
+        summary=$( { /usr/bin/time -f 'TIME %e s wall, %P CPU, %M KB peak' $BIN/skelview "$cmd" "$OUT" >/tmp/skelview-bench-$$.out; } 2>&1 || true)
         printf '%-6s %s | %s\n' "$cmd" "$(grep '^checked' /tmp/skelview-bench-$$.out | tail -1 | sed 's/: pop.*//')" "$(grep TIME <<<"$summary" | sed 's/TIME //')"
     done
 done

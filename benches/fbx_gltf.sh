@@ -9,12 +9,12 @@
 # The in-memory load (no process start, no file read) is `cargo bench --bench formats`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS=${1:-11}
 source benches/bench_files.sh
+RUNS=${1:-${DEFAULT_RUNS:-11}}
 CORPUS=${SKELVIEW_CORPUS:-../shared/corpus}
 
-cargo build --release --quiet --bin skelview
-SKELVIEW=target/release/skelview
+"${BUILD[@]}" --bin skelview
+SKELVIEW=$BIN/skelview
 
 FBX="$CORPUS/fbx/ozz_pab_atlas.fbx"
 make bench_fbx_size.bvh "$(stat -c %s "$FBX")"

@@ -7,10 +7,10 @@
 #   benches/startup.sh [RUNS]        (default 7; needs ../shared/corpus and xvfb-run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS=${1:-7}
 source benches/bench_files.sh
+RUNS=${1:-${DEFAULT_RUNS:-7}}
 command -v xvfb-run >/dev/null || { echo "needs xvfb-run (apt install xvfb mesa-vulkan-drivers)" >&2; exit 2; }
-cargo build --release --quiet --bin skelview
+"${BUILD[@]}" --bin skelview
 make bench_tiny.bvh 8192
 make bench_100mb.bvh $((100 << 20))
 # Saved settings of whoever runs this must not change what is drawn.
@@ -21,7 +21,7 @@ chmod 700 "$XDG_RUNTIME_DIR"
 # trace FILE: the trace lines of one viewer run that quits after 40 frames.
 trace() {
     SKELVIEW_TRACE=1 SKELVIEW_QUIT_AFTER_FRAMES=40 xvfb-run -a -s "-screen 0 1280x800x24" \
-        target/release/skelview "$1" 2>&1 >/dev/null | grep '^skelview trace:' || true
+        $BIN/skelview "$1" 2>&1 >/dev/null | grep '^skelview trace:' || true
 }
 
 LABELS=("window created" "adapter ready" "first frame presented" "first pose drawn" "files fully loaded")

@@ -3,7 +3,7 @@
 #
 # Makes BVH files of about 1 MB, 10 MB, 100 MB and 1 GB (the header of the corpus file
 # cmu_cgspeed_01_03.bvh, then its motion rows repeated), then times `skelview info` on each,
-# and `skelview info` against the bvh_anim crate (examples/bvh_anim_load.rs) in turn on the
+# and `skelview info` against the bvh_anim crate (crates/skelview-core/examples/bvh_anim_load.rs) in turn on the
 # 100 MB file. Prints median wall seconds, median peak RSS and, for the pair, the median of
 # the per-pair ratios.
 #
@@ -12,12 +12,13 @@
 # The files go to target/bench-data/ and are kept for the next run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS=${1:-7}
 source benches/bench_files.sh
+RUNS=${1:-${DEFAULT_RUNS:-7}}
 
-cargo build --release --quiet --bin skelview --example bvh_anim_load
-SKELVIEW=target/release/skelview
-BVH_ANIM=target/release/examples/bvh_anim_load
+"${BUILD[@]}" --bin skelview
+"${BUILD[@]}" -p skelview-core --example bvh_anim_load
+SKELVIEW=$BIN/skelview
+BVH_ANIM=$BIN/examples/bvh_anim_load
 
 make bench_1mb.bvh $((1 << 20))
 make bench_10mb.bvh $((10 << 20))

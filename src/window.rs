@@ -208,11 +208,11 @@ impl App {
 
 impl ApplicationHandler<Wake> for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.running.is_none() {
-            if let Err(e) = self.start(event_loop) {
-                self.error = Some(e);
-                event_loop.exit();
-            }
+        if self.running.is_none()
+            && let Err(e) = self.start(event_loop)
+        {
+            self.error = Some(e);
+            event_loop.exit();
         }
     }
 

@@ -84,6 +84,7 @@ fn errors_print_file_line_col_and_exit_2() {
     assert!(stderr(&o).contains("unexpected argument '--frobnicate'"), "{}", stderr(&o));
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn check_the_corpus_loads_every_motion_and_names_why_two_files_hold_none() {
     let Some(corpus) = common::corpus() else { return };
@@ -103,6 +104,7 @@ fn check_the_corpus_loads_every_motion_and_names_why_two_files_hold_none() {
     assert!(out.lines().last().unwrap().starts_with("checked 61 files: 42 ok, 17 with warnings, 2 failed, 0 skipped"), "{out}");
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn an_amc_finds_its_asf_and_both_may_be_given() {
     let Some(corpus) = common::corpus() else { return };

@@ -72,6 +72,7 @@ fn a_time_shifted_copy_is_zero_after_the_matching_offset() {
     assert!(c.max() < 1e-5, "{}", c.max());
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn an_asf_amc_take_and_its_bvh_conversion_match_automatically() {
     let Some(corpus) = common::corpus() else { return };

@@ -53,6 +53,7 @@ fn the_sample_round_trips_in_every_rotation_order() {
     }
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn every_corpus_file_round_trips() {
     let Some(corpus) = common::corpus() else { return };
@@ -79,6 +80,7 @@ fn every_corpus_file_round_trips() {
     }
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn other_formats_round_trip() {
     let Some(corpus) = common::corpus() else { return };

@@ -361,6 +361,7 @@ fn a_file_without_bones_shows_its_animated_nodes_with_a_warning() {
     assert!(m.warnings.iter().any(|w| w.message.contains("no bones")), "{:?}", m.warnings);
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn bad_files_are_clear_errors_not_panics() {
     let dir = tempfile::tempdir().unwrap();
@@ -444,6 +445,7 @@ fn ufbx_positions(bytes: &[u8], stack: usize, time: f64, joints: &[&str], m: &Mo
         .collect()
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn every_corpus_fbx_loads_with_its_takes_and_ufbx_world_positions() {
     let Some(corpus) = common::corpus() else { return };
@@ -481,6 +483,7 @@ fn every_corpus_fbx_loads_with_its_takes_and_ufbx_world_positions() {
     }
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn corpus_fbx_converts_to_bvh_with_the_same_positions() {
     let Some(corpus) = common::corpus() else { return };
@@ -504,6 +507,7 @@ fn corpus_fbx_converts_to_bvh_with_the_same_positions() {
     }
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn the_blender_sausage_agrees_with_a_second_reader() {
     let Some(corpus) = common::corpus() else { return };
@@ -526,6 +530,7 @@ fn the_blender_sausage_agrees_with_a_second_reader() {
     assert_eq!(checked, 56, "4 joints at 4 frames of 3 takes, 2 frames of the one-frame 'Base'");
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn info_json_lists_the_takes_and_the_declared_units_and_axes() {
     let Some(corpus) = common::corpus() else { return };

@@ -77,6 +77,7 @@ fn corpus_motions(corpus: &Path) -> Vec<(PathBuf, Motion)> {
     out
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn every_corpus_file_round_trips_through_glb() {
     let Some(corpus) = common::corpus() else { return };
@@ -89,6 +90,7 @@ fn every_corpus_file_round_trips_through_glb() {
     }
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn convert_keeps_every_take_and_writes_gltf_with_a_bin() {
     let Some(corpus) = common::corpus() else { return };
@@ -103,8 +105,7 @@ fn convert_keeps_every_take_and_writes_gltf_with_a_bin() {
     assert_eq!(takes, ["Survey", "Walk", "Run"]);
     // Each take plays the same as the source's.
     for take in ["Walk", "Run"] {
-        let mut options = formats::LoadOptions::default();
-        options.take = Some(take.into());
+        let options = formats::LoadOptions { take: Some(take.into()), ..Default::default() };
         let load = |p: &Path| {
             let r = formats::LoadRequest::from_paths(&[p.to_owned()]).remove(0).unwrap();
             formats::load(&r, &options, &formats::Sequential, &mut formats::Quiet).unwrap()
@@ -137,6 +138,7 @@ fn validator() -> Option<PathBuf> {
     None
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn exports_pass_the_khronos_validator_with_no_error_or_warning() {
     let Some(corpus) = common::corpus() else { return };

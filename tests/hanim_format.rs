@@ -155,6 +155,7 @@ fn count(p: &ParsedHAnim, node: &str) -> usize {
     p.skeleton.joints().iter().filter(|j| j.details.first().is_some_and(|(k, v)| k == "node" && v == node)).count()
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn corpus_files_load_with_their_joint_counts() {
     let cases = [
@@ -207,6 +208,7 @@ fn assert_equivalent(a: &ParsedHAnim, b: &ParsedHAnim, what: &str) {
     }
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn xml_and_classic_encodings_agree() {
     let (Some(a), Some(dir)) = (load("JoeHAnimKick1a.x3d"), common::corpus()) else { return };
@@ -223,6 +225,7 @@ fn xml_and_classic_encodings_agree() {
     assert!((1.0..2.0).contains(&h), "Jin height {h}");
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn humanoids_stand_upright() {
     for (name, head, foot) in [
@@ -445,6 +448,7 @@ fn shared_and_deep_graphs_stay_fast() {
     assert!(message(&e).contains("nested deeper"), "{e}");
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn animated_humanoid_units_and_timer_choice() {
     // castle: the humanoid (translation keys 0,0.5,1 → x 0,10,0) and its joint (y 0,10,0) move

@@ -62,6 +62,7 @@ fn a_load_can_be_cancelled() {
 
 mod common;
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn paths_are_grouped_and_loaded_on_the_loader_thread_one_after_another() {
     let Some(corpus) = common::corpus() else { return };

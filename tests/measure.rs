@@ -115,6 +115,7 @@ fn measure_agrees_with_positions_on_the_sample() {
     agrees_with_positions(&["assets/walk01.bvh"], "LeftUpLeg", "LeftLeg", "LeftFoot", &[1, 2, 50, 99], 0.0416667);
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn measure_agrees_with_positions_on_a_corpus_asf_amc() {
     let Some(corpus) = common::corpus() else { return };

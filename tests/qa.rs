@@ -46,7 +46,7 @@ fn analyse(m: &Motion) -> Report {
 }
 
 /// Findings of `kind` on `joint` (None: whole pose) overlapping frames `a..=b`.
-fn near<'r>(r: &'r Report, kind: Kind, joint: Option<usize>, a: usize, b: usize) -> Vec<&'r Finding> {
+fn near(r: &Report, kind: Kind, joint: Option<usize>, a: usize, b: usize) -> Vec<&Finding> {
     r.findings.iter().filter(|f| f.kind == kind && f.joint == joint && f.start_frame <= b && a <= f.end_frame).collect()
 }
 
@@ -107,6 +107,7 @@ fn a_root_that_jumps_and_stays_is_a_pop_on_the_root() {
     assert!(near(&analyse(&m), Kind::Pop, Some(root), 1490, 1510).is_empty());
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn a_sudden_stop_at_30_fps_is_not_jitter() {
     // The root glides along X at 4.5 cm a frame (1.35 m/s) and halts for one frame, as a foot
@@ -172,6 +173,7 @@ fn noise_of_a_few_millimetres_over_a_second_is_jitter_on_that_joint() {
     assert!(near(&analyse(&m), Kind::Jitter, Some(root), 0, m.clip.num_frames()).is_empty());
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn a_root_drifting_during_a_walk_makes_the_planted_foot_slide() {
     let Some(p) = corpus_file("bvh/pymo_AV_8Walk_Meredith_XYZ.bvh") else { return };
@@ -241,6 +243,7 @@ fn a_full_turn_added_to_one_euler_channel_is_a_flip_not_a_pop() {
     assert!(near(&analyse(&m), Kind::Flip, Some(arm), 0, m.clip.num_frames()).is_empty());
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn a_stored_quaternion_changing_sign_is_a_flip() {
     let Some(p) = corpus_file("acl/104_30.acl.sjson") else { return };
@@ -263,6 +266,7 @@ fn a_stored_quaternion_changing_sign_is_a_flip() {
     assert!(near(&analyse(&m), Kind::Flip, Some(knee), 0, m.clip.num_frames()).is_empty());
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn a_channel_pushed_past_its_asf_limit_is_a_limit_finding() {
     let Some(dir) = corpus_file("asfamc") else { return };
@@ -333,6 +337,7 @@ fn an_hanim_joint_turned_past_its_llimit_ulimit_is_a_limit_finding() {
     }
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn a_stretched_bone_in_a_file_with_translations_everywhere() {
     let Some(p) = corpus_file("bvh/bandai2_walk_normal_001.bvh") else { return };
@@ -355,6 +360,7 @@ fn a_stretched_bone_in_a_file_with_translations_everywhere() {
     assert!(!analyse(&m).findings.iter().any(|f| f.kind == Kind::BoneLength));
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn a_body_lowered_through_the_floor() {
     let Some(p) = corpus_file("bvh/pymo_AV_8Walk_Meredith_XYZ.bvh") else { return };
@@ -401,6 +407,7 @@ fn skelview(args: &[&str]) -> (i32, String, String) {
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn qa_on_the_command_line_writes_json_lines_and_gates_on_kinds() {
     let Some(p) = corpus_file("bvh/cmu_cgspeed_01_01.bvh") else { return };
@@ -431,6 +438,7 @@ fn qa_on_the_command_line_writes_json_lines_and_gates_on_kinds() {
     assert!(err.contains("unknown kind 'pops'"), "{err}");
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn qa_thresholds_come_from_a_toml_file_and_bad_ones_exit_2() {
     let Some(p) = corpus_file("bvh/cmu_cgspeed_01_01.bvh") else { return };

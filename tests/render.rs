@@ -123,6 +123,7 @@ fn render_command_writes_a_png_and_refuses_bad_files() {
 
 mod common;
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn thumbnails_for_each_corpus_format_and_none_for_broken_files() {
     let Some(_gpu) = gpu() else { return };
@@ -366,6 +367,7 @@ fn the_viewer_and_the_command_line_compose_the_same_scene() {
     assert_eq!(viewer_draw, cli_draw, "the same clips, layout and instant draw the same");
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn render_draws_two_clips_side_by_side_with_the_heat_map() {
     let Some(_gpu) = gpu() else { return };
@@ -401,6 +403,7 @@ fn render_draws_two_clips_side_by_side_with_the_heat_map() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn a_prop_without_a_body_shows_its_path_and_headless_commands_keep_stderr_clean() {
     let Some(_gpu) = gpu() else { return };

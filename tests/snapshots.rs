@@ -22,8 +22,7 @@ use skelview_core::formats::{LoadOptions, LoadRequest, Source};
 /// selected, the comparison's curve and both clips' checks done: what the panels show is
 /// then fixed.
 fn two_clips(light: bool) -> Viewer {
-    let mut settings = skelview::app::settings::Settings::default();
-    settings.light_theme = light;
+    let settings = skelview::app::settings::Settings { light_theme: light, ..Default::default() };
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), settings);
     let request = |name: &str| {
         LoadRequest::single(

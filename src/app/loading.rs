@@ -123,11 +123,12 @@ impl Viewer {
     pub(super) fn remember_overrides(&mut self, rule: Option<PositionRule>) {
         let Some(c) = self.session.active_clip() else { return };
         let Some(path) = c.motion.source.paths.last() else { return };
-        // The loader keys by absolute path; a clip opened in memory has no file.
+        // A clip opened in memory has no file.
         if !path.is_absolute() && !path.exists() {
             return;
         }
-        let key = std::path::absolute(path).unwrap_or_else(|_| path.clone()).display().to_string();
+        // The loader's key for the same file (see file_key), so the next load finds it.
+        let key = crate::cache::file_key(path).display().to_string();
         let entry = self.settings.overrides.entry(key).or_default();
         (entry.unit, entry.up) = (c.unit_override, c.up_override);
         if rule.is_some() {

@@ -390,7 +390,7 @@ impl Viewer {
         let spec = self.frame_spec();
         let s = &mut self.session;
         let view = &mut self.view;
-        if !s.scene.clips.is_empty() && !(s.replacing() && s.preview.is_some()) {
+        if !s.scene.clips.is_empty() && (!s.replacing() || s.preview.is_none()) {
             s.scene.compose(&spec, &mut self.frame.draw);
             if view.choose_follow {
                 // Follow travelling clips, not clips in place (the user may change it: R).
@@ -406,25 +406,25 @@ impl Viewer {
                 }
                 (view.frame_on_next_pose, view.frame_whole_clip) = (false, false);
             }
-            if let Some(j) = view.frame_joint.take() {
-                if let (Some(p), Some(c)) = (s.active_clip().and_then(|c| c.positions().get(j).copied()), s.active_clip()) {
-                    let r = Vec3::splat(c.display.1 * 0.35);
-                    view.camera.frame_bounds(p - r, p + r, view.aspect);
-                }
+            if let Some(j) = view.frame_joint.take()
+                && let (Some(p), Some(c)) = (s.active_clip().and_then(|c| c.positions().get(j).copied()), s.active_clip())
+            {
+                let r = Vec3::splat(c.display.1 * 0.35);
+                view.camera.frame_bounds(p - r, p + r, view.aspect);
             }
-            if view.follow_root {
-                if let Some(p) = s.scene.roots_centre(s.active) {
-                    view.camera.target = Vec3::new(p.x, view.camera.target.y, p.z);
-                }
+            if view.follow_root
+                && let Some(p) = s.scene.roots_centre(s.active)
+            {
+                view.camera.target = Vec3::new(p.x, view.camera.target.y, p.z);
             }
             s.scene.grid(&spec, view.camera.target, &mut self.frame.draw);
         } else if let Some((skeleton, clip)) = &s.preview {
             let (bounds, size) = scene::preview(skeleton, clip, &spec.style, view.selected, &mut self.frame.preview, &mut self.frame.draw);
-            if view.frame_on_next_pose {
-                if let Some((lo, hi)) = bounds {
-                    view.camera.frame_bounds(lo, hi, view.aspect);
-                    view.frame_on_next_pose = false;
-                }
+            if view.frame_on_next_pose
+                && let Some((lo, hi)) = bounds
+            {
+                view.camera.frame_bounds(lo, hi, view.aspect);
+                view.frame_on_next_pose = false;
             }
             // Units and the floor are settled once the whole file is in: the grid sits at 0.
             let center = Vec3::new(view.camera.target.x, 0.0, view.camera.target.z);

@@ -65,7 +65,7 @@ pub struct Settings {
     pub rate: f64,
     /// Sampling between frames.
     pub interpolation: Interpolation,
-    /// Per-file overrides, by absolute path.
+    /// Per-file overrides, by the file's canonical path ([`crate::cache::file_key`]).
     pub overrides: BTreeMap<String, FileOverride>,
     /// Side panels: shown or hidden, and their widths.
     pub panels: PanelLayout,
@@ -271,10 +271,10 @@ impl Settings {
             Some("dark") | None => {}
             Some(other) => warnings.push(format!("theme '{other}' is not light or dark: ignored")),
         }
-        if let Some(r) = field::<f64>(take("rate"), "rate", &mut warnings) {
-            if r.is_finite() {
-                s.rate = r.clamp(skelview_core::core::playback::RATE_RANGE.0, skelview_core::core::playback::RATE_RANGE.1);
-            }
+        if let Some(r) = field::<f64>(take("rate"), "rate", &mut warnings)
+            && r.is_finite()
+        {
+            s.rate = r.clamp(skelview_core::core::playback::RATE_RANGE.0, skelview_core::core::playback::RATE_RANGE.1);
         }
         match field::<String>(take("interpolation"), "interpolation", &mut warnings).as_deref() {
             Some("nearest") => s.interpolation = Interpolation::Nearest,
@@ -360,10 +360,10 @@ impl Settings {
                 "gizmo" => s.style.gizmo = flag,
                 "names" => s.show_names = flag,
                 "rate" => {
-                    if let Ok(r) = value.parse::<f64>() {
-                        if r.is_finite() {
-                            s.rate = r.clamp(skelview_core::core::playback::RATE_RANGE.0, skelview_core::core::playback::RATE_RANGE.1);
-                        }
+                    if let Ok(r) = value.parse::<f64>()
+                        && r.is_finite()
+                    {
+                        s.rate = r.clamp(skelview_core::core::playback::RATE_RANGE.0, skelview_core::core::playback::RATE_RANGE.1);
                     }
                 }
                 "left_panel" | "right_panel" => {

@@ -2,6 +2,7 @@
 
 use super::*;
 use glam::Vec2;
+use skelview_core::core::LengthUnit;
 use skelview_core::formats::{LoadRequest, Source};
 use skelview_render::scene::{CompareMode, PALETTE};
 
@@ -449,4 +450,39 @@ fn a_clip_opens_framed_at_half_the_view_and_followed_when_it_travels() {
     assert!(!v.view.follow_root, "a clip in place is not followed: {:?} {:?} {}", s.bounds_now(0), s.bounds_over_clips(0), s.size_m(0));
     let share = height_on_screen(&v);
     assert!((0.4..0.6).contains(&share), "{share}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_unit_override_saved_through_a_symlink_and_dotdot_is_found_under_the_real_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("takes").join("walk.bvh");
+    std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+    std::fs::write(&real, skelview_core::formats::SAMPLE_BVH).unwrap();
+    let link = dir.path().join("link.bvh");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let wait_for = |v: &mut Viewer| {
+        for _ in 0..2000 {
+            v.update(0.0);
+            if v.motion().is_some() && v.session.loads.is_empty() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        panic!("did not load: {:?}", v.messages.error);
+    };
+    // Opened through a symlink, with `..` in the path: the override is saved under one key.
+    let mut v = viewer();
+    v.open_paths(vec![dir.path().join("takes").join("..").join("link.bvh")], false);
+    wait_for(&mut v);
+    v.commands.push(Command::SetUnit(Some(LengthUnit::Millimetre)));
+    v.update(0.0);
+    assert_eq!(v.settings.overrides.len(), 1);
+    let key = crate::cache::file_key(&real).display().to_string();
+    assert!(v.settings.overrides.contains_key(&key), "saved under the real path: {:?}", v.settings.overrides.keys());
+    // Opened again under its real name, by a viewer that starts from the saved settings.
+    let mut again = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), v.settings.clone());
+    again.open_paths(vec![real.clone()], false);
+    wait_for(&mut again);
+    assert_eq!(again.session.active_clip().and_then(|c| c.unit_override), Some(LengthUnit::Millimetre));
 }

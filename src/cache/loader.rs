@@ -138,6 +138,15 @@ pub fn spawn_open(paths: Vec<PathBuf>, options: OptionsFor, wake: Arc<dyn Fn() +
     spawn(Work::Paths(paths), options, wake)
 }
 
+/// The one key a file's per-file settings (unit, up axis, BVH position rule) and its place in
+/// the recent list are stored under: its canonical path (symlinks and `..` resolved), or its
+/// absolute path when it cannot be resolved (the file is gone). The loader keys what it loads
+/// with it and the viewer saves under it, so a file opened through a symlink or a relative
+/// path finds what was saved for it under any other name.
+pub fn file_key(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.to_owned())
+}
+
 fn spawn(work: Work, options: OptionsFor, wake: Arc<dyn Fn() + Send + Sync>) -> std::io::Result<LoadHandle> {
     let (tx, rx) = sync_channel(8);
     let cancel = Arc::new(AtomicBool::new(false));
@@ -155,7 +164,7 @@ fn spawn(work: Work, options: OptionsFor, wake: Arc<dyn Fn() + Send + Sync>) -> 
             let event = match request {
                 Err(e) => LoadEvent::Failed(e),
                 Ok(request) => {
-                    let key = request.file_path().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned()));
+                    let key = request.file_path().map(file_key);
                     match formats::load(&request, &options(key.as_deref()), &Rayon, &mut reporter) {
                         Ok(motion) => {
                             let amc_siblings = request.format.companions(&motion);

@@ -3,5 +3,5 @@
 pub mod loader;
 pub mod threads;
 
-pub use loader::{LoadEvent, LoadHandle, Loaded, OptionsFor, Waker, spawn_load, spawn_open};
+pub use loader::{LoadEvent, LoadHandle, Loaded, OptionsFor, Waker, file_key, spawn_load, spawn_open};
 pub use threads::{background_pool, background_priority};

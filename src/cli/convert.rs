@@ -37,6 +37,7 @@ pub(super) fn run(args: &Args, inputs: &[PathBuf], output: &Path, options: &BvhW
 }
 
 /// Writes every take of the input (or the one `--take` names) as one glTF animation each.
+#[allow(clippy::needless_range_loop)] // `i` is the take's index, not only a position in `names`
 fn gltf(args: &Args, inputs: &[PathBuf], output: &Path, first: &skelview_core::core::Motion) -> ExitCode {
     use skelview_core::export::gltf_writer::{Animation, document, take_names, write_glb};
     let names = take_names(first);

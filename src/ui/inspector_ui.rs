@@ -142,10 +142,10 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         let joint = &motion.skeleton.joints()[i];
         ui.separator();
         ui.label(egui::RichText::new(&joint.name).heading());
-        if let Some(p) = joint.parent {
-            if ui.link(format!("parent: {}", motion.skeleton.joints()[p].name)).clicked() {
-                viewer.commands.push(Command::Select(Some(p)));
-            }
+        if let Some(p) = joint.parent
+            && ui.link(format!("parent: {}", motion.skeleton.joints()[p].name)).clicked()
+        {
+            viewer.commands.push(Command::Select(Some(p)));
         }
         for c in motion.skeleton.children(i) {
             if ui.link(format!("child: {}", motion.skeleton.joints()[c].name)).clicked() {
@@ -243,7 +243,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 }
             });
         }
-        if joint.channels.iter().any(|c| *c == ChannelKind::Length) {
+        if joint.channels.contains(&ChannelKind::Length) {
             ui.label("(l: bone stretch channel)");
         }
         if ui.button("Copy values").on_hover_text("Copy this joint's channel values to the clipboard").clicked() {

@@ -90,10 +90,10 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
             viewer.commands.push(Command::Zoom((-scroll * 0.0025).exp(), to_ndc(pos), aspect));
         }
     }
-    if response.clicked() {
-        if let Some(pos) = response.interact_pointer_pos() {
-            viewer.commands.push(Command::Pick(to_ndc(pos), aspect));
-        }
+    if response.clicked()
+        && let Some(pos) = response.interact_pointer_pos()
+    {
+        viewer.commands.push(Command::Pick(to_ndc(pos), aspect));
     }
     let ppp = ui.ctx().pixels_per_point();
     let size = ((rect.width() * ppp).round().max(1.0) as u32, (rect.height() * ppp).round().max(1.0) as u32);
@@ -106,18 +106,18 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
     ui.painter().image(texture, rect, uv, egui::Color32::WHITE);
 
     let painter = ui.painter_at(rect);
-    if viewer.settings.show_names {
-        if let Some(m) = &viewer.motion() {
-            for (i, j) in m.skeleton.joints().iter().enumerate().filter(|(_, j)| !j.is_end_site) {
-                if let Some((p, _)) = viewer.positions().get(i).and_then(|p| viewer.view.camera.project(*p, rect.width(), rect.height())) {
-                    painter.text(
-                        rect.min + egui::vec2(p.x + 6.0, p.y),
-                        egui::Align2::LEFT_CENTER,
-                        &j.name,
-                        egui::FontId::proportional(11.0),
-                        egui::Color32::from_gray(220),
-                    );
-                }
+    if viewer.settings.show_names
+        && let Some(m) = &viewer.motion()
+    {
+        for (i, j) in m.skeleton.joints().iter().enumerate().filter(|(_, j)| !j.is_end_site) {
+            if let Some((p, _)) = viewer.positions().get(i).and_then(|p| viewer.view.camera.project(*p, rect.width(), rect.height())) {
+                painter.text(
+                    rect.min + egui::vec2(p.x + 6.0, p.y),
+                    egui::Align2::LEFT_CENTER,
+                    &j.name,
+                    egui::FontId::proportional(11.0),
+                    egui::Color32::from_gray(220),
+                );
             }
         }
     }

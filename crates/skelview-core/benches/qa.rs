@@ -16,7 +16,7 @@ fn bench(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(5));
     for rel in ["bvh/cmu_cgspeed_01_03.bvh", "bvh/mocapnet_05_01_165joints_mixedorder.bvh", "asfamc/cmu_lambada.amc"] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(rel);
-        let request = LoadRequest::from_paths(&[path.clone()]).pop().expect("one request").unwrap_or_else(|e| panic!("{e}"));
+        let request = LoadRequest::from_paths(std::slice::from_ref(&path)).pop().expect("one request").unwrap_or_else(|e| panic!("{e}"));
         let m = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet)
             .unwrap_or_else(|e| panic!("the corpus (../shared/corpus) is needed: {e}"));
         g.throughput(Throughput::Elements(m.clip.num_frames() as u64));

@@ -97,6 +97,7 @@ fn corpus_file(name: &str) -> Option<Vec<u8>> {
     common::corpus().map(|dir| std::fs::read(dir.join("acl").join(name)).unwrap_or_else(|e| panic!("{name}: {e}")))
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn every_corpus_file() {
     let Some(dir) = common::corpus() else { return };
@@ -132,6 +133,7 @@ fn every_corpus_file() {
     }
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn reference_file_loads_the_clip_and_ignores_the_track_list() {
     let Some(bytes) = corpus_file("format_reference_acl_repo.acl.sjson") else { return };
@@ -146,6 +148,7 @@ fn reference_file_loads_the_clip_and_ignores_the_track_list() {
     assert!(close(positions(&p.skeleton, &p.clip, 1)[0], Vec3::new(1.0, 0.0, 0.0)));
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn zip_equals_sjson() {
     let (Some(text), Some(zip)) = (corpus_file("09_02.acl.sjson"), corpus_file("09_02.acl.zip")) else { return };
@@ -171,6 +174,7 @@ fn index(p: &ParsedAcl, name: &str) -> usize {
     p.skeleton.find(name).unwrap_or_else(|| panic!("no joint {name}"))
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn zero_scale_collapses_the_children() {
     let Some(bytes) = corpus_file("09_02_with_zero_scale.acl.sjson") else { return };
@@ -194,6 +198,7 @@ fn zero_scale_collapses_the_children() {
     assert!(off_plane(10) > 1e-2, "{}", off_plane(10));
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn negative_scale_loads_without_clamping() {
     let Some(bytes) = corpus_file("09_02_with_scale.acl.sjson") else { return };
@@ -204,6 +209,7 @@ fn negative_scale_loads_without_clamping() {
     assert_eq!(p.clip.frame(11)[sx], 0.01);
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn rising_scale_changes_bone_length() {
     let Some(bytes) = corpus_file("09_02_with_rising_scale.acl.sjson") else { return };
@@ -224,6 +230,7 @@ fn rising_scale_changes_bone_length() {
     assert!(lengths[2] > 50.0 * lengths[0], "{lengths:?}");
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn multi_root_has_three_roots() {
     let Some(bytes) = corpus_file("09_02_multi_root.acl.sjson") else { return };
@@ -231,6 +238,7 @@ fn multi_root_has_three_roots() {
     assert_eq!(p.skeleton.roots().count(), 3);
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn bind_pose_is_the_rest_pose() {
     let Some(bytes) = corpus_file("09_02.acl.sjson") else { return };
@@ -274,6 +282,7 @@ fn malformed_inputs_name_what_was_expected() {
     }
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn short_tracks_warn_and_hexadecimal_integers_are_whole_numbers() {
     // One rule with or without a track list: the samples present decide, with a warning, and

@@ -70,6 +70,7 @@ fn compare(motion: &Motion, reference: &HashMap<(String, usize), [f64; 3]>, what
     assert!(worst.0 <= tolerance, "{what}: max error {} > {tolerance} (1e-4 × height {height}); worst {}", worst.0, worst.1);
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn every_bvh_matches_bvhio_with_replace_and_threejs_with_add() {
     let Some(corpus) = common::corpus() else { return };
@@ -84,6 +85,7 @@ fn every_bvh_matches_bvhio_with_replace_and_threejs_with_add() {
     }
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn every_acclaim_pair_matches_amcparser() {
     let Some(corpus) = common::corpus() else { return };
@@ -101,6 +103,7 @@ fn every_acclaim_pair_matches_amcparser() {
     }
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn amc_files_find_their_asf_automatically() {
     let Some(corpus) = common::corpus() else { return };
@@ -111,6 +114,7 @@ fn amc_files_find_their_asf_automatically() {
     }
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn bodies_come_out_human_sized_and_upright_by_default() {
     let Some(corpus) = common::corpus() else { return };
@@ -137,6 +141,7 @@ fn bodies_come_out_human_sized_and_upright_by_default() {
     }
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn every_corpus_file_reports_its_own_facts() {
     let Some(corpus) = common::corpus() else { return };

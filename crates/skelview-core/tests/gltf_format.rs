@@ -176,6 +176,7 @@ fn bad_files_are_clear_errors_not_panics() {
     }
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn every_corpus_gltf_loads_with_its_takes() {
     let Some(corpus) = common::corpus() else { return };
@@ -187,9 +188,8 @@ fn every_corpus_gltf_loads_with_its_takes() {
         let m = load(&path).unwrap_or_else(|e| panic!("{e}"));
         assert!(m.skeleton.len() >= 2 && m.clip.num_frames() >= 2, "{}", path.display());
         for take in 0..m.source.takes.len() {
-            let mut options = formats::LoadOptions::default();
-            options.take = Some(take.to_string());
-            let request = formats::LoadRequest::from_paths(&[path.clone()]).remove(0).unwrap();
+            let options = formats::LoadOptions { take: Some(take.to_string()), ..Default::default() };
+            let request = formats::LoadRequest::from_paths(std::slice::from_ref(&path)).remove(0).unwrap();
             let t = formats::load(&request, &options, &formats::Sequential, &mut formats::Quiet).unwrap();
             let n = t.clip.num_frames();
             for f in [0, 1, n / 2, n - 1] {
@@ -202,6 +202,7 @@ fn every_corpus_gltf_loads_with_its_takes() {
     assert_eq!(takes, ["Survey", "Walk", "Run"]);
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn simple_skin_plays_the_keys_a_second_reader_decoded() {
     let Some(corpus) = common::corpus() else { return };

@@ -179,6 +179,7 @@ fn bad_input_names_place_and_expectation() {
     assert!(e.contains("expected a frame rate"), "{e}");
 }
 
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn corpus_files_load_upright_with_their_declared_units() {
     let Some(dir) = common::corpus() else { return };

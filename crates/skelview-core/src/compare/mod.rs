@@ -102,15 +102,15 @@ pub fn compare_with_map(a: &Motion, b: &Motion, align: Align, offset_secs: f64, 
         })
         .collect();
     let mut b_from_display = Mat4::IDENTITY;
-    if let (Some(&(_, t0)), Some(ra), Some(rb)) = (frames.first(), a.skeleton.roots().next(), b.skeleton.roots().next()) {
-        if align != Align::None {
-            posed(&mut sa, a, t0);
-            posed(&mut sb, b, t0 - offset_secs);
-            let turn = if align == Align::RootsAndHeading { heading(a, &sa.global, ra) - heading(b, &sb.global, rb) } else { 0.0 };
-            let rotate = Mat4::from_rotation_y(turn);
-            let moved_root = rotate.transform_point3(sb.positions[rb]);
-            b_from_display = Mat4::from_translation(sa.positions[ra] - moved_root) * rotate;
-        }
+    if let (Some(&(_, t0)), Some(ra), Some(rb)) = (frames.first(), a.skeleton.roots().next(), b.skeleton.roots().next())
+        && align != Align::None
+    {
+        posed(&mut sa, a, t0);
+        posed(&mut sb, b, t0 - offset_secs);
+        let turn = if align == Align::RootsAndHeading { heading(a, &sa.global, ra) - heading(b, &sb.global, rb) } else { 0.0 };
+        let rotate = Mat4::from_rotation_y(turn);
+        let moved_root = rotate.transform_point3(sb.positions[rb]);
+        b_from_display = Mat4::from_translation(sa.positions[ra] - moved_root) * rotate;
     }
     let mut errors = Vec::with_capacity(frames.len());
     for &(_, t) in &frames {

@@ -40,10 +40,10 @@ pub fn side_of(name: &str) -> Option<bool> {
         return Some(false);
     }
     let mut chars = raw.chars();
-    if let (Some(first @ ('L' | 'R')), Some(second)) = (chars.next(), chars.next()) {
-        if second.is_ascii_uppercase() {
-            return Some(first == 'L');
-        }
+    if let (Some(first @ ('L' | 'R')), Some(second)) = (chars.next(), chars.next())
+        && second.is_ascii_uppercase()
+    {
+        return Some(first == 'L');
     }
     const ASF_PARTS: [&str; 12] =
         ["femur", "humerus", "tibia", "radius", "clavicle", "hand", "foot", "toes", "wrist", "fingers", "thumb", "hipjoint"];

@@ -341,10 +341,10 @@ impl Skeleton {
     pub fn new(mut joints: Vec<Joint>, position_rule: PositionRule) -> Result<Self, SkeletonError> {
         let mut next = 0;
         for (i, joint) in joints.iter_mut().enumerate() {
-            if let Some(p) = joint.parent {
-                if p >= i {
-                    return Err(SkeletonError::ParentAfterChild { joint: i, name: joint.name.clone(), parent: p });
-                }
+            if let Some(p) = joint.parent
+                && p >= i
+            {
+                return Err(SkeletonError::ParentAfterChild { joint: i, name: joint.name.clone(), parent: p });
             }
             if !joint.limits.is_empty() && joint.limits.len() != joint.channels.len() {
                 return Err(SkeletonError::LimitCount {

@@ -145,7 +145,7 @@ pub fn document(animations: &[Animation]) -> (Value, Vec<u8>) {
             // A channel wherever a frame leaves the node's rest value (a joint held away from
             // its rest pose needs one as much as a moving one).
             let at_rest = &rest_nodes[j];
-            let differs = |get: &dyn Fn(&(Vec3, Quat, Vec3)) -> [f32; 4]| {
+            let differs = |get: &dyn Fn(&Trs) -> [f32; 4]| {
                 let a = get(at_rest);
                 keys.iter().any(|k| get(k).iter().zip(a).any(|(x, y)| (x - y).abs() > 1e-6))
             };
@@ -224,3 +224,6 @@ pub fn take_names(m: &Motion) -> Vec<String> {
         takes.iter().map(|t| t.name.clone()).collect()
     }
 }
+
+/// A node's translation, rotation and scale.
+type Trs = (Vec3, Quat, Vec3);

@@ -35,22 +35,6 @@ pub fn parse_mnm(b: &[u8]) -> Result<NameMap, ParseError> {
     Ok(map)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_pairs_identity_lines_and_spaces() {
-        let m = parse_mnm(b"Hips\r\nLeftHip lfemur\n\n# comment\nLeftKnee   Bip01 L Calf\n").unwrap();
-        assert_eq!(
-            m,
-            vec![("Hips".into(), "Hips".into()), ("LeftHip".into(), "lfemur".into()), ("LeftKnee".into(), "Bip01 L Calf".into())]
-        );
-        assert!(parse_mnm(b"\n# nothing\n").is_err());
-        assert_eq!(parse_mnm(b"a b\n\x01x y\n").unwrap_err().offset, 4);
-    }
-}
-
 /// Character Studio MNM maps in the format table: recognised by name, never loaded as a motion.
 pub struct Mnm;
 
@@ -83,5 +67,21 @@ impl super::file_format::FileFormat for Mnm {
     ) -> Result<crate::core::Motion, super::LoadError> {
         let path = sources.first().map_or_else(std::path::PathBuf::new, |s| s.path().to_owned());
         Err(super::LoadError::Unsupported { path, message: format!("{}, not a motion", self.description()) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_pairs_identity_lines_and_spaces() {
+        let m = parse_mnm(b"Hips\r\nLeftHip lfemur\n\n# comment\nLeftKnee   Bip01 L Calf\n").unwrap();
+        assert_eq!(
+            m,
+            vec![("Hips".into(), "Hips".into()), ("LeftHip".into(), "lfemur".into()), ("LeftKnee".into(), "Bip01 L Calf".into())]
+        );
+        assert!(parse_mnm(b"\n# nothing\n").is_err());
+        assert_eq!(parse_mnm(b"a b\n\x01x y\n").unwrap_err().offset, 4);
     }
 }

@@ -175,7 +175,7 @@ fn scan_number(b: &[u8], for_f32: bool) -> Option<(f64, usize)> {
     }
     let value = if mantissa == 0 {
         0.0
-    } else if (exact || for_f32) && (mantissa < (1u64 << 53) || for_f32) && (-22..=22).contains(&exponent) {
+    } else if (for_f32 || (exact && mantissa < (1u64 << 53))) && (-22..=22).contains(&exponent) {
         // Both operands exact (or, for f32 values, within one rounding each): one operation.
         if exponent >= 0 { mantissa as f64 * POW10[exponent as usize] } else { mantissa as f64 / POW10[(-exponent) as usize] }
     } else {

@@ -144,7 +144,7 @@ pub fn flips(m: &Motion, t: &Tracks, th: &FlipThresholds) -> Vec<Finding> {
     let joints = m.skeleton.joints();
     // (index among rotating joints, joint, its Euler channels as (row index, kind), or its
     // quaternion channels).
-    let watched: Vec<(usize, usize, Vec<(usize, ChannelKind)>)> = t
+    let watched: Vec<Watched> = t
         .rot_joints
         .iter()
         .enumerate()
@@ -317,3 +317,7 @@ fn limit_runs(
     }
     out
 }
+
+/// A rotating joint as watched for flips: its index among rotating joints, the joint, and its
+/// Euler channels as (row index, kind) (empty for quaternion channels).
+type Watched = (usize, usize, Vec<(usize, ChannelKind)>);

@@ -250,7 +250,7 @@ pub fn analyse_in(m: &Motion, space: Space, thresholds: &Thresholds, kinds: &[Ki
     if wants(Kind::NeutralPose) {
         findings.extend(neutral::findings(&neutral, &thresholds.neutral_pose, &m.skeleton));
     }
-    findings.sort_by(|a, b| (a.start_frame, a.kind, a.joint).cmp(&(b.start_frame, b.kind, b.joint)));
+    findings.sort_by_key(|a| (a.start_frame, a.kind, a.joint));
     progress(1.0);
     let found = Kind::ALL.into_iter().filter(|k| findings.iter().any(|f| f.kind == *k)).collect();
     let longest_frames = findings.iter().map(|f| f.end_frame.saturating_sub(f.start_frame)).max().unwrap_or(0);

@@ -160,9 +160,7 @@ pub fn jitter(m: &Motion, t: &Tracks, th: &JitterThresholds, pops: &[Finding]) -
     let window = ((th.window_secs / t.dt.max(1e-6)).round() as usize).clamp(7, n);
     let mut masked = vec![false; n];
     for p in pops {
-        for f in p.start_frame.saturating_sub(4)..=(p.end_frame + 4).min(n - 1) {
-            masked[f] = true;
-        }
+        masked[p.start_frame.saturating_sub(4)..=(p.end_frame + 4).min(n - 1)].fill(true);
     }
     let limit = th.rms_mm / 1000.0;
     let (levels, sustained): (Vec<Vec<f32>>, Vec<Vec<bool>>) =

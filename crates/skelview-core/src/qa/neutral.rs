@@ -121,10 +121,10 @@ fn verdict(m: &Motion, pose: &'static str, p: &[Vec3], display: Mat4, file_up: U
                 ("left shin", "right shin", SHIN, -up),
             ];
             for (lname, rname, groups, ideal_dir) in parts {
-                if let Some(j) = limb(s, left, groups) {
-                    if let Some(v) = limb_vector(m, p, j) {
-                        limbs.push(LimbDeviation { limb: if left { lname } else { rname }, joint: j, deg: angle_deg(v, ideal_dir) });
-                    }
+                if let Some(j) = limb(s, left, groups)
+                    && let Some(v) = limb_vector(m, p, j)
+                {
+                    limbs.push(LimbDeviation { limb: if left { lname } else { rname }, joint: j, deg: angle_deg(v, ideal_dir) });
                 }
             }
         }

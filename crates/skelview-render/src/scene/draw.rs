@@ -152,17 +152,17 @@ pub fn build_colored(
             }
         }
     }
-    if style.shadow {
-        if let Some(root) = skeleton.roots().next() {
-            let p = at(root);
-            let radius = size_m * 0.28;
-            let m = Mat4::from_scale_rotation_translation(
-                Vec3::new(radius, 1.0, radius),
-                Quat::IDENTITY,
-                Vec3::new(p.x, floor_y + size_m * 0.001, p.z),
-            );
-            out.shadows.push(MeshInstance { world_from_model: m.to_cols_array_2d(), color: [0.0, 0.0, 0.0, 0.35] });
-        }
+    if style.shadow
+        && let Some(root) = skeleton.roots().next()
+    {
+        let p = at(root);
+        let radius = size_m * 0.28;
+        let m = Mat4::from_scale_rotation_translation(
+            Vec3::new(radius, 1.0, radius),
+            Quat::IDENTITY,
+            Vec3::new(p.x, floor_y + size_m * 0.001, p.z),
+        );
+        out.shadows.push(MeshInstance { world_from_model: m.to_cols_array_2d(), color: [0.0, 0.0, 0.0, 0.35] });
     }
 }
 
@@ -239,12 +239,12 @@ pub fn pick(camera: &OrbitCamera, ndc: Vec2, aspect: f32, skeleton: &Skeleton, p
         if t > 0.0 && off_ray <= joint_r && best_joint.is_none_or(|(d, _)| off_ray < d) {
             best_joint = Some((off_ray, i));
         }
-        if let Some(parent) = joint.parent {
-            if let Some(t) = ray_segment_hit(origin, dir, positions[parent], p, bone_r) {
-                if t > 0.0 && best_bone.is_none_or(|(bt, _)| t < bt) {
-                    best_bone = Some((t, i));
-                }
-            }
+        if let Some(parent) = joint.parent
+            && let Some(t) = ray_segment_hit(origin, dir, positions[parent], p, bone_r)
+            && t > 0.0
+            && best_bone.is_none_or(|(bt, _)| t < bt)
+        {
+            best_bone = Some((t, i));
         }
     }
     best_joint.or(best_bone).map(|(_, i)| i)

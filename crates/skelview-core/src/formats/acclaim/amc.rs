@@ -20,6 +20,7 @@ const MAX_REPEATS: usize = 20;
 
 /// Parses AMC text against `skeleton` (from its ASF). `radians` is the ASF's angle unit,
 /// which `:DEGREES`/`:RADIANS` in the AMC overrides.
+#[allow(clippy::explicit_counter_loop)] // `count` is also read after an early exit
 pub fn parse_amc(b: &[u8], skeleton: &Skeleton, mut radians: bool, frame_time_secs: f64) -> Result<Amc, ParseError> {
     let n = skeleton.channels_per_frame();
     let mut exact: HashMap<&[u8], usize> = HashMap::new();
@@ -46,14 +47,12 @@ pub fn parse_amc(b: &[u8], skeleton: &Skeleton, mut radians: bool, frame_time_se
                         warnings: &mut Vec<RawWarning>,
                         missing_warned: &mut bool,
                         at: usize| {
-        if !*missing_warned {
-            if let Some((_, j)) = skeleton.joints().iter().enumerate().find(|(i, j)| !j.channels.is_empty() && !seen[*i]) {
-                warnings.push(RawWarning {
-                    offset: at as u64,
-                    message: format!("frame has no line for bone '{}'; its previous values are kept (reported once)", j.name),
-                });
-                *missing_warned = true;
-            }
+        if !*missing_warned && let Some((_, j)) = skeleton.joints().iter().enumerate().find(|(i, j)| !j.channels.is_empty() && !seen[*i]) {
+            warnings.push(RawWarning {
+                offset: at as u64,
+                message: format!("frame has no line for bone '{}'; its previous values are kept (reported once)", j.name),
+            });
+            *missing_warned = true;
         }
         seen.iter_mut().for_each(|s| *s = false);
         values.extend_from_slice(row);
@@ -96,11 +95,12 @@ pub fn parse_amc(b: &[u8], skeleton: &Skeleton, mut radians: bool, frame_time_se
             }
             in_frame = true;
             let number: i64 = std::str::from_utf8(name).ok().and_then(|s| s.parse().ok()).unwrap_or(i64::MAX);
-            if let Some(prev) = last_number {
-                if number != prev.saturating_add(1) && gap_warnings < MAX_REPEATS {
-                    gap_warnings += 1;
-                    warnings.push(RawWarning { offset: start as u64, message: format!("frame {number} follows frame {prev}") });
-                }
+            if let Some(prev) = last_number
+                && number != prev.saturating_add(1)
+                && gap_warnings < MAX_REPEATS
+            {
+                gap_warnings += 1;
+                warnings.push(RawWarning { offset: start as u64, message: format!("frame {number} follows frame {prev}") });
             }
             last_number = Some(number);
             pos = next;

@@ -69,12 +69,13 @@ pub fn find_asf(amc: &Path) -> Result<PathBuf, String> {
     if let Some(p) = candidates.iter().find(|p| stem(p).eq_ignore_ascii_case(&amc_stem)) {
         return Ok(p.clone());
     }
-    if let Some((subject, take)) = amc_stem.split_once('_') {
-        if !subject.is_empty() && subject.bytes().all(|c| c.is_ascii_digit()) && take.bytes().all(|c| c.is_ascii_digit()) {
-            if let Some(p) = candidates.iter().find(|p| stem(p).eq_ignore_ascii_case(subject)) {
-                return Ok(p.clone());
-            }
-        }
+    if let Some((subject, take)) = amc_stem.split_once('_')
+        && !subject.is_empty()
+        && subject.bytes().all(|c| c.is_ascii_digit())
+        && take.bytes().all(|c| c.is_ascii_digit())
+        && let Some(p) = candidates.iter().find(|p| stem(p).eq_ignore_ascii_case(subject))
+    {
+        return Ok(p.clone());
     }
     let lower = amc_stem.to_ascii_lowercase();
     if let Some(p) = candidates

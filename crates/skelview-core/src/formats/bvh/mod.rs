@@ -175,7 +175,7 @@ impl Rows {
         }
         let n = self.parser.scales.len();
         if !self.announced && (n > 0 && self.filled >= n || eof) {
-            let frames = if n == 0 { 0 } else { (self.filled / n).min(FIRST_FRAMES) };
+            let frames = self.filled.checked_div(n).unwrap_or(0).min(FIRST_FRAMES);
             let mut first = Clip::new(self.header.frame_time_secs, n, frames, self.values[..frames * n].to_vec());
             first.hold_missing();
             observer.skeleton_ready(&self.header.skeleton, &first);
@@ -191,7 +191,7 @@ impl Rows {
         self.values.truncate(self.filled);
         let Header { skeleton, declared_frames, frames_offset, frame_time_secs, mut warnings, .. } = self.header;
         let n = self.parser.scales.len();
-        let rows = if n == 0 { declared_frames.min(MAX_EMPTY_FRAMES) as usize } else { self.values.len() / n };
+        let rows = self.values.len().checked_div(n).unwrap_or(declared_frames.min(MAX_EMPTY_FRAMES) as usize);
         if let Some(offset) = self.dropped {
             warnings.push(RawWarning { offset, message: "last motion row is incomplete (truncated file?); it was dropped".into() });
         }

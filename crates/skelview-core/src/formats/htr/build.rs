@@ -197,7 +197,7 @@ pub(super) fn build(
     }
     let skeleton = Skeleton::new(joints, PositionRule::Add).map_err(|e| ParseError::invalid(0, e.to_string()))?;
     let clip = Clip::new(1.0 / fps, cpf, frames, values);
-    let unit = h.unit_text.as_deref().and_then(|u| LengthUnit::parse(u));
+    let unit = h.unit_text.as_deref().and_then(LengthUnit::parse);
     if let (Some(text), None) = (&h.unit_text, unit) {
         warnings.push(RawWarning {
             offset: 0,
