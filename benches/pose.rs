@@ -1,6 +1,8 @@
 //! Per-frame CPU cost of posing: sample (linear) + forward kinematics, for the 165-joint
 //! corpus file, one skeleton and sixteen. Run: `cargo bench --bench pose`.
 
+use skelview::app::ClipEdit;
+use skelview_render::scene::ClipId;
 use std::hint::black_box;
 use std::path::Path;
 
@@ -88,7 +90,7 @@ fn viewer_8_clips_bench(c: &mut Criterion) {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     for k in 0..8 {
-        v.commands.push(Command::SetClipOffset(k, k as f64 * 0.1));
+        v.commands.push(Command::Clip(ClipId(k), ClipEdit::Offset(k as f64 * 0.1)));
     }
     v.update(0.0);
     c.bench_function("viewer_update_8_clips_165_joints", |b| b.iter(|| v.update(1.0 / 60.0)));

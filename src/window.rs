@@ -11,8 +11,8 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
 
+use crate::app::Viewer;
 use crate::app::trace::{Milestone, Phase, Trace};
-use crate::app::{Command, Viewer};
 use crate::ui::{self, ViewportGpu};
 use skelview_core::formats::LoadOptions;
 
@@ -153,7 +153,14 @@ impl App {
         let viewer = &mut self.viewer;
         let gpu = &mut r.gpu;
         let frame_ms = r.frame_ms;
-        let mut output = r.ctx.run_ui(input, |ui| ui::viewer_ui(ui, viewer, gpu, frame_ms));
+        // The front door hands a finished screenshot to the clipboard (the panels only read).
+        let to_clipboard = viewer.frame.to_clipboard.take();
+        let mut output = r.ctx.run_ui(input, |ui| {
+            if let Some(((w, h), pixels)) = &to_clipboard {
+                ui.ctx().copy_image(egui::ColorImage::from_rgba_unmultiplied([*w as usize, *h as usize], pixels));
+            }
+            ui::viewer_ui(ui, viewer, gpu, frame_ms)
+        });
         r.egui_state.handle_platform_output(&r.window, std::mem::take(&mut output.platform_output));
         let primitives = r.ctx.tessellate(std::mem::take(&mut output.shapes), output.pixels_per_point);
         let app_time = started.elapsed();
@@ -243,7 +250,8 @@ impl ApplicationHandler<Wake> for App {
             }
             WindowEvent::Resized(size) => {
                 let logical = size.to_logical::<f64>(r.window.scale_factor());
-                self.viewer.settings.window_size = (logical.width.round() as u32, logical.height.round() as u32);
+                let (w, h) = (logical.width.round() as u32, logical.height.round() as u32);
+                self.viewer.send(crate::app::Command::Setting(crate::app::SettingEdit::WindowSize(w, h)));
                 if let (Some(w), Some(h)) = (std::num::NonZeroU32::new(size.width), std::num::NonZeroU32::new(size.height)) {
                     r.painter.on_window_resized(egui::ViewportId::ROOT, w, h);
                 }
@@ -258,7 +266,7 @@ impl ApplicationHandler<Wake> for App {
             WindowEvent::DroppedFile(path) => {
                 let add = self.modifiers.shift_key() || self.modifiers.control_key() || self.dropped_since_frame;
                 self.dropped_since_frame = true;
-                self.viewer.commands.push(if add { Command::Add(vec![path]) } else { Command::Open(vec![path]) });
+                self.viewer.send(crate::app::actions::dropped(vec![path], add));
                 r.window.request_redraw();
             }
             WindowEvent::RedrawRequested => self.redraw(event_loop),

@@ -2,6 +2,8 @@
 //! layout choice and the comparison window. Each frame runs the viewer's update first, as
 //! the window does, so that commands take effect.
 
+use skelview::app::{ClipEdit, SceneEdit};
+use skelview_render::scene::ClipId;
 use std::sync::Arc;
 
 use egui_kittest::Harness;
@@ -104,7 +106,7 @@ fn typing_an_offset_moves_that_clip_in_time() {
 #[test]
 fn choosing_align_roots_changes_the_layout() {
     let mut v = viewer_with(&["a.bvh", "b.bvh"]);
-    v.commands.push(skelview::app::Command::SetLayout(Layout::SideBySide));
+    v.commands.push(skelview::app::Command::Scene(SceneEdit::Layout(Layout::SideBySide)));
     v.update(0.0);
     let root = v.session.scene.clips[0].motion.skeleton.roots().next().unwrap();
     let apart = (v.session.scene.clips[0].positions()[root] - v.session.scene.clips[1].positions()[root]).length();
@@ -169,7 +171,7 @@ fn the_mpjpe_plot_appears_for_two_clips() {
     assert_eq!(frames, Some(101), "one point per reference frame");
     h.get_by_label_contains("over the overlap 0.0 mm");
     // The clip one second later: metres by the error's size, or millimetres when asked.
-    h.state_mut().commands.push(skelview::app::Command::SetClipOffset(1, 1.0));
+    h.state_mut().commands.push(skelview::app::Command::Clip(ClipId(1), ClipEdit::Offset(1.0)));
     for _ in 0..400 {
         h.run();
         if h.state().session.scene.compare.overlap.as_ref().is_some_and(|o| o.mean > 0.0) {

@@ -149,3 +149,29 @@ fn the_import_reader_sees_grouped_and_nested_paths() {
         "use crate::core::{Clip, Motion};\nuse crate::{formats, scene::Style};\nfn f() { crate::render::x(); } // crate::ui in a comment";
     assert_eq!(imports(text).into_iter().collect::<Vec<_>>(), ["core", "formats", "render", "scene"]);
 }
+
+#[test]
+fn the_panels_change_the_viewer_only_by_sending_commands() {
+    let ui = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui");
+    let mut files = Vec::new();
+    rust_files(&ui, &mut files);
+    let mut writes = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in code_of(&text).lines().enumerate() {
+            let l = line.replace(' ', "");
+            let assigns = l.find("viewer.").is_some_and(|i| {
+                let rest = &l[i..];
+                let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')).unwrap_or(rest.len());
+                rest[end..].starts_with('=') && !rest[end..].starts_with("==")
+            });
+            let mutates = ["&mutviewer.", "viewer.commands", ".take()", ".retain(", ".get_or_insert("]
+                .iter()
+                .any(|p| l.contains(p) && (p.contains("viewer") || l.contains("viewer.")));
+            if assigns || mutates {
+                writes.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(writes.is_empty(), "ui/ writes the viewer's state instead of sending a command:\n{}", writes.join("\n"));
+}

@@ -2,6 +2,7 @@
 //! appear where the camera projects the joints of a known pose, background elsewhere.
 //! Without an adapter the tests skip with a note, except under CI=true where they fail.
 
+use skelview::app::{CameraEdit, Export, JobCommand, SceneEdit};
 use std::sync::Arc;
 
 use glam::Vec3;
@@ -207,7 +208,7 @@ fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
     }
     v.update(0.0);
     let dir = std::env::temp_dir().join(format!("skelview-viewer-frames-{}", std::process::id()));
-    v.commands.push(Command::ExportFrames(dir.clone(), (64, 48)));
+    v.commands.push(Command::Job(JobCommand::Export(Export::Frames(dir.clone(), (64, 48)))));
     v.update(0.0);
     wait(&mut v, &|v| v.jobs.export.is_none());
     assert!(v.messages.error.is_none(), "{:?}", v.messages.error);
@@ -223,11 +224,11 @@ fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
         Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
     ));
     wait(&mut v, &|v| v.session.scene.clips.len() == 2);
-    v.commands.push(Command::View(ViewPreset::Front));
-    v.commands.push(Command::SetLayout(Layout::SideBySide));
+    v.commands.push(Command::Camera(CameraEdit::Preset(ViewPreset::Front)));
+    v.commands.push(Command::Scene(SceneEdit::Layout(Layout::SideBySide)));
     v.session.scene.compare.heat = false;
     v.update(0.0);
-    v.commands.push(Command::ExportFrames(dir.clone(), (320, 240)));
+    v.commands.push(Command::Job(JobCommand::Export(Export::Frames(dir.clone(), (320, 240)))));
     v.update(0.0);
     wait(&mut v, &|v| v.jobs.export.is_none());
     assert!(v.messages.error.is_none(), "{:?}", v.messages.error);
@@ -274,10 +275,10 @@ fn two_viewer_clips_appear_in_their_colours() {
     v.view.aspect = 320.0 / 240.0;
     v.commands.push(Command::Playback(PlaybackCommand::Pause));
     // Front view first: side by side spreads along the screen's X as it is when chosen.
-    v.commands.push(Command::View(skelview_render::scene::ViewPreset::Front));
-    v.commands.push(Command::SetLayout(Layout::SideBySide));
+    v.commands.push(Command::Camera(CameraEdit::Preset(skelview_render::scene::ViewPreset::Front)));
+    v.commands.push(Command::Scene(SceneEdit::Layout(Layout::SideBySide)));
     // The first frames only, so that framing fits the two bodies rather than the walk.
-    v.commands.push(Command::SetPoseMode(skelview_render::scene::PoseMode::FirstFrame));
+    v.commands.push(Command::Scene(SceneEdit::PoseMode(skelview_render::scene::PoseMode::FirstFrame)));
     v.update(0.0);
     v.update(0.0);
     let mut renderer = SkeletonRenderer::new(&gpu.device, wgpu::TextureFormat::Rgba8UnormSrgb, 1);
@@ -349,8 +350,8 @@ fn the_viewer_and_the_command_line_compose_the_same_scene() {
     for c in [
         Command::Playback(PlaybackCommand::Pause),
         Command::Playback(PlaybackCommand::SeekFrame(40)),
-        Command::View(ViewPreset::Front),
-        Command::SetLayout(Layout::SideBySide),
+        Command::Camera(CameraEdit::Preset(ViewPreset::Front)),
+        Command::Scene(SceneEdit::Layout(Layout::SideBySide)),
     ] {
         v.commands.push(c);
     }

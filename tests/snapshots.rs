@@ -9,6 +9,8 @@
 
 mod common;
 use common::{have_gpu, wait};
+use skelview::app::{ClipEdit, SelectionEdit};
+use skelview_render::scene::ClipId;
 
 use std::sync::Arc;
 
@@ -35,7 +37,11 @@ fn two_clips(light: bool) -> Viewer {
     v.add(request("second_walk.bvh"));
     wait(&mut v, &|v| v.session.scene.clips.len() == 2);
     let arm = v.motion().unwrap().skeleton.find("LeftArm");
-    for c in [Command::SetClipOffset(1, 0.5), Command::Select(arm), Command::Playback(PlaybackCommand::Pause)] {
+    for c in [
+        Command::Clip(ClipId(1), ClipEdit::Offset(0.5)),
+        Command::Selection(SelectionEdit::Joint(arm)),
+        Command::Playback(PlaybackCommand::Pause),
+    ] {
         v.commands.push(c);
     }
     v.commands.push(Command::Playback(PlaybackCommand::Seek(1.5)));

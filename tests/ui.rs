@@ -1,6 +1,7 @@
 //! egui UI tests (egui_kittest, no GPU): the timeline, the joint tree and the inspector push
 //! the right commands; shortcuts map to playback commands.
 
+use skelview::app::{CameraEdit, SelectionEdit};
 use std::sync::Arc;
 
 use egui_kittest::Harness;
@@ -52,7 +53,7 @@ fn joint_tree_filters_and_selects() {
     h.get_by_label("LeftForeArm").click();
     h.run();
     let left_fore_arm = h.state().motion().unwrap().skeleton.find("LeftForeArm");
-    assert!(h.state().commands.contains(&Command::Select(left_fore_arm)));
+    assert!(h.state().commands.contains(&Command::Selection(SelectionEdit::Joint(left_fore_arm))));
 }
 
 #[test]
@@ -69,7 +70,7 @@ fn inspector_shows_raw_channels_and_links_to_the_parent() {
     h.get_by_label_contains("bone length");
     h.get_by_label("parent: Neck").click();
     h.run();
-    assert!(h.state().commands.contains(&Command::Select(neck)));
+    assert!(h.state().commands.contains(&Command::Selection(SelectionEdit::Joint(neck))));
 }
 
 #[test]
@@ -85,7 +86,7 @@ fn shortcuts_map_to_commands() {
     let c = &h.state().commands;
     assert!(c.contains(&Command::Playback(PlaybackCommand::TogglePlay)), "{c:?}");
     assert!(c.contains(&Command::Playback(PlaybackCommand::Step(10))), "{c:?}");
-    assert!(c.contains(&Command::FrameAll), "{c:?}");
+    assert!(c.contains(&Command::Camera(CameraEdit::FrameAll)), "{c:?}");
 }
 
 #[test]

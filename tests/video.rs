@@ -5,6 +5,7 @@
 
 mod common;
 use common::{have_gpu, wait};
+use skelview::app::{Export, JobCommand};
 
 use std::path::Path;
 use std::sync::Arc;
@@ -123,7 +124,7 @@ fn the_viewer_exports_its_range_as_a_gif_and_takes_screenshots() {
     v.update(0.0);
     let dir = tempfile::tempdir().unwrap();
     let gif = dir.path().join("range.gif");
-    v.commands.push(Command::ExportVideo(gif.clone()));
+    v.commands.push(Command::Job(JobCommand::Export(Export::Video(gif.clone()))));
     v.update(0.0);
     assert!(v.jobs.export.is_some(), "runs in the background");
     wait(&mut v, &|v| v.jobs.export.is_none());
@@ -133,11 +134,11 @@ fn the_viewer_exports_its_range_as_a_gif_and_takes_screenshots() {
     // Save screenshot: a PNG of the viewport's size; Copy: a picture for the clipboard.
     v.view.viewport_px = (200, 120);
     let png = dir.path().join("shot.png");
-    v.commands.push(Command::SaveScreenshot(png.clone()));
+    v.commands.push(Command::Job(JobCommand::Export(Export::Screenshot(Some(png.clone())))));
     v.update(0.0);
     wait(&mut v, &|v| v.jobs.export.is_none());
     assert_eq!(image::image_dimensions(&png).unwrap(), (200, 120));
-    v.commands.push(Command::CopyScreenshot);
+    v.commands.push(Command::Job(JobCommand::Export(Export::Screenshot(None))));
     wait(&mut v, &|v| v.frame.to_clipboard.is_some());
     let ((w, h), pixels) = v.frame.to_clipboard.take().unwrap();
     assert_eq!((w, h, pixels.len()), (200, 120, 200 * 120 * 4));

@@ -1,117 +1,104 @@
-//! The commands the UI pushes; [`super::Viewer::apply_commands`] applies them once per frame.
+//! The commands the UI sends, grouped by the state they change; [`super::Viewer::apply_commands`]
+//! hands each to that state's owner once per frame. Clips are addressed by [`ClipId`], which
+//! survives reordering and in-place reloads, never by their place in the list.
 
 use std::path::PathBuf;
 
 use glam::Vec2;
 
 use super::Dialog;
-use skelview_core::core::{Interpolation, LengthUnit, PlaybackCommand, PositionRule, UpAxis};
-use skelview_render::scene::{CompareMode, Layout, Overlays, PoseMode, ViewPreset};
+use super::error::AppError;
+use super::view::IssueSort;
+use skelview_core::core::{Interpolation, LengthDisplay, LengthUnit, PlaybackCommand, PositionRule, UpAxis};
+use skelview_core::qa::{Kind, Thresholds};
+use skelview_render::scene::{ClipId, CompareMode, Layout, Overlays, PoseMode, Style, ViewPreset};
 
-/// A change requested by the UI, applied once per frame.
+/// A change requested by the UI, applied once per frame by the owner of what it changes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
-    /// Playback change.
+    /// The shared clock (owner: the session's playback; the rate is also a setting).
     Playback(PlaybackCommand),
-    /// Open files (replacing what is shown).
+    /// Files in (owner: the loads).
+    Files(FilesCommand),
+    /// One clip (owner: the session).
+    Clip(ClipId, ClipEdit),
+    /// How the clips are composed (owner: the scene).
+    Scene(SceneEdit),
+    /// The comparison of the reference with another clip (owner: the scene's comparison).
+    Compare(CompareEdit),
+    /// The camera (owner: the view).
+    Camera(CameraEdit),
+    /// The selected joint (owner: the view; the Measure tool picks what is selected).
+    Selection(SelectionEdit),
+    /// Which windows are open and what they list (owner: the view).
+    Window(WindowEdit),
+    /// What persists (owner: the settings and their store).
+    Setting(SettingEdit),
+    /// Background jobs: exports, dialogs, reads (owner: the jobs).
+    Job(JobCommand),
+    /// Show an error (a dialog thread found no dialog to show).
+    ShowError(AppError),
+    /// Close the error message.
+    DismissError,
+}
+
+/// Files in.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FilesCommand {
+    /// Open files, replacing what is shown.
     Open(Vec<PathBuf>),
     /// Open files as more clips beside those shown.
     Add(Vec<PathBuf>),
-    /// Close clip `i`.
-    RemoveClip(usize),
-    /// Make clip `i` the one the inspector and joint tree show.
-    SetActiveClip(usize),
-    /// Shared-clock time (seconds) of clip `i`'s first frame.
-    SetClipOffset(usize, f64),
-    /// Start clip `i` together with the reference (first) clip.
-    MatchStart(usize),
-    /// Place the clips another way.
-    SetLayout(Layout),
-    /// Select a joint (or nothing).
-    Select(Option<usize>),
-    /// Show another pose.
-    SetPoseMode(PoseMode),
-    /// Nearest or linear sampling.
-    SetInterpolation(Interpolation),
-    /// Fit the skeleton in view.
-    FrameAll,
-    /// Camera preset.
-    View(ViewPreset),
-    /// Perspective ↔ orthographic.
-    ToggleOrtho,
-    /// Keep the root in the centre of the view.
-    ToggleFollowRoot,
     /// Stop the running loads.
-    CancelLoad,
-    /// Orbit by a drag (pixels).
-    Orbit(Vec2),
-    /// Pan by a drag (pixels) in a viewport of this height.
-    Pan(Vec2, f32),
-    /// Zoom by a factor towards a point (NDC) in a viewport of this aspect.
-    Zoom(f32, Vec2, f32),
-    /// Select what is under a point (NDC) in a viewport of this aspect.
-    Pick(Vec2, f32),
-    /// Show or hide the shortcut list.
-    ToggleHelp,
-    /// Open or close the Measure tool (clicked joints are then picked for it).
-    ToggleMeasure,
-    /// Forget the joints picked for the Measure tool.
-    ClearMeasure,
-    /// Write the Measure tool's values over the whole clip as CSV.
-    ExportMeasures(PathBuf),
-    /// Close the error message.
-    DismissError,
-    /// Show an error message (from the UI: no file dialog available).
-    ShowError(String),
-    /// The active clip's length unit (`None`: as detected or declared), remembered per file.
-    SetUnit(Option<LengthUnit>),
-    /// The active clip's up axis (`None`: as detected or declared), remembered per file.
-    SetUpAxis(Option<UpAxis>),
-    /// Reload the active BVH with another position-channel rule, remembered per file.
-    SetPositionRule(PositionRule),
-    /// Write the settings (after the UI edited them in place).
-    SaveSettings,
-    /// Back to the default settings (the window size stays).
-    ResetSettings,
-    /// Export every frame's positions of the active clip as CSV.
-    ExportPositions(PathBuf),
-    /// Render the in/out range as numbered PNGs of this size into a folder.
-    ExportFrames(PathBuf, (u32, u32)),
-    /// Render the in/out range into a video (`.gif` or `.mp4`) with the current camera.
-    ExportVideo(PathBuf),
-    /// Put a picture of the viewport on the clipboard.
-    CopyScreenshot,
-    /// Save a picture of the viewport as PNG.
-    SaveScreenshot(PathBuf),
-    /// Stop the running export.
-    CancelJob,
-    /// Use this MNM name map in the comparison.
-    LoadNameMap(PathBuf),
-    /// Ask the user with a file dialog (on a background thread); the answer is a command.
-    Ask(Dialog),
-    /// Reload clip `i` in place playing another of its file's takes (by name).
-    SetTake(usize, String),
-    /// How clip `i` is drawn: colour (linear RGBA), visible, opacity.
-    SetClipLook(usize, [f32; 4], bool, f32),
-    /// A change to the comparison.
-    Compare(CompareEdit),
-    /// Trails and onion skin.
-    SetOverlays(Overlays),
-    /// Go to a finding of the active clip's checks: seek to its first frame, select its
-    /// joint and frame the camera on it.
-    ShowFinding {
-        /// Frame of the active clip.
-        frame: usize,
-        /// The joint, if the finding has one.
-        joint: Option<usize>,
+    CancelLoads,
+}
+
+/// A change to one clip.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClipEdit {
+    /// Close it.
+    Remove,
+    /// Make it the one the inspector and joint tree show.
+    Activate,
+    /// Shared-clock time (seconds) of its first frame.
+    Offset(f64),
+    /// Start it together with the reference (first) clip.
+    MatchStart,
+    /// How it is drawn: colour (linear RGBA), visible, opacity.
+    Look {
+        /// Linear RGBA.
+        color: [f32; 4],
+        /// Drawn at all.
+        visible: bool,
+        /// 0 (invisible) to 1.
+        opacity: f32,
     },
+    /// Reload it in place playing another of its file's takes (by name).
+    Take(String),
+    /// Its length unit (`None`: as detected or declared), remembered for its file.
+    Unit(Option<LengthUnit>),
+    /// Its up axis (`None`: as detected or declared), remembered for its file.
+    UpAxis(Option<UpAxis>),
+    /// Reload it with another BVH position-channel rule, remembered for its file.
+    PositionRule(PositionRule),
+}
+
+/// How the clips are composed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SceneEdit {
+    /// Place the clips another way.
+    Layout(Layout),
+    /// Show another pose.
+    PoseMode(PoseMode),
+    /// Trails and onion skin.
+    Overlays(Overlays),
 }
 
 /// A change to the comparison of the reference with another clip.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CompareEdit {
-    /// Compare the reference with clip `i`.
-    Other(usize),
+    /// Compare the reference with this clip.
+    Other(ClipId),
     /// Positions or angles.
     Mode(CompareMode),
     /// Colour the compared clip's bones by their error.
@@ -120,4 +107,135 @@ pub enum CompareEdit {
     Partners(Vec<Option<usize>>),
     /// Drop the MNM name map.
     ClearNameMap,
+}
+
+/// A change to the camera.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CameraEdit {
+    /// Fit the whole clips in view (and stop following).
+    FrameAll,
+    /// A preset direction.
+    Preset(ViewPreset),
+    /// Orthographic (true) or perspective.
+    Orthographic(bool),
+    /// Keep the root in the centre of the view.
+    FollowRoot(bool),
+    /// Orbit by a drag (pixels).
+    Orbit(Vec2),
+    /// Pan by a drag (pixels) in a viewport of this height.
+    Pan(Vec2, f32),
+    /// Zoom by a factor towards a point (NDC) in a viewport of this aspect.
+    Zoom(f32, Vec2, f32),
+    /// The viewport's aspect and size in physical pixels (framing, screenshots).
+    Viewport {
+        /// Width over height.
+        aspect: f32,
+        /// Physical pixels.
+        px: (u32, u32),
+    },
+}
+
+/// A change to the selection.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SelectionEdit {
+    /// Select a joint of the active clip (or nothing).
+    Joint(Option<usize>),
+    /// Select what is under a point (NDC) in a viewport of this aspect.
+    Pick(Vec2, f32),
+    /// Go to a finding of the active clip's checks: seek to its first frame, select its
+    /// joint and frame the camera on it.
+    Finding {
+        /// Frame of the active clip.
+        frame: usize,
+        /// The joint, if the finding has one.
+        joint: Option<usize>,
+    },
+}
+
+/// Which windows are open and what they list.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WindowEdit {
+    /// The shortcut list.
+    Help(bool),
+    /// The Measure tool (clicked joints are then picked for it).
+    Measure(bool),
+    /// Forget the joints picked for the Measure tool.
+    ClearMeasure,
+    /// The Issues window.
+    Issues(bool),
+    /// The channel curves of the selected joint.
+    Curves(bool),
+    /// The joint tree's search text.
+    JointFilter(String),
+    /// The order of the findings list.
+    IssueSort(IssueSort),
+    /// List (true) or hide a kind of finding.
+    IssueKind(Kind, bool),
+    /// Thresholds being edited, not yet applied (`None`: the saved ones).
+    ThresholdDraft(Option<Thresholds>),
+}
+
+/// A change to what persists.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SettingEdit {
+    /// What is drawn (bones, joints, axes, grid, shadow, world axes).
+    Style(Style),
+    /// Joint names in the viewport.
+    ShowNames(bool),
+    /// Nearest or linear sampling.
+    Interpolation(Interpolation),
+    /// The light theme.
+    LightTheme(bool),
+    /// The unit lengths are shown in.
+    Lengths(LengthDisplay),
+    /// Which side panels are shown (left, right).
+    PanelsShown(bool, bool),
+    /// The side panels' widths in points (left, right), as the user dragged them.
+    PanelWidths(f32, f32),
+    /// The window's size in points.
+    WindowSize(u32, u32),
+    /// The capture checks' thresholds.
+    Thresholds(Thresholds),
+    /// Back to the default settings (the window size and recent files stay).
+    Reset,
+}
+
+impl SettingEdit {
+    /// Whether the settings are written at once. The rest (sizes, toggles changed often) are
+    /// written when the viewer closes, so that a run that is only looked at writes nothing.
+    pub fn saves_now(&self) -> bool {
+        matches!(self, Self::LightTheme(_) | Self::Lengths(_) | Self::PanelsShown(..) | Self::Thresholds(_) | Self::Reset)
+    }
+}
+
+/// Identifies a background job, so that a Cancel reaches the job it was pressed for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JobId(pub u64);
+
+/// Background jobs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JobCommand {
+    /// Ask the user with a file dialog (on a background thread); the answer is a command.
+    Ask(Dialog),
+    /// Start an export.
+    Export(Export),
+    /// Read this MNM name map for the comparison.
+    ReadNameMap(PathBuf),
+    /// Stop this job (an export).
+    Cancel(JobId),
+}
+
+/// What an export writes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Export {
+    /// Every frame's positions of the active clip as CSV.
+    Positions(PathBuf),
+    /// The Measure tool's values over the whole clip as CSV.
+    Measures(PathBuf),
+    /// The in/out range as numbered PNGs of this size into a folder.
+    Frames(PathBuf, (u32, u32)),
+    /// The in/out range as a video (`.gif` or `.mp4`) with the current camera.
+    Video(PathBuf),
+    /// A picture of the viewport: saved as PNG, or (`None`) put on the clipboard.
+    Screenshot(Option<PathBuf>),
 }

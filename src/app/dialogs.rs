@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, sync_channel};
 
-use super::Command;
+use super::{AppError, Command, Export, FilesCommand, JobCommand};
 use crate::cache::Waker;
 
 /// Which question a dialog asks.
@@ -35,6 +35,10 @@ fn which(program: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|d| d.join(program)).find(|p| p.is_file()))
 }
 
+fn export(e: Export) -> Command {
+    Command::Job(JobCommand::Export(e))
+}
+
 /// Asks `dialog` and turns the answer into a command (`None`: cancelled).
 fn ask(dialog: Dialog) -> Option<Command> {
     let motion = skelview_core::formats::table::dialog_extensions();
@@ -43,33 +47,41 @@ fn ask(dialog: Dialog) -> Option<Command> {
             let title = if dialog == Dialog::Open { "Open motion" } else { "Add motion" };
             let picked =
                 rfd::FileDialog::new().add_filter("Motion capture", &motion).add_filter("All files", &["*"]).set_title(title).pick_files();
-            picked.map(|p| if dialog == Dialog::Open { Command::Open(p) } else { Command::Add(p) })
+            picked.map(|p| Command::Files(if dialog == Dialog::Open { FilesCommand::Open(p) } else { FilesCommand::Add(p) }))
         }
-        Dialog::ExportPositions => {
-            rfd::FileDialog::new().add_filter("CSV", &["csv"]).set_file_name("positions.csv").save_file().map(Command::ExportPositions)
-        }
-        Dialog::ExportMeasures => {
-            rfd::FileDialog::new().add_filter("CSV", &["csv"]).set_file_name("measurements.csv").save_file().map(Command::ExportMeasures)
-        }
+        Dialog::ExportPositions => rfd::FileDialog::new()
+            .add_filter("CSV", &["csv"])
+            .set_file_name("positions.csv")
+            .save_file()
+            .map(|p| export(Export::Positions(p))),
+        Dialog::ExportMeasures => rfd::FileDialog::new()
+            .add_filter("CSV", &["csv"])
+            .set_file_name("measurements.csv")
+            .save_file()
+            .map(|p| export(Export::Measures(p))),
         Dialog::ExportVideo => rfd::FileDialog::new()
             .add_filter("Animated GIF", &["gif"])
             .add_filter("MP4 video (needs ffmpeg)", &["mp4"])
             .set_file_name("skelview.gif")
             .save_file()
-            .map(Command::ExportVideo),
-        Dialog::SaveScreenshot => {
-            rfd::FileDialog::new().add_filter("PNG", &["png"]).set_file_name("skelview.png").save_file().map(Command::SaveScreenshot)
-        }
+            .map(|p| export(Export::Video(p))),
+        Dialog::SaveScreenshot => rfd::FileDialog::new()
+            .add_filter("PNG", &["png"])
+            .set_file_name("skelview.png")
+            .save_file()
+            .map(|p| export(Export::Screenshot(Some(p)))),
         Dialog::ExportFrames => {
-            rfd::FileDialog::new().set_title("Folder for the PNG frames").pick_folder().map(|d| Command::ExportFrames(d, (1280, 720)))
+            rfd::FileDialog::new().set_title("Folder for the PNG frames").pick_folder().map(|d| export(Export::Frames(d, (1280, 720))))
         }
-        Dialog::NameMap => {
-            rfd::FileDialog::new().add_filter("Name map", &["mnm"]).add_filter("All files", &["*"]).pick_file().map(Command::LoadNameMap)
-        }
+        Dialog::NameMap => rfd::FileDialog::new()
+            .add_filter("Name map", &["mnm"])
+            .add_filter("All files", &["*"])
+            .pick_file()
+            .map(|p| Command::Job(JobCommand::ReadNameMap(p))),
     };
     // rfd answers None both for "cancelled" and "no dialog could be shown": say which.
     if answer.is_none() && std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() && which("zenity").is_none() {
-        return Some(Command::ShowError(NO_DIALOG.into()));
+        return Some(Command::ShowError(AppError::NoDialog(NO_DIALOG.into())));
     }
     answer
 }

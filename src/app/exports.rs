@@ -1,7 +1,7 @@
 //! The export commands: positions and measurements as CSV, PNG frames, videos and
 //! screenshots of what the viewport shows, each handed to a background job.
 
-use super::{Command, Viewer};
+use super::{AppError, Export, Viewer};
 
 /// Height in pixels of exported videos: GIFs are kept small, MP4s are HD.
 fn video_size(path: &std::path::Path, aspect: f32) -> (u32, u32) {
@@ -11,41 +11,36 @@ fn video_size(path: &std::path::Path, aspect: f32) -> (u32, u32) {
 }
 
 impl Viewer {
-    /// Starts the export `command` asks for (the other commands are not exports).
-    pub(super) fn export(&mut self, command: Command) {
+    /// Starts `export` on a background job.
+    pub(super) fn export(&mut self, export: Export) {
         let waker = self.waker.clone();
-        let started = match command {
-            Command::ExportPositions(path) => match self.motion().cloned() {
+        let started = match export {
+            Export::Positions(path) => match self.motion().cloned() {
                 Some(m) => self.jobs.export_positions(m, path, waker),
                 None => Ok(()),
             },
-            Command::ExportFrames(dir, size) => {
+            Export::Frames(dir, size) => {
                 let (spec, frames, scene) = (self.frame_spec(), self.session.range_frames(), self.session.scene.clone());
                 self.jobs.export_frames(scene, spec, frames, self.view.camera, dir, size, waker)
             }
-            Command::ExportMeasures(path) => match (self.motion().cloned(), self.whole.measures.result().cloned()) {
+            Export::Measures(path) => match (self.motion().cloned(), self.whole.measures.result().cloned()) {
                 (Some(m), Some(curves)) => self.jobs.export_measures(m, curves, path, waker),
                 _ => Err("nothing measured yet: pick joints in the Measure tool".into()),
             },
-            Command::ExportVideo(path) => {
+            Export::Video(path) => {
                 let (spec, frames, scene) = (self.frame_spec(), self.session.range_frames(), self.session.scene.clone());
                 // The clips play at their own rate: one video frame per frame of the range.
                 let fps = 1.0 / self.session.playback.frame_time_secs();
                 let size = video_size(&path, self.view.aspect);
                 self.jobs.export_video(scene, spec, frames, self.view.camera, path, size, fps, waker)
             }
-            Command::CopyScreenshot | Command::SaveScreenshot(_) => {
-                let to = match command {
-                    Command::SaveScreenshot(path) => Some(path),
-                    _ => None,
-                };
+            Export::Screenshot(to) => {
                 let (spec, scene) = (self.frame_spec(), self.session.scene.clone());
                 self.jobs.screenshot(scene, spec, self.view.camera, self.view.viewport_px, to, waker)
             }
-            _ => Ok(()),
         };
         if let Err(e) = started {
-            self.messages.error = Some(e);
+            self.messages.fail(AppError::Export(e));
         }
     }
 }

@@ -18,6 +18,8 @@ pub use crate::cache::Waker;
 
 /// A long export on its own thread, with progress and cancel.
 pub struct Job {
+    /// Which job it is, for its Cancel button.
+    pub id: super::JobId,
     /// What it does, for the status bar.
     pub name: String,
     /// Items done so far.
@@ -33,6 +35,7 @@ impl Job {
     /// Runs `work` on a thread named `skelview-export`; `work` reports progress through the
     /// counters and checks `cancel`; `waker` repaints the UI as it goes.
     fn spawn(
+        id: super::JobId,
         name: String,
         waker: Waker,
         work: impl FnOnce(&mut dyn FnMut(usize, usize) -> ControlFlow<()>) -> Result<String, String> + Send + 'static,
@@ -50,7 +53,7 @@ impl Job {
             let _ = tx.send(work(&mut progress));
             waker();
         })?;
-        Ok(Self { name, done, total, cancel, result })
+        Ok(Self { id, name, done, total, cancel, result })
     }
 
     /// Fraction done.
@@ -95,6 +98,7 @@ pub struct Jobs {
     name_map: Option<(PathBuf, Receiver<Result<NameMap, String>>)>,
     dialog: Option<Receiver<Option<super::Command>>>,
     picture: Option<Receiver<Result<Picture, String>>>,
+    next_id: u64,
 }
 
 impl Jobs {
@@ -253,13 +257,15 @@ impl Jobs {
         if self.export.is_some() {
             return Err("an export is already running".into());
         }
-        self.export = Some(Job::spawn(name, waker, work).map_err(|e| format!("cannot start the export thread: {e}"))?);
+        self.next_id += 1;
+        let id = super::JobId(self.next_id);
+        self.export = Some(Job::spawn(id, name, waker, work).map_err(|e| format!("cannot start the export thread: {e}"))?);
         Ok(())
     }
 
-    /// Asks the running export to stop.
-    pub fn cancel(&self) {
-        if let Some(job) = &self.export {
+    /// Asks the export `id` to stop (nothing when it has already finished).
+    pub fn cancel(&self, id: super::JobId) {
+        if let Some(job) = self.export.as_ref().filter(|j| j.id == id) {
             job.cancel.store(true, Ordering::Relaxed);
         }
     }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{Start, Viewer};
+use super::{AppError, Start, Viewer};
 use crate::cache::spawn_open;
 use skelview_core::core::PositionRule;
 use skelview_core::formats::LoadRequest;
@@ -24,7 +24,7 @@ impl Viewer {
         let name = request.main_path().display().to_string();
         match crate::cache::spawn_load(request, self.options.clone(), self.waker.clone()) {
             Ok(handle) => self.session.track(name, handle, replace, None, None),
-            Err(e) => self.messages.error = Some(format!("cannot start the loader thread: {e}")),
+            Err(e) => self.messages.fail(AppError::Thread { what: "loader", message: e.to_string() }),
         }
     }
 
@@ -60,7 +60,7 @@ impl Viewer {
         };
         match spawn_open(paths, Box::new(options), self.waker.clone()) {
             Ok(handle) => self.session.track(name, handle, replace, reload.map(|r| r.0), reload.map(|r| r.1)),
-            Err(e) => self.messages.error = Some(format!("cannot start the loader thread: {e}")),
+            Err(e) => self.messages.fail(AppError::Thread { what: "loader", message: e.to_string() }),
         }
     }
 
@@ -68,12 +68,15 @@ impl Viewer {
     pub(super) fn poll_loads(&mut self) {
         let (arrived, errors) = self.session.poll_loads();
         if let Some(e) = errors.into_iter().last() {
-            self.messages.error = Some(e);
+            self.messages.fail(AppError::Open(e));
         }
         for a in arrived {
+            // Where the clip is now: a replacing arrival later in the same poll may have moved
+            // it, or removed it.
+            let Some(index) = self.session.scene.index_of(a.id) else { continue };
             if let Some(key) = &a.key {
                 let saved = self.settings.overrides.get(&key.display().to_string()).copied().unwrap_or_default();
-                self.session.scene.set_overrides(a.index, saved.unit, saved.up);
+                self.session.scene.set_overrides(index, saved.unit, saved.up);
                 self.settings.remember(key.clone());
                 self.store.save(&self.settings);
             }
@@ -81,30 +84,24 @@ impl Viewer {
                 self.view.selected = None;
                 self.messages.error = None;
             }
+            let clip_name = self.session.scene.clips[index].name.clone();
             if let Some(name) = self.view.select_on_load.take() {
-                let skeleton = &self.session.scene.clips[a.index].motion.skeleton;
-                match skeleton.find(&name) {
-                    Some(j) if a.index == self.session.active => self.view.selected = Some(j),
+                match self.session.scene.clips[index].motion.skeleton.find(&name) {
+                    Some(j) if index == self.session.active => self.view.selected = Some(j),
                     Some(_) => {}
-                    None => {
-                        self.messages.error =
-                            Some(format!("--select: no joint named {name:?} in {}", self.session.scene.clips[a.index].name))
-                    }
+                    None => self.messages.fail(AppError::StartOption(format!("--select: no joint named {name:?} in {clip_name}"))),
                 }
             }
-            if a.index == self.session.active && !self.view.measure_on_load.is_empty() {
+            if index == self.session.active && !self.view.measure_on_load.is_empty() {
                 let names = std::mem::take(&mut self.view.measure_on_load);
-                let skeleton = &self.session.scene.clips[a.index].motion.skeleton;
+                let skeleton = &self.session.scene.clips[index].motion.skeleton;
                 match names.iter().map(|n| skeleton.find(n).ok_or(n)).collect::<Result<Vec<_>, _>>() {
                     Ok(joints) => {
                         self.view.measure.open = true;
                         self.view.measure.picks.clear();
                         joints.into_iter().for_each(|j| self.view.measure.pick(j));
                     }
-                    Err(name) => {
-                        self.messages.error =
-                            Some(format!("--measure: no joint named {name:?} in {}", self.session.scene.clips[a.index].name))
-                    }
+                    Err(name) => self.messages.fail(AppError::StartOption(format!("--measure: no joint named {name:?} in {clip_name}"))),
                 }
             }
             self.view.frame_on_next_pose = true;
@@ -119,9 +116,9 @@ impl Viewer {
         self.view.measure_on_load = start.measure;
     }
 
-    /// Remembers the active clip's unit/up choices (and `rule`, if given) for its file.
-    pub(super) fn remember_overrides(&mut self, rule: Option<PositionRule>) {
-        let Some(c) = self.session.active_clip() else { return };
+    /// Remembers clip `i`'s unit/up choices (and `rule`, if given) for its file.
+    pub(super) fn remember_overrides(&mut self, i: usize, rule: Option<PositionRule>) {
+        let Some(c) = self.session.scene.clips.get(i) else { return };
         let Some(path) = c.motion.source.paths.last() else { return };
         // A clip opened in memory has no file.
         if !path.is_absolute() && !path.exists() {

@@ -11,13 +11,15 @@ use glam::Vec3;
 
 use skelview_core::core::{GlobalPose, Motion, PlaybackCommand, PositionRule, Sampler};
 use skelview_core::formats::LoadOptions;
-use skelview_render::scene::{self, DrawData, FrameSpec, OverlapCurve, OverlapInput, PoseMode};
+use skelview_render::scene::{self, ClipId, DrawData, FrameSpec, OverlapCurve, OverlapInput, PoseMode};
 
+pub mod actions;
 pub mod background;
 mod checks;
 mod command;
 mod curves;
 mod dialogs;
+mod error;
 mod exports;
 mod jobs;
 mod loading;
@@ -29,9 +31,12 @@ mod view;
 
 pub use background::Keyed;
 pub use checks::{CheckState, Checks};
-pub use command::{Command, CompareEdit};
+pub use command::{
+    CameraEdit, ClipEdit, Command, CompareEdit, Export, FilesCommand, JobCommand, JobId, SceneEdit, SelectionEdit, SettingEdit, WindowEdit,
+};
 pub use curves::{ChannelCurve, CurvesInput, channel_curves};
 pub use dialogs::Dialog;
+pub use error::AppError;
 pub use jobs::{Finished, Job, Jobs, Waker};
 pub use session::{Arrived, Loading, Session};
 pub use settings::{FileOverride, PanelLayout, Settings, SettingsStore};
@@ -53,8 +58,18 @@ pub struct Frame {
 pub struct Messages {
     /// Last error, shown until dismissed.
     pub error: Option<String>,
+    /// What failed (the error window's title), with `error`.
+    pub error_title: &'static str,
     /// Last finished action, for the status bar.
     pub notice: Option<String>,
+}
+
+impl Messages {
+    /// Shows `e` in the error window, titled by what failed.
+    pub fn fail(&mut self, e: AppError) {
+        self.error_title = e.title();
+        self.error = Some(e.to_string());
+    }
 }
 
 /// Whole-clip results for the panels, computed in the background.
@@ -161,6 +176,11 @@ impl Viewer {
         self.session.active_clip().map_or(&self.frame.preview.global, |c| &c.pose.global)
     }
 
+    /// Queues a command for the next update: the UI's one way to change the viewer's state.
+    pub fn send(&mut self, command: Command) {
+        self.commands.push(command);
+    }
+
     /// Applies the queued commands, in order.
     pub fn apply_commands(&mut self) {
         for command in std::mem::take(&mut self.commands) {
@@ -169,57 +189,127 @@ impl Viewer {
     }
 
     fn apply(&mut self, command: Command) {
-        let s = &mut self.session;
         match command {
             Command::Playback(c) => {
                 if let PlaybackCommand::SetRate(r) = c {
                     self.settings.rate = r;
                 }
-                s.playback_command(c);
+                self.session.playback_command(c);
             }
-            Command::Open(paths) => self.open_paths(paths, false),
-            Command::Add(paths) => self.open_paths(paths, true),
-            Command::RemoveClip(i) => {
+            Command::Files(FilesCommand::Open(paths)) => self.open_paths(paths, false),
+            Command::Files(FilesCommand::Add(paths)) => self.open_paths(paths, true),
+            Command::Files(FilesCommand::CancelLoads) => self.session.cancel_loads(),
+            Command::Clip(id, edit) => self.apply_clip(id, edit),
+            Command::Scene(edit) => self.apply_scene(edit),
+            Command::Compare(edit) => {
+                let scene = &mut self.session.scene;
+                match edit {
+                    CompareEdit::Other(id) => {
+                        if let Some(i) = scene.index_of(id) {
+                            scene.compare.other = i;
+                        }
+                    }
+                    CompareEdit::Mode(m) => scene.compare.mode = m,
+                    CompareEdit::Heat(on) => scene.compare.heat = on,
+                    CompareEdit::Partners(p) => scene.compare.partner = p,
+                    CompareEdit::ClearNameMap => scene.compare.name_map = None,
+                }
+            }
+            Command::Camera(edit) => self.apply_camera(edit),
+            Command::Selection(edit) => self.apply_selection(edit),
+            Command::Window(edit) => self.view.apply_window(edit),
+            Command::Setting(edit) => self.apply_setting(edit),
+            Command::Job(job) => self.apply_job(job),
+            Command::ShowError(e) => self.messages.fail(e),
+            Command::DismissError => self.messages.error = None,
+        }
+    }
+
+    /// A change to one clip, found by its id wherever it is in the list now.
+    fn apply_clip(&mut self, id: ClipId, edit: ClipEdit) {
+        let s = &mut self.session;
+        let Some(i) = s.scene.index_of(id) else { return };
+        match edit {
+            ClipEdit::Remove => {
                 if s.remove_clip(i) {
                     self.view.selected = None;
                 }
             }
-            Command::SetActiveClip(i) => {
+            ClipEdit::Activate => {
                 if s.set_active(i) {
                     // Another skeleton: the joint index does not carry over.
                     self.view.selected = None;
                 }
             }
-            Command::SetClipOffset(i, secs) => s.set_offset(i, secs),
-            Command::MatchStart(i) => s.match_start(i),
-            Command::SetLayout(layout) => {
+            ClipEdit::Offset(secs) => s.set_offset(i, secs),
+            ClipEdit::MatchStart => s.match_start(i),
+            ClipEdit::Look { color, visible, opacity } => {
+                let c = &mut s.scene.clips[i];
+                (c.color, c.visible, c.opacity) = (color, visible, opacity.clamp(0.0, 1.0));
+            }
+            ClipEdit::Take(take) => {
+                let c = &s.scene.clips[i];
+                let (paths, serial, color, rule) = (c.motion.source.paths.clone(), c.serial, c.color, c.motion.skeleton.position_rule);
+                self.spawn_paths(paths, false, Some((serial, color)), Some(rule), Some(take));
+            }
+            ClipEdit::Unit(unit) => {
+                let up = s.scene.clips[i].up_override;
+                s.scene.set_overrides(i, unit, up);
+                self.remember_overrides(i, None);
+                self.view.frame_on_next_pose = true;
+            }
+            ClipEdit::UpAxis(up) => {
+                let unit = s.scene.clips[i].unit_override;
+                s.scene.set_overrides(i, unit, up);
+                self.remember_overrides(i, None);
+                self.view.frame_on_next_pose = true;
+            }
+            ClipEdit::PositionRule(rule) => self.set_position_rule(i, rule),
+        }
+    }
+
+    fn apply_scene(&mut self, edit: SceneEdit) {
+        let s = &mut self.session;
+        match edit {
+            SceneEdit::Layout(layout) => {
                 // The screen's horizontal axis when chosen; it stays put while orbiting.
                 s.scene.set_layout(layout, Vec3::Y.cross(self.view.camera.backward()));
                 self.view.frame_on_next_pose = true;
             }
-            Command::Select(sel) => {
+            SceneEdit::PoseMode(m) => s.pose_mode = m,
+            SceneEdit::Overlays(o) => s.scene.overlays = o,
+        }
+    }
+
+    fn apply_camera(&mut self, edit: CameraEdit) {
+        let view = &mut self.view;
+        match edit {
+            CameraEdit::FrameAll => {
+                // The whole clips stay in view: following would move the camera off them.
+                (view.frame_on_next_pose, view.frame_whole_clip, view.follow_root) = (true, true, false);
+            }
+            CameraEdit::Preset(v) => {
+                view.camera.set_preset(v);
+                view.frame_on_next_pose = true;
+            }
+            CameraEdit::Orthographic(on) => view.camera.orthographic = on,
+            CameraEdit::FollowRoot(on) => view.follow_root = on,
+            CameraEdit::Orbit(d) => view.camera.orbit(d),
+            CameraEdit::Pan(d, h) => view.camera.pan(d, h),
+            CameraEdit::Zoom(f, ndc, aspect) => view.camera.zoom_towards(f, ndc, aspect),
+            CameraEdit::Viewport { aspect, px } => (view.aspect, view.viewport_px) = (aspect, px),
+        }
+    }
+
+    fn apply_selection(&mut self, edit: SelectionEdit) {
+        match edit {
+            SelectionEdit::Joint(sel) => {
                 self.view.selected = sel;
                 if let (true, Some(j)) = (self.view.measure.open, sel) {
                     self.view.measure.pick(j);
                 }
             }
-            Command::SetPoseMode(m) => s.pose_mode = m,
-            Command::SetInterpolation(i) => self.settings.interpolation = i,
-            Command::FrameAll => {
-                // The whole clips stay in view: following would move the camera off them.
-                (self.view.frame_on_next_pose, self.view.frame_whole_clip, self.view.follow_root) = (true, true, false);
-            }
-            Command::View(v) => {
-                self.view.camera.set_preset(v);
-                self.view.frame_on_next_pose = true;
-            }
-            Command::ToggleOrtho => self.view.camera.orthographic = !self.view.camera.orthographic,
-            Command::ToggleFollowRoot => self.view.follow_root = !self.view.follow_root,
-            Command::CancelLoad => s.cancel_loads(),
-            Command::Orbit(d) => self.view.camera.orbit(d),
-            Command::Pan(d, h) => self.view.camera.pan(d, h),
-            Command::Zoom(f, ndc, aspect) => self.view.camera.zoom_towards(f, ndc, aspect),
-            Command::Pick(ndc, aspect) => {
+            SelectionEdit::Pick(ndc, aspect) => {
                 let s = &self.session;
                 let size = s.scene.size_m(s.active);
                 let skeleton = s.motion().map(|m| &m.skeleton).or(s.preview.as_ref().map(|(sk, _)| &**sk));
@@ -231,65 +321,8 @@ impl Viewer {
                     }
                 }
             }
-            Command::ToggleHelp => self.view.show_help = !self.view.show_help,
-            Command::ToggleMeasure => {
-                self.view.measure.open = !self.view.measure.open;
-                if let (true, Some(j)) = (self.view.measure.open && self.view.measure.picks.is_empty(), self.view.selected) {
-                    self.view.measure.pick(j);
-                }
-            }
-            Command::ClearMeasure => self.view.measure.picks.clear(),
-            Command::DismissError => self.messages.error = None,
-            Command::ShowError(e) => self.messages.error = Some(e),
-            Command::SetUnit(unit) => {
-                let up = s.active_clip().and_then(|c| c.up_override);
-                s.scene.set_overrides(s.active, unit, up);
-                self.remember_overrides(None);
-                self.view.frame_on_next_pose = true;
-            }
-            Command::SetUpAxis(up) => {
-                let unit = s.active_clip().and_then(|c| c.unit_override);
-                s.scene.set_overrides(s.active, unit, up);
-                self.remember_overrides(None);
-                self.view.frame_on_next_pose = true;
-            }
-            Command::SetPositionRule(rule) => self.set_position_rule(rule),
-            Command::SetTake(i, take) => {
-                let Some(c) = self.session.scene.clips.get(i) else { return };
-                let (paths, serial, color, rule) = (c.motion.source.paths.clone(), c.serial, c.color, c.motion.skeleton.position_rule);
-                self.spawn_paths(paths, false, Some((serial, color)), Some(rule), Some(take));
-            }
-            Command::SaveSettings => self.store.save(&self.settings),
-            Command::ResetSettings => self.reset_settings(),
-            c @ (Command::ExportPositions(_)
-            | Command::ExportFrames(..)
-            | Command::ExportMeasures(_)
-            | Command::ExportVideo(_)
-            | Command::CopyScreenshot
-            | Command::SaveScreenshot(_)) => self.export(c),
-            Command::CancelJob => self.jobs.cancel(),
-            Command::Ask(dialog) => {
-                if let Err(e) = self.jobs.dialog(dialog, self.waker.clone()) {
-                    self.messages.error = Some(e);
-                }
-            }
-            Command::SetClipLook(i, color, visible, opacity) => {
-                if let Some(c) = s.scene.clips.get_mut(i) {
-                    (c.color, c.visible, c.opacity) = (color, visible, opacity.clamp(0.0, 1.0));
-                }
-            }
-            Command::Compare(edit) => {
-                let compare = &mut s.scene.compare;
-                match edit {
-                    CompareEdit::Other(i) => compare.other = i,
-                    CompareEdit::Mode(m) => compare.mode = m,
-                    CompareEdit::Heat(on) => compare.heat = on,
-                    CompareEdit::Partners(p) => compare.partner = p,
-                    CompareEdit::ClearNameMap => compare.name_map = None,
-                }
-            }
-            Command::SetOverlays(o) => s.scene.overlays = o,
-            Command::ShowFinding { frame, joint } => {
+            SelectionEdit::Finding { frame, joint } => {
+                let s = &mut self.session;
                 if let Some(c) = s.active_clip() {
                     let time = c.offset_secs + frame as f64 * c.motion.clip.frame_time_secs;
                     s.pose_mode = PoseMode::Animated;
@@ -302,11 +335,46 @@ impl Viewer {
                     None => (self.view.frame_on_next_pose, self.view.frame_whole_clip) = (true, true),
                 }
             }
-            Command::LoadNameMap(path) => {
-                if let Err(e) = self.jobs.read_name_map(path, self.waker.clone()) {
-                    self.messages.error = Some(e);
+        }
+    }
+
+    fn apply_setting(&mut self, edit: SettingEdit) {
+        let now = edit.saves_now();
+        let st = &mut self.settings;
+        match edit {
+            SettingEdit::Style(style) => st.style = style,
+            SettingEdit::ShowNames(on) => st.show_names = on,
+            SettingEdit::Interpolation(i) => st.interpolation = i,
+            SettingEdit::LightTheme(on) => st.light_theme = on,
+            SettingEdit::Lengths(d) => st.lengths = d,
+            SettingEdit::PanelsShown(left, right) => (st.panels.left_shown, st.panels.right_shown) = (left, right),
+            SettingEdit::PanelWidths(left, right) => (st.panels.left_width, st.panels.right_width) = (left, right),
+            SettingEdit::WindowSize(w, h) => st.window_size = (w, h),
+            SettingEdit::Thresholds(t) => {
+                st.qa = t;
+                self.view.issues.draft = None;
+            }
+            SettingEdit::Reset => return self.reset_settings(),
+        }
+        if now {
+            self.store.save(&self.settings);
+        }
+    }
+
+    fn apply_job(&mut self, job: JobCommand) {
+        match job {
+            JobCommand::Ask(dialog) => {
+                if let Err(e) = self.jobs.dialog(dialog, self.waker.clone()) {
+                    self.messages.fail(AppError::Thread { what: "dialog", message: e });
                 }
             }
+            JobCommand::Export(export) => self.export(export),
+            JobCommand::ReadNameMap(path) => {
+                if let Err(e) = self.jobs.read_name_map(path, self.waker.clone()) {
+                    self.messages.fail(AppError::Thread { what: "name map", message: e });
+                }
+            }
+            JobCommand::Cancel(id) => self.jobs.cancel(id),
         }
     }
 
@@ -315,16 +383,16 @@ impl Viewer {
         self.motion().map_or(self.options.bvh_positions, |m| m.skeleton.position_rule)
     }
 
-    /// Reloads the active BVH with another position-channel rule, in place (colour, offset
+    /// Reloads clip `i` (a BVH) with another position-channel rule, in place (colour, offset
     /// and place in the list stay), remembered for the file.
-    fn set_position_rule(&mut self, rule: PositionRule) {
-        let Some(c) = self.session.active_clip() else { return };
+    fn set_position_rule(&mut self, i: usize, rule: PositionRule) {
+        let c = &self.session.scene.clips[i];
         if !c.motion.source.format.position_rule_choosable || c.motion.skeleton.position_rule == rule {
             return;
         }
         let (paths, serial, color) = (c.motion.source.paths.clone(), c.serial, c.color);
         let take = c.motion.source.take.and_then(|i| c.motion.source.takes.get(i)).map(|t| t.name.clone());
-        self.remember_overrides(Some(rule));
+        self.remember_overrides(i, Some(rule));
         self.spawn_paths(paths, false, Some((serial, color)), Some(rule), take);
     }
 
@@ -361,19 +429,19 @@ impl Viewer {
         for finished in self.jobs.poll() {
             match finished {
                 Finished::Export(Ok(message)) => self.messages.notice = Some(message),
-                Finished::Export(Err(message)) => self.messages.error = Some(message),
+                Finished::Export(Err(message)) => self.messages.fail(AppError::Export(message)),
                 Finished::NameMap(path, Ok(map)) => self.session.scene.compare.name_map = Some((path, map)),
-                Finished::NameMap(path, Err(e)) => self.messages.error = Some(format!("{}: {e}", path.display())),
+                Finished::NameMap(path, Err(e)) => self.messages.fail(AppError::NameMap(format!("{}: {e}", path.display()))),
                 Finished::Dialog(answer) => self.commands.extend(answer),
                 Finished::Picture(Ok(picture)) => {
                     self.messages.notice = Some(format!("screenshot copied ({}x{})", picture.0.0, picture.0.1));
                     self.frame.to_clipboard = Some(picture);
                 }
-                Finished::Picture(Err(e)) => self.messages.error = Some(format!("screenshot: {e}")),
+                Finished::Picture(Err(e)) => self.messages.fail(AppError::Export(format!("screenshot: {e}"))),
             }
         }
         if let Some(e) = self.store.error() {
-            self.messages.error = Some(e);
+            self.messages.fail(AppError::Settings(e));
         }
         self.poll_loads();
         self.apply_commands();

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::cache::{LoadEvent, LoadHandle, Loaded};
 use skelview_core::core::{Clip, Motion, Playback, PlaybackCommand, Skeleton};
-use skelview_render::scene::{ClipView, PoseMode, Scene, first_free, match_start, shared_end_secs};
+use skelview_render::scene::{ClipId, ClipView, PoseMode, Scene, first_free, match_start, shared_end_secs};
 
 /// A load in progress (one loader thread, one or more files).
 pub struct Loading {
@@ -31,8 +31,8 @@ pub struct Loading {
 
 /// What a finished file means for the rest of the viewer.
 pub struct Arrived {
-    /// Index of the new (or reloaded) clip.
-    pub index: usize,
+    /// The new (or reloaded) clip: an id, since a later arrival of the same poll may move it.
+    pub id: ClipId,
     /// Absolute path of the file, for per-file settings and the recent list.
     pub key: Option<PathBuf>,
     /// True when it replaced what was shown (frame it, reset the selection).
@@ -190,7 +190,7 @@ impl Session {
             self.scene.clips[k] = clip;
             self.scene.relayout();
             self.reclock();
-            return Arrived { index: k, key, replaced: false };
+            return Arrived { id: self.scene.clips[k].id(), key, replaced: false };
         }
         let mut clip = ClipView::new(motion, self.scene.clips.len());
         // Every clip has its own serial; the first file of a load takes the load's, so that a
@@ -219,7 +219,7 @@ impl Session {
         };
         self.scene.relayout();
         self.reclock();
-        Arrived { index, key, replaced: replace || self.scene.clips.len() == 1 }
+        Arrived { id: self.scene.clips[index].id(), key, replaced: replace || self.scene.clips.len() == 1 }
     }
 
     /// Cancels every running load.

@@ -100,3 +100,32 @@ impl Default for View {
         }
     }
 }
+
+impl View {
+    /// Opens and closes windows and changes what they list.
+    pub fn apply_window(&mut self, edit: super::WindowEdit) {
+        use super::WindowEdit as W;
+        match edit {
+            W::Help(open) => self.show_help = open,
+            W::Measure(open) => {
+                self.measure.open = open;
+                // Opening the tool measures what is selected.
+                if let (true, Some(j)) = (open && self.measure.picks.is_empty(), self.selected) {
+                    self.measure.pick(j);
+                }
+            }
+            W::ClearMeasure => self.measure.picks.clear(),
+            W::Issues(open) => self.issues.open = open,
+            W::Curves(open) => self.show_curves = open,
+            W::JointFilter(text) => self.joint_filter = text,
+            W::IssueSort(sort) => self.issues.sort = sort,
+            W::IssueKind(kind, listed) => {
+                self.issues.hidden.retain(|k| *k != kind);
+                if !listed {
+                    self.issues.hidden.push(kind);
+                }
+            }
+            W::ThresholdDraft(draft) => self.issues.draft = draft,
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! The clip list: one row per open clip (colour, visibility, name, opacity, time offset,
 //! match start, remove) and the layout choice.
 
-use crate::app::{Command, Viewer};
+use crate::app::{ClipEdit, Command, SceneEdit, Viewer};
 use skelview_render::scene::Layout;
 
 /// Lays out the clip list; every edit goes through a command.
@@ -18,7 +18,7 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     let mut commands = Vec::new();
     let active = viewer.session.active;
     for (i, clip) in viewer.session.scene.clips.iter().enumerate() {
-        ui.push_id(i, |ui| {
+        ui.push_id(clip.id(), |ui| {
             ui.horizontal(|ui| {
                 let (mut color, mut visible) = (clip.color, clip.visible);
                 let mut rgba = egui::Rgba::from_rgba_unmultiplied(color[0], color[1], color[2], color[3]);
@@ -27,19 +27,19 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 }
                 ui.checkbox(&mut visible, "").on_hover_text("Visible");
                 if (color, visible) != (clip.color, clip.visible) {
-                    commands.push(Command::SetClipLook(i, color, visible, clip.opacity));
+                    commands.push(Command::Clip(clip.id(), ClipEdit::Look { color, visible, opacity: clip.opacity }));
                 }
                 // The close button keeps its place at the right; a long name is elided before it.
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     if ui.small_button("x").on_hover_text("Close this clip").clicked() {
-                        commands.push(Command::RemoveClip(i));
+                        commands.push(Command::Clip(clip.id(), ClipEdit::Remove));
                     }
                     let name = if i == 0 { format!("{} (reference)", clip.name) } else { clip.name.clone() };
                     let hover = format!("{name}\nClick: show this clip in the inspector and joint tree");
                     let button = egui::Button::selectable(i == active, name).truncate();
                     let button = ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| ui.add(button)).inner;
                     if button.on_hover_text(hover).clicked() {
-                        commands.push(Command::SetActiveClip(i));
+                        commands.push(Command::Clip(clip.id(), ClipEdit::Activate));
                     }
                 });
             });
@@ -51,11 +51,11 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 let min = -clip.motion.clip.last_frame_time_secs();
                 let drag = egui::DragValue::new(&mut offset).speed(0.01).range(min..=1e6).max_decimals(4);
                 if ui.add(drag).labelled_by(label.id).on_hover_text("Shared-clock time of this clip's first frame").changed() {
-                    commands.push(Command::SetClipOffset(i, offset));
+                    commands.push(Command::Clip(clip.id(), ClipEdit::Offset(offset)));
                 }
                 if ui.add_enabled(i > 0, egui::Button::new("match start").small()).on_hover_text("Start with the reference clip").clicked()
                 {
-                    commands.push(Command::MatchStart(i));
+                    commands.push(Command::Clip(clip.id(), ClipEdit::MatchStart));
                 }
             });
             ui.horizontal(|ui| {
@@ -64,7 +64,7 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 let mut opacity = clip.opacity;
                 let drag = egui::DragValue::new(&mut opacity).speed(0.01).range(0.05..=1.0).max_decimals(2);
                 if ui.add(drag).labelled_by(label.id).changed() {
-                    commands.push(Command::SetClipLook(i, clip.color, clip.visible, opacity));
+                    commands.push(Command::Clip(clip.id(), ClipEdit::Look { color: clip.color, visible: clip.visible, opacity }));
                 }
                 let takes = &clip.motion.source.takes;
                 if takes.len() > 1 {
@@ -84,7 +84,7 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                                     if t.moving { "" } else { ", still" }
                                 );
                                 if ui.selectable_label(t.name == current, text).clicked() && t.name != current {
-                                    commands.push(Command::SetTake(i, t.name.clone()));
+                                    commands.push(Command::Clip(clip.id(), ClipEdit::Take(t.name.clone())));
                                 }
                             }
                         })
@@ -99,7 +99,7 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         ui.label("layout");
         for layout in Layout::ALL {
             if ui.radio(viewer.session.scene.layout == layout, layout.name()).clicked() && viewer.session.scene.layout != layout {
-                commands.push(Command::SetLayout(layout));
+                commands.push(Command::Scene(SceneEdit::Layout(layout)));
             }
         }
     });
@@ -111,5 +111,7 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             });
         });
     }
-    viewer.commands.extend(commands);
+    for c in commands {
+        viewer.send(c);
+    }
 }

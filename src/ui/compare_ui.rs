@@ -26,7 +26,8 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             .show_ui(ui, |ui| {
                 for (i, name) in names.iter().enumerate().skip(1) {
                     if ui.selectable_label(i == other, name).clicked() && i != other {
-                        commands.push(Command::Compare(CompareEdit::Other(i)));
+                        let id = viewer.session.scene.clips[i].id();
+                        commands.push(Command::Compare(CompareEdit::Other(id)));
                     }
                 }
             })
@@ -49,7 +50,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     });
     ui.horizontal_wrapped(|ui| {
         if ui.button("Name map…").on_hover_text("An MNM file mapping both skeletons' names to Biped names").clicked() {
-            viewer.commands.push(Command::Ask(crate::app::Dialog::NameMap));
+            viewer.send(Command::Job(crate::app::JobCommand::Ask(crate::app::Dialog::NameMap)));
         }
         match &viewer.session.scene.compare.name_map {
             Some((path, map)) => {
@@ -144,7 +145,9 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     if partner != c.partner {
         commands.push(Command::Compare(CompareEdit::Partners(partner)));
     }
-    viewer.commands.extend(commands);
+    for c in commands {
+        viewer.send(c);
+    }
 }
 
 /// How the comparison's values are written: lengths (metres inside) in the unit the user

@@ -1,7 +1,7 @@
 //! The channel-curves window: the selected joint's channels over the whole active clip, the
 //! playhead, click to seek, Euler flips (jumps over 180° between frames) marked.
 
-use crate::app::{Command, Viewer};
+use crate::app::{Command, Viewer, WindowEdit};
 use skelview_core::core::PlaybackCommand;
 use skelview_core::core::envelope::{decimate, one_per_column};
 
@@ -17,7 +17,9 @@ pub fn curves_window(ctx: &egui::Context, viewer: &mut Viewer) {
         .default_width(420.0)
         .resizable(true)
         .show(ctx, |ui| curves_ui(ui, viewer));
-    viewer.view.show_curves = open;
+    if open != viewer.view.show_curves {
+        viewer.send(Command::Window(WindowEdit::Curves(open)));
+    }
 }
 
 /// The contents of the channel-curves window: the curves computed in the background for the
@@ -76,6 +78,6 @@ pub fn curves_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         (p.response().clicked() || p.response().dragged()).then(|| p.pointer_coordinate()).flatten()
     });
     if let Some(at) = response.inner {
-        viewer.commands.push(Command::Playback(PlaybackCommand::Seek(at.x.max(0.0))));
+        viewer.send(Command::Playback(PlaybackCommand::Seek(at.x.max(0.0))));
     }
 }

@@ -1,28 +1,7 @@
-//! F1: every shortcut.
+//! F1: every shortcut and gesture, from the action table.
 
-use crate::app::{Command, Viewer};
-
-/// The shortcut table shown by F1 (also in the README).
-pub const SHORTCUTS: [(&str, &str); 18] = [
-    ("Space", "play / pause"),
-    ("Left / Right arrow", "step one frame"),
-    ("Shift + Left / Right", "step ten frames"),
-    ("Home / End", "first / last frame of the range"),
-    ("Left drag", "orbit"),
-    ("Middle drag, Shift + left drag", "pan"),
-    ("Wheel", "zoom towards the cursor"),
-    ("Click", "select the joint or bone under the cursor"),
-    ("Esc", "clear the selection"),
-    ("F", "frame all"),
-    ("1 / 2 / 3 / 4", "front / side / top / perspective view"),
-    ("O", "orthographic / perspective"),
-    ("R", "follow the root"),
-    ("I", "the Issues window (capture checks)"),
-    ("M", "the Measure tool (clicked joints are measured)"),
-    ("Ctrl + O", "open a file"),
-    ("Drop a file", "open it"),
-    ("F1", "this help"),
-];
+use crate::app::actions::{ACTIONS, GESTURES};
+use crate::app::{Command, Viewer, WindowEdit};
 
 pub(super) fn help_ui(ctx: &egui::Context, viewer: &mut Viewer) {
     if !viewer.view.show_help {
@@ -31,7 +10,8 @@ pub(super) fn help_ui(ctx: &egui::Context, viewer: &mut Viewer) {
     let mut open = true;
     egui::Window::new("Shortcuts").open(&mut open).collapsible(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
-            for (key, what) in SHORTCUTS {
+            let keyed = ACTIONS.iter().filter(|a| !a.keys.is_empty()).map(|a| (a.keys, a.help));
+            for (key, what) in keyed.chain(GESTURES.iter().copied()) {
                 ui.label(egui::RichText::new(key).strong());
                 ui.label(what);
                 ui.end_row();
@@ -39,6 +19,6 @@ pub(super) fn help_ui(ctx: &egui::Context, viewer: &mut Viewer) {
         });
     });
     if !open {
-        viewer.commands.push(Command::ToggleHelp);
+        viewer.send(Command::Window(WindowEdit::Help(false)));
     }
 }

@@ -2,7 +2,7 @@
 
 use glam::{EulerRot, Quat, Vec3};
 
-use crate::app::{Command, Viewer};
+use crate::app::{Command, FilesCommand, SceneEdit, SelectionEdit, Viewer, WindowEdit};
 use skelview_core::core::pose::{compose_rotation, joint_local};
 use skelview_core::core::rest::rest_readout;
 use skelview_core::core::{ChannelKind, EulerConvention};
@@ -10,7 +10,10 @@ use skelview_render::scene::PoseMode;
 
 pub fn joint_tree_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     ui.heading("Joints");
-    ui.add(egui::TextEdit::singleline(&mut viewer.view.joint_filter).hint_text("search"));
+    let mut filter = viewer.view.joint_filter.clone();
+    if ui.add(egui::TextEdit::singleline(&mut filter).hint_text("search")).changed() {
+        viewer.send(Command::Window(WindowEdit::JointFilter(filter)));
+    }
     let Some(motion) = viewer.motion().cloned() else {
         ui.label("(nothing loaded)");
         return;
@@ -31,7 +34,7 @@ pub fn joint_tree_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 ui.add_space(indent);
                 let text = if j.is_end_site { egui::RichText::new(&j.name).weak() } else { egui::RichText::new(&j.name) };
                 if ui.selectable_label(viewer.view.selected == Some(i), text).clicked() {
-                    viewer.commands.push(Command::Select(Some(i)));
+                    viewer.send(Command::Selection(SelectionEdit::Joint(Some(i))));
                 }
             });
         }
@@ -91,7 +94,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             for amc in viewer.session.amc_siblings.clone() {
                 let name = amc.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 if ui.button(name).clicked() {
-                    viewer.commands.push(Command::Open(vec![asf.clone(), amc]));
+                    viewer.send(Command::Files(FilesCommand::Open(vec![asf.clone(), amc])));
                 }
             }
             ui.separator();
@@ -114,7 +117,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 "Character Studio Biped neutral pose (+Z up, facing −Y): no"
             });
             if viewer.session.pose_mode != PoseMode::Rest && ui.button("Show the rest pose").clicked() {
-                viewer.commands.push(Command::SetPoseMode(PoseMode::Rest));
+                viewer.send(Command::Scene(SceneEdit::PoseMode(PoseMode::Rest)));
             }
         });
         if !motion.source.details.is_empty() {
@@ -145,11 +148,11 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         if let Some(p) = joint.parent
             && ui.link(format!("parent: {}", motion.skeleton.joints()[p].name)).clicked()
         {
-            viewer.commands.push(Command::Select(Some(p)));
+            viewer.send(Command::Selection(SelectionEdit::Joint(Some(p))));
         }
         for c in motion.skeleton.children(i) {
             if ui.link(format!("child: {}", motion.skeleton.joints()[c].name)).clicked() {
-                viewer.commands.push(Command::Select(Some(c)));
+                viewer.send(Command::Selection(SelectionEdit::Joint(Some(c))));
             }
         }
         let degrees = motion.source.angle_unit == "deg";

@@ -1,7 +1,7 @@
 //! The Issues window: the active clip's capture-check findings, filtered by kind, sorted,
 //! each a click away (seek, select, frame); the neutral-pose verdicts; the thresholds.
 
-use crate::app::{CheckState, Command, IssueSort, Viewer};
+use crate::app::{CheckState, Command, IssueSort, SelectionEdit, SettingEdit, Viewer, WindowEdit};
 use skelview_core::qa::{self, Finding, Kind, Report};
 
 /// Colour of a kind's marks on the timeline and in the list.
@@ -31,7 +31,9 @@ pub fn issues_window(ctx: &egui::Context, viewer: &mut Viewer) {
         .min_width(420.0)
         .resizable(true)
         .show(ctx, |ui| issues_ui(ui, viewer));
-    viewer.view.issues.open = open;
+    if open != viewer.view.issues.open {
+        viewer.send(Command::Window(WindowEdit::Issues(open)));
+    }
 }
 
 fn frames_label(f: &Finding) -> String {
@@ -88,11 +90,14 @@ pub fn issues_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     kinds_ui(ui, viewer, &report);
     ui.horizontal(|ui| {
         ui.label("sort by");
-        let sort = &mut viewer.view.issues.sort;
+        let mut sort = viewer.view.issues.sort;
         for (value, label) in
             [(IssueSort::Frame, "frame"), (IssueSort::Kind, "kind"), (IssueSort::Joint, "joint"), (IssueSort::Severity, "severity")]
         {
-            ui.selectable_value(sort, value, label);
+            ui.selectable_value(&mut sort, value, label);
+        }
+        if sort != viewer.view.issues.sort {
+            viewer.send(Command::Window(WindowEdit::IssueSort(sort)));
         }
     });
     ui.separator();
@@ -112,19 +117,14 @@ fn kinds_ui(ui: &mut egui::Ui, viewer: &mut Viewer, report: &Report) {
     ui.horizontal_wrapped(|ui| {
         for kind in Kind::ALL {
             let n = counts.get(&kind).copied().unwrap_or(0);
-            let hidden = &mut viewer.view.issues.hidden;
-            let mut shown = !hidden.contains(&kind);
+            let mut shown = !viewer.view.issues.hidden.contains(&kind);
             let text = egui::RichText::new(format!("{} {n}", kind.name())).color(if n > 0 {
                 kind_color(kind)
             } else {
                 ui.visuals().weak_text_color()
             });
             if ui.checkbox(&mut shown, text).on_hover_text("Show or hide this kind in the list, the timeline and the viewport").changed() {
-                if shown {
-                    hidden.retain(|k| *k != kind);
-                } else {
-                    hidden.push(kind);
-                }
+                viewer.send(Command::Window(WindowEdit::IssueKind(kind, shown)));
             }
         }
     });
@@ -161,7 +161,7 @@ fn findings_table(ui: &mut egui::Ui, viewer: &mut Viewer, list: &[&Finding]) {
         },
     );
     if let Some((frame, joint)) = clicked {
-        viewer.commands.push(Command::ShowFinding { frame, joint });
+        viewer.send(Command::Selection(SelectionEdit::Finding { frame, joint }));
     }
 }
 
@@ -170,9 +170,9 @@ fn findings_table(ui: &mut egui::Ui, viewer: &mut Viewer, list: &[&Finding]) {
 fn thresholds_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     let saved = viewer.settings.qa;
     let mut apply = None;
+    let mut draft = viewer.view.issues.draft.unwrap_or(saved);
     egui::CollapsingHeader::new("Thresholds").show(ui, |ui| {
-        let draft = &mut viewer.view.issues.draft;
-        let t = draft.get_or_insert(saved);
+        let t = &mut draft;
         egui::Grid::new("thresholds").num_columns(2).show(ui, |ui| {
             let row = |ui: &mut egui::Ui, label: &str, value: &mut f32, speed: f64, suffix: &str| {
                 ui.label(label);
@@ -213,7 +213,8 @@ fn thresholds_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         });
     });
     if let Some(t) = apply {
-        viewer.settings.qa = t;
-        viewer.commands.push(Command::SaveSettings);
+        viewer.send(Command::Setting(SettingEdit::Thresholds(t)));
+    } else if Some(draft) != viewer.view.issues.draft && draft != viewer.view.issues.draft.unwrap_or(saved) {
+        viewer.send(Command::Window(WindowEdit::ThresholdDraft(Some(draft))));
     }
 }

@@ -2,7 +2,7 @@
 //! and its drawing over the viewport: lines between the joints, the angle's arc, the value.
 
 use crate::app::measure::{MeasureCurves, MeasureTool};
-use crate::app::{Command, Dialog, Viewer};
+use crate::app::{Command, Dialog, JobCommand, Viewer, WindowEdit};
 use skelview_core::core::envelope::decimate;
 use skelview_core::core::measure::Measure;
 use skelview_core::core::{LengthDisplay, PlaybackCommand};
@@ -46,7 +46,7 @@ pub fn measure_window(ctx: &egui::Context, viewer: &mut Viewer) {
         .resizable(true)
         .show(ctx, |ui| measure_ui(ui, viewer));
     if open != viewer.view.measure.open {
-        viewer.commands.push(Command::ToggleMeasure);
+        viewer.send(Command::Window(WindowEdit::Measure(open)));
     }
 }
 
@@ -66,7 +66,7 @@ pub fn measure_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             ui.strong(tool.picks.iter().map(|&j| name(j)).collect::<Vec<_>>().join(" – "));
         }
         if ui.small_button("Clear").clicked() {
-            viewer.commands.push(Command::ClearMeasure);
+            viewer.send(Command::Window(WindowEdit::ClearMeasure));
         }
     });
     let measures = tool.measures();
@@ -101,7 +101,7 @@ pub fn measure_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         }
         let busy = viewer.jobs.export.is_some();
         if ui.add_enabled(!busy, egui::Button::new("Export CSV…")).clicked() {
-            viewer.commands.push(Command::Ask(Dialog::ExportMeasures));
+            viewer.send(Command::Job(JobCommand::Ask(Dialog::ExportMeasures)));
         }
     });
 }
@@ -131,7 +131,7 @@ fn curves_ui(ui: &mut egui::Ui, viewer: &mut Viewer, curves: &MeasureCurves, len
             (p.response().clicked() || p.response().dragged()).then(|| p.pointer_coordinate()).flatten()
         });
         if let Some(at) = response.inner {
-            viewer.commands.push(Command::Playback(PlaybackCommand::Seek(at.x.max(0.0))));
+            viewer.send(Command::Playback(PlaybackCommand::Seek(at.x.max(0.0))));
         }
     }
 }

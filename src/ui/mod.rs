@@ -1,6 +1,6 @@
-//! egui panels: they read the viewer's state and push [`Command`]s, applied once per frame.
-//! Direct edits are limited to the settings (stored once, edited in place, saved through a
-//! command) and the view's own flags (joint search text, which windows are open).
+//! egui panels: they read the viewer's state and send [`Command`]s ([`Viewer::send`]), applied
+//! once per frame by the state's owner; nothing here writes the viewer's state (a test checks).
+//! Menus, keys and the F1 list come from the action table ([`crate::app::actions`]).
 
 mod clips_ui;
 mod compare_ui;
@@ -20,10 +20,9 @@ pub use measure_ui::{measure_overlay, measure_ui, measure_window};
 pub use timeline_ui::timeline_ui;
 pub mod viewport_ui;
 
-use crate::app::{Command, Dialog, Viewer};
-use skelview_core::core::PlaybackCommand;
+use crate::app::actions::{ACTIONS, ActionId, Key};
+use crate::app::{ClipEdit, Command, Dialog, Export, JobCommand, SceneEdit, SettingEdit, Viewer, WindowEdit};
 use skelview_render::scene::PoseMode;
-use skelview_render::scene::ViewPreset;
 pub use viewport_ui::ViewportGpu;
 
 /// Lays out the whole window for one frame.
@@ -61,6 +60,7 @@ pub fn windows_ui(ctx: &egui::Context, viewer: &mut Viewer) {
 pub fn side_panels_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     // Panel sizes live in the settings; a reset bumps the generation so egui forgets its own.
     let layout = viewer.settings.panels;
+    let mut widths = (layout.left_width, layout.right_width);
     if layout.left_shown {
         let left = egui::Panel::left(("joints", layout.generation)).resizable(true).default_size(layout.left_width).min_size(220.0).show(
             ui,
@@ -69,7 +69,7 @@ pub fn side_panels_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 joint_tree_ui(ui, viewer);
             },
         );
-        viewer.settings.panels.left_width = left.response.rect.width();
+        widths.0 = left.response.rect.width();
     }
     if layout.right_shown {
         let right = egui::Panel::right(("inspector", layout.generation))
@@ -85,98 +85,100 @@ pub fn side_panels_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 }
                 inspector_ui(ui, viewer);
             });
-        viewer.settings.panels.right_width = right.response.rect.width();
+        widths.1 = right.response.rect.width();
+    }
+    if widths != (layout.left_width, layout.right_width) {
+        viewer.send(Command::Setting(SettingEdit::PanelWidths(widths.0, widths.1)));
     }
 }
 
-/// Keyboard shortcuts (when no text field has focus).
+/// Keyboard shortcuts (when no text field has focus), from the action table.
 pub fn shortcuts(ui: &mut egui::Ui, viewer: &mut Viewer) {
     if ui.ctx().egui_wants_keyboard_input() {
         return;
     }
-    use egui::Key;
-    let push = |v: &mut Viewer, c: PlaybackCommand| v.commands.push(Command::Playback(c));
-    ui.input(|i| {
-        let step = if i.modifiers.shift { 10 } else { 1 };
-        if i.key_pressed(Key::Space) {
-            push(viewer, PlaybackCommand::TogglePlay);
-        }
-        if i.key_pressed(Key::ArrowRight) {
-            push(viewer, PlaybackCommand::Step(step));
-        }
-        if i.key_pressed(Key::ArrowLeft) {
-            push(viewer, PlaybackCommand::Step(-step));
-        }
-        if i.key_pressed(Key::Home) {
-            push(viewer, PlaybackCommand::Home);
-        }
-        if i.key_pressed(Key::End) {
-            push(viewer, PlaybackCommand::End);
-        }
-        if i.key_pressed(Key::F) {
-            viewer.commands.push(Command::FrameAll);
-        }
-        if i.key_pressed(Key::I) {
-            viewer.view.issues.open = !viewer.view.issues.open;
-        }
-        if i.key_pressed(Key::M) {
-            viewer.commands.push(Command::ToggleMeasure);
-        }
-        if i.key_pressed(Key::F1) {
-            viewer.commands.push(Command::ToggleHelp);
-        }
-        if i.key_pressed(Key::O) && i.modifiers.command {
-            open_dialog(viewer);
-        } else if i.key_pressed(Key::O) {
-            viewer.commands.push(Command::ToggleOrtho);
-        }
-        for (key, view) in [
-            (Key::Num1, ViewPreset::Front),
-            (Key::Num2, ViewPreset::Side),
-            (Key::Num3, ViewPreset::Top),
-            (Key::Num4, ViewPreset::Perspective),
-        ] {
-            if i.key_pressed(key) {
-                viewer.commands.push(Command::View(view));
-            }
-        }
-        if i.key_pressed(Key::R) {
-            viewer.commands.push(Command::ToggleFollowRoot);
-        }
-        if i.key_pressed(Key::Escape) {
-            viewer.commands.push(Command::Select(None));
-        }
+    let fired: Vec<ActionId> = ui.input(|i| {
+        ACTIONS
+            .iter()
+            .filter(|a| {
+                a.shortcut
+                    .is_some_and(|s| i.key_pressed(egui_key(s.key)) && i.modifiers.shift == s.shift && i.modifiers.command == s.command)
+            })
+            .map(|a| a.id)
+            .collect()
     });
+    for id in fired {
+        let command = id.command(viewer);
+        viewer.send(command);
+    }
+}
+
+fn egui_key(key: Key) -> egui::Key {
+    match key {
+        Key::Space => egui::Key::Space,
+        Key::Left => egui::Key::ArrowLeft,
+        Key::Right => egui::Key::ArrowRight,
+        Key::Home => egui::Key::Home,
+        Key::End => egui::Key::End,
+        Key::Escape => egui::Key::Escape,
+        Key::F1 => egui::Key::F1,
+        Key::F => egui::Key::F,
+        Key::I => egui::Key::I,
+        Key::M => egui::Key::M,
+        Key::O => egui::Key::O,
+        Key::R => egui::Key::R,
+        Key::Num1 => egui::Key::Num1,
+        Key::Num2 => egui::Key::Num2,
+        Key::Num3 => egui::Key::Num3,
+        Key::Num4 => egui::Key::Num4,
+    }
+}
+
+/// A menu button for an action of the table; true when clicked (its command is sent).
+fn action_button(ui: &mut egui::Ui, viewer: &mut Viewer, id: ActionId) -> bool {
+    let clicked = ui.button(id.menu_label()).clicked();
+    if clicked {
+        let command = id.command(viewer);
+        viewer.send(command);
+    }
+    clicked
+}
+
+/// A menu checkbox for an on/off action of the table, showing `on`.
+fn action_checkbox(ui: &mut egui::Ui, viewer: &mut Viewer, id: ActionId, on: bool) -> egui::Response {
+    let mut shown = on;
+    let response = ui.checkbox(&mut shown, id.menu_label());
+    if shown != on {
+        let command = id.command(viewer);
+        viewer.send(command);
+    }
+    response
 }
 
 /// Asks for files to open (the dialog runs on a background thread).
 pub fn open_dialog(viewer: &mut Viewer) {
-    viewer.commands.push(Command::Ask(Dialog::Open));
+    viewer.send(ActionId::Open.command(viewer));
 }
 
 /// Asks for files to add beside those open.
 pub fn add_dialog(viewer: &mut Viewer) {
-    viewer.commands.push(Command::Ask(Dialog::Add));
+    viewer.send(ActionId::AddFile.command(viewer));
 }
 
 fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
-            if ui.button("Open…  (Ctrl+O)").clicked() {
-                open_dialog(viewer);
-            }
-            if ui.button("Add file…").on_hover_text("Open beside the clips shown (or drop with Shift held)").clicked() {
-                add_dialog(viewer);
-            }
+            action_button(ui, viewer, ActionId::Open);
+            action_button(ui, viewer, ActionId::AddFile);
             ui.add_enabled_ui(viewer.motion().is_some() && viewer.jobs.export.is_none(), |ui| {
                 if ui.button("Export positions CSV…").clicked() {
-                    viewer.commands.push(Command::Ask(Dialog::ExportPositions));
+                    viewer.send(Command::Job(JobCommand::Ask(Dialog::ExportPositions)));
                 }
                 if ui.button("Export frames (in/out range) as PNG…").clicked() {
-                    viewer.commands.push(Command::Ask(Dialog::ExportFrames));
+                    viewer.send(Command::Job(JobCommand::Ask(Dialog::ExportFrames)));
                 }
                 if ui.button("Export video (in/out range)…").on_hover_text("Animated GIF, or MP4 when ffmpeg is installed").clicked() {
-                    viewer.commands.push(Command::Ask(Dialog::ExportVideo));
+                    viewer.send(Command::Job(JobCommand::Ask(Dialog::ExportVideo)));
                 }
             });
             ui.menu_button("Open recent", |ui| {
@@ -185,64 +187,51 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 }
                 for path in viewer.settings.recent.clone() {
                     if ui.button(path.display().to_string()).clicked() {
-                        viewer.commands.push(Command::Open(vec![path]));
+                        viewer.send(crate::app::actions::dropped(vec![path], false));
                     }
                 }
             });
         });
         ui.menu_button("View", |ui| {
-            ui.checkbox(&mut viewer.settings.style.bones, "Bones");
-            ui.checkbox(&mut viewer.settings.style.joints, "Joints");
-            ui.checkbox(&mut viewer.settings.style.axes, "Joint axes");
-            ui.checkbox(&mut viewer.settings.style.grid, "Grid");
-            ui.checkbox(&mut viewer.settings.style.shadow, "Shadow");
-            ui.checkbox(&mut viewer.settings.style.gizmo, "World axes");
-            ui.separator();
-            for (label, view) in [
-                ("Front (1)", ViewPreset::Front),
-                ("Side (2)", ViewPreset::Side),
-                ("Top (3)", ViewPreset::Top),
-                ("Perspective (4)", ViewPreset::Perspective),
-            ] {
-                if ui.button(label).clicked() {
-                    viewer.commands.push(Command::View(view));
-                }
+            let mut style = viewer.settings.style;
+            ui.checkbox(&mut style.bones, "Bones");
+            ui.checkbox(&mut style.joints, "Joints");
+            ui.checkbox(&mut style.axes, "Joint axes");
+            ui.checkbox(&mut style.grid, "Grid");
+            ui.checkbox(&mut style.shadow, "Shadow");
+            ui.checkbox(&mut style.gizmo, "World axes");
+            if style != viewer.settings.style {
+                viewer.send(Command::Setting(SettingEdit::Style(style)));
             }
-            if ui.button("Frame all (F)").clicked() {
-                viewer.commands.push(Command::FrameAll);
+            ui.separator();
+            for id in [ActionId::Front, ActionId::Side, ActionId::Top, ActionId::Perspective, ActionId::FrameAll] {
+                action_button(ui, viewer, id);
             }
             ui.add_enabled_ui(viewer.motion().is_some(), |ui| {
                 if ui.button("Copy screenshot").on_hover_text("The viewport, without panels, to the clipboard").clicked() {
-                    viewer.commands.push(Command::CopyScreenshot);
+                    viewer.send(Command::Job(JobCommand::Export(Export::Screenshot(None))));
                 }
                 if ui.button("Save screenshot…").clicked() {
-                    viewer.commands.push(Command::Ask(Dialog::SaveScreenshot));
+                    viewer.send(Command::Job(JobCommand::Ask(Dialog::SaveScreenshot)));
                 }
             });
-            ui.checkbox(&mut viewer.view.issues.open, "Issues (I)");
-            let mut measuring = viewer.view.measure.open;
-            if ui
-                .checkbox(&mut measuring, "Measure (M)")
-                .on_hover_text("Distance, angle, speed and acceleration of picked joints")
-                .changed()
-            {
-                viewer.commands.push(Command::ToggleMeasure);
-            }
-            let mut ortho = viewer.view.camera.orthographic;
-            if ui.checkbox(&mut ortho, "Orthographic (O)").changed() {
-                viewer.commands.push(Command::ToggleOrtho);
-            }
+            action_checkbox(ui, viewer, ActionId::Issues, viewer.view.issues.open);
+            action_checkbox(ui, viewer, ActionId::Measure, viewer.view.measure.open)
+                .on_hover_text("Distance, angle, speed and acceleration of picked joints");
+            action_checkbox(ui, viewer, ActionId::Orthographic, viewer.view.camera.orthographic);
             ui.separator();
             let active = viewer
                 .session
                 .active_clip()
                 .map(|c| (c.motion.source.unit, c.motion.source.up_axis, c.unit_override, c.up_override, c.motion.source.up_reason));
             let (unit_set, up_set) = active.map_or((None, None), |a| (a.2, a.3));
+            // Unit, up axis and rule apply to the clip shown in the inspector now.
+            let active_id = viewer.session.active_clip().map(|c| c.id()).unwrap_or_default();
             ui.menu_button("Lengths shown", |ui| {
                 for d in skelview_core::core::LengthDisplay::ALL {
                     let label = if d == skelview_core::core::LengthDisplay::Auto { "auto (m, cm or mm by size)" } else { d.name() };
-                    if ui.radio_value(&mut viewer.settings.lengths, d, label).clicked() {
-                        viewer.commands.push(Command::SaveSettings);
+                    if ui.radio(viewer.settings.lengths == d, label).clicked() {
+                        viewer.send(Command::Setting(SettingEdit::Lengths(d)));
                     }
                 }
             })
@@ -252,11 +241,11 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 use skelview_core::core::LengthUnit::*;
                 let auto = active.map_or("auto".to_owned(), |a| format!("auto ({})", a.0.symbol()));
                 if ui.radio(unit_set.is_none(), auto).clicked() {
-                    viewer.commands.push(Command::SetUnit(None));
+                    viewer.send(Command::Clip(active_id, ClipEdit::Unit(None)));
                 }
                 for unit in [Millimetre, Centimetre, Metre, Inch, Foot, CmuAsf] {
                     if ui.radio(unit_set == Some(unit), unit.symbol()).clicked() {
-                        viewer.commands.push(Command::SetUnit(Some(unit)));
+                        viewer.send(Command::Clip(active_id, ClipEdit::Unit(Some(unit))));
                     }
                 }
             });
@@ -266,12 +255,12 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                     if a.4.is_empty() { format!("auto ({}, declared)", a.1.name()) } else { format!("auto ({}: {})", a.1.name(), a.4) }
                 });
                 if ui.radio(up_set.is_none(), auto).clicked() {
-                    viewer.commands.push(Command::SetUpAxis(None));
+                    viewer.send(Command::Clip(active_id, ClipEdit::UpAxis(None)));
                 }
                 for up in UpAxis::ALL {
                     let label = if up.name().starts_with('-') { format!("{} up", up.name()) } else { format!("+{} up", up.name()) };
                     if ui.radio(up_set == Some(up), label).clicked() {
-                        viewer.commands.push(Command::SetUpAxis(Some(up)));
+                        viewer.send(Command::Clip(active_id, ClipEdit::UpAxis(Some(up))));
                     }
                 }
             });
@@ -279,24 +268,30 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 use skelview_core::core::PositionRule;
                 let rule = viewer.position_rule();
                 if ui.radio(rule == PositionRule::Replace, "replace the OFFSET (default)").clicked() {
-                    viewer.commands.push(Command::SetPositionRule(PositionRule::Replace));
+                    viewer.send(Command::Clip(active_id, ClipEdit::PositionRule(PositionRule::Replace)));
                 }
                 if ui.radio(rule == PositionRule::Add, "add to the OFFSET (Meredith–Maddock)").clicked() {
-                    viewer.commands.push(Command::SetPositionRule(PositionRule::Add));
+                    viewer.send(Command::Clip(active_id, ClipEdit::PositionRule(PositionRule::Add)));
                 }
             });
             ui.separator();
-            let mut changed = ui.checkbox(&mut viewer.settings.light_theme, "Light theme").changed();
-            let panels = &mut viewer.settings.panels;
-            changed |= ui.checkbox(&mut panels.left_shown, "Clips and joint tree panel").changed();
-            changed |= ui.checkbox(&mut panels.right_shown, "Inspector panel").changed();
+            let mut light = viewer.settings.light_theme;
+            if ui.checkbox(&mut light, "Light theme").changed() {
+                viewer.send(Command::Setting(SettingEdit::LightTheme(light)));
+            }
+            let (mut left, mut right) = (viewer.settings.panels.left_shown, viewer.settings.panels.right_shown);
+            let changed =
+                ui.checkbox(&mut left, "Clips and joint tree panel").changed() | ui.checkbox(&mut right, "Inspector panel").changed();
             if changed {
-                viewer.commands.push(Command::SaveSettings);
+                viewer.send(Command::Setting(SettingEdit::PanelsShown(left, right)));
             }
             if ui.button("Reset settings").clicked() {
-                viewer.commands.push(Command::ResetSettings);
+                viewer.send(Command::Setting(SettingEdit::Reset));
             }
-            ui.checkbox(&mut viewer.view.show_curves, "Channel curves of the selected joint");
+            let mut curves = viewer.view.show_curves;
+            if ui.checkbox(&mut curves, "Channel curves of the selected joint").changed() {
+                viewer.send(Command::Window(WindowEdit::Curves(curves)));
+            }
             let mut o = viewer.session.scene.overlays;
             ui.horizontal(|ui| {
                 ui.checkbox(&mut o.trails, "Trails ±");
@@ -309,25 +304,20 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 ui.add(egui::DragValue::new(&mut o.onion_step).range(1..=120).suffix(" frames")).labelled_by(label.id);
             });
             if o != viewer.session.scene.overlays {
-                viewer.commands.push(Command::SetOverlays(o));
+                viewer.send(Command::Scene(SceneEdit::Overlays(o)));
             }
-            let mut follow = viewer.view.follow_root;
-            if ui.checkbox(&mut follow, "Follow root (R)").changed() {
-                viewer.commands.push(Command::ToggleFollowRoot);
-            }
+            action_checkbox(ui, viewer, ActionId::FollowRoot, viewer.view.follow_root);
         });
         ui.menu_button("Pose", |ui| {
             for (label, mode) in
                 [("Animated", PoseMode::Animated), ("Rest pose (channels ignored)", PoseMode::Rest), ("First frame", PoseMode::FirstFrame)]
             {
                 if ui.radio(viewer.session.pose_mode == mode, label).clicked() {
-                    viewer.commands.push(Command::SetPoseMode(mode));
+                    viewer.send(Command::Scene(SceneEdit::PoseMode(mode)));
                 }
             }
         });
-        if ui.button("Help (F1)").clicked() {
-            viewer.commands.push(Command::ToggleHelp);
-        }
+        action_button(ui, viewer, ActionId::Help);
     });
 }
 
@@ -337,7 +327,8 @@ fn status_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
             ui.label(&job.name);
             ui.add(egui::ProgressBar::new(job.fraction()).desired_width(160.0).show_percentage());
             if ui.button("Cancel").clicked() {
-                job.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                let id = job.id;
+                viewer.send(Command::Job(JobCommand::Cancel(id)));
             }
             ui.separator();
         } else if let Some(notice) = &viewer.messages.notice {
@@ -388,7 +379,7 @@ fn status_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
                     let text = egui::RichText::new(format!("{n} issue{}", if n == 1 { "" } else { "s" }));
                     let text = if n > 0 { text.color(egui::Color32::from_rgb(255, 150, 30)) } else { text };
                     if ui.link(text).on_hover_text("Open the Issues window (I)").clicked() {
-                        viewer.view.issues.open = true;
+                        viewer.send(Command::Window(WindowEdit::Issues(true)));
                     }
                 }
                 _ => {}
@@ -404,12 +395,12 @@ fn status_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
 
 fn error_ui(ctx: &egui::Context, viewer: &mut Viewer) {
     let Some(error) = viewer.messages.error.clone() else { return };
-    egui::Window::new("Could not open the file").collapsible(false).resizable(true).anchor(egui::Align2::CENTER_TOP, [0.0, 40.0]).show(
+    egui::Window::new(viewer.messages.error_title).collapsible(false).resizable(true).anchor(egui::Align2::CENTER_TOP, [0.0, 40.0]).show(
         ctx,
         |ui| {
             ui.label(egui::RichText::new(error).monospace());
             if ui.button("OK").clicked() {
-                viewer.commands.push(Command::DismissError);
+                viewer.send(Command::DismissError);
             }
         },
     );

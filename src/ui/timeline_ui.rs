@@ -1,6 +1,6 @@
 //! The timeline: scrub, play, step, rate, loop, range, interpolation.
 
-use crate::app::{Command, Viewer};
+use crate::app::{Command, SettingEdit, Viewer};
 use crate::ui::kind_color;
 use skelview_core::core::playback::RATE_RANGE;
 use skelview_core::core::{Interpolation, PlaybackCommand};
@@ -86,9 +86,11 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         ui.label(format!("{} s/frame = {:.4} fps", seconds(p.frame_time_secs()), 1.0 / p.frame_time_secs()));
     });
     ui.add_space(2.0);
-    viewer.commands.extend(commands.into_iter().map(Command::Playback));
+    for c in commands {
+        viewer.send(Command::Playback(c));
+    }
     if interp != viewer.settings.interpolation {
-        viewer.commands.push(Command::SetInterpolation(interp));
+        viewer.send(Command::Setting(SettingEdit::Interpolation(interp)));
     }
 }
 

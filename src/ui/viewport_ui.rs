@@ -6,7 +6,7 @@ use std::sync::Arc;
 use egui::PointerButton;
 use glam::Vec2;
 
-use crate::app::{Command, Viewer};
+use crate::app::{CameraEdit, Command, FilesCommand, SelectionEdit, SettingEdit, Viewer};
 use skelview_render::render::offscreen;
 use skelview_render::render::{RenderTarget, SkeletonRenderer};
 
@@ -72,36 +72,34 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
         return;
     }
     let aspect = rect.width() / rect.height();
-    viewer.view.aspect = aspect;
     let to_ndc = |p: egui::Pos2| Vec2::new((p.x - rect.left()) / rect.width() * 2.0 - 1.0, 1.0 - (p.y - rect.top()) / rect.height() * 2.0);
     let shift = ui.input(|i| i.modifiers.shift);
     let delta = response.drag_delta();
     if delta != egui::Vec2::ZERO {
         let d = Vec2::new(delta.x, delta.y);
         if response.dragged_by(PointerButton::Middle) || (shift && response.dragged_by(PointerButton::Primary)) {
-            viewer.commands.push(Command::Pan(d, rect.height()));
+            viewer.send(Command::Camera(CameraEdit::Pan(d, rect.height())));
         } else if response.dragged_by(PointerButton::Primary) {
-            viewer.commands.push(Command::Orbit(d));
+            viewer.send(Command::Camera(CameraEdit::Orbit(d)));
         }
     }
     if let Some(pos) = response.hover_pos() {
         let scroll = ui.input(|i| i.smooth_scroll_delta.y);
         if scroll != 0.0 {
-            viewer.commands.push(Command::Zoom((-scroll * 0.0025).exp(), to_ndc(pos), aspect));
+            viewer.send(Command::Camera(CameraEdit::Zoom((-scroll * 0.0025).exp(), to_ndc(pos), aspect)));
         }
     }
     if response.clicked()
         && let Some(pos) = response.interact_pointer_pos()
     {
-        viewer.commands.push(Command::Pick(to_ndc(pos), aspect));
+        viewer.send(Command::Selection(SelectionEdit::Pick(to_ndc(pos), aspect)));
     }
     let ppp = ui.ctx().pixels_per_point();
     let size = ((rect.width() * ppp).round().max(1.0) as u32, (rect.height() * ppp).round().max(1.0) as u32);
-    viewer.view.viewport_px = size;
-    let texture = gpu.render(size, viewer);
-    if let Some(((w, h), pixels)) = viewer.frame.to_clipboard.take() {
-        ui.ctx().copy_image(egui::ColorImage::from_rgba_unmultiplied([w as usize, h as usize], &pixels));
+    if (aspect, size) != (viewer.view.aspect, viewer.view.viewport_px) {
+        viewer.send(Command::Camera(CameraEdit::Viewport { aspect, px: size }));
     }
+    let texture = gpu.render(size, viewer);
     let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
     ui.painter().image(texture, rect, uv, egui::Color32::WHITE);
 
@@ -136,19 +134,26 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
         ui.put(bar, egui::ProgressBar::new(loading.progress).text(format!("loading {:.0}%", loading.progress * 100.0)));
         let cancel = egui::Rect::from_center_size(bar.center() + egui::vec2(0.0, 28.0), egui::vec2(80.0, 22.0));
         if ui.put(cancel, egui::Button::new("Cancel")).clicked() {
-            viewer.commands.push(Command::CancelLoad);
+            viewer.send(Command::Files(FilesCommand::CancelLoads));
         }
     }
     // Display toggles over the viewport.
     let toggles = egui::Rect::from_min_size(rect.min + egui::vec2(8.0, 8.0), egui::vec2(560.0, 24.0));
     ui.scope_builder(egui::UiBuilder::new().max_rect(toggles), |ui| {
         ui.horizontal(|ui| {
-            ui.checkbox(&mut viewer.settings.style.bones, "bones");
-            ui.checkbox(&mut viewer.settings.style.joints, "joints");
-            ui.checkbox(&mut viewer.settings.style.axes, "axes");
-            ui.checkbox(&mut viewer.settings.show_names, "names");
-            ui.checkbox(&mut viewer.settings.style.grid, "grid");
-            ui.checkbox(&mut viewer.settings.style.shadow, "shadow");
+            let (mut style, mut names) = (viewer.settings.style, viewer.settings.show_names);
+            ui.checkbox(&mut style.bones, "bones");
+            ui.checkbox(&mut style.joints, "joints");
+            ui.checkbox(&mut style.axes, "axes");
+            ui.checkbox(&mut names, "names");
+            ui.checkbox(&mut style.grid, "grid");
+            ui.checkbox(&mut style.shadow, "shadow");
+            if style != viewer.settings.style {
+                viewer.send(Command::Setting(SettingEdit::Style(style)));
+            }
+            if names != viewer.settings.show_names {
+                viewer.send(Command::Setting(SettingEdit::ShowNames(names)));
+            }
         });
     });
 }

@@ -81,6 +81,11 @@ impl Layout {
     }
 }
 
+/// A clip's stable name: its serial, kept while other clips come and go and when it reloads
+/// in place. Commands address clips by it, never by their place in the list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClipId(pub u64);
+
 /// One open clip and how it is shown.
 #[derive(Clone)]
 pub struct ClipView {
@@ -138,6 +143,11 @@ fn path_of(m: &Motion, display: Mat4) -> Vec<Vec3> {
 }
 
 impl ClipView {
+    /// The clip's stable id.
+    pub fn id(&self) -> ClipId {
+        ClipId(self.serial)
+    }
+
     /// A clip shown in the `index`-th palette colour, starting at shared time 0.
     pub fn new(motion: Arc<Motion>, index: usize) -> Self {
         let name = motion.source.paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>();

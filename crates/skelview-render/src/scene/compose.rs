@@ -9,7 +9,7 @@ use std::sync::Arc;
 use glam::{Mat4, Vec3};
 
 use super::camera::{OrbitCamera, ViewPreset};
-use super::clips::{ClipView, Layout, apply_layout};
+use super::clips::{ClipId, ClipView, Layout, apply_layout};
 use super::comparison::CompareView;
 use super::draw::{self, DrawData, Style};
 use super::gpu_types::{LineVertex, MeshInstance};
@@ -90,6 +90,11 @@ impl Default for Scene {
 }
 
 impl Scene {
+    /// Where the clip `id` is in the list now.
+    pub fn index_of(&self, id: ClipId) -> Option<usize> {
+        self.clips.iter().position(|c| c.serial == id.0)
+    }
+
     /// A scene of `motions` in palette order, starting together at shared time 0.
     pub fn from_motions(motions: impl IntoIterator<Item = Arc<Motion>>) -> Self {
         let mut scene = Self::default();

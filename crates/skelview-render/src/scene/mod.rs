@@ -12,7 +12,7 @@ pub mod gpu_types;
 mod overlays;
 
 pub use camera::{OrbitCamera, ViewPreset};
-pub use clips::{ClipView, Layout, PALETTE, apply_layout, first_free, match_start, shared_end_secs};
+pub use clips::{ClipId, ClipView, Layout, PALETTE, apply_layout, first_free, match_start, shared_end_secs};
 pub use comparison::{CompareMode, CompareView, OverlapCurve, OverlapInput, auto_partners, heat_color, overlap_curve};
 pub use compose::{FrameSpec, PoseMode, Scene, framing, preview};
 pub use draw::{DrawData, MARKER_COLOR, Style};
