@@ -6,7 +6,7 @@
 #
 #   benches/fbx_gltf.sh [RUNS]        (default 11; needs ../shared/corpus)
 #
-# The in-memory load (no process start, no file read) is `cargo bench --bench formats`.
+# The in-memory load (no process start, no file read) is `cargo bench -p skelview-core --bench formats`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benches/bench_files.sh

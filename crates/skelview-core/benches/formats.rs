@@ -1,7 +1,7 @@
 //! Load throughput of the formats besides BVH and ASF/AMC, on their largest corpus files,
 //! through the same `formats::load` the viewer and CLI use (parse, skeleton, clip, units).
 //!
-//! Run: `cargo bench --bench formats`. Results: see benches/RESULTS.md and the README.
+//! Run: `cargo bench -p skelview-core --bench formats`. Results: see benches/RESULTS.md and the README.
 
 use std::path::Path;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! Parse throughput on a ~100 MB BVH made by repeating the motion rows of
 //! `../shared/corpus/bvh/cmu_cgspeed_01_03.bvh`, side by side with the `bvh_anim` crate.
 //!
-//! Run: `cargo bench --bench parse`. Results: see benches/RESULTS.md and the README.
+//! Run: `cargo bench -p skelview-core --bench parse`. Results: see benches/RESULTS.md and the README.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! Capture checks (every kind) on corpus clips, loaded once: the cost of `qa` and of the
 //! viewer's background check after the load.
 //!
-//! Run: `cargo bench --bench qa`. Results: see benches/RESULTS.md and the README.
+//! Run: `cargo bench -p skelview-core --bench qa`. Results: see benches/RESULTS.md and the README.
 
 use std::path::Path;
 use std::time::Duration;
