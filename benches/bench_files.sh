@@ -1,10 +1,10 @@
 # Sourced by the whole-process benchmarks: the corpus file their BVH files are made from,
 # where they go, and two helpers.
 SRC=${SKELVIEW_CORPUS:-../shared/corpus}/bvh/cmu_cgspeed_01_03.bvh
-# SKELVIEW_BENCH_SMOKE=1 (CI): the debug build the tests made, inputs 1/1024 of their size and
+# SKELVIEW_BENCH_SMOKE=1 (CI): the build the tests made (profile test, no rebuild), inputs 1/1024 of their size and
 # one run each, so that the scripts keep working; their figures mean nothing then.
 if [ -n "${SKELVIEW_BENCH_SMOKE:-}" ]; then
-    BUILD=(cargo build --quiet) BIN=target/debug SCALE=1024 OUT=target/bench-data/smoke DEFAULT_RUNS=1
+    BUILD=(cargo build --quiet --profile test) BIN=target/debug SCALE=1024 OUT=target/bench-data/smoke DEFAULT_RUNS=1
 else
     BUILD=(cargo build --release --quiet) BIN=target/release SCALE=1 OUT=target/bench-data DEFAULT_RUNS=
 fi

@@ -159,7 +159,7 @@ impl App {
             if let Some(((w, h), pixels)) = &to_clipboard {
                 ui.ctx().copy_image(egui::ColorImage::from_rgba_unmultiplied([*w as usize, *h as usize], pixels));
             }
-            ui::viewer_ui(ui, viewer, gpu, frame_ms)
+            viewer.ui(|v, out| ui::viewer_ui(ui, v, out, gpu, frame_ms))
         });
         r.egui_state.handle_platform_output(&r.window, std::mem::take(&mut output.platform_output));
         let primitives = r.ctx.tessellate(std::mem::take(&mut output.shapes), output.pixels_per_point);

@@ -48,7 +48,7 @@ fn clips_harness(v: Viewer) -> Harness<'static, Viewer> {
     Harness::builder().with_size(egui::vec2(520.0, 700.0)).build_ui_state(
         |ui, v: &mut Viewer| {
             v.update(0.0);
-            skelview::ui::clips_ui(ui, v);
+            v.ui(|v, out| skelview::ui::clips_ui(ui, v, out));
         },
         v,
     )
@@ -128,7 +128,7 @@ fn the_mpjpe_plot_appears_for_two_clips() {
     let mut h = Harness::builder().with_size(egui::vec2(900.0, 700.0)).build_ui_state(
         |ui, v: &mut Viewer| {
             v.update(0.0);
-            skelview::ui::compare_ui(ui, v);
+            v.ui(|v, out| skelview::ui::compare_ui(ui, v, out));
         },
         v,
     );

@@ -57,7 +57,7 @@ fn harness(v: Viewer, pixels_per_point: f32) -> Harness<'static, Viewer> {
         .with_size(egui::vec2(1280.0, 800.0))
         .with_pixels_per_point(pixels_per_point)
         .wgpu()
-        .build_ui_state(|ui, v: &mut Viewer| skelview::ui::panels_ui(ui, v, 16.7), v)
+        .build_ui_state(|ui, v: &mut Viewer| v.ui(|v, out| skelview::ui::panels_ui(ui, v, out, 16.7)), v)
 }
 
 fn snapshot(light: bool, name: &str) {
@@ -86,7 +86,7 @@ fn at_a_scale_factor_of_2_the_layout_is_the_same_in_points() {
         let mut h = Harness::builder()
             .with_size(egui::vec2(1280.0, 800.0))
             .with_pixels_per_point(ppp)
-            .build_ui_state(|ui, v: &mut Viewer| skelview::ui::panels_ui(ui, v, 16.7), two_clips(false));
+            .build_ui_state(|ui, v: &mut Viewer| v.ui(|v, out| skelview::ui::panels_ui(ui, v, out, 16.7)), two_clips(false));
         h.run();
         assert_eq!(h.ctx.pixels_per_point(), ppp);
         let names = ["Inspector", "worst joints now:", "Joints", "set in"];

@@ -25,7 +25,7 @@ fn loaded() -> Viewer {
 
 #[test]
 fn timeline_buttons_push_playback_commands() {
-    let mut h = Harness::new_ui_state(|ui, v: &mut Viewer| skelview::ui::timeline_ui(ui, v), loaded());
+    let mut h = Harness::new_ui_state(|ui, v: &mut Viewer| v.ui(|v, out| skelview::ui::timeline_ui(ui, v, out)), loaded());
     h.run();
     h.get_by_label("Play").click();
     h.run();
@@ -47,7 +47,7 @@ fn timeline_buttons_push_playback_commands() {
 fn joint_tree_filters_and_selects() {
     let mut v = loaded();
     v.view.joint_filter = "arm".into();
-    let mut h = Harness::new_ui_state(|ui, v: &mut Viewer| skelview::ui::joint_tree_ui(ui, v), v);
+    let mut h = Harness::new_ui_state(|ui, v: &mut Viewer| v.ui(|v, out| skelview::ui::joint_tree_ui(ui, v, out)), v);
     h.run();
     assert!(h.query_by_label("Hips").is_none(), "filtered out");
     h.get_by_label("LeftForeArm").click();
@@ -62,7 +62,7 @@ fn inspector_shows_raw_channels_and_links_to_the_parent() {
     let skeleton = &v.motion().unwrap().skeleton;
     let (head, neck) = (skeleton.find("Head"), skeleton.find("Neck"));
     v.view.selected = head;
-    let mut h = Harness::new_ui_state(|ui, v: &mut Viewer| skelview::ui::inspector_ui(ui, v), v);
+    let mut h = Harness::new_ui_state(|ui, v: &mut Viewer| v.ui(|v, out| skelview::ui::inspector_ui(ui, v, out)), v);
     h.run();
     h.get_by_label("Zrotation");
     h.get_by_label("Xrotation");
@@ -75,7 +75,7 @@ fn inspector_shows_raw_channels_and_links_to_the_parent() {
 
 #[test]
 fn shortcuts_map_to_commands() {
-    let mut h = Harness::new_ui_state(|ui, v: &mut Viewer| skelview::ui::shortcuts(ui, v), loaded());
+    let mut h = Harness::new_ui_state(|ui, v: &mut Viewer| v.ui(|v, out| skelview::ui::shortcuts(ui, v, out)), loaded());
     h.run();
     h.key_press(egui::Key::Space);
     h.run();
@@ -96,7 +96,7 @@ fn side_panels_follow_the_saved_layout_and_reset() {
     v.settings.panels.right_shown = false;
     let mut h = Harness::builder().with_size(egui::vec2(1000.0, 700.0)).build_ui_state(
         |ui, v: &mut Viewer| {
-            skelview::ui::side_panels_ui(ui, v);
+            v.ui(|v, out| skelview::ui::side_panels_ui(ui, v, out));
         },
         v,
     );
@@ -124,7 +124,7 @@ fn channel_curves_come_from_the_background_and_fit_the_plot() {
     let mut h = Harness::builder().with_size(egui::vec2(500.0, 300.0)).build_ui_state(
         |ui, v: &mut Viewer| {
             v.update(0.0);
-            skelview::ui::curves_ui(ui, v);
+            v.ui(|v, out| skelview::ui::curves_ui(ui, v, out));
         },
         v,
     );

@@ -239,3 +239,21 @@ pub enum Export {
     /// A picture of the viewport: saved as PNG, or (`None`) put on the clipboard.
     Screenshot(Option<PathBuf>),
 }
+
+/// The panels' outbox: they read the viewer through `&Viewer` and put what they want changed
+/// here, so the type system keeps them from changing its state any other way. See
+/// [`super::Viewer::ui`].
+#[derive(Debug, Default)]
+pub struct Commands(Vec<Command>);
+
+impl Commands {
+    /// The commands sent, in order.
+    pub fn into_inner(self) -> Vec<Command> {
+        self.0
+    }
+
+    /// Queues a command for the next update.
+    pub fn send(&mut self, command: Command) {
+        self.0.push(command);
+    }
+}

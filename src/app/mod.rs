@@ -32,7 +32,8 @@ mod view;
 pub use background::Keyed;
 pub use checks::{CheckState, Checks};
 pub use command::{
-    CameraEdit, ClipEdit, Command, CompareEdit, Export, FilesCommand, JobCommand, JobId, SceneEdit, SelectionEdit, SettingEdit, WindowEdit,
+    CameraEdit, ClipEdit, Command, Commands, CompareEdit, Export, FilesCommand, JobCommand, JobId, SceneEdit, SelectionEdit, SettingEdit,
+    WindowEdit,
 };
 pub use curves::{ChannelCurve, CurvesInput, channel_curves};
 pub use dialogs::Dialog;
@@ -176,9 +177,18 @@ impl Viewer {
         self.session.active_clip().map_or(&self.frame.preview.global, |c| &c.pose.global)
     }
 
-    /// Queues a command for the next update: the UI's one way to change the viewer's state.
+    /// Queues a command for the next update (the front doors: dropped files, a resize).
     pub fn send(&mut self, command: Command) {
         self.commands.push(command);
+    }
+
+    /// Runs UI code that reads the viewer and sends commands: `f` gets the viewer read-only
+    /// and an outbox whose commands are queued for the next update.
+    pub fn ui<R>(&mut self, f: impl FnOnce(&Viewer, &mut Commands) -> R) -> R {
+        let mut out = Commands::default();
+        let r = f(self, &mut out);
+        self.commands.append(&mut out.into_inner());
+        r
     }
 
     /// Applies the queued commands, in order.

@@ -1,15 +1,15 @@
 //! The clip list: one row per open clip (colour, visibility, name, opacity, time offset,
 //! match start, remove) and the layout choice.
 
-use crate::app::{ClipEdit, Command, SceneEdit, Viewer};
+use crate::app::{ClipEdit, Command, Commands, SceneEdit, Viewer};
 use skelview_render::scene::Layout;
 
 /// Lays out the clip list; every edit goes through a command.
-pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+pub fn clips_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     ui.horizontal(|ui| {
         ui.heading("Clips");
         if ui.button("Add…").on_hover_text("Open more files beside these (or drop them with Shift held)").clicked() {
-            super::add_dialog(viewer);
+            super::add_dialog(viewer, out);
         }
     });
     if viewer.session.scene.clips.is_empty() {
@@ -112,6 +112,6 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         });
     }
     for c in commands {
-        viewer.send(c);
+        out.send(c);
     }
 }

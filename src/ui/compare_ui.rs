@@ -1,13 +1,13 @@
 //! The comparison panel (two or more clips): the compared clip, the error now and over
 //! time (click the plot to seek), the worst joints, the heat-map legend and the editable pairs.
 
-use crate::app::{Command, CompareEdit, Viewer};
+use crate::app::{Command, Commands, CompareEdit, Viewer};
 use skelview_core::core::PlaybackCommand;
 use skelview_core::core::envelope::decimate;
 use skelview_render::scene::{CompareMode, heat_color};
 
 /// The comparison panel (in the inspector's column while two or more clips are open).
-pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     if viewer.session.scene.clips.len() < 2 {
         ui.label("Open a second clip to compare (File > Add file…).");
         return;
@@ -50,7 +50,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     });
     ui.horizontal_wrapped(|ui| {
         if ui.button("Name map…").on_hover_text("An MNM file mapping both skeletons' names to Biped names").clicked() {
-            viewer.send(Command::Job(crate::app::JobCommand::Ask(crate::app::Dialog::NameMap)));
+            out.send(Command::Job(crate::app::JobCommand::Ask(crate::app::Dialog::NameMap)));
         }
         match &viewer.session.scene.compare.name_map {
             Some((path, map)) => {
@@ -146,7 +146,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         commands.push(Command::Compare(CompareEdit::Partners(partner)));
     }
     for c in commands {
-        viewer.send(c);
+        out.send(c);
     }
 }
 

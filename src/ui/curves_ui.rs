@@ -1,12 +1,12 @@
 //! The channel-curves window: the selected joint's channels over the whole active clip, the
 //! playhead, click to seek, Euler flips (jumps over 180° between frames) marked.
 
-use crate::app::{Command, Viewer, WindowEdit};
+use crate::app::{Command, Commands, Viewer, WindowEdit};
 use skelview_core::core::PlaybackCommand;
 use skelview_core::core::envelope::{decimate, one_per_column};
 
 /// Shows the window while `viewer.view.show_curves` is set.
-pub fn curves_window(ctx: &egui::Context, viewer: &mut Viewer) {
+pub fn curves_window(ctx: &egui::Context, viewer: &Viewer, out: &mut Commands) {
     let mut open = viewer.view.show_curves;
     // Bottom left of the viewport, over the ground rather than the bodies.
     let corner = ctx.content_rect().left_bottom() + egui::vec2(310.0, -125.0);
@@ -16,15 +16,15 @@ pub fn curves_window(ctx: &egui::Context, viewer: &mut Viewer) {
         .default_pos(corner)
         .default_width(420.0)
         .resizable(true)
-        .show(ctx, |ui| curves_ui(ui, viewer));
+        .show(ctx, |ui| curves_ui(ui, viewer, out));
     if open != viewer.view.show_curves {
-        viewer.send(Command::Window(WindowEdit::Curves(open)));
+        out.send(Command::Window(WindowEdit::Curves(open)));
     }
 }
 
 /// The contents of the channel-curves window: the curves computed in the background for the
 /// selected joint, reduced to the plot's width in pixels.
-pub fn curves_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+pub fn curves_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     let (Some(m), Some(joint)) = (viewer.motion().cloned(), viewer.view.selected) else {
         ui.label("Select a joint to see its channels.");
         return;
@@ -78,6 +78,6 @@ pub fn curves_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         (p.response().clicked() || p.response().dragged()).then(|| p.pointer_coordinate()).flatten()
     });
     if let Some(at) = response.inner {
-        viewer.send(Command::Playback(PlaybackCommand::Seek(at.x.max(0.0))));
+        out.send(Command::Playback(PlaybackCommand::Seek(at.x.max(0.0))));
     }
 }

@@ -1,9 +1,9 @@
 //! F1: every shortcut and gesture, from the action table.
 
 use crate::app::actions::{ACTIONS, GESTURES};
-use crate::app::{Command, Viewer, WindowEdit};
+use crate::app::{Command, Commands, Viewer, WindowEdit};
 
-pub(super) fn help_ui(ctx: &egui::Context, viewer: &mut Viewer) {
+pub(super) fn help_ui(ctx: &egui::Context, viewer: &Viewer, out: &mut Commands) {
     if !viewer.view.show_help {
         return;
     }
@@ -19,6 +19,6 @@ pub(super) fn help_ui(ctx: &egui::Context, viewer: &mut Viewer) {
         });
     });
     if !open {
-        viewer.send(Command::Window(WindowEdit::Help(false)));
+        out.send(Command::Window(WindowEdit::Help(false)));
     }
 }

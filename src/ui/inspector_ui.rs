@@ -2,17 +2,17 @@
 
 use glam::{EulerRot, Quat, Vec3};
 
-use crate::app::{Command, FilesCommand, SceneEdit, SelectionEdit, Viewer, WindowEdit};
+use crate::app::{Command, Commands, FilesCommand, SceneEdit, SelectionEdit, Viewer, WindowEdit};
 use skelview_core::core::pose::{compose_rotation, joint_local};
 use skelview_core::core::rest::rest_readout;
 use skelview_core::core::{ChannelKind, EulerConvention};
 use skelview_render::scene::PoseMode;
 
-pub fn joint_tree_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+pub fn joint_tree_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     ui.heading("Joints");
     let mut filter = viewer.view.joint_filter.clone();
     if ui.add(egui::TextEdit::singleline(&mut filter).hint_text("search")).changed() {
-        viewer.send(Command::Window(WindowEdit::JointFilter(filter)));
+        out.send(Command::Window(WindowEdit::JointFilter(filter)));
     }
     let Some(motion) = viewer.motion().cloned() else {
         ui.label("(nothing loaded)");
@@ -34,7 +34,7 @@ pub fn joint_tree_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 ui.add_space(indent);
                 let text = if j.is_end_site { egui::RichText::new(&j.name).weak() } else { egui::RichText::new(&j.name) };
                 if ui.selectable_label(viewer.view.selected == Some(i), text).clicked() {
-                    viewer.send(Command::Selection(SelectionEdit::Joint(Some(i))));
+                    out.send(Command::Selection(SelectionEdit::Joint(Some(i))));
                 }
             });
         }
@@ -81,7 +81,7 @@ fn euler_in_order(q: Quat, order: &str, convention: EulerConvention) -> Option<[
     })
 }
 
-pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     ui.heading("Inspector");
     let Some(motion) = viewer.motion().cloned() else {
         ui.label("(nothing loaded)");
@@ -94,7 +94,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             for amc in viewer.session.amc_siblings.clone() {
                 let name = amc.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 if ui.button(name).clicked() {
-                    viewer.send(Command::Files(FilesCommand::Open(vec![asf.clone(), amc])));
+                    out.send(Command::Files(FilesCommand::Open(vec![asf.clone(), amc])));
                 }
             }
             ui.separator();
@@ -117,7 +117,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 "Character Studio Biped neutral pose (+Z up, facing −Y): no"
             });
             if viewer.session.pose_mode != PoseMode::Rest && ui.button("Show the rest pose").clicked() {
-                viewer.send(Command::Scene(SceneEdit::PoseMode(PoseMode::Rest)));
+                out.send(Command::Scene(SceneEdit::PoseMode(PoseMode::Rest)));
             }
         });
         if !motion.source.details.is_empty() {
@@ -148,11 +148,11 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         if let Some(p) = joint.parent
             && ui.link(format!("parent: {}", motion.skeleton.joints()[p].name)).clicked()
         {
-            viewer.send(Command::Selection(SelectionEdit::Joint(Some(p))));
+            out.send(Command::Selection(SelectionEdit::Joint(Some(p))));
         }
         for c in motion.skeleton.children(i) {
             if ui.link(format!("child: {}", motion.skeleton.joints()[c].name)).clicked() {
-                viewer.send(Command::Selection(SelectionEdit::Joint(Some(c))));
+                out.send(Command::Selection(SelectionEdit::Joint(Some(c))));
             }
         }
         let degrees = motion.source.angle_unit == "deg";

@@ -1,7 +1,7 @@
 //! The Issues window: the active clip's capture-check findings, filtered by kind, sorted,
 //! each a click away (seek, select, frame); the neutral-pose verdicts; the thresholds.
 
-use crate::app::{CheckState, Command, IssueSort, SelectionEdit, SettingEdit, Viewer, WindowEdit};
+use crate::app::{CheckState, Command, Commands, IssueSort, SelectionEdit, SettingEdit, Viewer, WindowEdit};
 use skelview_core::qa::{self, Finding, Kind, Report};
 
 /// Colour of a kind's marks on the timeline and in the list.
@@ -20,7 +20,7 @@ pub fn kind_color(kind: Kind) -> egui::Color32 {
 }
 
 /// The Issues window (View → Issues, I).
-pub fn issues_window(ctx: &egui::Context, viewer: &mut Viewer) {
+pub fn issues_window(ctx: &egui::Context, viewer: &Viewer, out: &mut Commands) {
     let mut open = viewer.view.issues.open;
     let corner = ctx.content_rect().right_top() + egui::vec2(-20.0, 60.0);
     egui::Window::new("Issues")
@@ -30,9 +30,9 @@ pub fn issues_window(ctx: &egui::Context, viewer: &mut Viewer) {
         .default_size([560.0, 560.0])
         .min_width(420.0)
         .resizable(true)
-        .show(ctx, |ui| issues_ui(ui, viewer));
+        .show(ctx, |ui| issues_ui(ui, viewer, out));
     if open != viewer.view.issues.open {
-        viewer.send(Command::Window(WindowEdit::Issues(open)));
+        out.send(Command::Window(WindowEdit::Issues(open)));
     }
 }
 
@@ -58,7 +58,7 @@ fn listed<'r>(viewer: &Viewer, report: &'r Report) -> Vec<&'r Finding> {
 }
 
 /// The contents of the Issues window.
-pub fn issues_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+pub fn issues_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     let Some(clip) = viewer.session.active_clip() else {
         ui.label("Open a file to check it.");
         return;
@@ -87,7 +87,7 @@ pub fn issues_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         ui.label(v.summary(&m.skeleton)).on_hover_text("Up and facing in the file's axes; limbs against the ideal pose");
     }
     ui.separator();
-    kinds_ui(ui, viewer, &report);
+    kinds_ui(ui, viewer, out, &report);
     ui.horizontal(|ui| {
         ui.label("sort by");
         let mut sort = viewer.view.issues.sort;
@@ -97,7 +97,7 @@ pub fn issues_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             ui.selectable_value(&mut sort, value, label);
         }
         if sort != viewer.view.issues.sort {
-            viewer.send(Command::Window(WindowEdit::IssueSort(sort)));
+            out.send(Command::Window(WindowEdit::IssueSort(sort)));
         }
     });
     ui.separator();
@@ -105,14 +105,14 @@ pub fn issues_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     if list.is_empty() {
         ui.label(if report.findings.is_empty() { "Nothing found with these thresholds." } else { "Every kind found is hidden." });
     } else {
-        findings_table(ui, viewer, &list);
+        findings_table(ui, viewer, out, &list);
     }
     ui.separator();
-    thresholds_ui(ui, viewer);
+    thresholds_ui(ui, viewer, out);
 }
 
 /// A toggle per kind with its colour and count.
-fn kinds_ui(ui: &mut egui::Ui, viewer: &mut Viewer, report: &Report) {
+fn kinds_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, report: &Report) {
     let counts = report.counts();
     ui.horizontal_wrapped(|ui| {
         for kind in Kind::ALL {
@@ -124,13 +124,13 @@ fn kinds_ui(ui: &mut egui::Ui, viewer: &mut Viewer, report: &Report) {
                 ui.visuals().weak_text_color()
             });
             if ui.checkbox(&mut shown, text).on_hover_text("Show or hide this kind in the list, the timeline and the viewport").changed() {
-                viewer.send(Command::Window(WindowEdit::IssueKind(kind, shown)));
+                out.send(Command::Window(WindowEdit::IssueKind(kind, shown)));
             }
         }
     });
 }
 
-fn findings_table(ui: &mut egui::Ui, viewer: &mut Viewer, list: &[&Finding]) {
+fn findings_table(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, list: &[&Finding]) {
     let Some(m) = viewer.motion().cloned() else { return };
     let current = viewer.active_frame();
     let lengths = viewer.settings.lengths;
@@ -161,13 +161,13 @@ fn findings_table(ui: &mut egui::Ui, viewer: &mut Viewer, list: &[&Finding]) {
         },
     );
     if let Some((frame, joint)) = clicked {
-        viewer.send(Command::Selection(SelectionEdit::Finding { frame, joint }));
+        out.send(Command::Selection(SelectionEdit::Finding { frame, joint }));
     }
 }
 
 /// The thresholds: edited as a draft and applied with a button, so that dragging a value
 /// does not start a check per step.
-fn thresholds_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+fn thresholds_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     let saved = viewer.settings.qa;
     let mut apply = None;
     let mut draft = viewer.view.issues.draft.unwrap_or(saved);
@@ -213,8 +213,8 @@ fn thresholds_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         });
     });
     if let Some(t) = apply {
-        viewer.send(Command::Setting(SettingEdit::Thresholds(t)));
-    } else if Some(draft) != viewer.view.issues.draft && draft != viewer.view.issues.draft.unwrap_or(saved) {
-        viewer.send(Command::Window(WindowEdit::ThresholdDraft(Some(draft))));
+        out.send(Command::Setting(SettingEdit::Thresholds(t)));
+    } else if draft != viewer.view.issues.draft.unwrap_or(saved) {
+        out.send(Command::Window(WindowEdit::ThresholdDraft(Some(draft))));
     }
 }

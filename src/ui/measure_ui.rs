@@ -2,7 +2,7 @@
 //! and its drawing over the viewport: lines between the joints, the angle's arc, the value.
 
 use crate::app::measure::{MeasureCurves, MeasureTool};
-use crate::app::{Command, Dialog, JobCommand, Viewer, WindowEdit};
+use crate::app::{Command, Commands, Dialog, JobCommand, Viewer, WindowEdit};
 use skelview_core::core::envelope::decimate;
 use skelview_core::core::measure::Measure;
 use skelview_core::core::{LengthDisplay, PlaybackCommand};
@@ -35,7 +35,7 @@ fn axis(measure: &Measure, values: &[[f64; 2]], lengths: LengthDisplay) -> (f64,
 }
 
 /// Shows the window while the tool is open.
-pub fn measure_window(ctx: &egui::Context, viewer: &mut Viewer) {
+pub fn measure_window(ctx: &egui::Context, viewer: &Viewer, out: &mut Commands) {
     let mut open = viewer.view.measure.open;
     // Top right of the viewport, beside the inspector: clear of a figure framed in the middle.
     let right = if viewer.settings.panels.right_shown { viewer.settings.panels.right_width } else { 0.0 };
@@ -44,14 +44,14 @@ pub fn measure_window(ctx: &egui::Context, viewer: &mut Viewer) {
         .default_pos(ctx.content_rect().right_top() + egui::vec2(-right - 400.0, 70.0))
         .default_width(380.0)
         .resizable(true)
-        .show(ctx, |ui| measure_ui(ui, viewer));
+        .show(ctx, |ui| measure_ui(ui, viewer, out));
     if open != viewer.view.measure.open {
-        viewer.send(Command::Window(WindowEdit::Measure(open)));
+        out.send(Command::Window(WindowEdit::Measure(open)));
     }
 }
 
 /// The window's contents: the picks, the values now, a curve per measure, Copy and Export.
-pub fn measure_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+pub fn measure_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     let Some(m) = viewer.motion().cloned() else {
         ui.label("Open a clip to measure it.");
         return;
@@ -66,7 +66,7 @@ pub fn measure_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             ui.strong(tool.picks.iter().map(|&j| name(j)).collect::<Vec<_>>().join(" – "));
         }
         if ui.small_button("Clear").clicked() {
-            viewer.send(Command::Window(WindowEdit::ClearMeasure));
+            out.send(Command::Window(WindowEdit::ClearMeasure));
         }
     });
     let measures = tool.measures();
@@ -90,7 +90,7 @@ pub fn measure_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         };
         return;
     };
-    curves_ui(ui, viewer, &curves, lengths);
+    curves_ui(ui, viewer, out, &curves, lengths);
     ui.horizontal(|ui| {
         if ui.button("Copy").on_hover_text("Every frame as CSV (frame, time, one column per measure), metres, degrees, m/s").clicked() {
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
@@ -101,13 +101,13 @@ pub fn measure_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         }
         let busy = viewer.jobs.export.is_some();
         if ui.add_enabled(!busy, egui::Button::new("Export CSV…")).clicked() {
-            viewer.send(Command::Job(JobCommand::Ask(Dialog::ExportMeasures)));
+            out.send(Command::Job(JobCommand::Ask(Dialog::ExportMeasures)));
         }
     });
 }
 
 /// One plot per measure over the whole clip, with the playhead; a click seeks.
-fn curves_ui(ui: &mut egui::Ui, viewer: &mut Viewer, curves: &MeasureCurves, lengths: LengthDisplay) {
+fn curves_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, curves: &MeasureCurves, lengths: LengthDisplay) {
     let t = viewer.session.playback.time_secs;
     let columns = (ui.available_width() * ui.ctx().pixels_per_point()).max(16.0) as usize;
     let m = viewer.motion().cloned();
@@ -131,7 +131,7 @@ fn curves_ui(ui: &mut egui::Ui, viewer: &mut Viewer, curves: &MeasureCurves, len
             (p.response().clicked() || p.response().dragged()).then(|| p.pointer_coordinate()).flatten()
         });
         if let Some(at) = response.inner {
-            viewer.send(Command::Playback(PlaybackCommand::Seek(at.x.max(0.0))));
+            out.send(Command::Playback(PlaybackCommand::Seek(at.x.max(0.0))));
         }
     }
 }

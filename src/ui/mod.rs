@@ -21,43 +21,43 @@ pub use timeline_ui::timeline_ui;
 pub mod viewport_ui;
 
 use crate::app::actions::{ACTIONS, ActionId, Key};
-use crate::app::{ClipEdit, Command, Dialog, Export, JobCommand, SceneEdit, SettingEdit, Viewer, WindowEdit};
+use crate::app::{ClipEdit, Command, Commands, Dialog, Export, JobCommand, SceneEdit, SettingEdit, Viewer, WindowEdit};
 use skelview_render::scene::PoseMode;
 pub use viewport_ui::ViewportGpu;
 
 /// Lays out the whole window for one frame.
-pub fn viewer_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut ViewportGpu, frame_ms: f32) {
-    shortcuts(ui, viewer);
-    panels_ui(ui, viewer, frame_ms);
-    egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| viewport_ui::viewport_ui(ui, viewer, gpu));
-    windows_ui(ui.ctx(), viewer);
+pub fn viewer_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, gpu: &mut ViewportGpu, frame_ms: f32) {
+    shortcuts(ui, viewer, out);
+    panels_ui(ui, viewer, out, frame_ms);
+    egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| viewport_ui::viewport_ui(ui, viewer, out, gpu));
+    windows_ui(ui.ctx(), viewer, out);
 }
 
 /// Everything around the viewport: menu, status bar, timeline and side panels (the snapshot
 /// tests draw these without a GPU viewport).
-pub fn panels_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
+pub fn panels_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, frame_ms: f32) {
     let theme = if viewer.settings.light_theme { egui::Theme::Light } else { egui::Theme::Dark };
     if ui.ctx().theme() != theme {
         ui.ctx().set_theme(theme);
     }
-    egui::Panel::top("menu").show(ui, |ui| menu_ui(ui, viewer));
-    egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, viewer, frame_ms));
-    egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| timeline_ui(ui, viewer));
-    side_panels_ui(ui, viewer);
+    egui::Panel::top("menu").show(ui, |ui| menu_ui(ui, viewer, out));
+    egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, viewer, out, frame_ms));
+    egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| timeline_ui(ui, viewer, out));
+    side_panels_ui(ui, viewer, out);
 }
 
 /// The floating windows: channel curves, Measure, Issues, shortcuts and errors.
-pub fn windows_ui(ctx: &egui::Context, viewer: &mut Viewer) {
-    curves_window(ctx, viewer);
-    measure_window(ctx, viewer);
-    issues_window(ctx, viewer);
-    help_ui::help_ui(ctx, viewer);
-    error_ui(ctx, viewer);
+pub fn windows_ui(ctx: &egui::Context, viewer: &Viewer, out: &mut Commands) {
+    curves_window(ctx, viewer, out);
+    measure_window(ctx, viewer, out);
+    issues_window(ctx, viewer, out);
+    help_ui::help_ui(ctx, viewer, out);
+    error_ui(ctx, viewer, out);
 }
 
 /// The left (clips, joint tree) and right (inspector, comparison) panels, as the persisted
 /// layout says; their widths are written back so the next start restores them.
-pub fn side_panels_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+pub fn side_panels_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     // Panel sizes live in the settings; a reset bumps the generation so egui forgets its own.
     let layout = viewer.settings.panels;
     let mut widths = (layout.left_width, layout.right_width);
@@ -65,8 +65,8 @@ pub fn side_panels_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
         let left = egui::Panel::left(("joints", layout.generation)).resizable(true).default_size(layout.left_width).min_size(220.0).show(
             ui,
             |ui| {
-                egui::Panel::top("clips").resizable(true).show(ui, |ui| clips_ui(ui, viewer));
-                joint_tree_ui(ui, viewer);
+                egui::Panel::top("clips").resizable(true).show(ui, |ui| clips_ui(ui, viewer, out));
+                joint_tree_ui(ui, viewer, out);
             },
         );
         widths.0 = left.response.rect.width();
@@ -80,20 +80,20 @@ pub fn side_panels_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 if viewer.session.scene.clips.len() > 1 {
                     egui::Panel::bottom("comparison").resizable(true).default_size(420.0).show(ui, |ui| {
                         ui.heading("Comparison");
-                        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| compare_ui(ui, viewer));
+                        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| compare_ui(ui, viewer, out));
                     });
                 }
-                inspector_ui(ui, viewer);
+                inspector_ui(ui, viewer, out);
             });
         widths.1 = right.response.rect.width();
     }
     if widths != (layout.left_width, layout.right_width) {
-        viewer.send(Command::Setting(SettingEdit::PanelWidths(widths.0, widths.1)));
+        out.send(Command::Setting(SettingEdit::PanelWidths(widths.0, widths.1)));
     }
 }
 
 /// Keyboard shortcuts (when no text field has focus), from the action table.
-pub fn shortcuts(ui: &mut egui::Ui, viewer: &mut Viewer) {
+pub fn shortcuts(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     if ui.ctx().egui_wants_keyboard_input() {
         return;
     }
@@ -109,7 +109,7 @@ pub fn shortcuts(ui: &mut egui::Ui, viewer: &mut Viewer) {
     });
     for id in fired {
         let command = id.command(viewer);
-        viewer.send(command);
+        out.send(command);
     }
 }
 
@@ -135,50 +135,50 @@ fn egui_key(key: Key) -> egui::Key {
 }
 
 /// A menu button for an action of the table; true when clicked (its command is sent).
-fn action_button(ui: &mut egui::Ui, viewer: &mut Viewer, id: ActionId) -> bool {
+fn action_button(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, id: ActionId) -> bool {
     let clicked = ui.button(id.menu_label()).clicked();
     if clicked {
         let command = id.command(viewer);
-        viewer.send(command);
+        out.send(command);
     }
     clicked
 }
 
 /// A menu checkbox for an on/off action of the table, showing `on`.
-fn action_checkbox(ui: &mut egui::Ui, viewer: &mut Viewer, id: ActionId, on: bool) -> egui::Response {
+fn action_checkbox(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, id: ActionId, on: bool) -> egui::Response {
     let mut shown = on;
     let response = ui.checkbox(&mut shown, id.menu_label());
     if shown != on {
         let command = id.command(viewer);
-        viewer.send(command);
+        out.send(command);
     }
     response
 }
 
 /// Asks for files to open (the dialog runs on a background thread).
-pub fn open_dialog(viewer: &mut Viewer) {
-    viewer.send(ActionId::Open.command(viewer));
+pub fn open_dialog(viewer: &Viewer, out: &mut Commands) {
+    out.send(ActionId::Open.command(viewer));
 }
 
 /// Asks for files to add beside those open.
-pub fn add_dialog(viewer: &mut Viewer) {
-    viewer.send(ActionId::AddFile.command(viewer));
+pub fn add_dialog(viewer: &Viewer, out: &mut Commands) {
+    out.send(ActionId::AddFile.command(viewer));
 }
 
-fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
-            action_button(ui, viewer, ActionId::Open);
-            action_button(ui, viewer, ActionId::AddFile);
+            action_button(ui, viewer, out, ActionId::Open);
+            action_button(ui, viewer, out, ActionId::AddFile);
             ui.add_enabled_ui(viewer.motion().is_some() && viewer.jobs.export.is_none(), |ui| {
                 if ui.button("Export positions CSV…").clicked() {
-                    viewer.send(Command::Job(JobCommand::Ask(Dialog::ExportPositions)));
+                    out.send(Command::Job(JobCommand::Ask(Dialog::ExportPositions)));
                 }
                 if ui.button("Export frames (in/out range) as PNG…").clicked() {
-                    viewer.send(Command::Job(JobCommand::Ask(Dialog::ExportFrames)));
+                    out.send(Command::Job(JobCommand::Ask(Dialog::ExportFrames)));
                 }
                 if ui.button("Export video (in/out range)…").on_hover_text("Animated GIF, or MP4 when ffmpeg is installed").clicked() {
-                    viewer.send(Command::Job(JobCommand::Ask(Dialog::ExportVideo)));
+                    out.send(Command::Job(JobCommand::Ask(Dialog::ExportVideo)));
                 }
             });
             ui.menu_button("Open recent", |ui| {
@@ -187,7 +187,7 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 }
                 for path in viewer.settings.recent.clone() {
                     if ui.button(path.display().to_string()).clicked() {
-                        viewer.send(crate::app::actions::dropped(vec![path], false));
+                        out.send(crate::app::actions::dropped(vec![path], false));
                     }
                 }
             });
@@ -201,24 +201,24 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
             ui.checkbox(&mut style.shadow, "Shadow");
             ui.checkbox(&mut style.gizmo, "World axes");
             if style != viewer.settings.style {
-                viewer.send(Command::Setting(SettingEdit::Style(style)));
+                out.send(Command::Setting(SettingEdit::Style(style)));
             }
             ui.separator();
             for id in [ActionId::Front, ActionId::Side, ActionId::Top, ActionId::Perspective, ActionId::FrameAll] {
-                action_button(ui, viewer, id);
+                action_button(ui, viewer, out, id);
             }
             ui.add_enabled_ui(viewer.motion().is_some(), |ui| {
                 if ui.button("Copy screenshot").on_hover_text("The viewport, without panels, to the clipboard").clicked() {
-                    viewer.send(Command::Job(JobCommand::Export(Export::Screenshot(None))));
+                    out.send(Command::Job(JobCommand::Export(Export::Screenshot(None))));
                 }
                 if ui.button("Save screenshot…").clicked() {
-                    viewer.send(Command::Job(JobCommand::Ask(Dialog::SaveScreenshot)));
+                    out.send(Command::Job(JobCommand::Ask(Dialog::SaveScreenshot)));
                 }
             });
-            action_checkbox(ui, viewer, ActionId::Issues, viewer.view.issues.open);
-            action_checkbox(ui, viewer, ActionId::Measure, viewer.view.measure.open)
+            action_checkbox(ui, viewer, out, ActionId::Issues, viewer.view.issues.open);
+            action_checkbox(ui, viewer, out, ActionId::Measure, viewer.view.measure.open)
                 .on_hover_text("Distance, angle, speed and acceleration of picked joints");
-            action_checkbox(ui, viewer, ActionId::Orthographic, viewer.view.camera.orthographic);
+            action_checkbox(ui, viewer, out, ActionId::Orthographic, viewer.view.camera.orthographic);
             ui.separator();
             let active = viewer
                 .session
@@ -231,7 +231,7 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 for d in skelview_core::core::LengthDisplay::ALL {
                     let label = if d == skelview_core::core::LengthDisplay::Auto { "auto (m, cm or mm by size)" } else { d.name() };
                     if ui.radio(viewer.settings.lengths == d, label).clicked() {
-                        viewer.send(Command::Setting(SettingEdit::Lengths(d)));
+                        out.send(Command::Setting(SettingEdit::Lengths(d)));
                     }
                 }
             })
@@ -241,11 +241,11 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 use skelview_core::core::LengthUnit::*;
                 let auto = active.map_or("auto".to_owned(), |a| format!("auto ({})", a.0.symbol()));
                 if ui.radio(unit_set.is_none(), auto).clicked() {
-                    viewer.send(Command::Clip(active_id, ClipEdit::Unit(None)));
+                    out.send(Command::Clip(active_id, ClipEdit::Unit(None)));
                 }
                 for unit in [Millimetre, Centimetre, Metre, Inch, Foot, CmuAsf] {
                     if ui.radio(unit_set == Some(unit), unit.symbol()).clicked() {
-                        viewer.send(Command::Clip(active_id, ClipEdit::Unit(Some(unit))));
+                        out.send(Command::Clip(active_id, ClipEdit::Unit(Some(unit))));
                     }
                 }
             });
@@ -255,12 +255,12 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                     if a.4.is_empty() { format!("auto ({}, declared)", a.1.name()) } else { format!("auto ({}: {})", a.1.name(), a.4) }
                 });
                 if ui.radio(up_set.is_none(), auto).clicked() {
-                    viewer.send(Command::Clip(active_id, ClipEdit::UpAxis(None)));
+                    out.send(Command::Clip(active_id, ClipEdit::UpAxis(None)));
                 }
                 for up in UpAxis::ALL {
                     let label = if up.name().starts_with('-') { format!("{} up", up.name()) } else { format!("+{} up", up.name()) };
                     if ui.radio(up_set == Some(up), label).clicked() {
-                        viewer.send(Command::Clip(active_id, ClipEdit::UpAxis(Some(up))));
+                        out.send(Command::Clip(active_id, ClipEdit::UpAxis(Some(up))));
                     }
                 }
             });
@@ -268,29 +268,29 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 use skelview_core::core::PositionRule;
                 let rule = viewer.position_rule();
                 if ui.radio(rule == PositionRule::Replace, "replace the OFFSET (default)").clicked() {
-                    viewer.send(Command::Clip(active_id, ClipEdit::PositionRule(PositionRule::Replace)));
+                    out.send(Command::Clip(active_id, ClipEdit::PositionRule(PositionRule::Replace)));
                 }
                 if ui.radio(rule == PositionRule::Add, "add to the OFFSET (Meredith–Maddock)").clicked() {
-                    viewer.send(Command::Clip(active_id, ClipEdit::PositionRule(PositionRule::Add)));
+                    out.send(Command::Clip(active_id, ClipEdit::PositionRule(PositionRule::Add)));
                 }
             });
             ui.separator();
             let mut light = viewer.settings.light_theme;
             if ui.checkbox(&mut light, "Light theme").changed() {
-                viewer.send(Command::Setting(SettingEdit::LightTheme(light)));
+                out.send(Command::Setting(SettingEdit::LightTheme(light)));
             }
             let (mut left, mut right) = (viewer.settings.panels.left_shown, viewer.settings.panels.right_shown);
             let changed =
                 ui.checkbox(&mut left, "Clips and joint tree panel").changed() | ui.checkbox(&mut right, "Inspector panel").changed();
             if changed {
-                viewer.send(Command::Setting(SettingEdit::PanelsShown(left, right)));
+                out.send(Command::Setting(SettingEdit::PanelsShown(left, right)));
             }
             if ui.button("Reset settings").clicked() {
-                viewer.send(Command::Setting(SettingEdit::Reset));
+                out.send(Command::Setting(SettingEdit::Reset));
             }
             let mut curves = viewer.view.show_curves;
             if ui.checkbox(&mut curves, "Channel curves of the selected joint").changed() {
-                viewer.send(Command::Window(WindowEdit::Curves(curves)));
+                out.send(Command::Window(WindowEdit::Curves(curves)));
             }
             let mut o = viewer.session.scene.overlays;
             ui.horizontal(|ui| {
@@ -304,31 +304,31 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
                 ui.add(egui::DragValue::new(&mut o.onion_step).range(1..=120).suffix(" frames")).labelled_by(label.id);
             });
             if o != viewer.session.scene.overlays {
-                viewer.send(Command::Scene(SceneEdit::Overlays(o)));
+                out.send(Command::Scene(SceneEdit::Overlays(o)));
             }
-            action_checkbox(ui, viewer, ActionId::FollowRoot, viewer.view.follow_root);
+            action_checkbox(ui, viewer, out, ActionId::FollowRoot, viewer.view.follow_root);
         });
         ui.menu_button("Pose", |ui| {
             for (label, mode) in
                 [("Animated", PoseMode::Animated), ("Rest pose (channels ignored)", PoseMode::Rest), ("First frame", PoseMode::FirstFrame)]
             {
                 if ui.radio(viewer.session.pose_mode == mode, label).clicked() {
-                    viewer.send(Command::Scene(SceneEdit::PoseMode(mode)));
+                    out.send(Command::Scene(SceneEdit::PoseMode(mode)));
                 }
             }
         });
-        action_button(ui, viewer, ActionId::Help);
+        action_button(ui, viewer, out, ActionId::Help);
     });
 }
 
-fn status_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
+fn status_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, frame_ms: f32) {
     ui.horizontal(|ui| {
         if let Some(job) = &viewer.jobs.export {
             ui.label(&job.name);
             ui.add(egui::ProgressBar::new(job.fraction()).desired_width(160.0).show_percentage());
             if ui.button("Cancel").clicked() {
                 let id = job.id;
-                viewer.send(Command::Job(JobCommand::Cancel(id)));
+                out.send(Command::Job(JobCommand::Cancel(id)));
             }
             ui.separator();
         } else if let Some(notice) = &viewer.messages.notice {
@@ -379,7 +379,7 @@ fn status_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
                     let text = egui::RichText::new(format!("{n} issue{}", if n == 1 { "" } else { "s" }));
                     let text = if n > 0 { text.color(egui::Color32::from_rgb(255, 150, 30)) } else { text };
                     if ui.link(text).on_hover_text("Open the Issues window (I)").clicked() {
-                        viewer.send(Command::Window(WindowEdit::Issues(true)));
+                        out.send(Command::Window(WindowEdit::Issues(true)));
                     }
                 }
                 _ => {}
@@ -393,14 +393,14 @@ fn status_ui(ui: &mut egui::Ui, viewer: &mut Viewer, frame_ms: f32) {
     });
 }
 
-fn error_ui(ctx: &egui::Context, viewer: &mut Viewer) {
+fn error_ui(ctx: &egui::Context, viewer: &Viewer, out: &mut Commands) {
     let Some(error) = viewer.messages.error.clone() else { return };
     egui::Window::new(viewer.messages.error_title).collapsible(false).resizable(true).anchor(egui::Align2::CENTER_TOP, [0.0, 40.0]).show(
         ctx,
         |ui| {
             ui.label(egui::RichText::new(error).monospace());
             if ui.button("OK").clicked() {
-                viewer.send(Command::DismissError);
+                out.send(Command::DismissError);
             }
         },
     );

@@ -1,12 +1,12 @@
 //! The timeline: scrub, play, step, rate, loop, range, interpolation.
 
-use crate::app::{Command, SettingEdit, Viewer};
+use crate::app::{Command, Commands, SettingEdit, Viewer};
 use crate::ui::kind_color;
 use skelview_core::core::playback::RATE_RANGE;
 use skelview_core::core::{Interpolation, PlaybackCommand};
 use skelview_core::qa::Kind;
 
-pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
+pub fn timeline_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     let p = viewer.session.playback.clone();
     let mut commands: Vec<PlaybackCommand> = Vec::new();
     let mut interp = viewer.settings.interpolation;
@@ -87,10 +87,10 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &mut Viewer) {
     });
     ui.add_space(2.0);
     for c in commands {
-        viewer.send(Command::Playback(c));
+        out.send(Command::Playback(c));
     }
     if interp != viewer.settings.interpolation {
-        viewer.send(Command::Setting(SettingEdit::Interpolation(interp)));
+        out.send(Command::Setting(SettingEdit::Interpolation(interp)));
     }
 }
 

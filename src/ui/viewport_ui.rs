@@ -6,7 +6,7 @@ use std::sync::Arc;
 use egui::PointerButton;
 use glam::Vec2;
 
-use crate::app::{CameraEdit, Command, FilesCommand, SelectionEdit, SettingEdit, Viewer};
+use crate::app::{CameraEdit, Command, Commands, FilesCommand, SelectionEdit, SettingEdit, Viewer};
 use skelview_render::render::offscreen;
 use skelview_render::render::{RenderTarget, SkeletonRenderer};
 
@@ -66,7 +66,7 @@ impl ViewportGpu {
     }
 }
 
-pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut ViewportGpu) {
+pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, gpu: &mut ViewportGpu) {
     let (rect, response) = ui.allocate_exact_size(ui.available_size(), egui::Sense::click_and_drag());
     if rect.width() < 2.0 || rect.height() < 2.0 {
         return;
@@ -78,26 +78,26 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
     if delta != egui::Vec2::ZERO {
         let d = Vec2::new(delta.x, delta.y);
         if response.dragged_by(PointerButton::Middle) || (shift && response.dragged_by(PointerButton::Primary)) {
-            viewer.send(Command::Camera(CameraEdit::Pan(d, rect.height())));
+            out.send(Command::Camera(CameraEdit::Pan(d, rect.height())));
         } else if response.dragged_by(PointerButton::Primary) {
-            viewer.send(Command::Camera(CameraEdit::Orbit(d)));
+            out.send(Command::Camera(CameraEdit::Orbit(d)));
         }
     }
     if let Some(pos) = response.hover_pos() {
         let scroll = ui.input(|i| i.smooth_scroll_delta.y);
         if scroll != 0.0 {
-            viewer.send(Command::Camera(CameraEdit::Zoom((-scroll * 0.0025).exp(), to_ndc(pos), aspect)));
+            out.send(Command::Camera(CameraEdit::Zoom((-scroll * 0.0025).exp(), to_ndc(pos), aspect)));
         }
     }
     if response.clicked()
         && let Some(pos) = response.interact_pointer_pos()
     {
-        viewer.send(Command::Selection(SelectionEdit::Pick(to_ndc(pos), aspect)));
+        out.send(Command::Selection(SelectionEdit::Pick(to_ndc(pos), aspect)));
     }
     let ppp = ui.ctx().pixels_per_point();
     let size = ((rect.width() * ppp).round().max(1.0) as u32, (rect.height() * ppp).round().max(1.0) as u32);
     if (aspect, size) != (viewer.view.aspect, viewer.view.viewport_px) {
-        viewer.send(Command::Camera(CameraEdit::Viewport { aspect, px: size }));
+        out.send(Command::Camera(CameraEdit::Viewport { aspect, px: size }));
     }
     let texture = gpu.render(size, viewer);
     let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
@@ -134,7 +134,7 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
         ui.put(bar, egui::ProgressBar::new(loading.progress).text(format!("loading {:.0}%", loading.progress * 100.0)));
         let cancel = egui::Rect::from_center_size(bar.center() + egui::vec2(0.0, 28.0), egui::vec2(80.0, 22.0));
         if ui.put(cancel, egui::Button::new("Cancel")).clicked() {
-            viewer.send(Command::Files(FilesCommand::CancelLoads));
+            out.send(Command::Files(FilesCommand::CancelLoads));
         }
     }
     // Display toggles over the viewport.
@@ -149,10 +149,10 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &mut Viewer, gpu: &mut View
             ui.checkbox(&mut style.grid, "grid");
             ui.checkbox(&mut style.shadow, "shadow");
             if style != viewer.settings.style {
-                viewer.send(Command::Setting(SettingEdit::Style(style)));
+                out.send(Command::Setting(SettingEdit::Style(style)));
             }
             if names != viewer.settings.show_names {
-                viewer.send(Command::Setting(SettingEdit::ShowNames(names)));
+                out.send(Command::Setting(SettingEdit::ShowNames(names)));
             }
         });
     });
