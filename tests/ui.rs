@@ -146,3 +146,43 @@ fn channel_curves_come_from_the_background_and_fit_the_plot() {
     h.run();
     assert!(h.state().whole.curves.result().is_none_or(|c| c.len() == 6));
 }
+
+#[test]
+fn every_action_is_in_a_menu_and_every_shortcut_in_f1() {
+    use skelview::app::actions::ACTIONS;
+    let mut v = loaded();
+    v.view.show_help = true;
+    let mut h = Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_ui_state(
+        |ui, v: &mut Viewer| {
+            v.ui(|v, out| {
+                skelview::ui::menu_ui(ui, v, out);
+                skelview::ui::windows_ui(ui.ctx(), v, out);
+            })
+        },
+        v,
+    );
+    h.run();
+    // F1 lists each key with its help line.
+    for a in ACTIONS.iter().filter(|a| !a.keys.is_empty()) {
+        h.get_by_label(a.keys);
+        h.get_by_label(a.help);
+    }
+    // Each top-level menu opened in turn: every action's label (with its key) is in one.
+    let mut found: Vec<&str> = Vec::new();
+    for menu in ["File", "View", "Playback"] {
+        h.get_by_label(menu).click();
+        h.run();
+        for a in ACTIONS {
+            if h.query_by_label(&a.id.menu_label()).is_some() {
+                found.push(a.label);
+            }
+        }
+        h.key_press(egui::Key::Escape);
+        h.run();
+    }
+    // Help is a button on the bar itself.
+    found.extend(ACTIONS.iter().filter(|a| h.query_by_label(&a.id.menu_label()).is_some()).map(|a| a.label));
+    for a in ACTIONS {
+        assert!(found.contains(&a.label), "{:?} ({}) is in no menu", a.id, a.id.menu_label());
+    }
+}

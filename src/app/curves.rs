@@ -60,7 +60,6 @@ pub fn channel_curves(
     let n = m.clip.num_frames();
     let ft = m.clip.frame_time_secs;
     let (t0, t1) = (offset_secs, offset_secs + n.saturating_sub(1) as f64 * ft);
-    let bvh = m.source.format.bvh_channel_names;
     let mut curves = Vec::with_capacity(j.channels.len());
     for (k, kind) in j.channels.iter().enumerate() {
         if !keep_going(k as f64 / j.channels.len() as f64) {
@@ -83,7 +82,7 @@ pub fn channel_curves(
             previous = Some(v);
             points.push(t, v);
         }
-        let name = if bvh { kind.bvh_name() } else { kind.short_name() };
+        let name = m.source.format.channel_name(*kind);
         let flip_count = flips.len();
         let flips = if flip_count > STORED_COLUMNS { one_per_column(&flips, t0, t1, STORED_COLUMNS) } else { flips };
         curves.push(ChannelCurve { name: name.to_string(), points: points.finish(), length: kind.is_translation(), flips, flip_count });

@@ -117,8 +117,13 @@ impl super::Viewer {
             return;
         }
         let measures = tool.measures();
-        let input =
-            MeasureInput { motion: c.motion.clone(), serial: c.serial, measures, space_from_file: c.display.0, offset_secs: c.offset_secs };
+        let input = MeasureInput {
+            motion: c.motion.clone(),
+            serial: c.serial,
+            measures,
+            space_from_file: c.display.display_from_file,
+            offset_secs: c.offset_secs,
+        };
         let frame = self.session.active_frame();
         let (motion, measures, space) = (input.motion.clone(), input.measures.clone(), input.space_from_file);
         let job = input.clone();

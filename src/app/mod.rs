@@ -487,7 +487,7 @@ impl Viewer {
             if let Some(j) = view.frame_joint.take()
                 && let (Some(p), Some(c)) = (s.active_clip().and_then(|c| c.positions().get(j).copied()), s.active_clip())
             {
-                let r = Vec3::splat(c.display.1 * 0.35);
+                let r = Vec3::splat(c.display.size_m * 0.35);
                 view.camera.frame_bounds(p - r, p + r, view.aspect);
             }
             if view.follow_root

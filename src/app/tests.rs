@@ -386,7 +386,7 @@ fn the_measure_tool_picks_clicked_joints_and_measures_the_whole_clip() {
     v.update(0.0);
     assert_eq!(v.view.measure.measures(), [Measure::Angle(up, knee, foot)]);
     let frame = v.session.active_frame();
-    let display = v.session.active_clip().unwrap().display.0;
+    let display = v.session.active_clip().unwrap().display.display_from_file;
     let expected = series(&m, &[Measure::Angle(up, knee, foot)], &[frame], display, &|_| true).unwrap()[0][0];
     assert!(expected > 90.0 && (v.view.measure.now[0] - expected).abs() < 1e-9, "{:?} vs {expected}", v.view.measure.now);
     wait_for(&mut v, |v| v.whole.measures.result().is_some());

@@ -261,7 +261,7 @@ fn to_json<'a>(m: &'a Motion, map: Option<&NameMap>) -> InfoJson<'a> {
             .map(|j| JointJson {
                 name: &j.name,
                 parent: j.parent.map_or(-1, |p| p as i64),
-                channels: j.channels.iter().map(|c| if s.format.bvh_channel_names { c.bvh_name() } else { c.short_name() }).collect(),
+                channels: j.channels.iter().map(|c| s.format.channel_name(*c)).collect(),
                 end_site: j.is_end_site,
                 details: j.details.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect(),
             })

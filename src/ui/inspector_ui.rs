@@ -1,11 +1,11 @@
 //! The joint tree (with search) and the inspector of the selected joint.
 
-use glam::{EulerRot, Quat, Vec3};
+use glam::{Quat, Vec3};
 
 use crate::app::{Command, Commands, FilesCommand, SceneEdit, SelectionEdit, Viewer, WindowEdit};
-use skelview_core::core::pose::{compose_rotation, joint_local};
+use skelview_core::core::ChannelKind;
+use skelview_core::core::readout::{JointReadout, global_readout};
 use skelview_core::core::rest::rest_readout;
-use skelview_core::core::{ChannelKind, EulerConvention};
 use skelview_render::scene::PoseMode;
 
 pub fn joint_tree_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
@@ -54,31 +54,6 @@ fn row(ui: &mut egui::Ui, label: &str, value: String) {
     ui.label(label);
     ui.monospace(value);
     ui.end_row();
-}
-
-/// Euler angles (degrees) of `q` in a joint's own channel order and convention.
-fn euler_in_order(q: Quat, order: &str, convention: EulerConvention) -> Option<[f32; 3]> {
-    // glam's intrinsic orders: `ZXY` means R = Rz·Rx·Ry (first listed outermost), the BVH
-    // convention; ASF's listed order is the reverse product.
-    let listed: String = match convention {
-        EulerConvention::FirstOutermost => order.to_owned(),
-        EulerConvention::LastOutermost => order.chars().rev().collect(),
-    };
-    let rot = match listed.as_str() {
-        "XYZ" => EulerRot::XYZ,
-        "XZY" => EulerRot::XZY,
-        "YXZ" => EulerRot::YXZ,
-        "YZX" => EulerRot::YZX,
-        "ZXY" => EulerRot::ZXY,
-        "ZYX" => EulerRot::ZYX,
-        _ => return None,
-    };
-    let (a, b, c) = q.to_euler(rot);
-    let v = [a.to_degrees(), b.to_degrees(), c.to_degrees()];
-    Some(match convention {
-        EulerConvention::FirstOutermost => v,
-        EulerConvention::LastOutermost => [v[2], v[1], v[0]],
-    })
 }
 
 pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
@@ -156,43 +131,31 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             }
         }
         let degrees = motion.source.angle_unit == "deg";
-        let frame = viewer.session.active_frame();
-        let values: Option<Vec<f32>> = (motion.clip.num_frames() > 0).then(|| {
-            motion.clip.frame(frame.min(motion.clip.num_frames() - 1))[joint.first_channel..joint.first_channel + joint.channels.len()]
-                .to_vec()
-        });
+        let Some(readout) = JointReadout::of(&motion, i, viewer.session.active_frame()) else { return };
         ui.separator();
-        ui.label(egui::RichText::new(format!("Channels at frame {frame} (file order and units)")).strong());
+        ui.label(egui::RichText::new(format!("Channels at frame {} (file order and units)", readout.frame)).strong());
         if joint.channels.is_empty() {
             ui.label("(none)");
         }
+        let shown = |kind: ChannelKind, v: f32| if kind.is_rotation() && degrees { v.to_degrees() } else { v };
         egui::Grid::new("channels").striped(true).show(ui, |ui| {
-            for (k, kind) in joint.channels.iter().enumerate() {
-                let name = if motion.source.format.bvh_channel_names { kind.bvh_name() } else { kind.short_name() };
-                let v = values.as_ref().map_or(0.0, |v| v[k]);
-                let (shown, unit) = if kind.is_rotation() && degrees {
-                    (v.to_degrees(), "°")
-                } else if kind.is_rotation() {
-                    (v, " rad")
-                } else {
-                    (v, "")
+            for (c, kind) in readout.channels.iter().zip(&joint.channels) {
+                let unit = match (kind.is_rotation(), degrees) {
+                    (true, true) => "°",
+                    (true, false) => " rad",
+                    _ => "",
                 };
-                let limits = joint.limits.get(k).copied();
-                let outside = limits.is_some_and(|(lo, hi)| v < lo - 1e-4 || v > hi + 1e-4);
-                let missing = motion.clip.is_missing(frame, joint.first_channel + k);
-                let text = if missing {
-                    egui::RichText::new(format!("missing (held {shown:.2}{unit})")).monospace().color(egui::Color32::from_rgb(255, 90, 90))
+                let value = shown(*kind, c.value);
+                let text = if c.missing {
+                    egui::RichText::new(format!("missing (held {value:.2}{unit})")).monospace().color(egui::Color32::from_rgb(255, 90, 90))
                 } else {
-                    egui::RichText::new(format!("{shown:.2}{unit}")).monospace()
+                    egui::RichText::new(format!("{value:.2}{unit}")).monospace()
                 };
-                ui.label(name);
-                ui.label(if outside { text.color(egui::Color32::from_rgb(255, 90, 90)) } else { text });
-                if let Some((lo, hi)) = limits {
-                    let f = |x: f32| if kind.is_rotation() && degrees { x.to_degrees() } else { x };
-                    ui.label(
-                        egui::RichText::new(format!("limits {:.1} … {:.1}{}", f(lo), f(hi), if outside { "  outside!" } else { "" }))
-                            .small(),
-                    );
+                ui.label(c.name);
+                ui.label(if c.outside { text.color(egui::Color32::from_rgb(255, 90, 90)) } else { text });
+                if let Some((lo, hi)) = c.limits {
+                    let outside = if c.outside { "  outside!" } else { "" };
+                    ui.label(egui::RichText::new(format!("limits {:.1} … {:.1}{outside}", shown(*kind, lo), shown(*kind, hi))).small());
                 }
                 ui.end_row();
             }
@@ -207,12 +170,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                 }
             });
         }
-        let values = values.or_else(|| {
-            let rest = motion.skeleton.rest_values()?;
-            Some(rest[joint.first_channel..joint.first_channel + joint.channels.len()].to_vec())
-        });
-        let local = joint_local(joint, values.as_deref(), motion.skeleton.position_rule);
-        let order = joint.rotation_order();
+        let local = readout.local;
         ui.separator();
         let metres = viewer.metres_per_unit();
         let lengths = viewer.settings.lengths;
@@ -224,24 +182,21 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             if local.scale != glam::Vec3::ONE {
                 row(ui, "scale", vec3(local.scale));
             }
-            if let (false, Some(v)) = (order.is_empty(), values.as_ref()) {
-                let channel_rotation = compose_rotation(&joint.channels, v, joint.euler);
-                if let Some(e) = euler_in_order(channel_rotation, &order, joint.euler) {
-                    row(ui, &format!("euler {order}"), format!("{:.2}° {:.2}° {:.2}°", e[0], e[1], e[2]));
-                }
+            if let Some((order, e)) = &readout.euler_deg {
+                row(ui, &format!("euler {order}"), format!("{:.2}° {:.2}° {:.2}°", e[0], e[1], e[2]));
             }
         });
-        if viewer.global().world_from_joint.len() == motion.skeleton.len() {
-            let g = viewer.global().world_from_joint[i];
+        if viewer.global().world_from_joint.len() == motion.skeleton.len()
+            && let Some((rotation, bone_length)) = global_readout(&motion, viewer.global(), i)
+        {
             ui.separator();
             ui.label(egui::RichText::new("Global").strong());
             egui::Grid::new("global").num_columns(2).show(ui, |ui| {
                 if let Some(p) = viewer.positions().get(i) {
                     row(ui, "position Y-up", lengths.unit_for(p.abs().max_element()).show_vec3(*p));
                 }
-                row(ui, "rotation xyzw", quat(Quat::from_mat3a(&g.matrix3).normalize()));
-                if let Some(parent) = joint.parent {
-                    let len = (Vec3::from(g.translation) - Vec3::from(viewer.global().world_from_joint[parent].translation)).length();
+                row(ui, "rotation xyzw", quat(rotation));
+                if let Some(len) = bone_length {
                     row(ui, "bone length", lengths.show(len * metres));
                 }
             });
@@ -250,40 +205,15 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             ui.label("(l: bone stretch channel)");
         }
         if ui.button("Copy values").on_hover_text("Copy this joint's channel values to the clipboard").clicked() {
+            let values = readout.values.as_deref().unwrap_or_default();
             let text = joint
                 .channels
                 .iter()
-                .enumerate()
-                .map(|(k, c)| {
-                    format!(
-                        "{} {}",
-                        c.bvh_name(),
-                        values.as_ref().map_or(0.0, |v| if c.is_rotation() && degrees { v[k].to_degrees() } else { v[k] })
-                    )
-                })
+                .zip(values.iter().copied().chain(std::iter::repeat(0.0)))
+                .map(|(c, v)| format!("{} {}", c.bvh_name(), shown(*c, v)))
                 .collect::<Vec<_>>()
                 .join("\n");
             ui.ctx().copy_text(text);
         }
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn euler_readout_recovers_channel_angles() {
-        use ChannelKind::*;
-        for (order, kinds, convention) in [
-            ("ZXY", [RotateZ, RotateX, RotateY], EulerConvention::FirstOutermost),
-            ("XYZ", [RotateX, RotateY, RotateZ], EulerConvention::LastOutermost),
-            ("ZYX", [RotateZ, RotateY, RotateX], EulerConvention::FirstOutermost),
-        ] {
-            let angles = [10f32.to_radians(), -20f32.to_radians(), 30f32.to_radians()];
-            let q = compose_rotation(&kinds, &angles, convention);
-            let e = euler_in_order(q, order, convention).unwrap();
-            assert!((e[0] - 10.0).abs() < 1e-3 && (e[1] + 20.0).abs() < 1e-3 && (e[2] - 30.0).abs() < 1e-3, "{order}: {e:?}");
-        }
-    }
 }

@@ -165,7 +165,8 @@ pub fn add_dialog(viewer: &Viewer, out: &mut Commands) {
     out.send(ActionId::AddFile.command(viewer));
 }
 
-fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
+/// The menu bar: File, View, Playback, Pose and Help; every action of the table is in it.
+pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
             action_button(ui, viewer, out, ActionId::Open);
@@ -204,7 +205,8 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                 out.send(Command::Setting(SettingEdit::Style(style)));
             }
             ui.separator();
-            for id in [ActionId::Front, ActionId::Side, ActionId::Top, ActionId::Perspective, ActionId::FrameAll] {
+            for id in [ActionId::Front, ActionId::Side, ActionId::Top, ActionId::Perspective, ActionId::FrameAll, ActionId::ClearSelection]
+            {
                 action_button(ui, viewer, out, id);
             }
             ui.add_enabled_ui(viewer.motion().is_some(), |ui| {
@@ -307,6 +309,14 @@ fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                 out.send(Command::Scene(SceneEdit::Overlays(o)));
             }
             action_checkbox(ui, viewer, out, ActionId::FollowRoot, viewer.view.follow_root);
+        });
+        ui.menu_button("Playback", |ui| {
+            ui.add_enabled_ui(viewer.motion().is_some(), |ui| {
+                let steps = [ActionId::StepBack, ActionId::StepForward, ActionId::StepBack10, ActionId::StepForward10, ActionId::First];
+                for id in [ActionId::PlayPause].into_iter().chain(steps).chain([ActionId::Last]) {
+                    action_button(ui, viewer, out, id);
+                }
+            });
         });
         ui.menu_button("Pose", |ui| {
             for (label, mode) in

@@ -11,6 +11,7 @@ pub mod measure;
 pub mod motion;
 pub mod playback;
 pub mod pose;
+pub mod readout;
 pub mod rest;
 pub mod sampler;
 pub mod shown_length;
@@ -18,7 +19,7 @@ pub mod skeleton;
 pub mod units;
 
 pub use clip::{Clip, Interpolation, MissingRun};
-pub use motion::{Format, Motion, SourceInfo, Take, Warning};
+pub use motion::{ChannelNames, DisplayFrame, Format, Motion, SourceInfo, Take, Warning};
 pub use playback::{Playback, PlaybackCommand};
 pub use pose::{GlobalPose, LocalPose, LocalTransform};
 pub use sampler::{PoseAt, Sampler};

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use super::clip::Clip;
-use super::skeleton::Skeleton;
+use super::skeleton::{ChannelKind, Skeleton};
 use super::units::{LengthUnit, UpAxis};
 
 /// A motion's format as the rest of the program sees it: its name and the conventions that
@@ -13,8 +13,8 @@ use super::units::{LengthUnit, UpAxis};
 pub struct Format {
     /// Display name (`BVH`).
     pub name: &'static str,
-    /// Channels are named as BVH names them (`Xrotation`); otherwise short (`rx`).
-    pub bvh_channel_names: bool,
+    /// How its channels are named.
+    pub channel_names: ChannelNames,
     /// Each joint sits at the far end of its bone (ASF bones), not at the bone's origin.
     pub joints_at_far_end: bool,
     /// Position channels replace or add to offsets as the user chooses (`--bvh-positions`).
@@ -33,6 +33,23 @@ impl Format {
     pub fn name(self) -> &'static str {
         self.name
     }
+
+    /// A channel's name as this format's files and users name it.
+    pub fn channel_name(self, kind: ChannelKind) -> &'static str {
+        match self.channel_names {
+            ChannelNames::Bvh => kind.bvh_name(),
+            ChannelNames::Short => kind.short_name(),
+        }
+    }
+}
+
+/// How a format names its channels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChannelNames {
+    /// As BVH does: `Xposition`, `Zrotation`.
+    Bvh,
+    /// Short: `tx`, `rz`.
+    Short,
 }
 
 /// One of several animations a file holds (an H-Anim TimeSensor and what it drives).
@@ -133,20 +150,31 @@ impl Motion {
     /// `display_from_file`: the file's raw units and axes to metres, Y-up, as detected or
     /// declared.
     pub fn display_from_file(&self) -> glam::Mat4 {
-        self.display_with(None, None).0
+        self.display_with(None, None).display_from_file
     }
 
     /// Body size in metres, for scale-aware sizes (from its travel when it has no height).
     pub fn body_size_m(&self) -> f32 {
-        self.display_with(None, None).1
+        self.display_with(None, None).size_m
     }
 
     /// `display_from_file` and the body size in metres with the user's unit and up axis in
     /// place of the file's where given: the one place a motion's units and axes are applied.
-    pub fn display_with(&self, unit: Option<LengthUnit>, up: Option<UpAxis>) -> (glam::Mat4, f32) {
+    pub fn display_with(&self, unit: Option<LengthUnit>, up: Option<UpAxis>) -> DisplayFrame {
         let s = &self.source;
         let metres = self.metres_with(unit);
-        let display = super::units::display_transform(metres, up.unwrap_or(s.up_axis));
-        (display, super::units::usable_size_m(s.body_height * metres, s.motion_extent * metres))
+        DisplayFrame {
+            display_from_file: super::units::display_transform(metres, up.unwrap_or(s.up_axis)),
+            size_m: super::units::usable_size_m(s.body_height * metres, s.motion_extent * metres),
+        }
     }
+}
+
+/// How a motion is shown: file space to display space (metres, Y-up), and the body's size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DisplayFrame {
+    /// File units and axes to metres, Y-up.
+    pub display_from_file: glam::Mat4,
+    /// Body size in metres, for scale-aware sizes (joint radius, margins, spacing).
+    pub size_m: f32,
 }

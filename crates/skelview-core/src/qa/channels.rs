@@ -220,7 +220,7 @@ fn euler_flip(m: &Motion, row: &[f32], prev: &[f32], euler: &[(usize, ChannelKin
     let names: Vec<String> = jumped
         .iter()
         .map(|(kind, d)| {
-            let name = if m.source.format.bvh_channel_names { kind.bvh_name() } else { kind.short_name() };
+            let name = m.source.format.channel_name(*kind);
             format!("{name} {d:+.0}°")
         })
         .collect();
@@ -253,7 +253,7 @@ pub fn limits(m: &Motion, th: &LimitThresholds) -> Vec<Finding> {
                 continue;
             }
             let c = joint.first_channel + i;
-            let name = if m.source.format.bvh_channel_names { kind.bvh_name() } else { kind.short_name() };
+            let name = m.source.format.channel_name(kind);
             let excess = |f: usize| {
                 let v = m.clip.frame(f)[c];
                 let past = (lo - v).max(v - hi);

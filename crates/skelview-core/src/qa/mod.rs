@@ -186,7 +186,7 @@ pub struct Space {
 impl Space {
     /// The space of `m` with the user's unit and up axis in place of the file's where given.
     pub fn of(m: &Motion, unit: Option<LengthUnit>, up: Option<UpAxis>) -> Self {
-        Self { display: m.display_with(unit, up).0, metres: m.metres_with(unit), up: up.unwrap_or(m.source.up_axis) }
+        Self { display: m.display_with(unit, up).display_from_file, metres: m.metres_with(unit), up: up.unwrap_or(m.source.up_axis) }
     }
 }
 

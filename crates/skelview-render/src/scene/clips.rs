@@ -7,7 +7,7 @@ use std::sync::Arc;
 use glam::{Mat4, Vec3};
 
 use skelview_core::core::units::{LengthUnit, UpAxis};
-use skelview_core::core::{Interpolation, LocalPose, Motion, PoseAt, Sampler};
+use skelview_core::core::{DisplayFrame, Interpolation, LocalPose, Motion, PoseAt, Sampler};
 
 /// Colours given to clips in the order they are opened (linear RGBA): the viewer and
 /// `skelview render A B` use the same ones.
@@ -101,8 +101,9 @@ pub struct ClipView {
     pub visible: bool,
     /// Shared-clock time of this clip's first frame (seconds; may be negative).
     pub offset_secs: f64,
-    /// `display_from_file` and body size in metres (units and up axis of the file).
-    pub display: (Mat4, f32),
+    /// `display_from_file` and body size in metres (the file's units and up axis, or the
+    /// user's choices).
+    pub display: DisplayFrame,
     /// Placement from the layout, applied after `display`.
     pub placement: Mat4,
     /// Order of opening; a replacing load keeps only clips opened after it started.
@@ -152,12 +153,11 @@ impl ClipView {
     pub fn new(motion: Arc<Motion>, index: usize) -> Self {
         let name = motion.source.paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>();
         let name = if name.is_empty() { format!("clip {}", index + 1) } else { name.join(" + ") };
-        let size = motion.body_size_m();
-        let display = motion.display_from_file();
+        let display = motion.display_with(None, None);
         Self {
-            path: path_of(&motion, display),
-            floor_y: skelview_core::core::bounds::floor_y(&motion, display),
-            display: (display, size),
+            path: path_of(&motion, display.display_from_file),
+            floor_y: skelview_core::core::bounds::floor_y(&motion, display.display_from_file),
+            display,
             motion,
             name,
             color: PALETTE[index % PALETTE.len()],
@@ -176,7 +176,7 @@ impl ClipView {
     pub fn set_overrides(&mut self, unit: Option<LengthUnit>, up: Option<UpAxis>) {
         (self.unit_override, self.up_override) = (unit, up);
         self.display = self.motion.display_with(unit, up);
-        let display = self.display.0;
+        let display = self.display.display_from_file;
         self.path = path_of(&self.motion, display);
         self.floor_y = skelview_core::core::bounds::floor_y(&self.motion, display);
     }
@@ -193,7 +193,7 @@ impl ClipView {
 
     /// `display_from_file` followed by the layout's placement.
     pub fn world_from_file(&self) -> Mat4 {
-        self.placement * self.display.0
+        self.placement * self.display.display_from_file
     }
 
     /// Joint positions of this frame (display space, placed).
@@ -241,7 +241,7 @@ impl ClipView {
         let root = m.skeleton.roots().next()?;
         let mut s = Sampler::default();
         let global = s.pose(&m.skeleton, &m.clip, PoseAt::Frame(0), Interpolation::Linear);
-        let display = self.display.0;
+        let display = self.display.display_from_file;
         let p = display.transform_point3(global.world_from_joint.get(root)?.translation.into());
         let forward = display.transform_vector3(global.world_from_joint[root].transform_vector3(Vec3::Z));
         Some((p, forward.x.atan2(forward.z)))
@@ -268,7 +268,7 @@ pub fn apply_layout(clips: &mut [ClipView], layout: Layout, side_axis: Vec3) {
     let reference = firsts.first().copied().flatten();
     let axis = Vec3::new(side_axis.x, 0.0, side_axis.z).try_normalize().unwrap_or(Vec3::X);
     // Neighbours stand one body width apart: 60 % of the tallest body.
-    let spacing = clips.iter().map(|c| c.display.1).fold(0.0, f32::max) * 0.6;
+    let spacing = clips.iter().map(|c| c.display.size_m).fold(0.0, f32::max) * 0.6;
     let n = clips.len();
     for (i, (c, first)) in clips.iter_mut().zip(firsts).enumerate() {
         c.placement = match (layout, reference, first) {
@@ -367,7 +367,7 @@ mod tests {
         for c in &mut clips {
             c.pose_at(0.0, Interpolation::Linear);
         }
-        let size = clips[0].display.1;
+        let size = clips[0].display.size_m;
         let (a, b, c) = (clips[0].pose.positions[root], clips[1].pose.positions[root], clips[2].pose.positions[root]);
         assert!(((b - a) - Vec3::new(0.0, 0.0, -0.6 * size)).length() < 1e-3, "{a} {b}");
         assert!(((c - b) - (b - a)).length() < 1e-3, "evenly spaced");

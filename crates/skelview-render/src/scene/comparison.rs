@@ -199,8 +199,8 @@ pub fn heat_color(t: f32) -> [f32; 4] {
 /// Where errors are measured: the alignment layouts count, the side-by-side spread does not.
 fn measure_transform(c: &ClipView, layout: Layout) -> Mat4 {
     match layout {
-        Layout::AlignRoots | Layout::AlignRootsHeading => c.placement * c.display.0,
-        Layout::Overlay | Layout::SideBySide => c.display.0,
+        Layout::AlignRoots | Layout::AlignRootsHeading => c.placement * c.display.display_from_file,
+        Layout::Overlay | Layout::SideBySide => c.display.display_from_file,
     }
 }
 

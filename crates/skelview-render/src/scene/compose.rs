@@ -179,7 +179,17 @@ impl Scene {
             let selected = if i == frame.active { frame.selected } else { None };
             let heat = (i == self.compare.other && !self.compare.bone_colors.is_empty()).then_some(self.compare.bone_colors.as_slice());
             let floor = c.placement.transform_point3(Vec3::new(0.0, c.floor_y, 0.0)).y;
-            draw::build_colored(&c.motion.skeleton, &c.pose.global, c.world_from_file(), c.display.1, floor, &style, selected, heat, out);
+            draw::build_colored(
+                &c.motion.skeleton,
+                &c.pose.global,
+                c.world_from_file(),
+                c.display.size_m,
+                floor,
+                &style,
+                selected,
+                heat,
+                out,
+            );
             let [r, g, b, a] = style.bone_color;
             let color = [r, g, b, a * 0.8];
             for w in c.path.windows(2) {
@@ -190,7 +200,7 @@ impl Scene {
         }
         if let Some(c) = self.clips.get(frame.active).filter(|c| c.visible) {
             // A halo around each flagged joint, larger than a selected joint.
-            let radius = c.display.1 * 0.03;
+            let radius = c.display.size_m * 0.03;
             for p in self.flagged.iter().filter_map(|&j| c.positions().get(j)) {
                 out.joints.push(MeshInstance {
                     world_from_model: Mat4::from_scale_rotation_translation(Vec3::splat(radius), glam::Quat::IDENTITY, *p)
@@ -210,7 +220,7 @@ impl Scene {
 
     /// Body size (metres) of clip `active`, or of the first clip; 1 m with no clip.
     pub fn size_m(&self, active: usize) -> f32 {
-        self.clips.get(active).or(self.clips.first()).map_or(1.0, |c| c.display.1)
+        self.clips.get(active).or(self.clips.first()).map_or(1.0, |c| c.display.size_m)
     }
 
     /// Display-space bounds of the current poses of the visible clips (and the active one),
@@ -282,10 +292,10 @@ fn padded(c: &ClipView, bounds: Option<(Vec3, Vec3)>) -> Option<(Vec3, Vec3)> {
         (a, b) => a.or(b)?,
     };
     let (lo, hi) = (lo.min(hi), hi.max(lo));
-    if c.path.is_empty() && (hi - lo).max_element() > c.display.1 * 0.05 {
+    if c.path.is_empty() && (hi - lo).max_element() > c.display.size_m * 0.05 {
         return Some((lo, hi));
     }
-    let margin = Vec3::splat(c.display.1 * 0.5);
+    let margin = Vec3::splat(c.display.size_m * 0.5);
     Some((lo - margin, hi + margin))
 }
 

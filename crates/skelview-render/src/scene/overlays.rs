@@ -68,7 +68,7 @@ pub fn trails(
     if m.clip.num_frames() < 2 || o.trail_secs.is_nan() || o.trail_secs <= 0.0 || !t.is_finite() {
         return;
     }
-    let display = c.placement * c.display.0;
+    let display = c.placement * c.display.display_from_file;
     let span = o.trail_secs.min(1e5);
     let step = 2.0 * span / TRAIL_SAMPLES as f64;
     let key = TrailKey { serial: c.serial, selected, display, step, offset: c.offset_secs, interp };
@@ -116,7 +116,7 @@ pub fn onion_skin(c: &ClipView, t: f64, o: &Overlays, style: &Style, interp: Int
     if o.onion == 0 || m.clip.num_frames() < 2 {
         return;
     }
-    let display = c.placement * c.display.0;
+    let display = c.placement * c.display.display_from_file;
     let step = o.onion_step.max(1) as f64 * m.clip.frame_time_secs;
     let mut ghost = Style { joints: false, axes: false, shadow: false, ..*style };
     for k in 1..=o.onion.min(16) {
@@ -130,7 +130,7 @@ pub fn onion_skin(c: &ClipView, t: f64, o: &Overlays, style: &Style, interp: Int
             // Earlier ghosts cooler, later ones warmer, so the direction of motion reads.
             let tint = if sign < 0.0 { [0.45, 0.6, 1.0] } else { [1.0, 0.7, 0.4] };
             ghost.bone_color = [tint[0], tint[1], tint[2], alpha];
-            draw::build(&m.skeleton, &s.sampler.global, display, c.display.1, &ghost, None, out);
+            draw::build(&m.skeleton, &s.sampler.global, display, c.display.size_m, &ghost, None, out);
         }
     }
 }

@@ -12,7 +12,7 @@ use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 /// What the rest of the program needs to know of this format.
 pub const FORMAT: Format = Format {
     name: "ASF/AMC",
-    bvh_channel_names: false,
+    channel_names: crate::core::ChannelNames::Short,
     joints_at_far_end: true,
     position_rule_choosable: false,
     position_note: "add (root translation is added to the ASF root position)",

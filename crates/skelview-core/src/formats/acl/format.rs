@@ -11,7 +11,7 @@ use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 /// What the rest of the program needs to know of this format.
 pub const FORMAT: Format = Format {
     name: "ACL",
-    bvh_channel_names: false,
+    channel_names: crate::core::ChannelNames::Short,
     joints_at_far_end: false,
     position_rule_choosable: false,
     position_note: "replace (a translation track replaces the bind translation)",

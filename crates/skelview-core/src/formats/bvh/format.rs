@@ -10,7 +10,7 @@ use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 /// What the rest of the program needs to know of this format.
 pub const FORMAT: Format = Format {
     name: "BVH",
-    bvh_channel_names: true,
+    channel_names: crate::core::ChannelNames::Bvh,
     joints_at_far_end: false,
     position_rule_choosable: true,
     position_note: "",

@@ -15,7 +15,7 @@ use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 /// What the rest of the program needs to know of this format.
 pub const FORMAT: Format = Format {
     name: "FBX",
-    bvh_channel_names: false,
+    channel_names: crate::core::ChannelNames::Short,
     joints_at_far_end: false,
     position_rule_choosable: false,
     position_note: "replace (each frame holds the node's evaluated local transform)",

@@ -9,7 +9,7 @@ use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 /// What the rest of the program needs to know of this format.
 pub const FORMAT: Format = Format {
     name: "HTR",
-    bvh_channel_names: false,
+    channel_names: crate::core::ChannelNames::Short,
     joints_at_far_end: false,
     position_rule_choosable: false,
     position_note: "add (frame translation is added to the base position)",
