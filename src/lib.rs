@@ -6,10 +6,10 @@
 //! ([`ui`]), the native window ([`window`]) and the command line ([`cli`]).
 //!
 //! Layers, bottom to top; a module imports only from layers below it (a test enforces it):
-//! `cache` ← `app` ← `ui` ← `window`, `cli`.
+//! `tasks` ← `app` ← `ui` ← `window`, `cli`.
 
 pub mod app;
-pub mod cache;
 pub mod cli;
+pub mod tasks;
 pub mod ui;
 pub mod window;

@@ -55,7 +55,7 @@ struct App {
 /// `select` names a joint to select once the first file is in, `curves` opens the
 /// channel-curves window.
 pub fn run(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) -> Result<(), String> {
-    crate::cache::background_pool();
+    crate::tasks::background_pool();
     let event_loop = EventLoop::<Wake>::with_user_event().build().map_err(|e| format!("cannot open a window: {e}"))?;
     event_loop.set_control_flow(ControlFlow::Wait);
     let proxy = Arc::new(Mutex::new(event_loop.create_proxy()));

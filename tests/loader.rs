@@ -1,9 +1,9 @@
-//! The loader thread: events in order, errors, cancel, and paths grouped on the thread.
+//! The loader task: events in order, errors, cancel, and paths grouped on its thread.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use skelview::cache::{LoadEvent, spawn_load, spawn_open};
+use skelview::tasks::{LoadEvent, LoadTask, TaskEvent, spawn_load, spawn_open};
 use skelview_core::formats::{self, LoadObserver, LoadOptions, LoadRequest, Sequential, Source};
 
 fn sample() -> LoadRequest {
@@ -13,11 +13,23 @@ fn sample() -> LoadRequest {
     )
 }
 
+/// Every message of a load, waiting for each; the task must end without an error.
+fn messages(mut task: LoadTask) -> Vec<LoadEvent> {
+    let mut out = Vec::new();
+    while let Some(event) = task.wait_event() {
+        match event {
+            TaskEvent::Message(m) => out.push(m),
+            TaskEvent::Done(outcome) => assert!(outcome.is_ok()),
+        }
+    }
+    out
+}
+
 #[test]
 fn events_arrive_skeleton_first_then_done_and_wake_the_ui() {
     let wakes = Arc::new(AtomicUsize::new(0));
     let w = wakes.clone();
-    let handle = spawn_load(
+    let task = spawn_load(
         sample(),
         LoadOptions::default(),
         Arc::new(move || {
@@ -25,14 +37,13 @@ fn events_arrive_skeleton_first_then_done_and_wake_the_ui() {
         }),
     )
     .unwrap();
-    let events: Vec<LoadEvent> = handle.events.iter().collect();
+    let events = messages(task);
     assert!(
         matches!(&events[0], LoadEvent::Skeleton { skeleton, first_frames } if skeleton.len() == 24 && first_frames.num_frames() == 101)
     );
     assert!(matches!(events.last(), Some(LoadEvent::Done(l)) if l.motion.clip.num_frames() == 101 && l.key.is_none()));
-    assert!(events[1..events.len() - 1].iter().all(|e| matches!(e, LoadEvent::Progress { .. })));
+    assert_eq!(events.len(), 2, "skeleton, then the motion");
     assert!(wakes.load(Ordering::SeqCst) >= 2);
-    handle.join();
 }
 
 #[test]
@@ -41,8 +52,8 @@ fn errors_come_back_as_failed_events() {
         &skelview_core::formats::bvh::Bvh,
         Source::Memory { name: "bad.bvh".into(), bytes: Arc::from(&b"HIERARCHY\nROOT\n"[..]) },
     );
-    let handle = spawn_load(request, LoadOptions::default(), Arc::new(|| {})).unwrap();
-    let last = handle.events.iter().last().unwrap();
+    let task = spawn_load(request, LoadOptions::default(), Arc::new(|| {})).unwrap();
+    let last = messages(task).pop().unwrap();
     assert!(matches!(&last, LoadEvent::Failed(e) if e.to_string() == "bad.bvh:2:5: expected a joint name, found end of line"), "{last:?}");
 }
 
@@ -69,9 +80,9 @@ fn paths_are_grouped_and_loaded_on_the_loader_thread_one_after_another() {
     let dir = corpus.join("asfamc");
     let dir_bvh = corpus.join("bvh");
     let run = |paths: Vec<std::path::PathBuf>| {
-        let handle = spawn_open(paths, Box::new(|_| LoadOptions::default()), Arc::new(|| {})).unwrap();
+        let task = spawn_open(paths, Box::new(|_| LoadOptions::default()), Arc::new(|| {})).unwrap();
         let (mut done, mut failed) = (Vec::new(), Vec::new());
-        for e in handle.events.iter() {
+        for e in messages(task) {
             match e {
                 LoadEvent::Done(l) => done.push(l),
                 LoadEvent::Failed(e) => failed.push(e.to_string()),
@@ -88,7 +99,7 @@ fn paths_are_grouped_and_loaded_on_the_loader_thread_one_after_another() {
     assert!(done[0].key.as_ref().is_some_and(|k| k.is_absolute() && k.ends_with("cmu_backflip.amc")));
     assert_eq!(done[1].motion.source.format, skelview_core::formats::bvh::FORMAT);
     // An ASF alone lists the AMC files beside it.
-    assert!(done[2].amc_siblings.iter().any(|p| p.ends_with("cmu_pirouette.amc")), "{:?}", done[2].amc_siblings);
+    assert!(done[2].companions.iter().any(|p| p.ends_with("cmu_pirouette.amc")), "{:?}", done[2].companions);
     assert_eq!(failed.len(), 1);
     assert!(failed[0].contains("missing.bvh"), "{failed:?}");
 }

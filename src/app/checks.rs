@@ -8,8 +8,7 @@ use skelview_core::core::{LengthUnit, Motion, UpAxis};
 use skelview_core::qa::{self, Kind, Report, Space, Thresholds};
 use skelview_render::scene::{ClipView, PoseMode};
 
-use super::Waker;
-use super::background::Keyed;
+use crate::tasks::{Keyed, TaskError, Waker};
 
 /// What the checks of one clip were run on: a change to any of it starts them again.
 #[derive(Clone)]
@@ -34,7 +33,7 @@ pub enum CheckState<'a> {
     /// Finished.
     Done(&'a Arc<Report>),
     /// The thread could not start or stopped.
-    Failed(&'a str),
+    Failed(&'a TaskError<String>),
 }
 
 /// The checks of every open clip, by the clip's serial: one background result each, on
@@ -62,7 +61,7 @@ impl Checks {
             self.entries[at].1.want(input, waker, move |progress| {
                 let space = Space::of(&work.motion, work.unit, work.up);
                 Some(qa::analyse_in(&work.motion, space, &work.thresholds, &Kind::ALL, &|f| {
-                    progress.report(f as f64);
+                    progress.keep_going(f as f64);
                 }))
             });
         }

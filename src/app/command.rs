@@ -9,6 +9,7 @@ use glam::Vec2;
 use super::Dialog;
 use super::error::AppError;
 use super::view::IssueSort;
+use crate::tasks::TaskId;
 use skelview_core::core::{Interpolation, LengthDisplay, LengthUnit, PlaybackCommand, PositionRule, UpAxis};
 use skelview_core::qa::{Kind, Thresholds};
 use skelview_render::scene::{ClipId, CompareMode, Layout, Overlays, PoseMode, Style, ViewPreset};
@@ -208,10 +209,6 @@ impl SettingEdit {
     }
 }
 
-/// Identifies a background job, so that a Cancel reaches the job it was pressed for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct JobId(pub u64);
-
 /// Background jobs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum JobCommand {
@@ -222,7 +219,7 @@ pub enum JobCommand {
     /// Read this MNM name map for the comparison.
     ReadNameMap(PathBuf),
     /// Stop this job (an export).
-    Cancel(JobId),
+    Cancel(TaskId),
 }
 
 /// What an export writes.

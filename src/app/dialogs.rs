@@ -1,11 +1,9 @@
-//! File dialogs on a background thread: a native dialog blocks until the user answers, which
-//! must not freeze the window. The answer comes back as the command it stands for.
+//! File dialogs: a native dialog blocks until the user answers, so it runs as a task (see
+//! `jobs`) and must not freeze the window. The answer comes back as the command it stands for.
 
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, sync_channel};
 
 use super::{AppError, Command, Export, FilesCommand, JobCommand};
-use crate::cache::Waker;
 
 /// Which question a dialog asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,7 +38,7 @@ fn export(e: Export) -> Command {
 }
 
 /// Asks `dialog` and turns the answer into a command (`None`: cancelled).
-fn ask(dialog: Dialog) -> Option<Command> {
+pub(super) fn ask(dialog: Dialog) -> Option<Command> {
     let motion = skelview_core::formats::table::dialog_extensions();
     let answer = match dialog {
         Dialog::Open | Dialog::Add => {
@@ -84,14 +82,4 @@ fn ask(dialog: Dialog) -> Option<Command> {
         return Some(Command::ShowError(AppError::NoDialog(NO_DIALOG.into())));
     }
     answer
-}
-
-/// Starts `dialog` on a thread named `skelview-dialog`; the receiver gets its command.
-pub fn spawn(dialog: Dialog, waker: Waker) -> std::io::Result<Receiver<Option<Command>>> {
-    let (tx, rx) = sync_channel(1);
-    std::thread::Builder::new().name("skelview-dialog".into()).spawn(move || {
-        let _ = tx.send(ask(dialog));
-        waker();
-    })?;
-    Ok(rx)
 }

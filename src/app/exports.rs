@@ -25,7 +25,7 @@ impl Viewer {
             }
             Export::Measures(path) => match (self.motion().cloned(), self.whole.measures.result().cloned()) {
                 (Some(m), Some(curves)) => self.jobs.export_measures(m, curves, path, waker),
-                _ => Err("nothing measured yet: pick joints in the Measure tool".into()),
+                _ => Err(AppError::Export("nothing measured yet: pick joints in the Measure tool".into())),
             },
             Export::Video(path) => {
                 let (spec, frames, scene) = (self.frame_spec(), self.session.range_frames(), self.session.scene.clone());
@@ -40,7 +40,7 @@ impl Viewer {
             }
         };
         if let Err(e) = started {
-            self.messages.fail(AppError::Export(e));
+            self.messages.fail(e);
         }
     }
 }

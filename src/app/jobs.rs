@@ -1,104 +1,95 @@
-//! Background work of the viewer besides loading: exports (positions CSV, PNG frames of every
-//! visible clip as composed by the scene) and reading a name map. Each runs on a named
-//! thread; results come back over a channel and the UI is woken with a repaint request.
+//! Background work of the viewer besides loading and whole-clip results: exports (positions
+//! and measurements as CSV, PNG frames, videos and screenshots of every visible clip as the
+//! scene composes it), file dialogs and reading a name map. Each is a [`Task`]; what it
+//! answers is taken once a frame in [`Jobs::poll`].
 
+use std::convert::Infallible;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, TryRecvError, sync_channel};
+
+use thiserror::Error;
 
 use skelview_core::core::Motion;
 use skelview_core::formats::mnm::NameMap;
-use skelview_render::render::offscreen;
+use skelview_render::render::offscreen::{self, RenderError};
 use skelview_render::render::sequence::{Offscreen, render_sequence, render_video};
 use skelview_render::scene::{FrameSpec, OrbitCamera, Scene};
 
-pub use crate::cache::Waker;
+use super::{AppError, Command};
+use crate::tasks::{Priority, Progress, Task, TaskError, TaskId, Waker};
 
-/// A long export on its own thread, with progress and cancel.
-pub struct Job {
-    /// Which job it is, for its Cancel button.
-    pub id: super::JobId,
-    /// What it does, for the status bar.
-    pub name: String,
-    /// Items done so far.
-    pub done: Arc<AtomicUsize>,
-    /// Items in all (0 until known).
-    pub total: Arc<AtomicUsize>,
-    /// Set to stop the job.
-    pub cancel: Arc<AtomicBool>,
-    result: Receiver<Result<String, String>>,
+/// Why an export wrote nothing.
+#[derive(Debug, Error)]
+pub enum ExportError {
+    /// The file could not be written.
+    #[error("{}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// Rendering (or encoding the video) failed.
+    #[error(transparent)]
+    Render(#[from] RenderError),
 }
 
-impl Job {
-    /// Runs `work` on a thread named `skelview-export`; `work` reports progress through the
-    /// counters and checks `cancel`; `waker` repaints the UI as it goes.
-    fn spawn(
-        id: super::JobId,
-        name: String,
-        waker: Waker,
-        work: impl FnOnce(&mut dyn FnMut(usize, usize) -> ControlFlow<()>) -> Result<String, String> + Send + 'static,
-    ) -> std::io::Result<Self> {
-        let (done, total, cancel) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)), Arc::new(AtomicBool::new(false)));
-        let (tx, result) = sync_channel(1);
-        let (d, t, c) = (done.clone(), total.clone(), cancel.clone());
-        std::thread::Builder::new().name("skelview-export".into()).spawn(move || {
-            let mut progress = |k: usize, n: usize| {
-                d.store(k, Ordering::Relaxed);
-                t.store(n, Ordering::Relaxed);
-                waker();
-                if c.load(Ordering::Relaxed) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-            };
-            let _ = tx.send(work(&mut progress));
-            waker();
-        })?;
-        Ok(Self { id, name, done, total, cancel, result })
-    }
-
-    /// Fraction done.
-    pub fn fraction(&self) -> f32 {
-        let t = self.total.load(Ordering::Relaxed);
-        if t == 0 { 0.0 } else { self.done.load(Ordering::Relaxed) as f32 / t as f32 }
-    }
-}
-
-/// What finished in the background since the last frame.
-pub enum Finished {
-    /// An export ended: its message, or why it failed.
-    Export(Result<String, String>),
-    /// A name map was read (or not).
-    NameMap(PathBuf, Result<NameMap, String>),
-    /// A file dialog was answered with this command (`None`: cancelled).
-    Dialog(Option<super::Command>),
-    /// A picture for the clipboard: its size and RGBA8 pixels, or why there is none.
-    Picture(Result<Picture, String>),
+/// Why a name map could not be read.
+#[derive(Debug, Error)]
+pub enum NameMapError {
+    /// The file could not be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// It is not a name map.
+    #[error("{}: {message}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message.
+        message: String,
+    },
 }
 
 /// An RGBA8 picture and its size in pixels.
 pub type Picture = ((u32, u32), Vec<u8>);
 
-/// The answer of a one-shot background thread, once it came; the slot empties then, or when
-/// the thread ended without answering.
-fn answer<T>(slot: &mut Option<Receiver<T>>) -> Option<T> {
-    let got = match slot.as_ref()?.try_recv() {
-        Ok(value) => Some(value),
-        Err(TryRecvError::Empty) => return None,
-        Err(TryRecvError::Disconnected) => None,
-    };
-    *slot = None;
-    got
+/// What finished in the background since the last frame.
+pub enum Finished {
+    /// An export ended: its message, or why it failed.
+    Export(Result<String, TaskError<ExportError>>),
+    /// A name map was read (or not).
+    NameMap(Result<(PathBuf, NameMap), TaskError<NameMapError>>),
+    /// A file dialog was answered with this command (`None`: cancelled).
+    Dialog(Option<Command>),
+    /// A picture for the clipboard, or why there is none.
+    Picture(Result<Picture, TaskError<RenderError>>),
 }
 
-/// The viewer's background work.
+/// The viewer's background jobs: one export, one dialog, one name map and one clipboard
+/// picture at a time.
 #[derive(Default)]
 pub struct Jobs {
-    /// The running export, if any (one at a time).
-    pub export: Option<Job>,
-    name_map: Option<(PathBuf, Receiver<Result<NameMap, String>>)>,
-    dialog: Option<Receiver<Option<super::Command>>>,
-    picture: Option<Receiver<Result<Picture, String>>>,
-    next_id: u64,
+    /// The running export, if any; its label and progress are shown with a Cancel button.
+    pub export: Option<Task<String, ExportError>>,
+    name_map: Option<Task<(PathBuf, NameMap), NameMapError>>,
+    dialog: Option<Task<Option<Command>, Infallible>>,
+    picture: Option<Task<Picture, RenderError>>,
+}
+
+/// A failed start: no thread for the work.
+fn no_thread(what: &'static str) -> impl FnOnce(std::io::Error) -> AppError {
+    move |e| AppError::Thread { what, message: e.to_string() }
+}
+
+/// Progress as the renderers and writers report it, cancel as they expect it.
+fn counts(p: &Progress) -> impl FnMut(usize, usize) -> ControlFlow<()> + '_ {
+    move |done, total| p.report(done as u64, total as u64)
 }
 
 impl Jobs {
@@ -108,26 +99,26 @@ impl Jobs {
     }
 
     /// Shows a file dialog without blocking the UI (one at a time).
-    pub fn dialog(&mut self, dialog: super::dialogs::Dialog, waker: Waker) -> Result<(), String> {
-        if self.dialog.is_some() {
-            return Ok(());
+    pub fn dialog(&mut self, dialog: super::dialogs::Dialog, waker: Waker) -> Result<(), AppError> {
+        if self.dialog.is_none() {
+            let task = Task::spawn("dialog", "file dialog", Priority::Normal, waker, move |_| Ok(super::dialogs::ask(dialog)));
+            self.dialog = Some(task.map_err(no_thread("dialog"))?);
         }
-        self.dialog = Some(super::dialogs::spawn(dialog, waker).map_err(|e| format!("cannot start a thread: {e}"))?);
         Ok(())
     }
 
     /// Writes all frames' positions of `m` (metres, Y-up) to `path`.
-    pub fn export_positions(&mut self, m: Arc<Motion>, path: PathBuf, waker: Waker) -> Result<(), String> {
-        let work = move |progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>| {
+    pub fn export_positions(&mut self, m: Arc<Motion>, path: PathBuf, waker: Waker) -> Result<(), AppError> {
+        self.start("Exporting positions", waker, move |p| {
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
+            let mut progress = counts(p);
             skelview_core::export::write_atomically(&path, |out| {
                 writeln!(out, "joint,frame,x,y,z")?;
                 skelview_core::export::positions::write_csv(&m, &frames, false, false, out, &mut |k, n| progress(k, n))
             })
-            .map(|()| format!("wrote {} ({} frames)", path.display(), frames.len()))
-            .map_err(|e| format!("{}: {e}", path.display()))
-        };
-        self.start("Exporting positions".into(), waker, work)
+            .map_err(|source| ExportError::Write { path: path.clone(), source })?;
+            Ok(format!("wrote {} ({} frames)", path.display(), frames.len()))
+        })
     }
 
     /// Writes the Measure tool's values over every frame of `m` to `path`.
@@ -137,16 +128,15 @@ impl Jobs {
         curves: Arc<super::measure::MeasureCurves>,
         path: PathBuf,
         waker: Waker,
-    ) -> Result<(), String> {
-        let work = move |_: &mut dyn FnMut(usize, usize) -> ControlFlow<()>| {
+    ) -> Result<(), AppError> {
+        self.start("Exporting measurements", waker, move |_| {
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
             skelview_core::export::write_atomically(&path, |out| {
                 skelview_core::export::measures::write_measures(&m, &curves.measures, &frames, &curves.values, out)
             })
-            .map(|()| format!("wrote {} ({} frames)", path.display(), frames.len()))
-            .map_err(|e| format!("{}: {e}", path.display()))
-        };
-        self.start("Exporting measurements".into(), waker, work)
+            .map_err(|source| ExportError::Write { path: path.clone(), source })?;
+            Ok(format!("wrote {} ({} frames)", path.display(), frames.len()))
+        })
     }
 
     /// Renders `scene` at each `(frame, time)` with `camera` to numbered PNGs in `dir`: every
@@ -160,14 +150,14 @@ impl Jobs {
         dir: PathBuf,
         size: (u32, u32),
         waker: Waker,
-    ) -> Result<(), String> {
-        let work = move |progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>| {
-            let gpu = offscreen::headless().map_err(|e| e.to_string())?;
+    ) -> Result<(), AppError> {
+        self.start("Exporting frames", waker, move |p| {
+            let gpu = offscreen::headless().map_err(ExportError::from)?;
             let mut target = Offscreen::new(&gpu, size, 4);
-            let n = render_sequence(&gpu, &mut scene, &frame, &frames, &camera, &mut target, &dir, progress)?;
+            let n = render_sequence(&gpu, &mut scene, &frame, &frames, &camera, &mut target, &dir, &mut counts(p))
+                .map_err(ExportError::from)?;
             Ok(format!("wrote {n} frames to {}", dir.display()))
-        };
-        self.start("Exporting frames".into(), waker, work)
+        })
     }
 
     /// Renders the frames into a video (`.gif` or `.mp4` by `path`) playing at `fps`.
@@ -182,14 +172,14 @@ impl Jobs {
         size: (u32, u32),
         fps: f64,
         waker: Waker,
-    ) -> Result<(), String> {
-        let work = move |progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>| {
-            let gpu = offscreen::headless().map_err(|e| e.to_string())?;
+    ) -> Result<(), AppError> {
+        self.start("Exporting video", waker, move |p| {
+            let gpu = offscreen::headless().map_err(ExportError::from)?;
             let mut target = Offscreen::new(&gpu, size, 4);
-            let n = render_video(&gpu, &mut scene, &frame, &frames, &camera, &mut target, &path, fps, progress)?;
+            let n = render_video(&gpu, &mut scene, &frame, &frames, &camera, &mut target, &path, fps, &mut counts(p))
+                .map_err(ExportError::from)?;
             Ok(format!("wrote {} ({n} frames at {fps:.3} fps, {}x{})", path.display(), size.0, size.1))
-        };
-        self.start("Exporting video".into(), waker, work)
+        })
     }
 
     /// Renders one picture of the scene as the viewport shows it: into a PNG at `to`, or
@@ -202,103 +192,69 @@ impl Jobs {
         size: (u32, u32),
         to: Option<PathBuf>,
         waker: Waker,
-    ) -> Result<(), String> {
-        let mut render = move || -> Result<Vec<u8>, String> {
-            let gpu = offscreen::headless().map_err(|e| e.to_string())?;
-            Offscreen::new(&gpu, size, 4).picture(&gpu, &mut scene, &frame, &camera).map_err(|e| e.to_string())
+    ) -> Result<(), AppError> {
+        let mut render = move || -> Result<Vec<u8>, RenderError> {
+            let gpu = offscreen::headless()?;
+            Offscreen::new(&gpu, size, 4).picture(&gpu, &mut scene, &frame, &camera)
         };
         if let Some(path) = to {
-            let work = move |_: &mut dyn FnMut(usize, usize) -> ControlFlow<()>| {
-                let pixels = render()?;
-                offscreen::write_png(&path, size, &pixels).map_err(|e| e.to_string())?;
+            return self.start("Saving screenshot", waker, move |_| {
+                let pixels = render().map_err(ExportError::from)?;
+                offscreen::write_png(&path, size, &pixels).map_err(ExportError::from)?;
                 Ok(format!("wrote {} ({}x{})", path.display(), size.0, size.1))
-            };
-            return self.start("Saving screenshot".into(), waker, work);
+            });
         }
-        if self.picture.is_some() {
-            return Ok(());
+        if self.picture.is_none() {
+            let task = Task::spawn("screenshot", "Copying screenshot", Priority::Normal, waker, move |_| Ok((size, render()?)));
+            self.picture = Some(task.map_err(no_thread("screenshot"))?);
         }
-        let (tx, rx) = sync_channel(1);
-        std::thread::Builder::new()
-            .name("skelview-screenshot".into())
-            .spawn(move || {
-                let _ = tx.send(render().map(|pixels| (size, pixels)));
-                waker();
-            })
-            .map_err(|e| format!("cannot start a thread: {e}"))?;
-        self.picture = Some(rx);
         Ok(())
     }
 
     /// Reads an MNM name map in the background.
-    pub fn read_name_map(&mut self, path: PathBuf, waker: Waker) -> Result<(), String> {
-        let (tx, rx) = sync_channel(1);
-        let p = path.clone();
-        std::thread::Builder::new()
-            .name("skelview-namemap".into())
-            .spawn(move || {
-                let parsed = std::fs::read(&p)
-                    .map_err(|e| e.to_string())
-                    .and_then(|b| skelview_core::formats::mnm::parse_mnm(&b).map_err(|e| e.to_string()));
-                let _ = tx.send(parsed);
-                waker();
-            })
-            .map_err(|e| format!("cannot start a thread: {e}"))?;
-        self.name_map = Some((path, rx));
+    pub fn read_name_map(&mut self, path: PathBuf, waker: Waker) -> Result<(), AppError> {
+        let task = Task::spawn("namemap", "Reading the name map", Priority::Background, waker, move |_| {
+            let bytes = std::fs::read(&path).map_err(|source| NameMapError::Read { path: path.clone(), source })?;
+            let map = skelview_core::formats::mnm::parse_mnm(&bytes)
+                .map_err(|e| NameMapError::Parse { path: path.clone(), message: e.to_string() })?;
+            Ok((path, map))
+        });
+        self.name_map = Some(task.map_err(no_thread("name map"))?);
         Ok(())
     }
 
     fn start(
         &mut self,
-        name: String,
+        label: &str,
         waker: Waker,
-        work: impl FnOnce(&mut dyn FnMut(usize, usize) -> ControlFlow<()>) -> Result<String, String> + Send + 'static,
-    ) -> Result<(), String> {
+        work: impl FnOnce(&Progress) -> Result<String, TaskError<ExportError>> + Send + 'static,
+    ) -> Result<(), AppError> {
         if self.export.is_some() {
-            return Err("an export is already running".into());
+            return Err(AppError::Export("an export is already running".into()));
         }
-        self.next_id += 1;
-        let id = super::JobId(self.next_id);
-        self.export = Some(Job::spawn(id, name, waker, work).map_err(|e| format!("cannot start the export thread: {e}"))?);
+        self.export = Some(Task::spawn("export", label, Priority::Normal, waker, work).map_err(no_thread("export"))?);
         Ok(())
     }
 
     /// Asks the export `id` to stop (nothing when it has already finished).
-    pub fn cancel(&self, id: super::JobId) {
-        if let Some(job) = self.export.as_ref().filter(|j| j.id == id) {
-            job.cancel.store(true, Ordering::Relaxed);
+    pub fn cancel(&self, id: TaskId) {
+        if let Some(task) = self.export.as_ref().filter(|t| t.id() == id) {
+            task.cancel();
         }
     }
 
     /// What finished since the last call (without blocking).
     pub fn poll(&mut self) -> Vec<Finished> {
+        fn take<T, E>(slot: &mut Option<Task<T, E>>) -> Option<Result<T, TaskError<E>>> {
+            let outcome = slot.as_mut()?.poll()?;
+            *slot = None;
+            Some(outcome)
+        }
         let mut out = Vec::new();
-        if let Some(job) = &self.export {
-            let finished = match job.result.try_recv() {
-                Ok(Ok(message)) => Some(Ok(message)),
-                Ok(Err(_)) if job.cancel.load(Ordering::Relaxed) => Some(Ok(format!("{} cancelled", job.name))),
-                Ok(Err(message)) => Some(Err(message)),
-                Err(TryRecvError::Empty) => None,
-                Err(TryRecvError::Disconnected) => Some(Err(format!("{} stopped unexpectedly", job.name))),
-            };
-            if let Some(f) = finished {
-                out.push(Finished::Export(f));
-                self.export = None;
-            }
-        }
-        if let Some((path, rx)) = &self.name_map {
-            let finished = match rx.try_recv() {
-                Ok(r) => Some(r),
-                Err(TryRecvError::Empty) => None,
-                Err(TryRecvError::Disconnected) => Some(Err("stopped unexpectedly".into())),
-            };
-            if let Some(r) = finished {
-                out.push(Finished::NameMap(path.clone(), r));
-                self.name_map = None;
-            }
-        }
-        out.extend(answer(&mut self.picture).map(Finished::Picture));
-        out.extend(answer(&mut self.dialog).map(Finished::Dialog));
+        out.extend(take(&mut self.export).map(Finished::Export));
+        out.extend(take(&mut self.name_map).map(Finished::NameMap));
+        out.extend(take(&mut self.picture).map(Finished::Picture));
+        out.extend(take(&mut self.dialog).map(|answer| Finished::Dialog(answer.ok().flatten())));
         out
     }
 }

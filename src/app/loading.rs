@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::{AppError, Start, Viewer};
-use crate::cache::spawn_open;
+use crate::tasks::spawn_open;
 use skelview_core::core::PositionRule;
 use skelview_core::formats::LoadRequest;
 
@@ -22,8 +22,8 @@ impl Viewer {
 
     pub(super) fn start_requests(&mut self, request: LoadRequest, replace: bool) {
         let name = request.main_path().display().to_string();
-        match crate::cache::spawn_load(request, self.options.clone(), self.waker.clone()) {
-            Ok(handle) => self.session.track(name, handle, replace, None, None),
+        match crate::tasks::spawn_load(request, self.options.clone(), self.waker.clone()) {
+            Ok(task) => self.session.track(name, task, replace, None, None),
             Err(e) => self.messages.fail(AppError::Thread { what: "loader", message: e.to_string() }),
         }
     }
@@ -59,7 +59,7 @@ impl Viewer {
             o
         };
         match spawn_open(paths, Box::new(options), self.waker.clone()) {
-            Ok(handle) => self.session.track(name, handle, replace, reload.map(|r| r.0), reload.map(|r| r.1)),
+            Ok(task) => self.session.track(name, task, replace, reload.map(|r| r.0), reload.map(|r| r.1)),
             Err(e) => self.messages.fail(AppError::Thread { what: "loader", message: e.to_string() }),
         }
     }
@@ -125,7 +125,7 @@ impl Viewer {
             return;
         }
         // The loader's key for the same file (see file_key), so the next load finds it.
-        let key = crate::cache::file_key(path).display().to_string();
+        let key = crate::tasks::file_key(path).display().to_string();
         let entry = self.settings.overrides.entry(key).or_default();
         (entry.unit, entry.up) = (c.unit_override, c.up_override);
         if rule.is_some() {

@@ -11,10 +11,11 @@ use glam::Vec3;
 
 use skelview_core::core::{GlobalPose, Motion, PlaybackCommand, PositionRule, Sampler};
 use skelview_core::formats::LoadOptions;
+
+use crate::tasks::TaskError;
 use skelview_render::scene::{self, ClipId, DrawData, FrameSpec, OverlapCurve, OverlapInput, PoseMode};
 
 pub mod actions;
-pub mod background;
 mod checks;
 mod command;
 mod curves;
@@ -29,16 +30,16 @@ pub mod settings;
 pub mod trace;
 mod view;
 
-pub use background::Keyed;
+pub use crate::tasks::{Keyed, TaskId, Waker};
 pub use checks::{CheckState, Checks};
 pub use command::{
-    CameraEdit, ClipEdit, Command, Commands, CompareEdit, Export, FilesCommand, JobCommand, JobId, SceneEdit, SelectionEdit, SettingEdit,
+    CameraEdit, ClipEdit, Command, Commands, CompareEdit, Export, FilesCommand, JobCommand, SceneEdit, SelectionEdit, SettingEdit,
     WindowEdit,
 };
 pub use curves::{ChannelCurve, CurvesInput, channel_curves};
 pub use dialogs::Dialog;
 pub use error::AppError;
-pub use jobs::{Finished, Job, Jobs, Waker};
+pub use jobs::{ExportError, Finished, Jobs, NameMapError};
 pub use session::{Arrived, Loading, Session};
 pub use settings::{FileOverride, PanelLayout, Settings, SettingsStore};
 pub use view::{IssueSort, IssuesView, Start, View};
@@ -121,7 +122,8 @@ impl Viewer {
     pub fn new(options: LoadOptions, waker: Waker) -> Self {
         let dir = settings::config_dir();
         let (saved, warnings) = dir.as_deref().map(Settings::load).unwrap_or_default();
-        let mut v = Self::build(options, waker, saved, SettingsStore::new(dir));
+        let store = SettingsStore::new(dir, waker.clone());
+        let mut v = Self::build(options, waker, saved, store);
         if !warnings.is_empty() {
             v.messages.notice = Some(format!("settings: {}", warnings.join("; ")));
         }
@@ -130,7 +132,8 @@ impl Viewer {
 
     /// A viewer starting from `settings` that never writes them (tests).
     pub fn with_settings(options: LoadOptions, waker: Waker, settings: Settings) -> Self {
-        Self::build(options, waker, settings, SettingsStore::new(None))
+        let store = SettingsStore::new(None, waker.clone());
+        Self::build(options, waker, settings, store)
     }
 
     fn build(options: LoadOptions, waker: Waker, settings: Settings, store: SettingsStore) -> Self {
@@ -375,13 +378,13 @@ impl Viewer {
         match job {
             JobCommand::Ask(dialog) => {
                 if let Err(e) = self.jobs.dialog(dialog, self.waker.clone()) {
-                    self.messages.fail(AppError::Thread { what: "dialog", message: e });
+                    self.messages.fail(e);
                 }
             }
             JobCommand::Export(export) => self.export(export),
             JobCommand::ReadNameMap(path) => {
                 if let Err(e) = self.jobs.read_name_map(path, self.waker.clone()) {
-                    self.messages.fail(AppError::Thread { what: "name map", message: e });
+                    self.messages.fail(e);
                 }
             }
             JobCommand::Cancel(id) => self.jobs.cancel(id),
@@ -439,9 +442,10 @@ impl Viewer {
         for finished in self.jobs.poll() {
             match finished {
                 Finished::Export(Ok(message)) => self.messages.notice = Some(message),
-                Finished::Export(Err(message)) => self.messages.fail(AppError::Export(message)),
-                Finished::NameMap(path, Ok(map)) => self.session.scene.compare.name_map = Some((path, map)),
-                Finished::NameMap(path, Err(e)) => self.messages.fail(AppError::NameMap(format!("{}: {e}", path.display()))),
+                Finished::Export(Err(TaskError::Cancelled)) => self.messages.notice = Some("export cancelled".into()),
+                Finished::Export(Err(e)) => self.messages.fail(AppError::Export(e.to_string())),
+                Finished::NameMap(Ok(map)) => self.session.scene.compare.name_map = Some(map),
+                Finished::NameMap(Err(e)) => self.messages.fail(AppError::NameMap(e.to_string())),
                 Finished::Dialog(answer) => self.commands.extend(answer),
                 Finished::Picture(Ok(picture)) => {
                     self.messages.notice = Some(format!("screenshot copied ({}x{})", picture.0.0, picture.0.1));
@@ -450,8 +454,8 @@ impl Viewer {
                 Finished::Picture(Err(e)) => self.messages.fail(AppError::Export(format!("screenshot: {e}"))),
             }
         }
-        if let Some(e) = self.store.error() {
-            self.messages.fail(AppError::Settings(e));
+        if let Some(e) = self.store.poll() {
+            self.messages.fail(AppError::Settings(e.to_string()));
         }
         self.poll_loads();
         self.apply_commands();
@@ -515,7 +519,7 @@ impl Viewer {
     /// Starts the whole-clip computations the panels need now (cheap when nothing changed).
     fn want_whole_clip(&mut self) {
         match self.session.scene.compare.overlap_input.clone() {
-            Some(input) => self.whole.overlap.want(input.clone(), &self.waker, move |p| scene::overlap_curve(&input, &|f| p.report(f))),
+            Some(input) => self.whole.overlap.want(input.clone(), &self.waker, move |p| scene::overlap_curve(&input, &|f| p.keep_going(f))),
             None => self.whole.overlap.clear(),
         }
         let (Some(joint), Some(c)) = (self.view.selected, self.session.active_clip()) else { return };
@@ -524,7 +528,7 @@ impl Viewer {
             let input = CurvesInput { motion: c.motion.clone(), serial: c.serial, joint, offset_secs: c.offset_secs, metres_per_unit };
             let job = input.clone();
             self.whole.curves.want(input, &self.waker, move |p| {
-                channel_curves(&job.motion, job.joint, job.offset_secs, job.metres_per_unit, &|f| p.report(f))
+                channel_curves(&job.motion, job.joint, job.offset_secs, job.metres_per_unit, &|f| p.keep_going(f))
             });
         }
     }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::cache::{LoadEvent, LoadHandle, Loaded};
+use crate::tasks::{LoadEvent, LoadTask, Loaded, TaskEvent};
 use skelview_core::core::{Clip, Motion, Playback, PlaybackCommand, Skeleton};
 use skelview_render::scene::{ClipId, ClipView, PoseMode, Scene, first_free, match_start, shared_end_secs};
 
@@ -12,10 +12,8 @@ use skelview_render::scene::{ClipId, ClipView, PoseMode, Scene, first_free, matc
 pub struct Loading {
     /// What is being loaded, for the progress bar.
     pub name: String,
-    /// Events and cancel.
-    pub handle: LoadHandle,
-    /// 0..1 when known, for the file being loaded.
-    pub progress: f32,
+    /// The loader's task: its events, progress and cancel.
+    pub task: LoadTask,
     /// Serial of the load: a replacing load keeps only clips opened after it started.
     pub serial: u64,
     /// The first file that loads replaces the clips shown (File → Open, a plain drop).
@@ -53,8 +51,9 @@ pub struct Session {
     pub preview: Option<(Arc<Skeleton>, Clip)>,
     /// Running loads.
     pub loads: Vec<Loading>,
-    /// `.amc` files beside the active `.asf` when it was opened alone.
-    pub amc_siblings: Vec<PathBuf>,
+    /// Files that could animate the active clip's skeleton, opened alone (the `.amc` files
+    /// beside an `.asf`), as its format offers them.
+    pub companions: Vec<PathBuf>,
     next_serial: u64,
 }
 
@@ -67,7 +66,7 @@ impl Default for Session {
             pose_mode: PoseMode::Animated,
             preview: None,
             loads: Vec::new(),
-            amc_siblings: Vec::new(),
+            companions: Vec::new(),
             next_serial: 0,
         }
     }
@@ -96,10 +95,10 @@ impl Session {
     }
 
     /// Registers a started load; a replacing load cancels the replacing loads before it.
-    pub fn track(&mut self, name: String, handle: LoadHandle, replace: bool, reload: Option<u64>, color: Option<[f32; 4]>) {
+    pub fn track(&mut self, name: String, task: LoadTask, replace: bool, reload: Option<u64>, color: Option<[f32; 4]>) {
         if replace {
             for l in self.loads.iter().filter(|l| l.replace) {
-                l.handle.cancel();
+                l.task.cancel();
             }
             self.loads.retain(|l| !l.replace);
         }
@@ -111,7 +110,7 @@ impl Session {
             self.scene.clips.iter().map(|c| c.color).chain(self.loads.iter().map(|l| l.color)).collect()
         };
         let color = color.unwrap_or_else(|| first_free(taken.into_iter()));
-        self.loads.push(Loading { name, handle, progress: 0.0, serial, replace, reload, color, finished: 0 });
+        self.loads.push(Loading { name, task, serial, replace, reload, color, finished: 0 });
     }
 
     /// True while a replacing load runs (its preview or the old clips are shown).
@@ -127,13 +126,14 @@ impl Session {
         while i < self.loads.len() {
             let mut closed = false;
             loop {
-                let event = match self.loads[i].handle.events.try_recv() {
-                    Ok(e) => e,
-                    Err(std::sync::mpsc::TryRecvError::Empty) => break,
-                    Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                let event = match self.loads[i].task.next_event() {
+                    Some(TaskEvent::Message(e)) => e,
+                    // The loader reports failures per file; its task itself cannot fail.
+                    Some(TaskEvent::Done(_)) => {
                         closed = true;
                         break;
                     }
+                    None => break,
                 };
                 let load = &mut self.loads[i];
                 match event {
@@ -141,9 +141,6 @@ impl Session {
                         if load.replace && load.finished == 0 {
                             self.preview = Some((skeleton, first_frames));
                         }
-                    }
-                    LoadEvent::Progress { bytes_done, bytes_total } => {
-                        load.progress = bytes_total.map_or(0.0, |t| bytes_done as f32 / t.max(1) as f32);
                     }
                     LoadEvent::Done(loaded) => {
                         let a = self.arrive(i, *loaded);
@@ -174,7 +171,7 @@ impl Session {
     }
 
     fn arrive(&mut self, i: usize, loaded: Loaded) -> Arrived {
-        let Loaded { motion, key, amc_siblings } = loaded;
+        let Loaded { motion, key, companions } = loaded;
         let motion = Arc::new(motion);
         let load = &mut self.loads[i];
         let first = load.finished == 0;
@@ -202,7 +199,7 @@ impl Session {
             self.scene.clips.insert(0, clip);
             self.active = 0;
             self.preview = None;
-            self.amc_siblings = amc_siblings;
+            self.companions = companions;
             let rate = self.playback.rate;
             self.playback = Playback::new(self.scene.clips[0].motion.clip.frame_time_secs, 0);
             self.playback.rate = rate;
@@ -212,7 +209,7 @@ impl Session {
             self.scene.clips.push(clip);
             if self.scene.clips.len() == 1 {
                 self.active = 0;
-                self.amc_siblings = amc_siblings;
+                self.companions = companions;
                 self.playback.playing = true;
             }
             self.scene.clips.len() - 1
@@ -225,7 +222,7 @@ impl Session {
     /// Cancels every running load.
     pub fn cancel_loads(&self) {
         for l in &self.loads {
-            l.handle.cancel();
+            l.task.cancel();
         }
     }
 
@@ -251,7 +248,7 @@ impl Session {
             return false;
         }
         self.active = i;
-        self.amc_siblings.clear();
+        self.companions.clear();
         self.reclock();
         true
     }

@@ -7,7 +7,8 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+use crate::tasks::{Priority, Task, TaskError, Waker};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -65,7 +66,7 @@ pub struct Settings {
     pub rate: f64,
     /// Sampling between frames.
     pub interpolation: Interpolation,
-    /// Per-file overrides, by the file's canonical path ([`crate::cache::file_key`]).
+    /// Per-file overrides, by the file's canonical path ([`crate::tasks::file_key`]).
     pub overrides: BTreeMap<String, FileOverride>,
     /// Side panels: shown or hidden, and their widths.
     pub panels: PanelLayout,
@@ -418,36 +419,30 @@ fn field<T: DeserializeOwned>(value: Option<toml::Value>, key: &str, warnings: &
     }
 }
 
-/// Writes settings on a background thread named `skelview-settings`, so that the UI thread
-/// never touches the disk; failures come back to be shown.
+/// Why the settings could not be saved.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot save settings in {}: {source}", dir.display())]
+pub struct SettingsError {
+    /// The settings folder.
+    pub dir: PathBuf,
+    /// The system's reason.
+    pub source: std::io::Error,
+}
+
+/// Writes settings as tasks on threads named `skelview-settings`, so that the UI thread never
+/// touches the disk: one write at a time, and of several saves asked for meanwhile only the
+/// newest is written next. Failures come back through [`SettingsStore::poll`].
 pub struct SettingsStore {
     dir: Option<PathBuf>,
-    tx: Option<SyncSender<Settings>>,
-    errors: Option<Receiver<String>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    waker: Waker,
+    writing: Option<Task<(), SettingsError>>,
+    pending: Option<Settings>,
 }
 
 impl SettingsStore {
     /// A store writing into `dir` (`None`: settings are not saved, as in tests).
-    pub fn new(dir: Option<PathBuf>) -> Self {
-        let Some(d) = dir.clone() else { return Self { dir, tx: None, errors: None, thread: None } };
-        let (tx, rx) = sync_channel::<Settings>(4);
-        let (etx, errors) = sync_channel::<String>(4);
-        let spawned = std::thread::Builder::new().name("skelview-settings".into()).spawn(move || {
-            while let Ok(mut s) = rx.recv() {
-                // Only the newest of several queued saves matters.
-                while let Ok(newer) = rx.try_recv() {
-                    s = newer;
-                }
-                if let Err(e) = s.save(&d) {
-                    let _ = etx.try_send(format!("cannot save settings in {}: {e}", d.display()));
-                }
-            }
-        });
-        match spawned {
-            Ok(thread) => Self { dir, tx: Some(tx), errors: Some(errors), thread: Some(thread) },
-            Err(_) => Self { dir, tx: None, errors: None, thread: None },
-        }
+    pub fn new(dir: Option<PathBuf>, waker: Waker) -> Self {
+        Self { dir, waker, writing: None, pending: None }
     }
 
     /// The folder settings are written to.
@@ -455,25 +450,47 @@ impl SettingsStore {
         self.dir.as_deref()
     }
 
-    /// Queues a save of `settings`.
-    pub fn save(&self, settings: &Settings) {
-        if let Some(tx) = &self.tx {
-            let _ = tx.send(settings.clone());
+    /// Saves `settings` in the background (after the write under way, if any).
+    pub fn save(&mut self, settings: &Settings) {
+        if self.dir.is_some() {
+            self.pending = Some(settings.clone());
+            self.start_next();
         }
     }
 
-    /// Saves `settings` and waits until every queued save is written (on exit).
+    fn start_next(&mut self) {
+        let (Some(dir), None) = (self.dir.clone(), &self.writing) else { return };
+        let Some(settings) = self.pending.take() else { return };
+        let copy = settings.clone();
+        let task = Task::spawn("settings", "Saving settings", Priority::Normal, self.waker.clone(), move |_| {
+            settings.save(&dir).map_err(|source| SettingsError { dir: dir.clone(), source }.into())
+        });
+        match task {
+            Ok(task) => self.writing = Some(task),
+            // No thread now: kept, and tried again on the next frame.
+            Err(_) => self.pending = Some(copy),
+        }
+    }
+
+    /// A write that failed since the last call, if any; starts the next pending write.
+    pub fn poll(&mut self) -> Option<TaskError<SettingsError>> {
+        let outcome = self.writing.as_mut().and_then(Task::poll);
+        if outcome.is_some() {
+            self.writing = None;
+        }
+        self.start_next();
+        outcome.and_then(Result::err)
+    }
+
+    /// Saves `settings` and waits until they are written (on exit).
     pub fn finish(&mut self, settings: &Settings) {
-        self.save(settings);
-        self.tx = None;
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
+        if let Some(task) = self.writing.take() {
+            let _ = task.wait();
         }
-    }
-
-    /// A save that failed since the last call, if any.
-    pub fn error(&self) -> Option<String> {
-        self.errors.as_ref().and_then(|e| e.try_recv().ok())
+        if let Some(dir) = &self.dir {
+            let _ = settings.save(dir);
+        }
+        self.pending = None;
     }
 }
 

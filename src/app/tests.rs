@@ -478,7 +478,7 @@ fn a_unit_override_saved_through_a_symlink_and_dotdot_is_found_under_the_real_pa
     v.commands.push(Command::Clip(v.session.active_clip().unwrap().id(), ClipEdit::Unit(Some(LengthUnit::Millimetre))));
     v.update(0.0);
     assert_eq!(v.settings.overrides.len(), 1);
-    let key = crate::cache::file_key(&real).display().to_string();
+    let key = crate::tasks::file_key(&real).display().to_string();
     assert!(v.settings.overrides.contains_key(&key), "saved under the real path: {:?}", v.settings.overrides.keys());
     // Opened again under its real name, by a viewer that starts from the saved settings.
     let mut again = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), v.settings.clone());

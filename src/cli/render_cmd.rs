@@ -147,7 +147,7 @@ fn render_range(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, range: (i
         None => render_sequence(gpu, scene, &frame, &frames, &camera, &mut target, &options.out, &mut report).map(|n| (n, None)),
     };
     progress.finish_and_clear();
-    result
+    result.map_err(|e| e.to_string())
 }
 
 /// `skelview thumbnail INPUT... OUTPUT.png [--size N]`: the middle frame, framed, square, as

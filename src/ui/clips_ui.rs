@@ -107,7 +107,7 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         ui.push_id(("adding", i), |ui| {
             ui.horizontal(|ui| {
                 ui.label(format!("Loading {}", loading.name));
-                ui.add(egui::ProgressBar::new(loading.progress).desired_width(80.0));
+                ui.add(egui::ProgressBar::new(loading.task.fraction()).desired_width(80.0));
             });
         });
     }

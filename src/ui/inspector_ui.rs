@@ -63,10 +63,10 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         return;
     };
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-        if !viewer.session.amc_siblings.is_empty() {
+        if !viewer.session.companions.is_empty() {
             ui.label(egui::RichText::new("Motions beside this skeleton").strong());
             let asf = motion.source.paths[0].clone();
-            for amc in viewer.session.amc_siblings.clone() {
+            for amc in viewer.session.companions.clone() {
                 let name = amc.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 if ui.button(name).clicked() {
                     out.send(Command::Files(FilesCommand::Open(vec![asf.clone(), amc])));

@@ -70,7 +70,7 @@ pub fn issues_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             return;
         }
         Some(CheckState::Failed(e)) => {
-            ui.colored_label(egui::Color32::RED, e);
+            ui.colored_label(egui::Color32::RED, e.to_string());
             return;
         }
         Some(CheckState::Running(fraction)) => {

@@ -85,7 +85,7 @@ pub fn measure_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     let Some(curves) = curves else {
         match (viewer.whole.measures.running(), viewer.whole.measures.error()) {
             (Some(f), _) => ui.add(egui::ProgressBar::new(f).text("measuring the whole clip…")),
-            (None, Some(e)) => ui.label(e),
+            (None, Some(e)) => ui.label(e.to_string()),
             (None, None) => ui.label("…"),
         };
         return;

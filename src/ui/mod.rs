@@ -334,10 +334,10 @@ pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
 fn status_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, frame_ms: f32) {
     ui.horizontal(|ui| {
         if let Some(job) = &viewer.jobs.export {
-            ui.label(&job.name);
+            ui.label(job.label());
             ui.add(egui::ProgressBar::new(job.fraction()).desired_width(160.0).show_percentage());
             if ui.button("Cancel").clicked() {
-                let id = job.id;
+                let id = job.id();
                 out.send(Command::Job(JobCommand::Cancel(id)));
             }
             ui.separator();
@@ -347,7 +347,7 @@ fn status_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, frame_ms: f
         }
         if let Some(loading) = viewer.session.loads.iter().find(|l| l.replace) {
             ui.label(format!("Loading {}", loading.name));
-            ui.add(egui::ProgressBar::new(loading.progress).desired_width(160.0).show_percentage());
+            ui.add(egui::ProgressBar::new(loading.task.fraction()).desired_width(160.0).show_percentage());
         } else if let Some(clip) = viewer.session.active_clip() {
             let m = &clip.motion;
             let s = &m.source;

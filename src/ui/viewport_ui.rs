@@ -131,7 +131,7 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands
     }
     if let Some(loading) = viewer.session.loads.iter().find(|l| l.replace) {
         let bar = egui::Rect::from_center_size(rect.center_bottom() - egui::vec2(0.0, 40.0), egui::vec2(rect.width().min(420.0), 26.0));
-        ui.put(bar, egui::ProgressBar::new(loading.progress).text(format!("loading {:.0}%", loading.progress * 100.0)));
+        ui.put(bar, egui::ProgressBar::new(loading.task.fraction()).text(format!("loading {:.0}%", loading.task.fraction() * 100.0)));
         let cancel = egui::Rect::from_center_size(bar.center() + egui::vec2(0.0, 28.0), egui::vec2(80.0, 22.0));
         if ui.put(cancel, egui::Button::new("Cancel")).clicked() {
             out.send(Command::Files(FilesCommand::CancelLoads));

@@ -6,6 +6,63 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 
+use thiserror::Error;
+
+/// Why a video could not be written; each names the file.
+#[derive(Debug, Error)]
+pub enum VideoError {
+    /// The frame rate is zero, negative or not a number.
+    #[error("{}: the frame rate must be positive, not {fps}", path.display())]
+    Rate {
+        /// The video.
+        path: PathBuf,
+        /// The rate asked for.
+        fps: f64,
+    },
+    /// The extension names no container skelview writes.
+    #[error("{}: a video is .gif or .mp4", .0.display())]
+    Container(PathBuf),
+    /// The frames are larger than the container allows.
+    #[error("{}: a GIF is at most 65535 pixels wide and tall, not {}x{}", path.display(), size.0, size.1)]
+    TooLarge {
+        /// The video.
+        path: PathBuf,
+        /// The frame size asked for.
+        size: (u32, u32),
+    },
+    /// Reading or writing the file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The video.
+        path: PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The GIF encoder failed.
+    #[error("{}: {source}", path.display())]
+    Gif {
+        /// The video.
+        path: PathBuf,
+        /// The encoder's reason.
+        source: gif::EncodingError,
+    },
+    /// `ffmpeg` is not installed.
+    #[error("{}: {NO_FFMPEG}", .0.display())]
+    NoFfmpeg(PathBuf),
+    /// `ffmpeg` stopped or refused the frames.
+    #[error("{}: {message}", path.display())]
+    Ffmpeg {
+        /// The video.
+        path: PathBuf,
+        /// What ffmpeg said.
+        message: String,
+    },
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> VideoError + '_ {
+    move |source| VideoError::Io { path: path.to_owned(), source }
+}
+
 /// A video container skelview writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VideoFormat {
@@ -29,20 +86,20 @@ impl VideoFormat {
 /// Where rendered frames go, one RGBA8 picture after another.
 pub trait FrameSink {
     /// Adds a frame of the size the sink was made for.
-    fn push(&mut self, rgba: &[u8]) -> Result<(), String>;
+    fn push(&mut self, rgba: &[u8]) -> Result<(), VideoError>;
     /// Completes the file; returns its path.
-    fn finish(self: Box<Self>) -> Result<PathBuf, String>;
+    fn finish(self: Box<Self>) -> Result<PathBuf, VideoError>;
 }
 
 /// Opens a sink for `path` (`.gif` or `.mp4`) of `size` pixels playing at `fps`.
-pub fn open(path: &Path, size: (u32, u32), fps: f64) -> Result<Box<dyn FrameSink>, String> {
+pub fn open(path: &Path, size: (u32, u32), fps: f64) -> Result<Box<dyn FrameSink>, VideoError> {
     if !(fps.is_finite() && fps > 0.0) {
-        return Err(format!("{}: the frame rate must be positive, not {fps}", path.display()));
+        return Err(VideoError::Rate { path: path.to_owned(), fps });
     }
     match VideoFormat::of(path) {
         Some(VideoFormat::Gif) => Ok(Box::new(GifSink::new(path, size, fps)?)),
         Some(VideoFormat::Mp4) => Ok(Box::new(Mp4Sink::new(path, size, fps)?)),
-        None => Err(format!("{}: a video is .gif or .mp4", path.display())),
+        None => Err(VideoError::Container(path.to_owned())),
     }
 }
 
@@ -63,35 +120,33 @@ pub struct GifSink {
 }
 
 impl GifSink {
-    fn new(path: &Path, size: (u32, u32), fps: f64) -> Result<Self, String> {
-        let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-        let (w, h) = (
-            u16::try_from(size.0).map_err(|_| err(&"a GIF is at most 65535 pixels wide"))?,
-            u16::try_from(size.1).map_err(|_| err(&"a GIF is at most 65535 pixels tall"))?,
-        );
-        let file = skelview_core::export::atomic::temp_beside(path).map_err(|e| err(&e))?;
-        let mut encoder = gif::Encoder::new(BufWriter::new(file), w, h, &[]).map_err(|e| err(&e))?;
-        encoder.set_repeat(gif::Repeat::Infinite).map_err(|e| err(&e))?;
+    fn new(path: &Path, size: (u32, u32), fps: f64) -> Result<Self, VideoError> {
+        let gif = |source| VideoError::Gif { path: path.to_owned(), source };
+        let (Ok(w), Ok(h)) = (u16::try_from(size.0), u16::try_from(size.1)) else {
+            return Err(VideoError::TooLarge { path: path.to_owned(), size });
+        };
+        let file = skelview_core::export::atomic::temp_beside(path).map_err(io(path))?;
+        let mut encoder = gif::Encoder::new(BufWriter::new(file), w, h, &[]).map_err(gif)?;
+        encoder.set_repeat(gif::Repeat::Infinite).map_err(gif)?;
         Ok(Self { encoder, path: path.to_owned(), size: (w, h), fps, frames: 0 })
     }
 }
 
 impl FrameSink for GifSink {
-    fn push(&mut self, rgba: &[u8]) -> Result<(), String> {
+    fn push(&mut self, rgba: &[u8]) -> Result<(), VideoError> {
         let mut pixels = rgba.to_vec();
         // NeuQuant at speed 10: good colours for shaded bones on a gradient-free background.
         let mut frame = gif::Frame::from_rgba_speed(self.size.0, self.size.1, &mut pixels, 10);
         frame.delay = gif_delay_cs(self.frames, self.fps);
-        self.encoder.write_frame(&frame).map_err(|e| format!("{}: {e}", self.path.display()))?;
+        self.encoder.write_frame(&frame).map_err(|source| VideoError::Gif { path: self.path.clone(), source })?;
         self.frames += 1;
         Ok(())
     }
 
-    fn finish(self: Box<Self>) -> Result<PathBuf, String> {
-        let err = |e: &dyn std::fmt::Display| format!("{}: {e}", self.path.display());
-        let writer = self.encoder.into_inner().map_err(|e| err(&e))?;
-        let file = writer.into_inner().map_err(|e| err(&e.error().to_string()))?;
-        file.persist(&self.path).map_err(|e| err(&e.error))?;
+    fn finish(self: Box<Self>) -> Result<PathBuf, VideoError> {
+        let writer = self.encoder.into_inner().map_err(|source| VideoError::Gif { path: self.path.clone(), source })?;
+        let file = writer.into_inner().map_err(|e| e.into_error()).map_err(io(&self.path))?;
+        file.persist(&self.path).map_err(|e| e.error).map_err(io(&self.path))?;
         Ok(self.path)
     }
 }
@@ -109,8 +164,8 @@ pub struct Mp4Sink {
 pub const NO_FFMPEG: &str = "MP4 needs ffmpeg, which is not installed (Debian/Ubuntu: apt install ffmpeg); a .gif needs nothing else";
 
 impl Mp4Sink {
-    fn new(path: &Path, size: (u32, u32), fps: f64) -> Result<Self, String> {
-        let partial = skelview_core::export::atomic::temp_beside(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    fn new(path: &Path, size: (u32, u32), fps: f64) -> Result<Self, VideoError> {
+        let partial = skelview_core::export::atomic::temp_beside(path).map_err(io(path))?;
         let spawned = Command::new("ffmpeg")
             .args(["-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s"])
             .arg(format!("{}x{}", size.0, size.1))
@@ -126,8 +181,8 @@ impl Mp4Sink {
             .spawn();
         let mut child = match spawned {
             Ok(c) => c,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(format!("{}: {NO_FFMPEG}", path.display())),
-            Err(e) => return Err(format!("{}: cannot start ffmpeg: {e}", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(VideoError::NoFfmpeg(path.to_owned())),
+            Err(e) => return Err(VideoError::Ffmpeg { path: path.to_owned(), message: format!("cannot start ffmpeg: {e}") }),
         };
         let stdin = child.stdin.take().map(BufWriter::new);
         Ok(Self { child, stdin, partial: Some(partial), path: path.to_owned() })
@@ -145,28 +200,28 @@ impl Mp4Sink {
 }
 
 impl FrameSink for Mp4Sink {
-    fn push(&mut self, rgba: &[u8]) -> Result<(), String> {
+    fn push(&mut self, rgba: &[u8]) -> Result<(), VideoError> {
         let written = self.stdin.as_mut().map_or(Ok(()), |w| w.write_all(rgba));
         if written.is_err() {
             self.stdin = None;
             let _ = self.child.wait();
-            let reason = self.reason();
-            return Err(format!("{}: {reason}", self.path.display()));
+            return Err(VideoError::Ffmpeg { path: self.path.clone(), message: self.reason() });
         }
         Ok(())
     }
 
-    fn finish(mut self: Box<Self>) -> Result<PathBuf, String> {
+    fn finish(mut self: Box<Self>) -> Result<PathBuf, VideoError> {
         if let Some(mut w) = self.stdin.take() {
             let _ = w.flush();
         }
-        let status = self.child.wait().map_err(|e| format!("{}: {e}", self.path.display()))?;
+        let status = self.child.wait().map_err(io(&self.path))?;
         if !status.success() {
-            let reason = self.reason();
-            return Err(format!("{}: {reason}", self.path.display()));
+            return Err(VideoError::Ffmpeg { path: self.path.clone(), message: self.reason() });
         }
-        let partial = self.partial.take().ok_or_else(|| format!("{}: finished twice", self.path.display()))?;
-        partial.persist(&self.path).map_err(|e| format!("{}: {}", self.path.display(), e.error))?;
+        let Some(partial) = self.partial.take() else {
+            return Err(VideoError::Ffmpeg { path: self.path.clone(), message: "finished twice".into() });
+        };
+        partial.persist(&self.path).map_err(|e| e.error).map_err(io(&self.path))?;
         Ok(self.path.clone())
     }
 }

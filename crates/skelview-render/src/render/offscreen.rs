@@ -23,6 +23,25 @@ pub enum RenderError {
     /// Reading the image back failed.
     #[error("cannot read the rendered image back: {0}")]
     Readback(String),
+    /// A folder for the frames could not be made.
+    #[error("{}: {source}", path.display())]
+    Folder {
+        /// The folder.
+        path: std::path::PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The video could not be written.
+    #[error(transparent)]
+    Video(#[from] crate::video::VideoError),
+    /// Stopped before the last frame.
+    #[error("cancelled after {done} of {total} frames")]
+    Cancelled {
+        /// Frames written.
+        done: usize,
+        /// Frames asked for.
+        total: usize,
+    },
     /// Writing the PNG failed.
     #[error("{path}: cannot write PNG: {message}")]
     Png {

@@ -46,11 +46,11 @@ pub fn render_sequence(
     offscreen: &mut Offscreen,
     dir: &Path,
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
-) -> Result<usize, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+) -> Result<usize, RenderError> {
+    std::fs::create_dir_all(dir).map_err(|source| RenderError::Folder { path: dir.to_owned(), source })?;
     let size = offscreen.size;
     render_each(gpu, scene, frame, frames, camera, offscreen, progress, &mut |number, pixels| {
-        offscreen::write_png(&dir.join(format!("frame_{number:06}.png")), size, pixels).map_err(|e| e.to_string())
+        offscreen::write_png(&dir.join(format!("frame_{number:06}.png")), size, pixels)
     })
 }
 
@@ -67,9 +67,9 @@ pub fn render_video(
     path: &Path,
     fps: f64,
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
-) -> Result<usize, String> {
+) -> Result<usize, RenderError> {
     let mut sink = crate::video::open(path, offscreen.size, fps)?;
-    let n = render_each(gpu, scene, frame, frames, camera, offscreen, progress, &mut |_, pixels| sink.push(pixels))?;
+    let n = render_each(gpu, scene, frame, frames, camera, offscreen, progress, &mut |_, pixels| Ok(sink.push(pixels)?))?;
     sink.finish()?;
     Ok(n)
 }
@@ -84,13 +84,13 @@ fn render_each(
     camera: &OrbitCamera,
     offscreen: &mut Offscreen,
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
-    put: &mut dyn FnMut(usize, &[u8]) -> Result<(), String>,
-) -> Result<usize, String> {
+    put: &mut dyn FnMut(usize, &[u8]) -> Result<(), RenderError>,
+) -> Result<usize, RenderError> {
     for (k, &(number, time_secs)) in frames.iter().enumerate() {
         if progress(k, frames.len()).is_break() {
-            return Err(format!("cancelled after {k} of {} frames", frames.len()));
+            return Err(RenderError::Cancelled { done: k, total: frames.len() });
         }
-        let pixels = offscreen.picture(gpu, scene, &FrameSpec { time_secs, ..*frame }, camera).map_err(|e| e.to_string())?;
+        let pixels = offscreen.picture(gpu, scene, &FrameSpec { time_secs, ..*frame }, camera)?;
         put(number, &pixels)?;
     }
     let _ = progress(frames.len(), frames.len());

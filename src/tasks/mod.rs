@@ -1,0 +1,13 @@
+//! Work off the UI thread, one way: [`Task`] (a named thread with progress, cancel, messages
+//! and a typed result that wakes the UI), [`Keyed`] (a task per input, for whole-clip
+//! results) and the loader built on it; plus the thread pool and priority they use.
+
+pub mod keyed;
+pub mod loader;
+pub mod task;
+pub mod threads;
+
+pub use keyed::Keyed;
+pub use loader::{LoadEvent, LoadTask, Loaded, OptionsFor, file_key, spawn_load, spawn_open};
+pub use task::{Priority, Progress, Task, TaskError, TaskEvent, TaskId, Waker};
+pub use threads::{background_pool, background_priority};
