@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(bvh asf amc htr acl_sjson acl_zip x3d vrml fbx gltf); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(bvh asf amc htr acl_sjson acl_zip x3d vrml fbx gltf mnm); fi
 corpus_src="../shared/corpus"
 seed() { # target, find patterns...
   local t="$1"; shift
@@ -31,6 +31,7 @@ seed x3d -name '*.x3d'
 seed vrml -name '*.x3dv' -o -name '*.wrl'
 seed fbx -name '*.fbx'
 seed gltf -name '*.gltf' -o -name '*.glb'
+seed mnm -name '*.mnm'
 cp -n tests/data/fbx/*.fbx fuzz/corpus/fbx/ 2>/dev/null || true
 cargo +nightly fuzz build -O
 for t in "${targets[@]}"; do

@@ -195,7 +195,10 @@ fn formats_lists_the_format_table() {
     assert!(out.lines().any(|l| l.trim_start().starts_with("Biovision hierarchy")), "{out}");
     let json: serde_json::Value = serde_json::from_slice(&skelview(&["formats", "--json"]).stdout).unwrap();
     let rows = json.as_array().unwrap();
-    assert_eq!(rows.len(), skelview_core::formats::FORMATS.len());
+    assert_eq!(rows.len(), skelview_core::formats::table::entries().count());
+    assert_eq!(rows.last().unwrap()["reads"], "name map");
+    assert_eq!(rows[0]["options"][0]["key"], "bvh.positions");
+    assert!(out.contains("--format-option amc.fps="), "{out}");
     assert_eq!(rows[0]["name"], "BVH");
     assert_eq!(rows[0]["writes"], true);
 }

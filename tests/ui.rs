@@ -186,3 +186,22 @@ fn every_action_is_in_a_menu_and_every_shortcut_in_f1() {
         assert!(found.contains(&a.label), "{:?} ({}) is in no menu", a.id, a.id.menu_label());
     }
 }
+
+#[test]
+fn the_view_menu_offers_the_active_formats_read_options() {
+    use skelview::app::ClipEdit;
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(|ui, v: &mut Viewer| v.ui(|v, out| skelview::ui::menu_ui(ui, v, out)), loaded());
+    h.run();
+    h.get_by_label("View").click();
+    h.run();
+    assert!(h.query_by_label("AMC frame rate").is_none(), "a BVH clip: only BVH's options");
+    h.get_by_label("BVH position channels").click();
+    h.run();
+    h.get_by_label("add to the OFFSET (Meredith–Maddock)").click();
+    h.run();
+    let id = h.state().session.active_clip().unwrap().id();
+    let expected = Command::Clip(id, ClipEdit::FormatOption { key: "bvh.positions", value: "add".into() });
+    assert!(h.state().commands.contains(&expected), "{:?}", h.state().commands);
+}

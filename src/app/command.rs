@@ -10,7 +10,7 @@ use super::Dialog;
 use super::error::AppError;
 use super::view::IssueSort;
 use crate::tasks::TaskId;
-use skelview_core::core::{Interpolation, LengthDisplay, LengthUnit, PlaybackCommand, PositionRule, UpAxis};
+use skelview_core::core::{Interpolation, LengthDisplay, LengthUnit, PlaybackCommand, UpAxis};
 use skelview_core::qa::{Kind, Thresholds};
 use skelview_render::scene::{ClipId, CompareMode, Layout, Overlays, PoseMode, Style, ViewPreset};
 
@@ -80,8 +80,14 @@ pub enum ClipEdit {
     Unit(Option<LengthUnit>),
     /// Its up axis (`None`: as detected or declared), remembered for its file.
     UpAxis(Option<UpAxis>),
-    /// Reload it with another BVH position-channel rule, remembered for its file.
-    PositionRule(PositionRule),
+    /// Reload it with another value of one of its format's read options (`bvh.positions`),
+    /// remembered for its file.
+    FormatOption {
+        /// The option's key.
+        key: &'static str,
+        /// Its new value.
+        value: String,
+    },
 }
 
 /// How the clips are composed.

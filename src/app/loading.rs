@@ -6,8 +6,7 @@ use std::path::PathBuf;
 
 use super::{AppError, Start, Viewer};
 use crate::tasks::spawn_open;
-use skelview_core::core::PositionRule;
-use skelview_core::formats::LoadRequest;
+use skelview_core::formats::{FormatOptions, LoadRequest};
 
 impl Viewer {
     /// Opens a request (the bundled sample, bytes in memory), replacing what is shown.
@@ -31,7 +30,7 @@ impl Viewer {
     /// Opens paths as the command line groups them (an AMC finds its ASF, on the loader
     /// thread): the first replaces what is shown (unless `add`), the others are added.
     pub fn open_paths(&mut self, paths: Vec<PathBuf>, add: bool) {
-        self.spawn_paths(paths, !add, None, None, None);
+        self.spawn_paths(paths, !add, None, FormatOptions::default(), None);
     }
 
     pub(super) fn spawn_paths(
@@ -39,7 +38,7 @@ impl Viewer {
         paths: Vec<PathBuf>,
         replace: bool,
         reload: Option<(u64, [f32; 4])>,
-        rule: Option<PositionRule>,
+        format: FormatOptions,
         take: Option<String>,
     ) {
         if paths.is_empty() {
@@ -49,10 +48,11 @@ impl Viewer {
         let (base, overrides) = (self.options.clone(), self.settings.overrides.clone());
         let options = move |key: Option<&std::path::Path>| {
             let mut o = base.clone();
-            let saved = key.and_then(|k| overrides.get(&k.display().to_string())).and_then(|f| f.rule);
-            if let Some(r) = rule.or(saved) {
-                o.bvh_positions = r;
+            // The command line's values, then those saved for the file, then this reload's.
+            if let Some(saved) = key.and_then(|k| overrides.get(&k.display().to_string())) {
+                o.format = o.format.overlaid(&saved.format);
             }
+            o.format = o.format.overlaid(&format);
             if take.is_some() {
                 o.take.clone_from(&take);
             }
@@ -75,7 +75,7 @@ impl Viewer {
             // it, or removed it.
             let Some(index) = self.session.scene.index_of(a.id) else { continue };
             if let Some(key) = &a.key {
-                let saved = self.settings.overrides.get(&key.display().to_string()).copied().unwrap_or_default();
+                let saved = self.settings.overrides.get(&key.display().to_string()).cloned().unwrap_or_default();
                 self.session.scene.set_overrides(index, saved.unit, saved.up);
                 self.settings.remember(key.clone());
                 self.store.save(&self.settings);
@@ -116,8 +116,9 @@ impl Viewer {
         self.view.measure_on_load = start.measure;
     }
 
-    /// Remembers clip `i`'s unit/up choices (and `rule`, if given) for its file.
-    pub(super) fn remember_overrides(&mut self, i: usize, rule: Option<PositionRule>) {
+    /// Remembers clip `i`'s unit/up choices (and the format option values in `format`) for
+    /// its file.
+    pub(super) fn remember_overrides(&mut self, i: usize, format: &FormatOptions) {
         let Some(c) = self.session.scene.clips.get(i) else { return };
         let Some(path) = c.motion.source.paths.last() else { return };
         // A clip opened in memory has no file.
@@ -128,9 +129,7 @@ impl Viewer {
         let key = crate::tasks::file_key(path).display().to_string();
         let entry = self.settings.overrides.entry(key).or_default();
         (entry.unit, entry.up) = (c.unit_override, c.up_override);
-        if rule.is_some() {
-            entry.rule = rule;
-        }
+        entry.format = entry.format.overlaid(format);
         self.store.save(&self.settings);
     }
 }

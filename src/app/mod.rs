@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
-use skelview_core::core::{GlobalPose, Motion, PlaybackCommand, PositionRule, Sampler};
-use skelview_core::formats::LoadOptions;
+use skelview_core::core::{GlobalPose, Motion, PlaybackCommand, Sampler};
+use skelview_core::formats::{FormatOptions, LoadOptions};
 
 use crate::tasks::TaskError;
 use skelview_render::scene::{self, ClipId, DrawData, FrameSpec, OverlapCurve, OverlapInput, PoseMode};
@@ -262,22 +262,22 @@ impl Viewer {
             }
             ClipEdit::Take(take) => {
                 let c = &s.scene.clips[i];
-                let (paths, serial, color, rule) = (c.motion.source.paths.clone(), c.serial, c.color, c.motion.skeleton.position_rule);
-                self.spawn_paths(paths, false, Some((serial, color)), Some(rule), Some(take));
+                let (paths, serial, color, format) = (c.motion.source.paths.clone(), c.serial, c.color, c.read_with.clone());
+                self.spawn_paths(paths, false, Some((serial, color)), format, Some(take));
             }
             ClipEdit::Unit(unit) => {
                 let up = s.scene.clips[i].up_override;
                 s.scene.set_overrides(i, unit, up);
-                self.remember_overrides(i, None);
+                self.remember_overrides(i, &FormatOptions::default());
                 self.view.frame_on_next_pose = true;
             }
             ClipEdit::UpAxis(up) => {
                 let unit = s.scene.clips[i].unit_override;
                 s.scene.set_overrides(i, unit, up);
-                self.remember_overrides(i, None);
+                self.remember_overrides(i, &FormatOptions::default());
                 self.view.frame_on_next_pose = true;
             }
-            ClipEdit::PositionRule(rule) => self.set_position_rule(i, rule),
+            ClipEdit::FormatOption { key, value } => self.set_format_option(i, key, &value),
         }
     }
 
@@ -391,22 +391,24 @@ impl Viewer {
         }
     }
 
-    /// The BVH position rule in force for the active clip.
-    pub fn position_rule(&self) -> PositionRule {
-        self.motion().map_or(self.options.bvh_positions, |m| m.skeleton.position_rule)
-    }
-
-    /// Reloads clip `i` (a BVH) with another position-channel rule, in place (colour, offset
-    /// and place in the list stay), remembered for the file.
-    fn set_position_rule(&mut self, i: usize, rule: PositionRule) {
+    /// Reloads clip `i` with `key` set to `value` (an option its format declares), in place
+    /// (colour, offset and place in the list stay), remembered for its file.
+    fn set_format_option(&mut self, i: usize, key: &str, value: &str) {
         let c = &self.session.scene.clips[i];
-        if !c.motion.source.format.position_rule_choosable || c.motion.skeleton.position_rule == rule {
+        let declared = skelview_core::formats::table::by_format_name(c.motion.source.format.name)
+            .is_some_and(|f| f.options().iter().any(|o| o.key == key));
+        let mut changed = FormatOptions::default();
+        if !declared || changed.set(key, value).is_err() {
+            return;
+        }
+        let format = c.read_with.overlaid(&changed);
+        if format == c.read_with {
             return;
         }
         let (paths, serial, color) = (c.motion.source.paths.clone(), c.serial, c.color);
         let take = c.motion.source.take.and_then(|i| c.motion.source.takes.get(i)).map(|t| t.name.clone());
-        self.remember_overrides(i, Some(rule));
-        self.spawn_paths(paths, false, Some((serial, color)), Some(rule), take);
+        self.remember_overrides(i, &changed);
+        self.spawn_paths(paths, false, Some((serial, color)), format, take);
     }
 
     /// Back to defaults (display, theme, rate, overrides, panels); the window size stays.

@@ -171,7 +171,7 @@ impl Session {
     }
 
     fn arrive(&mut self, i: usize, loaded: Loaded) -> Arrived {
-        let Loaded { motion, key, companions } = loaded;
+        let Loaded { motion, key, companions, read_with } = loaded;
         let motion = Arc::new(motion);
         let load = &mut self.loads[i];
         let first = load.finished == 0;
@@ -184,12 +184,14 @@ impl Session {
                 (old.color, old.opacity, old.visible, old.offset_secs, old.serial);
             clip.set_overrides(old.unit_override, old.up_override);
             clip.name.clone_from(&old.name);
+            clip.read_with = read_with;
             self.scene.clips[k] = clip;
             self.scene.relayout();
             self.reclock();
             return Arrived { id: self.scene.clips[k].id(), key, replaced: false };
         }
         let mut clip = ClipView::new(motion, self.scene.clips.len());
+        clip.read_with = read_with;
         // Every clip has its own serial; the first file of a load takes the load's, so that a
         // replacing load keeps exactly the clips that arrived after it started.
         clip.serial = if first { serial } else { self.take_serial() };

@@ -1,7 +1,7 @@
 //! Settings that survive a restart, as TOML in the platform's config folder
 //! (`$XDG_CONFIG_HOME/skelview/settings.toml` on Linux): window size, theme, display
 //! toggles, playback rate and sampling, panel layout, recent files and per-file overrides
-//! (units, up axis, BVH position rule). Unknown or broken entries are skipped with a
+//! (units, up axis, the formats' own read options such as the BVH position rule). Unknown or broken entries are skipped with a
 //! warning; writes are atomic and happen on a background thread. A `settings.txt` (and
 //! `recent.txt`) of earlier versions is read once and migrated.
 
@@ -13,19 +13,20 @@ use crate::tasks::{Priority, Task, TaskError, Waker};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use skelview_core::core::Interpolation;
 use skelview_core::core::units::{LengthUnit, UpAxis};
-use skelview_core::core::{Interpolation, PositionRule};
+use skelview_core::formats::FormatOptions;
 use skelview_render::scene::Style;
 
 /// What the user chose for one file.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct FileOverride {
     /// Length unit instead of the detected one.
     pub unit: Option<LengthUnit>,
     /// Up axis instead of the detected one.
     pub up: Option<UpAxis>,
-    /// BVH position-channel rule instead of the default.
-    pub rule: Option<PositionRule>,
+    /// Values of its format's read options (`bvh.positions = "add"`).
+    pub format: FormatOptions,
 }
 
 /// Which side panels are shown and how wide they are (logical pixels).
@@ -124,8 +125,11 @@ struct StoredOverride {
     unit: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     up: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Written by earlier versions: the BVH position rule (now `options."bvh.positions"`).
+    #[serde(skip_serializing)]
     rule: Option<String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    options: BTreeMap<String, String>,
 }
 
 /// The whole file as written.
@@ -159,13 +163,8 @@ fn parse_up(s: &str) -> Option<UpAxis> {
     UpAxis::parse(s)
 }
 
-fn parse_rule(s: &str) -> Option<PositionRule> {
-    match s {
-        "add" => Some(PositionRule::Add),
-        "replace" => Some(PositionRule::Replace),
-        _ => None,
-    }
-}
+/// The BVH position rule's key, for settings written before format options had keys.
+const LEGACY_RULE_KEY: &str = "bvh.positions";
 
 /// `$XDG_CONFIG_HOME/skelview` on Linux (the platform's config folder elsewhere).
 pub fn config_dir() -> Option<PathBuf> {
@@ -243,7 +242,8 @@ impl Settings {
                     let stored = StoredOverride {
                         unit: o.unit.map(|u| unit_name(u).to_owned()),
                         up: o.up.map(|u| u.name().to_owned()),
-                        rule: o.rule.map(|r| r.name().to_owned()),
+                        rule: None,
+                        options: o.format.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
                     };
                     (path.as_str(), stored)
                 })
@@ -323,11 +323,11 @@ impl Settings {
                         None
                     });
                 }
-                if let Some(r) = &stored.rule {
-                    parsed.rule = parse_rule(r).or_else(|| {
-                        bad("rule", r);
-                        None
-                    });
+                let legacy = stored.rule.as_deref().map(|r| (LEGACY_RULE_KEY, r));
+                for (key, value) in legacy.into_iter().chain(stored.options.iter().map(|(k, v)| (k.as_str(), v.as_str()))) {
+                    if let Err(e) = parsed.format.set(key, value) {
+                        bad("option", &e.to_string());
+                    }
                 }
                 s.overrides.insert(path, parsed);
             }
@@ -387,7 +387,9 @@ impl Settings {
                         match f.split_once('=') {
                             Some(("unit", u)) => o.unit = parse_unit(u),
                             Some(("up", u)) => o.up = parse_up(u),
-                            Some(("rule", r)) => o.rule = parse_rule(r),
+                            Some(("rule", r)) => {
+                                let _ = o.format.set(LEGACY_RULE_KEY, r);
+                            }
                             _ => {}
                         }
                     }
@@ -511,10 +513,9 @@ mod tests {
         };
         s.style.axes = true;
         s.style.grid = false;
-        s.overrides.insert(
-            "/data/a b.bvh".into(),
-            FileOverride { unit: Some(LengthUnit::CmuAsf), up: Some(UpAxis::Z), rule: Some(PositionRule::Add) },
-        );
+        let mut format = FormatOptions::default();
+        format.set("bvh.positions", "add").unwrap();
+        s.overrides.insert("/data/a b.bvh".into(), FileOverride { unit: Some(LengthUnit::CmuAsf), up: Some(UpAxis::Z), format });
         s
     }
 
@@ -533,15 +534,15 @@ mod tests {
     #[test]
     fn broken_and_unknown_entries_are_skipped_with_warnings() {
         let (s, warnings) = Settings::from_toml(
-            "window_size = [0, 99999999]\nrate = \"fast\"\nlengths = \"furlongs\"\nbogus = 1\ntheme = \"purple\"\n[panels]\nleft_width = 99999\nright_shown = false\n[display]\ngrid = \"no\"\n[overrides.\"/a.bvh\"]\nunit = \"furlong\"\nup = \"Z\"\n",
+            "window_size = [0, 99999999]\nrate = \"fast\"\nlengths = \"furlongs\"\nbogus = 1\ntheme = \"purple\"\n[panels]\nleft_width = 99999\nright_shown = false\n[display]\ngrid = \"no\"\n[overrides.\"/a.bvh\"]\nunit = \"furlong\"\nup = \"Z\"\noptions = { \"bvh.positions\" = \"sideways\", \"nope.x\" = \"1\" }\n",
         );
         assert_eq!(s.window_size, (200, 16384));
         assert_eq!(s.rate, 1.0);
         assert_eq!(s.panels.left_width, 2000.0);
         assert!(!s.panels.right_shown);
         assert!(s.style.grid, "a broken [display] keeps the defaults");
-        assert_eq!(s.overrides["/a.bvh"], FileOverride { unit: None, up: Some(UpAxis::Z), rule: None });
-        for needle in ["'rate'", "'bogus'", "purple", "'display'", "furlong", "furlongs' is not auto"] {
+        assert_eq!(s.overrides["/a.bvh"], FileOverride { unit: None, up: Some(UpAxis::Z), format: FormatOptions::default() });
+        for needle in ["'rate'", "'bogus'", "purple", "'display'", "furlong", "furlongs' is not auto", "'bvh.positions'", "nope.x"] {
             assert!(warnings.iter().any(|w| w.contains(needle)), "{needle} not in {warnings:?}");
         }
         let (s, warnings) = Settings::from_toml("this is [not toml");
@@ -554,6 +555,14 @@ mod tests {
         assert_eq!(s, Settings::default());
         assert!(warnings.iter().any(|w| w.contains("kept as")), "{warnings:?}");
         assert_eq!(std::fs::read_to_string(dir.path().join("settings.toml.broken")).unwrap(), "this is [not toml");
+    }
+
+    #[test]
+    fn a_rule_written_by_an_earlier_version_reads_as_the_bvh_option() {
+        let (s, warnings) = Settings::from_toml("[overrides.\"/a.bvh\"]\nrule = \"add\"\n");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(s.overrides["/a.bvh"].format.get("bvh.positions"), Some("add"));
+        assert!(s.to_toml().contains("[overrides.\"/a.bvh\".options]\n\"bvh.positions\" = \"add\""), "{}", s.to_toml());
     }
 
     #[test]

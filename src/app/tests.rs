@@ -283,7 +283,8 @@ fn reloading_one_clip_with_another_rule_keeps_the_others() {
     v.update(0.0);
     let before = v.session.scene.clips[1].motion.clone();
     assert_eq!(before.skeleton.position_rule, skelview_core::core::PositionRule::Replace);
-    v.commands.push(Command::Clip(v.session.active_clip().unwrap().id(), ClipEdit::PositionRule(skelview_core::core::PositionRule::Add)));
+    v.commands
+        .push(Command::Clip(v.session.active_clip().unwrap().id(), ClipEdit::FormatOption { key: "bvh.positions", value: "add".into() }));
     v.update(0.0);
     wait_for(&mut v, |v| v.session.loads.is_empty());
     assert_eq!(v.session.scene.clips.len(), 2, "nothing closed");
@@ -292,6 +293,16 @@ fn reloading_one_clip_with_another_rule_keeps_the_others() {
     assert_eq!((v.session.scene.clips[1].offset_secs, v.session.scene.clips[1].color, v.session.active), (0.5, PALETTE[1], 1));
     assert!(Arc::ptr_eq(v.motion().unwrap(), &v.session.scene.clips[1].motion));
     assert_eq!(v.session.scene.clips[0].motion.skeleton.position_rule, skelview_core::core::PositionRule::Replace);
+    // The clip knows what it was read with, and its file remembers the choice.
+    assert_eq!(v.session.scene.clips[1].read_with.get("bvh.positions"), Some("add"));
+    let key = crate::tasks::file_key(&dir.join("b.bvh")).display().to_string();
+    assert_eq!(v.settings.overrides[&key].format.get("bvh.positions"), Some("add"));
+    // An option BVH does not declare, or a value it does not take, changes nothing.
+    let id = v.session.active_clip().unwrap().id();
+    v.commands.push(Command::Clip(id, ClipEdit::FormatOption { key: "amc.fps", value: "60".into() }));
+    v.commands.push(Command::Clip(id, ClipEdit::FormatOption { key: "bvh.positions", value: "sideways".into() }));
+    v.update(0.0);
+    assert!(v.session.loads.is_empty(), "no reload");
     std::fs::remove_dir_all(&dir).ok();
 }
 

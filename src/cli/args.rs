@@ -13,6 +13,8 @@ use skelview_core::compare::Align;
 use skelview_core::core::PositionRule;
 use skelview_core::export::BvhWriteOptions;
 use skelview_core::formats::LoadOptions;
+use skelview_core::formats::acclaim::FRAME_RATE;
+use skelview_core::formats::bvh::POSITIONS;
 use skelview_core::qa::Kind;
 use skelview_render::scene::{Layout, ViewPreset};
 
@@ -59,6 +61,10 @@ struct LoadArgs {
     /// Frame rate of AMC files, which state none (default 120).
     #[arg(long, global = true, value_name = "FPS", value_parser = positive)]
     amc_fps: Option<f64>,
+    /// A format's own read option, KEY=VALUE (repeatable; `skelview formats` lists them):
+    /// `bvh.positions=add` is --bvh-positions add, `amc.fps=60` is --amc-fps 60.
+    #[arg(long = "format-option", global = true, value_name = "KEY=VALUE", value_parser = format_option)]
+    format_options: Vec<(String, String)>,
     /// Which animation of a file that holds several (`info` lists them): a name or an index.
     #[arg(long, global = true, value_name = "NAME|INDEX")]
     take: Option<String>,
@@ -291,14 +297,12 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
     let matches = cli_command().try_get_matches_from(argv)?;
     let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)?;
     let mut options = LoadOptions::default();
-    if let Some(rule) = cli.load.bvh_positions {
-        options.bvh_positions = match rule {
-            RuleArg::Replace => PositionRule::Replace,
-            RuleArg::Add => PositionRule::Add,
-        };
-    }
-    if let Some(fps) = cli.load.amc_fps {
-        options.amc_frame_time_secs = 1.0 / fps;
+    // The named flags are shorthands for their formats' options; each value was checked
+    // when it was parsed.
+    let rule = cli.load.bvh_positions.map(|r| (POSITIONS.key.to_owned(), PositionRule::from(r).name().to_owned()));
+    let fps = cli.load.amc_fps.map(|fps| (FRAME_RATE.key.to_owned(), fps.to_string()));
+    for (key, value) in rule.into_iter().chain(fps).chain(cli.load.format_options) {
+        options.format.set(&key, &value).map_err(|e| cli_command().error(clap::error::ErrorKind::InvalidValue, e))?;
     }
     options.take = cli.load.take;
     options.sample_fps = cli.load.fps;
@@ -423,6 +427,23 @@ fn has_ext(p: &std::path::Path, ext: &str) -> bool {
     p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext))
 }
 
+impl From<RuleArg> for PositionRule {
+    fn from(r: RuleArg) -> Self {
+        match r {
+            RuleArg::Replace => Self::Replace,
+            RuleArg::Add => Self::Add,
+        }
+    }
+}
+
+/// `KEY=VALUE` for an option some format declares, with a value it takes.
+fn format_option(s: &str) -> Result<(String, String), String> {
+    let (key, value) = s.split_once('=').ok_or_else(|| format!("expected KEY=VALUE, not '{s}'"))?;
+    let mut check = skelview_core::formats::FormatOptions::default();
+    check.set(key.trim(), value).map_err(|e| e.to_string())?;
+    Ok((key.trim().to_owned(), value.trim().to_owned()))
+}
+
 fn positive(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
@@ -502,8 +523,15 @@ mod tests {
         cli_command().debug_assert();
         let a = args("positions a.bvh --frames 0,1,-1 --raw --bvh-positions add").unwrap();
         assert_eq!(a.command, Command::Positions { files: vec!["a.bvh".into()], frames: FrameList::Some(vec![0, 1, -1]), raw: true });
-        assert_eq!(a.options.bvh_positions, PositionRule::Add);
-        assert_eq!(args("--bvh-positions add x.bvh").unwrap().options.bvh_positions, PositionRule::Add);
+        assert_eq!(a.options.format.get("bvh.positions"), Some("add"));
+        assert_eq!(args("--bvh-positions add x.bvh").unwrap().options.format.get("bvh.positions"), Some("add"));
+        let o = args("--format-option bvh.positions=add --format-option amc.fps=60 x.amc").unwrap().options;
+        assert_eq!((o.format.get("bvh.positions"), o.format.get("amc.fps")), (Some("add"), Some("60")));
+        assert_eq!(args("--amc-fps 30 x.amc").unwrap().options.format.get("amc.fps"), Some("30"));
+        for bad in ["--format-option bvh.positions=both x.bvh", "--format-option nope=1 x.bvh", "--format-option amc.fps x.amc"] {
+            let e = args(bad).unwrap_err().to_string();
+            assert!(e.contains("invalid value"), "{bad}: {e}");
+        }
         assert_eq!(args("").unwrap().command, Command::View { files: vec![], select: None, curves: false, measure: vec![] });
         assert_eq!(
             args("x.bvh y.amc").unwrap().command,

@@ -8,7 +8,7 @@ use skelview_core::formats::{FORMATS, MimeType};
 
 /// The MIME types of every format skelview reads, from the format table.
 fn mime_types() -> impl Iterator<Item = &'static MimeType> {
-    FORMATS.iter().filter(|f| f.is_motion()).flat_map(|f| f.mime_types().iter())
+    FORMATS.iter().flat_map(|f| f.mime_types().iter())
 }
 
 /// Types the desktop entry and thumbnailer claim: the formats skelview reads.

@@ -6,7 +6,8 @@ use serde::Serialize;
 
 use super::ExitCode;
 use super::args::{Shell, cli_command};
-use skelview_core::formats::FORMATS;
+use skelview_core::formats::OptionValues;
+use skelview_core::formats::table::{self, Entry};
 
 #[derive(Serialize)]
 struct FormatRow {
@@ -16,20 +17,45 @@ struct FormatRow {
     mime_types: Vec<&'static str>,
     reads: &'static str,
     writes: bool,
+    options: Vec<OptionRow>,
+}
+
+/// A read option a format declares (`--format-option KEY=VALUE`).
+#[derive(Serialize)]
+struct OptionRow {
+    key: &'static str,
+    help: &'static str,
+    values: String,
+    default: String,
 }
 
 fn rows() -> Vec<FormatRow> {
-    FORMATS
-        .iter()
-        .map(|f| FormatRow {
-            name: f.name(),
-            description: f.description(),
-            extensions: f.extensions().iter().map(|e| format!(".{e}")).collect(),
-            mime_types: f.mime_types().iter().map(|m| m.name).collect(),
-            reads: if f.is_motion() { "motion" } else { "name map" },
-            writes: f.writes(),
+    table::entries()
+        .map(|entry| {
+            let f = entry.info();
+            let (writes, options) = match entry {
+                Entry::Motion(m) => (m.writes(), m.options().iter().map(option_row).collect()),
+                Entry::NameMap(_) => (false, Vec::new()),
+            };
+            FormatRow {
+                name: f.name(),
+                description: f.description(),
+                extensions: f.extensions().iter().map(|e| format!(".{e}")).collect(),
+                mime_types: f.mime_types().iter().map(|m| m.name).collect(),
+                reads: entry.holds(),
+                writes,
+                options,
+            }
         })
         .collect()
+}
+
+fn option_row(o: &'static skelview_core::formats::FormatOption) -> OptionRow {
+    let (values, default) = match &o.values {
+        OptionValues::Choice { choices, default } => (choices.iter().map(|c| c.value).collect::<Vec<_>>().join("|"), default.to_string()),
+        OptionValues::Number { min, max, default, unit, .. } => (format!("{min}..{max} {unit}"), default.to_string()),
+    };
+    OptionRow { key: o.key, help: o.help, values, default }
 }
 
 pub(super) fn run(json: bool, out: &mut dyn Write) -> ExitCode {
@@ -44,6 +70,9 @@ pub(super) fn run(json: bool, out: &mut dyn Write) -> ExitCode {
                 let writes = if r.writes { "yes" } else { "no" };
                 writeln!(out, "{:<8} {:<20} {:<9} {:<6} {mime}", r.name, r.extensions.join(" "), r.reads, writes)?;
                 writeln!(out, "{:<8} {}", "", r.description)?;
+                for o in &r.options {
+                    writeln!(out, "{:<8} --format-option {}={} (default {}): {}", "", o.key, o.values, o.default, o.help)?;
+                }
             }
             Ok(())
         })()

@@ -25,7 +25,9 @@ fn channel_summary(m: &Motion) -> (BTreeMap<usize, usize>, BTreeMap<String, usiz
 }
 
 fn position_rule_text(m: &Motion) -> String {
-    if !m.source.format.position_rule_choosable {
+    let choosable = skelview_core::formats::table::by_format_name(m.source.format.name)
+        .is_some_and(|f| f.options().iter().any(|o| std::ptr::eq(o, &skelview_core::formats::bvh::POSITIONS)));
+    if !choosable {
         return m.source.format.position_note.into();
     }
     let replace = m.skeleton.position_rule == skelview_core::core::PositionRule::Replace;

@@ -38,7 +38,7 @@ fn files_to_check(paths: &[PathBuf]) -> Vec<PathBuf> {
         }
         let mut found = Vec::new();
         super::check::walk(p, false, &mut found);
-        let role = |f: &Path| table::by_name(f).filter(|fmt| fmt.is_motion()).map(|fmt| fmt.role(f));
+        let role = |f: &Path| table::by_name(f).map(|fmt| fmt.role(f));
         for (f, _) in &found {
             match role(f) {
                 Some(Role::Skeleton) => {

@@ -45,6 +45,8 @@ pub struct Loaded {
     /// Files that could animate a skeleton opened alone (the `.amc` files beside an
     /// `.asf`), as its format offers them.
     pub companions: Vec<PathBuf>,
+    /// The values of its format's read options it was loaded with.
+    pub read_with: skelview_core::formats::FormatOptions,
 }
 
 /// A running load: one task, one or more files.
@@ -62,8 +64,8 @@ impl LoadObserver for Reporter<'_> {
     }
 }
 
-/// How a file is read: the options for its key, so that per-file choices (the BVH position
-/// rule) apply.
+/// How a file is read: the options for its key, so that per-file choices (its format's read
+/// options) apply.
 pub type OptionsFor = Box<dyn Fn(Option<&Path>) -> LoadOptions + Send>;
 
 /// What the loader is given.
@@ -111,10 +113,11 @@ fn spawn(work: Work, options: OptionsFor, wake: Waker) -> std::io::Result<LoadTa
                 Ok(request) => {
                     let key = request.file_path().map(file_key);
                     let _ = progress.report(0, 0);
-                    match formats::load(&request, &options(key.as_deref()), &Rayon, &mut Reporter(progress)) {
+                    let options = options(key.as_deref());
+                    match formats::load(&request, &options, &Rayon, &mut Reporter(progress)) {
                         Ok(motion) => {
                             let companions = request.format.companions(&motion);
-                            LoadEvent::Done(Box::new(Loaded { motion, key, companions }))
+                            LoadEvent::Done(Box::new(Loaded { motion, key, companions, read_with: options.format }))
                         }
                         Err(e) => LoadEvent::Failed(e),
                     }

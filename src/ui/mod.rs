@@ -266,16 +266,7 @@ pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                     }
                 }
             });
-            ui.menu_button("BVH position channels", |ui| {
-                use skelview_core::core::PositionRule;
-                let rule = viewer.position_rule();
-                if ui.radio(rule == PositionRule::Replace, "replace the OFFSET (default)").clicked() {
-                    out.send(Command::Clip(active_id, ClipEdit::PositionRule(PositionRule::Replace)));
-                }
-                if ui.radio(rule == PositionRule::Add, "add to the OFFSET (Meredith–Maddock)").clicked() {
-                    out.send(Command::Clip(active_id, ClipEdit::PositionRule(PositionRule::Add)));
-                }
-            });
+            format_options_ui(ui, viewer, out);
             ui.separator();
             let mut light = viewer.settings.light_theme;
             if ui.checkbox(&mut light, "Light theme").changed() {
@@ -329,6 +320,43 @@ pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         });
         action_button(ui, viewer, out, ActionId::Help);
     });
+}
+
+/// A submenu per read option of the active clip's format (BVH position channels, the AMC
+/// frame rate): choosing a value reloads the clip with it (other values: `--format-option`).
+fn format_options_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
+    use skelview_core::formats::OptionValues;
+    let Some(c) = viewer.session.active_clip() else { return };
+    let Some(format) = skelview_core::formats::table::by_format_name(c.motion.source.format.name) else { return };
+    for option in format.options() {
+        let send = |out: &mut Commands, value: String| out.send(Command::Clip(c.id(), ClipEdit::FormatOption { key: option.key, value }));
+        let response = ui.menu_button(option.label, |ui| match &option.values {
+            OptionValues::Choice { choices, .. } => {
+                let now = option.choice(&c.read_with);
+                for choice in *choices {
+                    if ui.radio(now == choice.value, choice.label).clicked() {
+                        send(out, choice.value.to_owned());
+                    }
+                }
+            }
+            OptionValues::Number { unit, presets, .. } => {
+                // Menus close on a click, so a number is picked from the format's presets; the
+                // value in force is listed too when it is not one of them (set by key).
+                let now = option.number(&c.read_with);
+                let mut values = presets.to_vec();
+                if !values.contains(&now) {
+                    values.push(now);
+                    values.sort_by(f64::total_cmp);
+                }
+                for v in values {
+                    if ui.radio(v == now, format!("{v} {unit}")).clicked() {
+                        send(out, v.to_string());
+                    }
+                }
+            }
+        });
+        response.response.on_hover_text(option.help);
+    }
 }
 
 fn status_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, frame_ms: f32) {

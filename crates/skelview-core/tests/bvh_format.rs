@@ -6,7 +6,9 @@ use skelview_core::formats::{self, LoadError, LoadOptions, LoadRequest, Quiet, S
 
 fn load_with(text: &[u8], rule: PositionRule) -> Result<Motion, LoadError> {
     let request = LoadRequest::single(&skelview_core::formats::bvh::Bvh, Source::Memory { name: "t.bvh".into(), bytes: text.into() });
-    formats::load(&request, &LoadOptions { bvh_positions: rule, ..LoadOptions::default() }, &Sequential, &mut Quiet)
+    let mut options = LoadOptions::default();
+    options.format.set("bvh.positions", rule.name()).unwrap();
+    formats::load(&request, &options, &Sequential, &mut Quiet)
 }
 
 fn load(text: &str) -> Motion {

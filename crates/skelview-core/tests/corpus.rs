@@ -18,7 +18,8 @@ use skelview_core::core::{Motion, PositionRule};
 use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
 fn load(request: LoadRequest, rule: PositionRule) -> Motion {
-    let options = LoadOptions { bvh_positions: rule, ..LoadOptions::default() };
+    let mut options = LoadOptions::default();
+    options.format.set("bvh.positions", rule.name()).unwrap();
     formats::load(&request, &options, &Sequential, &mut Quiet).unwrap_or_else(|e| panic!("{e}"))
 }
 

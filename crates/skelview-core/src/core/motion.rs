@@ -17,8 +17,6 @@ pub struct Format {
     pub channel_names: ChannelNames,
     /// Each joint sits at the far end of its bone (ASF bones), not at the bone's origin.
     pub joints_at_far_end: bool,
-    /// Position channels replace or add to offsets as the user chooses (`--bvh-positions`).
-    pub position_rule_choosable: bool,
     /// How translations combine with offsets, for `info` (formats with a fixed rule).
     pub position_note: &'static str,
     /// Said after the frame rate when the file states none (AMC).

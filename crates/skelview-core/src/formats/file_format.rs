@@ -35,8 +35,9 @@ pub enum Role {
     NeedsSkeleton,
 }
 
-/// One file format.
-pub trait FileFormat: Sync {
+/// What every entry of the format table tells about itself: its name, its files' names and
+/// MIME types, and how to recognise its content.
+pub trait FormatInfo: Sync {
     /// Short name (`BVH`).
     fn name(&self) -> &'static str;
     /// One line on what it is and who writes it.
@@ -48,10 +49,20 @@ pub trait FileFormat: Sync {
     /// True when the first bytes of a file (lower-cased text from the first non-blank byte
     /// in `text`, raw in `raw`) are this format.
     fn sniff(&self, text: &[u8], raw: &[u8]) -> bool;
-    /// True when its files hold motions (an MNM map does not).
-    fn is_motion(&self) -> bool {
-        true
-    }
+}
+
+/// `(standard name, file's own name)` pairs in file order, as a name map gives them.
+pub type NameMap = Vec<(String, String)>;
+
+/// A joint-name map format (MNM): the table's second kind of entry, read for the
+/// comparison's pairing, never loaded as a motion.
+pub trait NameMapFormat: FormatInfo {
+    /// The `(left name, right name)` pairs of a file's bytes.
+    fn read(&self, bytes: &[u8]) -> Result<NameMap, super::error::ParseError>;
+}
+
+/// One motion file format.
+pub trait FileFormat: FormatInfo {
     /// True when `skelview convert` writes it.
     fn writes(&self) -> bool {
         false
@@ -68,6 +79,11 @@ pub trait FileFormat: Sync {
     /// offered by the viewer; read on the loader thread.
     fn companions(&self, _motion: &Motion) -> Vec<std::path::PathBuf> {
         Vec::new()
+    }
+    /// The choices it offers about how its files are read; a loader reads their values from
+    /// [`LoadOptions::format`].
+    fn options(&self) -> &'static [super::options::FormatOption] {
+        &[]
     }
     /// Loads a motion from its sources (a skeleton file first where it has two).
     fn load(

@@ -4,8 +4,7 @@
 use super::error::ParseError;
 use super::text::decode_name;
 
-/// `(biped_name, custom_name)` pairs in file order.
-pub type NameMap = Vec<(String, String)>;
+pub use super::file_format::NameMap;
 
 /// Parses MNM text. Blank lines and `#`/`;` comments are skipped; the right column is the rest
 /// of the line, so custom names may contain spaces (`Bip01 L Thigh`).
@@ -35,10 +34,10 @@ pub fn parse_mnm(b: &[u8]) -> Result<NameMap, ParseError> {
     Ok(map)
 }
 
-/// Character Studio MNM maps in the format table: recognised by name, never loaded as a motion.
+/// Character Studio MNM maps in the format table: recognised by name, read as name maps.
 pub struct Mnm;
 
-impl super::file_format::FileFormat for Mnm {
+impl super::file_format::FormatInfo for Mnm {
     fn name(&self) -> &'static str {
         "MNM"
     }
@@ -55,18 +54,11 @@ impl super::file_format::FileFormat for Mnm {
         // Two columns of names: nothing in the content sets it apart from other text.
         false
     }
-    fn is_motion(&self) -> bool {
-        false
-    }
-    fn load(
-        &self,
-        sources: &[super::Source],
-        _options: &super::LoadOptions,
-        _parallel: &dyn super::Parallel,
-        _observer: &mut dyn super::LoadObserver,
-    ) -> Result<crate::core::Motion, super::LoadError> {
-        let path = sources.first().map_or_else(std::path::PathBuf::new, |s| s.path().to_owned());
-        Err(super::LoadError::Unsupported { path, message: format!("{}, not a motion", self.description()) })
+}
+
+impl super::file_format::NameMapFormat for Mnm {
+    fn read(&self, bytes: &[u8]) -> Result<NameMap, ParseError> {
+        parse_mnm(bytes)
     }
 }
 

@@ -11,6 +11,7 @@ pub mod gltf;
 pub mod hanim;
 pub mod htr;
 pub mod mnm;
+pub mod options;
 pub mod table;
 pub mod takes;
 pub mod text;
@@ -20,10 +21,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use error::{LoadError, ParseError, ParseErrorKind, RawWarning};
-pub use file_format::{FileFormat, MimeType, Role};
+pub use file_format::{FileFormat, FormatInfo, MimeType, NameMapFormat, Role};
+pub use options::{FormatOption, FormatOptions, OptionError, OptionValues};
 pub use table::FORMATS;
 
-use crate::core::{Clip, Motion, PositionRule, Skeleton};
+use crate::core::{Clip, Motion, Skeleton};
 
 #[cfg(feature = "parallel")]
 pub use crate::par::Rayon;
@@ -44,29 +46,17 @@ pub struct Quiet;
 impl LoadObserver for Quiet {}
 
 /// Choices a user can make about how files are read.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LoadOptions {
-    /// What BVH position channels do to offsets.
-    pub bvh_positions: PositionRule,
-    /// Frame time for AMC files (they state none).
-    pub amc_frame_time_secs: f64,
+    /// The user's values for the formats' own options (BVH's position rule, the AMC frame
+    /// rate), each read by the format that declares it.
+    pub format: FormatOptions,
     /// Which animation to load from a file that holds several: a name, or an index as
     /// `info` lists them (`None`: the one that animates the most joints the longest).
     pub take: Option<String>,
     /// Frames per second to sample keyed formats at (FBX, glTF) instead of the file's own
     /// rate (`--fps`); `None` keeps the file's.
     pub sample_fps: Option<f64>,
-}
-
-impl Default for LoadOptions {
-    fn default() -> Self {
-        Self {
-            bvh_positions: PositionRule::Replace,
-            amc_frame_time_secs: acclaim::DEFAULT_AMC_FRAME_TIME_SECS,
-            take: None,
-            sample_fps: None,
-        }
-    }
 }
 
 /// Bytes to load, from a file or from memory (the bundled sample).
@@ -127,8 +117,7 @@ impl LoadRequest {
     pub fn file(path: impl Into<PathBuf>) -> Result<Self, LoadError> {
         let path = path.into();
         match table::detect(&path, &read_head(&path)) {
-            Some(format) if format.is_motion() => Ok(Self::single(format, Source::File(path))),
-            Some(format) => Err(not_a_motion(&path, format)),
+            Some(format) => Ok(Self::single(format, Source::File(path))),
             None => Err(unknown(&path)),
         }
     }
@@ -137,8 +126,7 @@ impl LoadRequest {
     pub fn memory(name: impl Into<PathBuf>, bytes: impl Into<Arc<[u8]>>) -> Result<Self, LoadError> {
         let (name, bytes) = (name.into(), bytes.into());
         match table::detect(&name, &bytes[..bytes.len().min(4096)]) {
-            Some(format) if format.is_motion() => Ok(Self::single(format, Source::Memory { name, bytes })),
-            Some(format) => Err(not_a_motion(&name, format)),
+            Some(format) => Ok(Self::single(format, Source::Memory { name, bytes })),
             None => Err(unknown(&name)),
         }
     }
@@ -174,10 +162,6 @@ impl LoadRequest {
                 out.push((i, Err(unknown(p))));
                 continue;
             };
-            if !format.is_motion() {
-                out.push((i, Err(not_a_motion(p, format))));
-                continue;
-            }
             match format.role(p) {
                 Role::Whole | Role::Skeleton => out.push((i, Ok(Self::single(format, Source::File(p.clone()))))),
                 Role::NeedsSkeleton => {
@@ -200,18 +184,13 @@ impl LoadRequest {
     }
 }
 
-/// The error for a file that no format claims.
+/// The error for a file that no motion format claims (a name map says what it is).
 pub fn unknown(path: &Path) -> LoadError {
-    let known: Vec<String> = FORMATS
-        .iter()
-        .filter(|f| f.is_motion())
-        .map(|f| f.extensions().iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join("/"))
-        .collect();
+    if let Some(map) = table::name_map_by_name(path) {
+        return LoadError::Unsupported { path: path.to_owned(), message: format!("{}, not a motion", map.description()) };
+    }
+    let known: Vec<String> = FORMATS.iter().map(|f| f.extensions().iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join("/")).collect();
     LoadError::Unsupported { path: path.to_owned(), message: format!("not a motion file skelview reads (expected {})", known.join(", ")) }
-}
-
-fn not_a_motion(path: &Path, format: &dyn FileFormat) -> LoadError {
-    LoadError::Unsupported { path: path.to_owned(), message: format!("{}, not a motion", format.description()) }
 }
 
 /// The first 4 KiB of a file (empty when it cannot be read: the load reports why).

@@ -1,14 +1,15 @@
-//! The format table: every file format skelview knows, behind one trait ([`FileFormat`]).
-//! Detection (by extension first, then by content), the open dialog's filters, the desktop
-//! MIME types, `--help` and `skelview formats` all read this table; adding a format means its
-//! own folder plus one line in [`FORMATS`].
+//! The format table: every file format skelview knows, of two kinds: motion formats
+//! ([`FileFormat`], in [`FORMATS`]) and joint-name maps ([`NameMapFormat`], in
+//! [`NAME_MAPS`]), both described by [`FormatInfo`]. Detection (by extension first, then by
+//! content), the open dialog's filters, the desktop MIME types, `--help` and `skelview
+//! formats` all read this table; adding a format means its own folder plus one line here.
 
 use std::path::Path;
 
-use super::file_format::FileFormat;
+use super::file_format::{FileFormat, FormatInfo, NameMapFormat};
 
-/// Every format, in the order listings show them and content sniffing tries them.
-pub static FORMATS: [&dyn FileFormat; 8] = [
+/// Every motion format, in the order listings show them and content sniffing tries them.
+pub static FORMATS: [&dyn FileFormat; 7] = [
     &super::bvh::Bvh,
     &super::acclaim::Acclaim,
     &super::htr::Htr,
@@ -16,8 +17,48 @@ pub static FORMATS: [&dyn FileFormat; 8] = [
     &super::acl::Acl,
     &super::fbx::Fbx,
     &super::gltf::Gltf,
-    &super::mnm::Mnm,
 ];
+
+/// Every joint-name map format.
+pub static NAME_MAPS: [&dyn NameMapFormat; 1] = [&super::mnm::Mnm];
+
+/// One entry of the table, of either kind.
+#[derive(Clone, Copy)]
+pub enum Entry {
+    /// A motion format.
+    Motion(&'static dyn FileFormat),
+    /// A joint-name map format.
+    NameMap(&'static dyn NameMapFormat),
+}
+
+impl Entry {
+    /// What it tells about itself.
+    pub fn info(self) -> &'static dyn FormatInfo {
+        match self {
+            Self::Motion(f) => f,
+            Self::NameMap(f) => f,
+        }
+    }
+
+    /// What its files hold, for listings.
+    pub fn holds(self) -> &'static str {
+        match self {
+            Self::Motion(_) => "motion",
+            Self::NameMap(_) => "name map",
+        }
+    }
+}
+
+/// Every entry: the motion formats, then the name maps.
+pub fn entries() -> impl Iterator<Item = Entry> {
+    FORMATS.iter().map(|f| Entry::Motion(*f)).chain(NAME_MAPS.iter().map(|f| Entry::NameMap(*f)))
+}
+
+/// The name-map format a name ends in (`pairs.MNM`).
+pub fn name_map_by_name(path: &Path) -> Option<&'static dyn NameMapFormat> {
+    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    NAME_MAPS.iter().copied().find(|f| f.extensions().iter().any(|e| name.len() > e.len() && name.ends_with(&format!(".{e}"))))
+}
 
 /// The format a name ends in (`walk.BVH`, `x.acl.zip`), longest ending first.
 pub fn by_name(path: &Path) -> Option<&'static dyn FileFormat> {
@@ -48,11 +89,40 @@ pub fn by_format_name(name: &str) -> Option<&'static dyn FileFormat> {
     FORMATS.iter().copied().find(|f| f.name().eq_ignore_ascii_case(name))
 }
 
+/// Every option every format declares.
+pub fn all_options() -> impl Iterator<Item = &'static super::options::FormatOption> {
+    FORMATS.iter().flat_map(|f| f.options().iter())
+}
+
+/// The option with this key, whichever format declares it.
+pub fn option(key: &str) -> Option<&'static super::options::FormatOption> {
+    all_options().find(|o| o.key == key)
+}
+
+// Setting an option by key needs the table of every format's options: it lives here, so that
+// the options module needs nothing above it.
+impl super::options::FormatOptions {
+    /// Sets `key` to `value` after the option that declares it (whichever format) checked it.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), super::options::OptionError> {
+        let option = option(key).ok_or_else(|| super::options::OptionError::Unknown {
+            key: key.to_owned(),
+            known: all_options().map(|o| o.key).collect::<Vec<_>>().join(", "),
+        })?;
+        self.set_checked(option, value)
+    }
+
+    /// `set` from `KEY=VALUE`.
+    pub fn set_pair(&mut self, pair: &str) -> Result<(), super::options::OptionError> {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        self.set(key.trim(), value)
+    }
+}
+
 /// Every extension of every motion format, for file dialogs (`acl.sjson` filters as
 /// `sjson`: dialogs match the last extension only).
 pub fn dialog_extensions() -> Vec<&'static str> {
     let mut out: Vec<&'static str> =
-        FORMATS.iter().filter(|f| f.is_motion()).flat_map(|f| f.extensions().iter().map(|e| e.rsplit('.').next().unwrap_or(e))).collect();
+        FORMATS.iter().flat_map(|f| f.extensions().iter().map(|e| e.rsplit('.').next().unwrap_or(e))).collect();
     out.dedup();
     out
 }
@@ -93,13 +163,43 @@ mod tests {
     #[test]
     fn the_table_is_consistent() {
         let mut seen = std::collections::HashSet::new();
-        for f in FORMATS {
+        for entry in entries() {
+            let f = entry.info();
             assert!(!f.description().is_empty() && !f.extensions().is_empty(), "{}", f.name());
             for e in f.extensions() {
                 assert!(seen.insert(*e), "extension {e} claimed twice");
-                assert_eq!(by_name(Path::new(&format!("x.{e}"))).map(|g| g.name()), Some(f.name()));
+                let path = format!("x.{e}");
+                match entry {
+                    Entry::Motion(_) => assert_eq!(by_name(Path::new(&path)).map(|g| g.name()), Some(f.name())),
+                    Entry::NameMap(_) => assert_eq!(name_map_by_name(Path::new(&path)).map(|g| g.name()), Some(f.name())),
+                }
             }
         }
         assert!(dialog_extensions().contains(&"sjson") && !dialog_extensions().contains(&"mnm"));
+        assert!(by_name(Path::new("pairs.mnm")).is_none(), "a name map is not a motion");
+    }
+
+    #[test]
+    fn every_option_key_is_unique_and_names_its_format() {
+        let mut seen = std::collections::HashSet::new();
+        for f in FORMATS {
+            for o in f.options() {
+                assert!(seen.insert(o.key), "option {} declared twice", o.key);
+                let prefix = o.key.split('.').next().unwrap_or_default();
+                assert!(f.extensions().contains(&prefix), "{} is not prefixed by an extension of {}", o.key, f.name());
+                assert!(std::ptr::eq(option(o.key).unwrap(), o));
+            }
+        }
+        let mut options = super::super::FormatOptions::default();
+        options.set("bvh.positions", "ADD").unwrap();
+        options.set_pair("amc.fps=60").unwrap();
+        assert_eq!(options.get("bvh.positions"), Some("add"));
+        assert_eq!(super::super::acclaim::FRAME_RATE.number(&options), 60.0);
+        let e = options.set("bvh.position", "add").unwrap_err().to_string();
+        assert!(e.contains("no format has an option 'bvh.position'") && e.contains("bvh.positions"), "{e}");
+        let e = options.set("amc.fps", "0").unwrap_err().to_string();
+        assert_eq!(e, "option 'amc.fps': expected a number of fps from 0.001 to 100000, found '0'");
+        assert!(options.set("amc.fps", "NaN").is_err() && options.set("bvh.positions", "both").is_err());
+        assert_eq!(super::super::acclaim::FRAME_RATE.number(&options), 60.0, "a refused value changes nothing");
     }
 }

@@ -8,6 +8,7 @@ use glam::{Mat4, Vec3};
 
 use skelview_core::core::units::{LengthUnit, UpAxis};
 use skelview_core::core::{DisplayFrame, Interpolation, LocalPose, Motion, PoseAt, Sampler};
+use skelview_core::formats::FormatOptions;
 
 /// Colours given to clips in the order they are opened (linear RGBA): the viewer and
 /// `skelview render A B` use the same ones.
@@ -112,6 +113,8 @@ pub struct ClipView {
     pub unit_override: Option<LengthUnit>,
     /// Up axis chosen by the user instead of the detected or declared one.
     pub up_override: Option<UpAxis>,
+    /// The values of its format's read options it was loaded with (`bvh.positions`).
+    pub read_with: FormatOptions,
     /// This frame's pose (file space) and joint positions (display space, after the placement).
     pub pose: Sampler,
     /// Height of the floor the clip stands on (display space, before the placement): the
@@ -168,6 +171,7 @@ impl ClipView {
             serial: 0,
             unit_override: None,
             up_override: None,
+            read_with: FormatOptions::default(),
             pose: Sampler::default(),
         }
     }

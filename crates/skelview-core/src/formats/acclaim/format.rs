@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use crate::core::{Clip, Format, Motion};
 use crate::formats::error::{LoadError, locate_warnings};
-use crate::formats::file_format::{FileFormat, MimeType, Role, line_starts_with};
+use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, Role, line_starts_with};
 use crate::formats::finish::{self, Parsed};
+use crate::formats::options::{FormatOption, OptionValues};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// What the rest of the program needs to know of this format.
@@ -14,10 +15,23 @@ pub const FORMAT: Format = Format {
     name: "ASF/AMC",
     channel_names: crate::core::ChannelNames::Short,
     joints_at_far_end: true,
-    position_rule_choosable: false,
     position_note: "add (root translation is added to the ASF root position)",
-    assumed_rate_note: Some("AMC states none; --amc-fps to change"),
+    assumed_rate_note: Some("AMC states none; --amc-fps or --format-option amc.fps=N to change"),
     file_quaternions: false,
+};
+
+/// The frame rate of AMC files, which state none.
+pub static FRAME_RATE: FormatOption = FormatOption {
+    key: "amc.fps",
+    label: "AMC frame rate",
+    help: "frames per second of AMC files, which state none (CMU and HDM05 capture at 120)",
+    values: OptionValues::Number {
+        min: 0.001,
+        max: 100_000.0,
+        default: 1.0 / super::DEFAULT_AMC_FRAME_TIME_SECS,
+        unit: "fps",
+        presets: &[24.0, 25.0, 30.0, 60.0, 100.0, 120.0, 240.0],
+    },
 };
 
 /// Acclaim ASF (skeleton) + AMC (motion).
@@ -27,7 +41,7 @@ fn has_ext(p: &Path, ext: &str) -> bool {
     p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext))
 }
 
-impl FileFormat for Acclaim {
+impl FormatInfo for Acclaim {
     fn name(&self) -> &'static str {
         FORMAT.name
     }
@@ -63,6 +77,9 @@ impl FileFormat for Acclaim {
         let at = |k: &[u8]| line_starts_with(text, k);
         at(b":bonedata") || (at(b":version") && at(b":root")) || at(b":fully-specified") || at(b":degrees")
     }
+}
+
+impl FileFormat for Acclaim {
     fn role(&self, path: &Path) -> Role {
         let skeleton_content = || line_starts_with(&crate::formats::read_head(path).to_ascii_lowercase(), b":bonedata");
         if has_ext(path, "amc") || (!has_ext(path, "asf") && !skeleton_content()) { Role::NeedsSkeleton } else { Role::Skeleton }
@@ -82,6 +99,9 @@ impl FileFormat for Acclaim {
         v.sort();
         v
     }
+    fn options(&self) -> &'static [FormatOption] {
+        std::slice::from_ref(&FRAME_RATE)
+    }
     fn load(
         &self,
         sources: &[Source],
@@ -99,17 +119,18 @@ impl FileFormat for Acclaim {
         let asf = super::parse_asf(&asf_bytes).map_err(|e| LoadError::from_parse(&asf_path, &mut &asf_bytes[..], e))?;
         let mut warnings = locate_warnings(&asf_path, &mut &asf_bytes[..], asf.warnings);
         let n = asf.skeleton.channels_per_frame();
-        observer.skeleton_ready(&asf.skeleton, &Clip::empty(options.amc_frame_time_secs, n));
+        let frame_time_secs = 1.0 / FRAME_RATE.number(&options.format);
+        observer.skeleton_ready(&asf.skeleton, &Clip::empty(frame_time_secs, n));
         let mut paths = vec![asf_path];
         let clip = match amc_src {
-            None => Clip::empty(options.amc_frame_time_secs, n),
+            None => Clip::empty(frame_time_secs, n),
             Some(src) => {
                 let amc_path = src.path().to_owned();
                 let bytes = src.read_all()?;
                 if observer.progress(0, Some(bytes.len() as u64)).is_break() {
                     return Err(LoadError::Cancelled { path: amc_path });
                 }
-                let amc = super::parse_amc(&bytes, &asf.skeleton, asf.radians, options.amc_frame_time_secs)
+                let amc = super::parse_amc(&bytes, &asf.skeleton, asf.radians, frame_time_secs)
                     .map_err(|e| LoadError::from_parse(&amc_path, &mut &bytes[..], e))?;
                 warnings.extend(locate_warnings(&amc_path, &mut &bytes[..], amc.warnings));
                 if observer.progress(bytes.len() as u64, Some(bytes.len() as u64)).is_break() {

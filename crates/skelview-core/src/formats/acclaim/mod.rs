@@ -10,7 +10,7 @@ pub mod asf;
 mod format;
 pub mod pairing;
 
-pub use format::{Acclaim, FORMAT};
+pub use format::{Acclaim, FORMAT, FRAME_RATE};
 
 pub use amc::{Amc, parse_amc};
 pub use asf::{Asf, parse_asf};

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::core::{Format, Motion};
 use crate::formats::error::LoadError;
-use crate::formats::file_format::{FileFormat, MimeType, contains};
+use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, contains};
 use crate::formats::finish::{self, Parsed};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
@@ -13,7 +13,6 @@ pub const FORMAT: Format = Format {
     name: "ACL",
     channel_names: crate::core::ChannelNames::Short,
     joints_at_far_end: false,
-    position_rule_choosable: false,
     position_note: "replace (a translation track replaces the bind translation)",
     assumed_rate_note: None,
     file_quaternions: true,
@@ -22,7 +21,7 @@ pub const FORMAT: Format = Format {
 /// Animation Compression Library raw clips.
 pub struct Acl;
 
-impl FileFormat for Acl {
+impl FormatInfo for Acl {
     fn name(&self) -> &'static str {
         FORMAT.name
     }
@@ -58,6 +57,9 @@ impl FileFormat for Acl {
             || ((contains(text, b"version =") || contains(text, b"version="))
                 && (contains(text, b"clip =") || contains(text, b"bones =") || contains(text, b"track_list")))
     }
+}
+
+impl FileFormat for Acl {
     fn load(
         &self,
         sources: &[Source],

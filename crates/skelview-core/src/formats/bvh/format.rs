@@ -1,10 +1,11 @@
 //! BVH in the format table: detection, MIME type, and loading from a file (streamed) or
 //! from memory.
 
-use crate::core::{Format, Motion};
+use crate::core::{Format, Motion, PositionRule};
 use crate::formats::error::{FileLines, LineSource, LoadError, locate_warnings};
-use crate::formats::file_format::{FileFormat, MimeType};
+use crate::formats::file_format::{FileFormat, FormatInfo, MimeType};
 use crate::formats::finish::{self, Parsed};
+use crate::formats::options::{Choice, FormatOption, OptionValues};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// What the rest of the program needs to know of this format.
@@ -12,16 +13,34 @@ pub const FORMAT: Format = Format {
     name: "BVH",
     channel_names: crate::core::ChannelNames::Bvh,
     joints_at_far_end: false,
-    position_rule_choosable: true,
     position_note: "",
     assumed_rate_note: None,
     file_quaternions: false,
 };
 
+/// What BVH position channels do to the OFFSET: exporters disagree, so the user chooses.
+pub static POSITIONS: FormatOption = FormatOption {
+    key: "bvh.positions",
+    label: "BVH position channels",
+    help: "whether position channels replace the joint's OFFSET (Blender, bvhio) or are added to it (Meredith–Maddock, three.js)",
+    values: OptionValues::Choice {
+        choices: &[
+            Choice { value: "replace", label: "replace the OFFSET (default)" },
+            Choice { value: "add", label: "add to the OFFSET (Meredith–Maddock)" },
+        ],
+        default: "replace",
+    },
+};
+
+/// The position rule `options` ask for.
+pub fn position_rule(options: &LoadOptions) -> PositionRule {
+    if POSITIONS.choice(&options.format) == "add" { PositionRule::Add } else { PositionRule::Replace }
+}
+
 /// Biovision BVH.
 pub struct Bvh;
 
-impl FileFormat for Bvh {
+impl FormatInfo for Bvh {
     fn name(&self) -> &'static str {
         FORMAT.name
     }
@@ -44,8 +63,14 @@ impl FileFormat for Bvh {
     fn sniff(&self, text: &[u8], _raw: &[u8]) -> bool {
         text.starts_with(b"hierarchy")
     }
+}
+
+impl FileFormat for Bvh {
     fn writes(&self) -> bool {
         true
+    }
+    fn options(&self) -> &'static [FormatOption] {
+        std::slice::from_ref(&POSITIONS)
     }
     fn load(
         &self,
@@ -60,9 +85,9 @@ impl FileFormat for Bvh {
             Source::File(p) => {
                 let file = std::fs::File::open(p).map_err(|source| LoadError::Io { path: path.clone(), source })?;
                 let total = file.metadata().ok().map(|m| m.len());
-                super::load(file, total, options.bvh_positions, parallel, observer)
+                super::load(file, total, position_rule(options), parallel, observer)
             }
-            Source::Memory { bytes, .. } => super::parse_slice(bytes, options.bvh_positions, parallel, observer),
+            Source::Memory { bytes, .. } => super::parse_slice(bytes, position_rule(options), parallel, observer),
         };
         // Errors and warnings are located lazily: the file is re-read only when there are any.
         let mut lines: Box<dyn LineSource + '_> = match source {

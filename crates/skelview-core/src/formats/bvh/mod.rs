@@ -10,7 +10,7 @@ mod format;
 mod header;
 mod rows;
 
-pub use format::{Bvh, FORMAT};
+pub use format::{Bvh, FORMAT, POSITIONS, position_rule};
 
 use std::io::Read;
 

@@ -8,7 +8,7 @@ pub mod sample;
 use crate::core::units::{LengthUnit, UpAxis};
 use crate::core::{Format, Motion};
 use crate::formats::error::{LoadError, ParseError, RawWarning};
-use crate::formats::file_format::{FileFormat, MimeType, contains};
+use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, contains};
 use crate::formats::finish;
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
@@ -17,7 +17,6 @@ pub const FORMAT: Format = Format {
     name: "FBX",
     channel_names: crate::core::ChannelNames::Short,
     joints_at_far_end: false,
-    position_rule_choosable: false,
     position_note: "replace (each frame holds the node's evaluated local transform)",
     assumed_rate_note: None,
     file_quaternions: true,
@@ -140,7 +139,7 @@ pub fn parse(
     Ok((parsed, warnings))
 }
 
-impl FileFormat for Fbx {
+impl FormatInfo for Fbx {
     fn name(&self) -> &'static str {
         FORMAT.name
     }
@@ -163,6 +162,9 @@ impl FileFormat for Fbx {
     fn sniff(&self, text: &[u8], raw: &[u8]) -> bool {
         raw.starts_with(b"Kaydara FBX Binary") || text.starts_with(b"; fbx") || contains(text, b"fbxheaderextension:")
     }
+}
+
+impl FileFormat for Fbx {
     fn load(
         &self,
         sources: &[Source],

@@ -7,7 +7,7 @@ pub mod sample;
 
 use crate::core::{Format, Motion};
 use crate::formats::error::{LoadError, ParseError};
-use crate::formats::file_format::{FileFormat, MimeType, contains};
+use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, contains};
 use crate::formats::finish;
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
@@ -16,7 +16,6 @@ pub const FORMAT: Format = Format {
     name: "glTF",
     channel_names: crate::core::ChannelNames::Short,
     joints_at_far_end: false,
-    position_rule_choosable: false,
     position_note: "replace (a translation channel replaces the node's translation)",
     assumed_rate_note: None,
     file_quaternions: true,
@@ -110,7 +109,7 @@ pub fn parse(
     Ok((parsed, warnings))
 }
 
-impl FileFormat for Gltf {
+impl FormatInfo for Gltf {
     fn name(&self) -> &'static str {
         FORMAT.name
     }
@@ -140,11 +139,14 @@ impl FileFormat for Gltf {
             },
         ]
     }
-    fn writes(&self) -> bool {
-        true
-    }
     fn sniff(&self, text: &[u8], raw: &[u8]) -> bool {
         raw.starts_with(b"glTF") || (text.starts_with(b"{") && contains(text, b"\"asset\""))
+    }
+}
+
+impl FileFormat for Gltf {
+    fn writes(&self) -> bool {
+        true
     }
     fn load(
         &self,

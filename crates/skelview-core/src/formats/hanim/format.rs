@@ -2,7 +2,7 @@
 
 use crate::core::{Format, LengthUnit, Motion, UpAxis};
 use crate::formats::error::LoadError;
-use crate::formats::file_format::{FileFormat, MimeType, contains};
+use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, contains};
 use crate::formats::finish::{self, Parsed};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
@@ -11,7 +11,6 @@ pub const FORMAT: Format = Format {
     name: "H-Anim",
     channel_names: crate::core::ChannelNames::Short,
     joints_at_far_end: false,
-    position_rule_choosable: false,
     position_note: "add (interpolated translation is added to the joint centre offset)",
     assumed_rate_note: None,
     file_quaternions: false,
@@ -20,7 +19,7 @@ pub const FORMAT: Format = Format {
 /// H-Anim humanoids in X3D (XML or ClassicVRML) and VRML97.
 pub struct HAnim;
 
-impl FileFormat for HAnim {
+impl FormatInfo for HAnim {
     fn name(&self) -> &'static str {
         FORMAT.name
     }
@@ -55,6 +54,9 @@ impl FileFormat for HAnim {
     fn sniff(&self, text: &[u8], _raw: &[u8]) -> bool {
         contains(text, b"hanimhumanoid") || contains(text, b"hanimjoint") || text.starts_with(b"#x3d v")
     }
+}
+
+impl FileFormat for HAnim {
     fn load(
         &self,
         sources: &[Source],

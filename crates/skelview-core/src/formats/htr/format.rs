@@ -2,7 +2,7 @@
 
 use crate::core::{Format, Motion};
 use crate::formats::error::LoadError;
-use crate::formats::file_format::{FileFormat, MimeType, contains};
+use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, contains};
 use crate::formats::finish::{self, Parsed};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
@@ -11,7 +11,6 @@ pub const FORMAT: Format = Format {
     name: "HTR",
     channel_names: crate::core::ChannelNames::Short,
     joints_at_far_end: false,
-    position_rule_choosable: false,
     position_note: "add (frame translation is added to the base position)",
     assumed_rate_note: None,
     file_quaternions: false,
@@ -20,7 +19,7 @@ pub const FORMAT: Format = Format {
 /// Motion Analysis HTR (hierarchical) and GTR (global) translation-rotation files.
 pub struct Htr;
 
-impl FileFormat for Htr {
+impl FormatInfo for Htr {
     fn name(&self) -> &'static str {
         FORMAT.name
     }
@@ -54,6 +53,9 @@ impl FileFormat for Htr {
         contains(text, b"[header]")
             && (contains(text, b"filetype htr") || contains(text, b"filetype gtr") || contains(text, b"[segmentnames"))
     }
+}
+
+impl FileFormat for Htr {
     fn load(
         &self,
         sources: &[Source],
