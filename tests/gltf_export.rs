@@ -17,7 +17,7 @@ fn positions(m: &Motion, frame: usize) -> Vec<glam::Vec3> {
 
 /// Writes `m` (one take) as GLB into `dir` and loads it back.
 fn round_trip(m: &Motion, dir: &Path, name: &str) -> Motion {
-    let (doc, bin) = document(&[Animation { name: "take".into(), motion: m }]);
+    let (doc, bin) = document(&[Animation { name: "take".into(), motion: m }]).unwrap();
     let path = dir.join(format!("{name}.glb"));
     let mut bytes = Vec::new();
     write_glb(&doc, &bin, &mut bytes).unwrap();
@@ -146,7 +146,7 @@ fn exports_pass_the_khronos_validator_with_no_error_or_warning() {
     let dir = tempfile::tempdir().unwrap();
     let mut outputs = Vec::new();
     for (k, (path, m)) in corpus_motions(&corpus).iter().enumerate() {
-        let (doc, bin) = document(&[Animation { name: "take".into(), motion: m }]);
+        let (doc, bin) = document(&[Animation { name: "take".into(), motion: m }]).unwrap();
         let out = dir.path().join(format!("{k}_{}.glb", path.file_name().unwrap().to_string_lossy()));
         let mut bytes = Vec::new();
         write_glb(&doc, &bin, &mut bytes).unwrap();

@@ -587,3 +587,33 @@ fn joint_limits_are_read_in_their_frame() {
         }
     }
 }
+
+/// A humanoid authored Z-up (as robot models in VRML often are), and the same one Y-up.
+fn robot(z_up: bool) -> String {
+    let at = |x: f32, up: f32| if z_up { format!("{x} 0 {up}") } else { format!("{x} {up} 0") };
+    format!(
+        "#X3D V3.3 utf8\nPROFILE Immersive\nDEF H HAnimHumanoid {{ name \"robot\" version \"2.0\" skeleton [\n  DEF R HAnimJoint {{ name \"humanoid_root\" center {} children [\n    DEF LA HAnimJoint {{ name \"l_talocrural\" center {} }}\n    DEF RA HAnimJoint {{ name \"r_talocrural\" center {} }}\n    DEF SK HAnimJoint {{ name \"skullbase\" center {} }}\n  ] }}\n] joints [ USE R USE LA USE RA USE SK ] }}\n",
+        at(0.0, 1.0),
+        at(0.1, 0.1),
+        at(-0.1, 0.1),
+        at(0.0, 1.6)
+    )
+}
+
+#[test]
+fn a_humanoid_authored_z_up_is_shown_upright_and_says_why() {
+    use skelview_core::core::UpAxis;
+    use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential};
+    let load = |text: String| {
+        let request = LoadRequest::memory("robot.wrl", text.into_bytes()).unwrap();
+        formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
+    };
+    let m = load(robot(true));
+    assert_eq!((m.source.up_axis, m.source.up_detected), (UpAxis::Z, true), "{:?}", m.warnings);
+    assert!(m.source.up_reason.contains("declared up axis puts the head below or beside the feet"), "{}", m.source.up_reason);
+    assert!(m.warnings.iter().any(|w| w.message.contains("declares +Y up") && w.message.contains("shown with +Z up")), "{:?}", m.warnings);
+    // Authored as the standard says: the declared axis stands.
+    let m = load(robot(false));
+    assert_eq!((m.source.up_axis, m.source.up_detected), (UpAxis::Y, false));
+    assert!(m.warnings.iter().all(|w| !w.message.contains("declares")), "{:?}", m.warnings);
+}

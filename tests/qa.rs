@@ -516,3 +516,34 @@ fn values_the_file_left_missing_and_absurd_numbers_are_findings_not_panics() {
         assert!(f.value.is_finite() || f.kind == Kind::Pop, "{f:?}");
     }
 }
+
+/// A skeleton and its motion in two folders, so that only the pairing of the paths given can
+/// bring them together (no search on disk finds the `.asf`).
+fn asf_and_amc_apart() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("skeletons"), dir.path().join("takes"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    let asf = ":version 1.10\n:name test\n:units\n  length 1.0\n  angle deg\n:root\n   order TX TY TZ RX RY RZ\n   axis XYZ\n   position 0 0 0\n   orientation 0 0 0\n:bonedata\n  begin\n     id 1\n     name upper\n     direction 0 1 0\n     length 2\n     axis 0 0 0 XYZ\n     dof rx\n  end\n:hierarchy\n  begin\n    root upper\n  end\n";
+    let amc = ":FULLY-SPECIFIED\n:DEGREES\n1\nroot 0 0 0 0 0 0\nupper 10\n2\nroot 0 0 0 0 0 0\nupper 20\n";
+    let (asf_path, amc_path) = (a.join("skel.asf"), b.join("take.amc"));
+    std::fs::write(&asf_path, asf).unwrap();
+    std::fs::write(&amc_path, amc).unwrap();
+    (dir, asf_path, amc_path)
+}
+
+#[test]
+fn qa_and_check_pair_a_skeleton_and_its_motion_given_together() {
+    let (_dir, asf, amc) = asf_and_amc_apart();
+    let (asf, amc) = (asf.to_str().unwrap(), amc.to_str().unwrap());
+    let (code, out, err) = skelview(&["qa", asf, amc]);
+    assert!(code != 2 && !out.contains("no .asf") && out.contains("take.amc:") && out.contains("2 frames"), "{code}\n{out}\n{err}");
+    assert!(out.contains("checked 1 files"), "one pair is one clip: {out}");
+    let (code, out, err) = skelview(&["check", asf, amc]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("take.amc: 2 joints, 2 frames") && out.contains("checked 1 files: 1 ok"), "{out}");
+    // Given alone, the motion still says what it lacks.
+    let (code, out, _) = skelview(&["check", amc]);
+    assert_eq!(code, 1);
+    assert!(out.contains("take.amc") && out.contains(".asf"), "{out}");
+}

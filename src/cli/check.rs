@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use super::inputs::{Input, inputs};
 use super::{Args, ExitCode};
-use skelview_core::formats::{self, LoadError, LoadRequest, Quiet, Sequential, table};
+use skelview_core::formats::{self, LoadError, Quiet, Sequential, table};
 
 /// One line of the report.
 enum Outcome {
@@ -16,68 +17,55 @@ enum Outcome {
     Skipped(String),
 }
 
-/// Files under `path` (itself if a file), sorted, recursing into folders.
-pub(super) fn walk(path: &Path, explicit: bool, out: &mut Vec<(PathBuf, bool)>) {
-    if path.is_dir() {
-        let mut entries: Vec<PathBuf> =
-            std::fs::read_dir(path).map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
-        entries.sort();
-        for e in entries {
-            walk(&e, false, out);
-        }
-    } else {
-        out.push((path.to_owned(), explicit));
-    }
-}
-
 fn describe_ok(path: &Path, m: &skelview_core::core::Motion) -> String {
     format!("{}: {} joints, {} frames @ {:.4} fps", path.display(), m.skeleton.len(), m.clip.num_frames(), m.clip.fps())
 }
 
-fn check_one(path: &Path, explicit: bool, args: &Args) -> Option<Outcome> {
-    // In a folder, only files named as a format are checked; a file given by name is
-    // also recognised by its content.
-    let known = table::by_name(path).is_some() || (explicit && table::by_content(&formats::read_head(path)).is_some());
-    if !known && !explicit {
-        return None;
+fn check_one(input: &Input, args: &Args) -> Outcome {
+    let path = &input.path;
+    if input.explicit && !path.exists() {
+        return Outcome::Failed(format!("{}: no such file or folder", path.display()));
     }
-    let request = LoadRequest::from_paths(&[path.to_owned()]).pop()?;
-    let result = request.and_then(|r| formats::load(&r, &args.options, &Sequential, &mut Quiet));
-    Some(match result {
+    // Whether it is a kind of file skelview does not read, and the message.
+    let failed = |e: &LoadError| (matches!(e, LoadError::Unsupported { .. }), e.to_string());
+    let result = match &input.request {
+        Ok(r) => formats::load(r, &args.options, &Sequential, &mut Quiet).map_err(|e| failed(&e)),
+        Err(e) => Err(failed(e)),
+    };
+    match result {
         Ok(m) if m.warnings.is_empty() => Outcome::Ok(describe_ok(path, &m)),
         Ok(m) => {
             let more = if m.warnings.len() > 1 { format!(" (+{} more)", m.warnings.len() - 1) } else { String::new() };
             Outcome::Warnings(format!("{}{more}; {}", m.warnings[0], describe_ok(path, &m)))
         }
-        Err(e @ LoadError::Unsupported { .. }) if !explicit && !known => Outcome::Skipped(e.to_string()),
-        Err(e) => Outcome::Failed(e.to_string()),
-    })
+        Err((true, message)) if !input.explicit && table::by_name(path).is_none() => Outcome::Skipped(message),
+        Err((_, message)) => Outcome::Failed(message),
+    }
+}
+
+/// Bytes of the files an input reads.
+fn input_bytes(input: &Input) -> u64 {
+    let size = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
+    match &input.request {
+        Ok(r) => r.sources.iter().map(|s| size(s.path())).sum(),
+        Err(_) => size(&input.path),
+    }
 }
 
 pub(super) fn run(args: &Args, paths: &[PathBuf], out: &mut dyn Write) -> ExitCode {
-    let mut files = Vec::new();
-    for p in paths {
-        if !p.exists() {
-            files.push((p.clone(), true));
-            continue;
-        }
-        walk(p, true, &mut files);
-    }
+    // In a folder, only files named as a format are checked; a file given by name is also
+    // recognised by its content, and paired with the skeleton given beside it.
+    let files = inputs(paths, &|f, _| table::by_name(f).is_some());
     // Files are checked in parallel (rayon's pool, one thread per core); each file is parsed
     // on one thread, so memory stays bounded by the files in flight, not the folder.
     let started = std::time::Instant::now();
     let progress = super::progress::bar(files.len() as u64, "checking");
     let results: Vec<(Option<Outcome>, u64)> = files
         .par_iter()
-        .map(|(path, explicit)| {
-            let outcome = if path.exists() {
-                check_one(path, *explicit, args)
-            } else {
-                Some(Outcome::Failed(format!("{}: no such file or folder", path.display())))
-            };
+        .map(|input| {
+            let outcome = check_one(input, args);
             progress.inc(1);
-            let bytes = if outcome.is_some() { std::fs::metadata(path).map_or(0, |m| m.len()) } else { 0 };
-            (outcome, bytes)
+            (Some(outcome), input_bytes(input))
         })
         .collect();
     progress.finish_and_clear();

@@ -59,7 +59,13 @@ fn gltf(args: &Args, inputs: &[PathBuf], output: &Path, first: &skelview_core::c
     let chosen = first.source.take.unwrap_or(0);
     let mut animations = vec![Animation { name: names.get(chosen).cloned().unwrap_or_else(|| names[0].clone()), motion: first }];
     animations.extend(others.iter().map(|(i, m)| Animation { name: names[*i].clone(), motion: m }));
-    let (mut doc, bin) = document(&animations);
+    let (mut doc, bin) = match document(&animations) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("skelview: {}: {e}", output.display());
+            return 1;
+        }
+    };
     let written = if output.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb")) {
         write_atomically(output, |out| write_glb(&doc, &bin, out))
     } else {

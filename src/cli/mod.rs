@@ -11,6 +11,7 @@ mod convert;
 mod desktop;
 mod formats_cmd;
 mod info;
+mod inputs;
 mod measure;
 mod positions;
 mod progress;

@@ -8,10 +8,11 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde_json::json;
 
+use super::inputs::{Input, inputs};
 use super::{Args, ExitCode};
 use skelview_core::core::Motion;
 use skelview_core::formats::file_format::Role;
-use skelview_core::formats::{self, LoadRequest, Quiet, Sequential, table};
+use skelview_core::formats::{self, Quiet, Sequential, table};
 use skelview_core::qa::{self, Kind, Report, Thresholds};
 
 /// What `qa` was asked to do.
@@ -27,33 +28,15 @@ pub struct QaOptions {
     pub json: bool,
 }
 
-/// The files to check: files as given, folders walked for files named as a motion format; an
-/// `.asf` in a folder is left to the `.amc` files beside it when there are some.
-fn files_to_check(paths: &[PathBuf]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for p in paths {
-        if !p.is_dir() {
-            out.push(p.clone());
-            continue;
-        }
-        let mut found = Vec::new();
-        super::check::walk(p, false, &mut found);
-        let role = |f: &Path| table::by_name(f).map(|fmt| fmt.role(f));
-        for (f, _) in &found {
-            match role(f) {
-                Some(Role::Skeleton) => {
-                    let folder = f.parent();
-                    let has_motion = found.iter().any(|(g, _)| g.parent() == folder && role(g) == Some(Role::NeedsSkeleton));
-                    if !has_motion {
-                        out.push(f.clone());
-                    }
-                }
-                Some(_) => out.push(f.clone()),
-                None => {}
-            }
-        }
+/// Whether a file found in a folder is checked: files named as a motion format, except an
+/// `.asf` that the `.amc` files beside it will load.
+fn keep_in_folder(f: &Path, found: &[PathBuf]) -> bool {
+    let role = |f: &Path| table::by_name(f).map(|fmt| fmt.role(f));
+    match role(f) {
+        Some(Role::Skeleton) => !found.iter().any(|g| g.parent() == f.parent() && role(g) == Some(Role::NeedsSkeleton)),
+        Some(_) => true,
+        None => false,
     }
-    out
 }
 
 /// What is kept of a checked file: its printed report and its counts. The clip itself is
@@ -70,8 +53,9 @@ struct Printed {
     failing: bool,
 }
 
-fn check_file(path: &Path, args: &Args, options: &QaOptions, thresholds: &Thresholds, parallel_parse: bool) -> Checked {
-    let Analysed { bytes, result } = analyse_file(path, args, options, thresholds, parallel_parse);
+fn check_file(input: &Input, args: &Args, options: &QaOptions, thresholds: &Thresholds, parallel_parse: bool) -> Checked {
+    let path = &input.path;
+    let Analysed { bytes, result } = analyse_file(input, args, options, thresholds, parallel_parse);
     let result = result.map(|(m, r)| {
         let mut text = Vec::new();
         if options.json {
@@ -91,16 +75,15 @@ struct Analysed {
     result: Result<(Motion, Report), String>,
 }
 
-fn analyse_file(path: &Path, args: &Args, options: &QaOptions, thresholds: &Thresholds, parallel_parse: bool) -> Analysed {
-    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    let loaded = LoadRequest::from_paths(&[path.to_owned()]).pop().unwrap_or_else(|| Err(formats::unknown(path))).and_then(|r| {
-        if parallel_parse {
-            formats::load(&r, &args.options, &skelview_core::formats::Rayon, &mut Quiet)
-        } else {
-            formats::load(&r, &args.options, &Sequential, &mut Quiet)
-        }
-    });
-    let result = loaded.map_err(|e| e.to_string()).map(|m| {
+fn analyse_file(input: &Input, args: &Args, options: &QaOptions, thresholds: &Thresholds, parallel_parse: bool) -> Analysed {
+    let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+    let bytes = input.request.as_ref().map_or_else(|_| size(&input.path), |r| r.sources.iter().map(|s| size(s.path())).sum());
+    let loaded = match &input.request {
+        Ok(r) if parallel_parse => formats::load(r, &args.options, &skelview_core::formats::Rayon, &mut Quiet).map_err(|e| e.to_string()),
+        Ok(r) => formats::load(r, &args.options, &Sequential, &mut Quiet).map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    let result = loaded.map(|m| {
         let report = qa::analyse(&m, thresholds, &options.kinds, &|_| {});
         (m, report)
     });
@@ -221,14 +204,14 @@ pub(super) fn run(args: &Args, paths: &[PathBuf], options: &QaOptions, out: &mut
         }
     };
     let started = Instant::now();
-    let files = files_to_check(paths);
+    let files = inputs(paths, &keep_in_folder);
     let progress = super::progress::bar(files.len() as u64, "checking");
     // One file: its parse uses every core. Several: one file per core.
     let single = files.len() == 1;
     let checked: Vec<Checked> = files
         .par_iter()
-        .map(|p| {
-            let c = check_file(p, args, options, &thresholds, single);
+        .map(|input| {
+            let c = check_file(input, args, options, &thresholds, single);
             progress.inc(1);
             c
         })
@@ -236,7 +219,7 @@ pub(super) fn run(args: &Args, paths: &[PathBuf], options: &QaOptions, out: &mut
     progress.finish_and_clear();
     let (mut unreadable, mut failing, mut bytes) = (0, 0, 0u64);
     let mut totals: std::collections::BTreeMap<Kind, usize> = options.kinds.iter().map(|&k| (k, 0)).collect();
-    for (c, path) in checked.iter().zip(&files) {
+    for (c, path) in checked.iter().zip(files.iter().map(|i| &i.path)) {
         bytes += c.bytes;
         match &c.result {
             Err(message) => {

@@ -247,3 +247,49 @@ fn missing_values_load_held_and_marked() {
     .unwrap();
     assert_eq!(m.clip.frame(0)[0], 1.0);
 }
+
+#[test]
+fn a_first_joint_written_as_joint_and_keywords_in_other_cases_load_with_a_warning() {
+    let text = "HIERARCHY\nJOINT Hips\n{\n  OFFSET 0 1 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n  Joint Spine\n  {\n    offset 0 1 0\n    channels 3 zrotation xrotation yrotation\n    End site\n    {\n      OFFSET 0 1 0\n    }\n  }\n}\nMotion\nFrames: 1\nFrame Time: 0.04\n0 1 0 0 0 0 0 0 0\n";
+    let m = load_with(text.as_bytes(), PositionRule::Replace).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.skeleton.len(), 3);
+    assert_eq!(m.skeleton.joints()[0].parent, None);
+    assert!(
+        m.warnings.iter().any(|w| w.message.contains("JOINT where ROOT was expected") && (w.line, w.col) == (2, 1)),
+        "{:?}",
+        m.warnings
+    );
+    // A nested ROOT is a child, also with a warning.
+    let nested = text.replace("  Joint Spine", "  ROOT Spine").replace("JOINT Hips", "ROOT Hips");
+    let m = load_with(nested.as_bytes(), PositionRule::Replace).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.skeleton.joints()[1].parent, Some(0));
+    assert!(m.warnings.iter().any(|w| w.message.contains("ROOT inside a joint")), "{:?}", m.warnings);
+}
+
+#[test]
+fn leaf_joints_without_channels_or_end_site_are_leaves() {
+    let text = "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  JOINT Tip\n  {\n    OFFSET 0 2 0\n    CHANNELS 0\n  }\n}\nMOTION\nFrames: 2\nFrame Time: 0.5\n0 0 0\n90 0 0\n";
+    let m = load(text);
+    assert_eq!(m.skeleton.len(), 2, "no End Site is invented");
+    assert!(m.skeleton.joints()[1].channels.is_empty());
+    let mut s = skelview_core::core::Sampler::default();
+    let p = s.positions(&m, skelview_core::core::PoseAt::Frame(1), skelview_core::core::Interpolation::Nearest, glam::Mat4::IDENTITY)[1];
+    assert!((p - glam::Vec3::new(-2.0, 0.0, 0.0)).length() < 1e-5, "the leaf follows its parent's rotation: {p}");
+}
+
+#[test]
+fn a_100000_joint_chain_loads() {
+    // Linear steps only: this took 28 s in `info` when the up-axis guess scanned every joint
+    // for each joint (timed in benches/formats.rs).
+    let n = 100_000;
+    let mut text = String::from("HIERARCHY\nROOT j0\n{\nOFFSET 0 0 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n");
+    for k in 1..n {
+        text.push_str(&format!("JOINT j{k}\n{{\nOFFSET 0 0.01 0\nCHANNELS 0\n"));
+    }
+    text.push_str(&"}\n".repeat(n));
+    text.push_str("MOTION\nFrames: 1\nFrame Time: 0.04\n0 0 0\n");
+    let m = load(&text);
+    assert_eq!(m.skeleton.len(), n);
+    assert_eq!(m.skeleton.joints()[n - 1].parent, Some(n - 2));
+    assert!(m.source.body_height > 0.0);
+}

@@ -177,6 +177,11 @@ fn bad_input_names_place_and_expectation() {
     assert!(e.contains("expected [Header]"), "{e}");
     let e = error(&TWO_SEGMENTS.replace("DataFrameRate 10", "DataFrameRate 1e999"));
     assert!(e.contains("expected a frame rate"), "{e}");
+    // A finite number beyond f32 would become infinity and the pose NaN: refused where it is.
+    let e = error(&TWO_SEGMENTS.replace("1\t1\t0\t0\t90\t90\t0\t2", "1\t1\t6.6e116\t0\t90\t90\t0\t2"));
+    assert!(e.starts_with("bad.htr:23:5:") && e.contains("'6.6e116' does not fit a 32-bit float"), "{e}");
+    let e = error(&TWO_SEGMENTS.replace("leg\t0\t10\t0", "leg\t0\t1e39\t0"));
+    assert!(e.contains("bad.htr:20:7:") && e.contains("does not fit a 32-bit float"), "{e}");
 }
 
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]

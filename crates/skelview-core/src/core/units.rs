@@ -346,13 +346,28 @@ pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
         return BodySize { height: 0.0, up: UpAxis::Y, up_reason: "no joint to measure", extent, span };
     }
     let (up, up_reason) = up_from_names(skeleton, &poses)
-        .map(|u| (u, "head above the feet"))
+        .map(|u| (u, HEAD_ABOVE_FEET))
         .or_else(|| up_from_floor(skeleton, &poses, &boxes).map(|u| (u, "floor plane under the lowest joints")))
         .unwrap_or_else(|| (up_from_extents(&boxes), "tallest extent of the poses"));
     let axis = up.vector().abs();
     let mut heights: Vec<f32> = boxes.iter().map(|(lo, hi)| (*hi - *lo).dot(axis)).collect();
     heights.sort_by(f32::total_cmp);
     BodySize { height: heights[heights.len() / 2], up, up_reason, extent, span }
+}
+
+/// The up axis came from the joints named as head and feet.
+pub const HEAD_ABOVE_FEET: &str = "head above the feet";
+
+/// Why a declared up axis was not used: it put the head below or beside the feet.
+pub const DECLARED_UP_REFUSED: &str = "the declared up axis puts the head below or beside the feet; head above the feet";
+
+/// The direction from the feet to the head in the rest pose, when the joints are named so.
+pub fn up_in_rest_pose(skeleton: &Skeleton) -> Option<UpAxis> {
+    let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
+    pose::rest_pose(skeleton, &mut local);
+    pose::global_pose(skeleton, &local, &mut global);
+    let pose: Vec<Vec3> = (0..skeleton.len()).map(|i| global.position(i)).collect();
+    up_from_names(skeleton, &[pose])
 }
 
 /// Step 1: feet to head, summed over the frames.

@@ -104,8 +104,20 @@ fn moving_offsets(skeleton: &Skeleton, poses: &[LocalPose]) -> Vec<bool> {
         .collect()
 }
 
-fn v3(v: Vec3) -> String {
-    format!("{} {} {}", v.x, v.y, v.z)
+/// `v` as BVH numbers; an error rather than `NaN` or `inf` in the file.
+fn v3(v: Vec3) -> std::io::Result<String> {
+    Ok(format!("{} {} {}", finite(v.x)?, finite(v.y)?, finite(v.z)?))
+}
+
+fn finite(v: f32) -> std::io::Result<f32> {
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("a value is not a finite number ({v}): BVH has no way to say so, so nothing was written"),
+        ))
+    }
 }
 
 /// Writes `motion` as BVH text.
@@ -144,11 +156,11 @@ pub fn write_bvh(motion: &Motion, options: &BvhWriteOptions, out: &mut dyn Write
                 // end site can be one; others (H-Anim sites) stay named joints.
                 let sole_end = j.parent.is_some_and(|p| children[p].iter().filter(|&&c| joints[c].is_end_site).count() == 1);
                 if j.is_end_site && sole_end && children[i].is_empty() && !moving[i] {
-                    writeln!(out, "{pad}End Site\n{pad}{{\n{pad}  OFFSET {}\n{pad}}}", v3(offset))?;
+                    writeln!(out, "{pad}End Site\n{pad}{{\n{pad}  OFFSET {}\n{pad}}}", v3(offset)?)?;
                     continue;
                 }
                 let keyword = if j.parent.is_none() { "ROOT" } else { "JOINT" };
-                writeln!(out, "{pad}{keyword} {}\n{pad}{{\n{pad}  OFFSET {}", j.name.replace(['\n', '\r', '{', '}'], "_"), v3(offset))?;
+                writeln!(out, "{pad}{keyword} {}\n{pad}{{\n{pad}  OFFSET {}", j.name.replace(['\n', '\r', '{', '}'], "_"), v3(offset)?)?;
                 if moving[i] {
                     writeln!(out, "{pad}  CHANNELS 6 Xposition Yposition Zposition {}", rotation_names.join(" "))?;
                 } else {
@@ -185,11 +197,11 @@ pub fn write_bvh(motion: &Motion, options: &BvhWriteOptions, out: &mut dyn Write
         for &i in &order {
             let local = pose.parent_from_joint[i];
             if moving[i] {
-                line.push_str(&format!("{} ", v3(local.translation)));
+                line.push_str(&format!("{} ", v3(local.translation)?));
             }
             let q: Quat = local.rotation.normalize();
             let (a, b, c) = q.to_euler(euler);
-            line.push_str(&format!("{} {} {} ", a.to_degrees(), b.to_degrees(), c.to_degrees()));
+            line.push_str(&format!("{} {} {} ", finite(a.to_degrees())?, finite(b.to_degrees())?, finite(c.to_degrees())?));
         }
         writeln!(out, "{}", line.trim_end())?;
     }

@@ -39,12 +39,22 @@ fn conjugate(local: &LocalTransform, rd: Quat, s: f32) -> (Vec3, Quat, Vec3) {
     (rd * local.translation * s, (rd * local.rotation * rd.conjugate()).normalize(), scale)
 }
 
+/// Why nothing was written: the motion holds values that are not finite numbers.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{count} values are not finite numbers (NaN, or beyond a 32-bit float): glTF would hold them as they are, so nothing was written")]
+pub struct NonFinite {
+    /// How many.
+    pub count: usize,
+}
+
 /// Binary buffer being filled, with the views and accessors that describe it.
 #[derive(Default)]
 struct Blob {
     bytes: Vec<u8>,
     views: Vec<Value>,
     accessors: Vec<Value>,
+    /// Values met that are NaN or infinite (the document is then refused).
+    non_finite: usize,
 }
 
 impl Blob {
@@ -55,6 +65,7 @@ impl Blob {
             self.bytes.push(0);
         }
         let offset = self.bytes.len();
+        self.non_finite += floats.iter().filter(|f| !f.is_finite()).count();
         for f in floats {
             self.bytes.extend_from_slice(&f.to_le_bytes());
         }
@@ -72,8 +83,8 @@ impl Blob {
 }
 
 /// The glTF JSON document and its binary buffer for `animations` (at least one; the first
-/// gives the skeleton and the rest pose).
-pub fn document(animations: &[Animation]) -> (Value, Vec<u8>) {
+/// gives the skeleton and the rest pose); refused when a value is not a finite number.
+pub fn document(animations: &[Animation]) -> Result<(Value, Vec<u8>), NonFinite> {
     let first = animations[0].motion;
     let skeleton = &first.skeleton;
     let (rd, s) = similarity(first);
@@ -83,6 +94,7 @@ pub fn document(animations: &[Animation]) -> (Value, Vec<u8>) {
     let mut blob = Blob::default();
 
     let rest_nodes: Vec<(Vec3, Quat, Vec3)> = rest.parent_from_joint.iter().map(|l| conjugate(l, rd, s)).collect();
+    blob.non_finite += rest_nodes.iter().filter(|(t, r, sc)| !(t.is_finite() && r.is_finite() && sc.is_finite())).count();
     let mut nodes: Vec<Value> = joints
         .iter()
         .zip(&rest_nodes)
@@ -193,7 +205,10 @@ pub fn document(animations: &[Animation]) -> (Value, Vec<u8>) {
         "bufferViews": blob.views,
         "accessors": blob.accessors,
     });
-    (doc, blob.bytes)
+    if blob.non_finite > 0 {
+        return Err(NonFinite { count: blob.non_finite });
+    }
+    Ok((doc, blob.bytes))
 }
 
 /// Writes a GLB container: the JSON chunk (padded with spaces) and the binary chunk.

@@ -111,6 +111,13 @@ impl LoadError {
         Self::Parse { path: path.to_owned(), line, col, kind: err.kind }
     }
 
+    /// The file it is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            Self::Parse { path, .. } | Self::Io { path, .. } | Self::Unsupported { path, .. } | Self::Cancelled { path } => path,
+        }
+    }
+
     /// True when the load was cancelled rather than failed.
     pub fn is_cancelled(&self) -> bool {
         matches!(self, Self::Cancelled { .. })

@@ -51,8 +51,31 @@ impl Parsed {
 }
 
 /// The motion: units and up axis declared or detected from the body, warnings located.
-pub fn motion(format: Format, paths: Vec<PathBuf>, parsed: Parsed, warnings: Vec<Warning>) -> Motion {
+pub fn motion(format: Format, paths: Vec<PathBuf>, mut parsed: Parsed, mut warnings: Vec<Warning>) -> Motion {
+    warnings.extend(hold_non_finite(&parsed.skeleton, &mut parsed.clip, paths.last()));
     let size = detect_body_size(&parsed.skeleton, &parsed.clip);
+    let declared_up = parsed.up;
+    // A declared axis that lays the body down (robots authored Z-up in a Y-up format) is
+    // overruled by the rest pose's head and feet, as the detection would be; the user may
+    // still choose the declared one (View → Up axis).
+    // A rest pose that lies down while the motion stands (exporters that zero every channel
+    // of a bind pose) does not overrule: the frames' head and feet must not agree with it.
+    let motion_agrees = |d: crate::core::UpAxis| size.up_reason == crate::core::units::HEAD_ABOVE_FEET && size.up == d;
+    let upright =
+        declared_up.filter(|&d| !motion_agrees(d)).and_then(|d| crate::core::units::up_in_rest_pose(&parsed.skeleton).filter(|&u| u != d));
+    if let (Some(declared), Some(up)) = (declared_up, upright) {
+        parsed.up = None;
+        warnings.push(Warning {
+            path: paths.last().cloned().unwrap_or_default(),
+            line: 1,
+            col: 1,
+            message: format!(
+                "the file declares {} up, which puts the head below or beside the feet in the rest pose: shown with {} up (View → Up axis to change)",
+                declared.signed_name(),
+                up.signed_name()
+            ),
+        });
+    }
     let source = SourceInfo {
         format,
         paths,
@@ -61,9 +84,13 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, parsed: Parsed, warnings: Vec
         length_divisor: parsed.length_divisor,
         unit: parsed.unit.unwrap_or_else(|| LengthUnit::from_height(size.unit_height() / parsed.length_divisor)),
         unit_detected: parsed.unit.is_none(),
-        up_axis: parsed.up.unwrap_or(size.up),
+        up_axis: parsed.up.or(upright).unwrap_or(size.up),
         up_detected: parsed.up.is_none(),
-        up_reason: if parsed.up.is_none() { size.up_reason } else { "" },
+        up_reason: match (parsed.up, upright) {
+            (Some(_), _) => "",
+            (None, Some(_)) => crate::core::units::DECLARED_UP_REFUSED,
+            (None, None) => size.up_reason,
+        },
         body_height: size.height,
         motion_extent: size.extent,
         angle_unit: parsed.angle_unit,
@@ -79,6 +106,26 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, parsed: Parsed, warnings: Vec
         motion.warnings.push(w);
     }
     motion
+}
+
+/// The safety net under every reader: a value that is still NaN or infinite (a number beyond
+/// the range of a 32-bit float that a reader let through) is marked missing and holds its
+/// channel's last value, with a warning naming the first; a pose never turns to NaN unwarned.
+fn hold_non_finite(skeleton: &Skeleton, clip: &mut Clip, path: Option<&PathBuf>) -> Option<Warning> {
+    let (f, c) = (0..clip.num_frames()).find_map(|f| clip.frame(f).iter().position(|v| !v.is_finite()).map(|c| (f, c)))?;
+    let value = clip.frame(f)[c];
+    let count = clip.hold_missing();
+    let joint = skeleton.joints().iter().find(|j| (j.first_channel..j.first_channel + j.channels.len()).contains(&c));
+    let channel =
+        joint.map_or(String::from("a channel"), |j| format!("joint '{}' channel {}", j.name, j.channels[c - j.first_channel].short_name()));
+    Some(Warning {
+        path: path.cloned().unwrap_or_default(),
+        line: 1,
+        col: 1,
+        message: format!(
+            "{count} values are not finite numbers ({value} at frame {f}, {channel} first: NaN, or beyond the range of a 32-bit float); marked missing, each holding its channel's last value"
+        ),
+    })
 }
 
 /// Translations beyond 10 km and scales beyond 10,000 are not motion capture: a warning
@@ -171,4 +218,34 @@ pub fn single(
     }
     let warnings = locate_warnings(&path, &mut &bytes[..], raw);
     Ok(motion(format, vec![path], parsed, warnings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{ChannelKind, Joint, PositionRule};
+    use glam::Vec3;
+
+    fn two_joints(values: Vec<f32>) -> Motion {
+        let mut root = Joint::new("root", None, Vec3::ZERO);
+        root.channels = vec![ChannelKind::TranslateY, ChannelKind::RotateZ];
+        let mut tip = Joint::new("tip", Some(0), Vec3::Y);
+        tip.first_channel = 2;
+        let skeleton = Skeleton::new(vec![root, tip], PositionRule::Replace).unwrap();
+        let frames = values.len() / 2;
+        let parsed = Parsed::new(skeleton, Clip::new(0.1, 2, frames, values), "rad");
+        motion(crate::formats::htr::FORMAT, vec!["x.htr".into()], parsed, Vec::new())
+    }
+
+    #[test]
+    fn values_a_reader_let_through_as_infinity_are_held_and_warned() {
+        let m = two_joints(vec![1.0, 0.0, f32::INFINITY, 0.5, 3.0, f32::NAN]);
+        let w = m.warnings.iter().find(|w| w.message.contains("not finite")).expect("a warning");
+        assert!(w.message.starts_with("2 values") && w.message.contains("frame 1, joint 'root' channel ty"), "{}", w.message);
+        assert_eq!(m.clip.frame(1), [1.0, 0.5]);
+        assert_eq!(m.clip.frame(2), [3.0, 0.5]);
+        assert!(m.clip.is_missing(1, 0) && m.clip.is_missing(2, 1) && !m.clip.is_missing(0, 0));
+        let clean = two_joints(vec![1.0, 0.0]);
+        assert!(clean.warnings.iter().all(|w| !w.message.contains("not finite")), "{:?}", clean.warnings);
+    }
 }

@@ -159,10 +159,16 @@ pub fn parse_header(b: &[u8], complete: bool, rule: PositionRule) -> Result<Head
         let word = b[s..e].to_ascii_uppercase();
         match word.as_slice() {
             b"ROOT" | b"JOINT" => {
+                // Other tools write JOINT for the first joint, or ROOT for a nested one; Blender's
+                // importer reads either keyword in either place, and so does this, with a warning.
                 let is_root = word == b"ROOT";
                 if is_root != open.is_empty() {
-                    let what = if open.is_empty() { "ROOT or MOTION" } else { "JOINT, End Site, OFFSET, CHANNELS or '}'" };
-                    return Err(ParseError::expected(s as u64, what, describe(&b[s..e])).into());
+                    let message = if open.is_empty() {
+                        "JOINT where ROOT was expected: read as a root"
+                    } else {
+                        "ROOT inside a joint: read as a JOINT"
+                    };
+                    warnings.push(RawWarning { offset: s as u64, message: message.into() });
                 }
                 if open.last().is_some_and(|o| o.end_site) {
                     return Err(ParseError::expected(s as u64, "OFFSET or '}' inside End Site", describe(&b[s..e])).into());

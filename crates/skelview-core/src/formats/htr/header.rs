@@ -84,6 +84,10 @@ pub(super) fn lines(b: &[u8]) -> impl Iterator<Item = Line<'_>> {
 
 pub(super) fn number(tok: &[u8], offset: usize, what: &str) -> Result<f64, ParseError> {
     match crate::formats::text::parse_number(tok) {
+        // Values are kept as 32-bit floats: a larger one would turn to infinity unseen.
+        Some((v, n)) if n == tok.len() && v.is_finite() && !(v as f32).is_finite() => {
+            Err(ParseError::invalid(offset as u64, format!("number {} does not fit a 32-bit float", describe(tok))))
+        }
         Some((v, n)) if n == tok.len() && v.is_finite() => Ok(v),
         _ => Err(ParseError::expected(offset as u64, what, describe(tok))),
     }

@@ -215,6 +215,9 @@ fn frame_row(b: &[u8], line: &Line, has_scale: bool) -> Result<[f32; 7], ParseEr
             return Err(ParseError::expected(i as u64, what, format!("{k} values")));
         }
         let (v, next) = match parse_number_at(&b[..end], i) {
+            Some((v, next)) if v.is_finite() && !(v as f32).is_finite() => {
+                return Err(ParseError::invalid(i as u64, format!("number {} does not fit a 32-bit float", describe(&b[i..next]))));
+            }
             Some((v, next)) if v.is_finite() && (next >= end || matches!(b[next], b' ' | b'\t' | b'\r')) => (v, next),
             _ => {
                 let tok_end = b[i..end].iter().position(|c| c.is_ascii_whitespace()).map_or(end, |e| i + e);
