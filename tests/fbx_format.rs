@@ -361,6 +361,28 @@ fn a_file_without_bones_shows_its_animated_nodes_with_a_warning() {
     assert!(m.warnings.iter().any(|w| w.message.contains("no bones")), "{:?}", m.warnings);
 }
 
+#[test]
+fn a_body_of_helpers_that_a_skin_binds_to_is_the_skeleton() {
+    // tests/data/fbx/helpers_skin_ascii.fbx: Nulls a mesh's skin binds to (a 3ds Max or Rokoko
+    // body), one LimbNode, and a helper no skin binds to.
+    let m = load_with(Path::new("tests/data/fbx/helpers_skin_ascii.fbx"), None).unwrap();
+    let mut got = names(&m);
+    got.sort_unstable();
+    assert_eq!(
+        got,
+        ["Bip001", "Bip001 Head", "Bip001 L Calf", "Bip001 L Foot", "Bip001 L Thigh", "Bip001 Pelvis", "Bip001 Spine", "Ponytail"],
+        "the legs only the skin names are joints; the unbound helper and the mesh are not"
+    );
+    let foot = m.skeleton.find("Bip001 L Foot").unwrap();
+    assert!(m.skeleton.joints()[foot].details.contains(&("Role".into(), "bound by the skin (not a LimbNode)".into())));
+    let p = positions(&m, 0);
+    assert!((p[foot] - Vec3::new(0.1, 0.1, 0.0)).length() < 1e-5, "{}", p[foot]);
+    assert!(m.warnings.iter().any(|w| w.message.contains("6 nodes the skin binds to")), "{:?}", m.warnings);
+    // The hand-written rig has no skin: its joints are as they were.
+    let rig = load_with(Path::new(FIXTURE), None).unwrap();
+    assert!(rig.warnings.iter().all(|w| !w.message.contains("skin")), "{:?}", rig.warnings);
+}
+
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn bad_files_are_clear_errors_not_panics() {

@@ -15,6 +15,8 @@ pub enum MatchKind {
     Alias,
     /// Same Biped name through a user's MNM name map.
     NameMap,
+    /// Same humanoid bone, as the files map them (VRM).
+    Humanoid,
 }
 
 impl MatchKind {
@@ -25,6 +27,7 @@ impl MatchKind {
             Self::Folded => "folded",
             Self::Alias => "alias",
             Self::NameMap => "name map",
+            Self::Humanoid => "humanoid",
         }
     }
 }
@@ -51,18 +54,18 @@ pub enum Placement {
 /// Bandai-Namco, H-Anim.
 const ORIGIN_ALIASES: &[(&str, &[&str])] = &[
     ("hips", &["hips", "pelvis", "hip", "humanoidroot", "sacroiliac"]),
-    ("l_hip", &["leftupleg", "lefthip", "lhip", "upperlegl", "lupleg", "lthigh", "leftthigh"]),
-    ("r_hip", &["rightupleg", "righthip", "rhip", "upperlegr", "rupleg", "rthigh", "rightthigh"]),
-    ("l_knee", &["leftleg", "leftknee", "leftlowleg", "lknee", "lowerlegl", "lleg", "lshin", "leftshin"]),
-    ("r_knee", &["rightleg", "rightknee", "rightlowleg", "rknee", "lowerlegr", "rleg", "rshin", "rightshin"]),
+    ("l_hip", &["leftupleg", "lefthip", "lhip", "upperlegl", "lupleg", "lthigh", "leftthigh", "leftupperleg"]),
+    ("r_hip", &["rightupleg", "righthip", "rhip", "upperlegr", "rupleg", "rthigh", "rightthigh", "rightupperleg"]),
+    ("l_knee", &["leftleg", "leftknee", "leftlowleg", "lknee", "lowerlegl", "lleg", "lshin", "leftshin", "leftlowerleg"]),
+    ("r_knee", &["rightleg", "rightknee", "rightlowleg", "rknee", "lowerlegr", "rleg", "rshin", "rightshin", "rightlowerleg"]),
     ("l_ankle", &["leftfoot", "leftankle", "lankle", "footl", "lfoot"]),
     ("r_ankle", &["rightfoot", "rightankle", "rankle", "footr", "rfoot"]),
     ("l_toe", &["lefttoebase", "lefttoe", "toesl", "ltoe", "lefttoes"]),
     ("r_toe", &["righttoebase", "righttoe", "toesr", "rtoe", "righttoes"]),
-    ("l_shoulder", &["leftarm", "leftuparm", "lshoulder", "upperarml", "lupperarm"]),
-    ("r_shoulder", &["rightarm", "rightuparm", "rshoulder", "upperarmr", "rupperarm"]),
-    ("l_elbow", &["leftforearm", "leftelbow", "leftlowarm", "lelbow", "lowerarml", "lforearm"]),
-    ("r_elbow", &["rightforearm", "rightelbow", "rightlowarm", "relbow", "lowerarmr", "rforearm"]),
+    ("l_shoulder", &["leftarm", "leftuparm", "lshoulder", "upperarml", "lupperarm", "leftupperarm"]),
+    ("r_shoulder", &["rightarm", "rightuparm", "rshoulder", "upperarmr", "rupperarm", "rightupperarm"]),
+    ("l_elbow", &["leftforearm", "leftelbow", "leftlowarm", "lelbow", "lowerarml", "lforearm", "leftlowerarm"]),
+    ("r_elbow", &["rightforearm", "rightelbow", "rightlowarm", "relbow", "lowerarmr", "rforearm", "rightlowerarm"]),
     ("l_wrist", &["lefthand", "leftwrist", "lwrist", "handl", "lhand"]),
     ("r_wrist", &["righthand", "rightwrist", "rwrist", "handr", "rhand"]),
     ("neck", &["neck", "vc7"]),
@@ -97,7 +100,9 @@ fn location(folded: &str, all: &[String], placement: Placement) -> Option<&'stat
     }
     // Character Studio calls the upper arm "LeftShoulder" (its clavicle is "LeftCollar"),
     // MotionBuilder calls the clavicle "LeftShoulder" and the upper arm "LeftArm".
-    if (folded == "leftshoulder" || folded == "rightshoulder") && !all.iter().any(|n| n == "leftarm" || n == "rightarm") {
+    // (VRM's `leftShoulder` is the clavicle too: its upper arm is `leftUpperArm`.)
+    let upper_arm = |n: &String| matches!(n.as_str(), "leftarm" | "rightarm" | "leftupperarm" | "rightupperarm");
+    if (folded == "leftshoulder" || folded == "rightshoulder") && !all.iter().any(upper_arm) {
         return Some(if folded.starts_with('l') { "l_shoulder" } else { "r_shoulder" });
     }
     ORIGIN_ALIASES.iter().find(|(_, names)| names.contains(&folded)).map(|(loc, _)| *loc)
@@ -113,6 +118,16 @@ pub fn match_joints(a: &Skeleton, pa: Placement, b: &Skeleton, pb: Placement) ->
     let mut used_a = vec![false; a.len()];
     let mut used_b = vec![false; b.len()];
     let mut pairs = Vec::new();
+    // Bones the files themselves map to the humanoid (a VRM animation and its avatar) pair
+    // first, whatever the joints are called.
+    let humanoid_b: std::collections::HashMap<String, usize> =
+        b.joints().iter().enumerate().filter_map(|(k, j)| Some((j.humanoid.as_deref()?.to_ascii_lowercase(), k))).collect();
+    for (i, j) in a.joints().iter().enumerate() {
+        if let Some(&k) = j.humanoid.as_deref().and_then(|h| humanoid_b.get(&h.to_ascii_lowercase())) {
+            (used_a[i], used_b[k]) = (true, true);
+            pairs.push((i, k, MatchKind::Humanoid));
+        }
+    }
     // A file converted from ASF keeps its bone names at the same places (skelview's own
     // `convert`): when nearly all names coincide exactly, trust them whatever the format.
     let names_b: std::collections::HashSet<&str> = b.joints().iter().map(|j| j.name.as_str()).collect();
@@ -121,6 +136,9 @@ pub fn match_joints(a: &Skeleton, pa: Placement, b: &Skeleton, pb: Placement) ->
     if pa == pb || same_names {
         let by_name: std::collections::HashMap<&str, usize> = b.joints().iter().enumerate().map(|(k, j)| (j.name.as_str(), k)).collect();
         for (i, j) in a.joints().iter().enumerate() {
+            if used_a[i] {
+                continue;
+            }
             if let Some(&k) = by_name.get(j.name.as_str()).filter(|&&k| !used_b[k]) {
                 (used_a[i], used_b[k]) = (true, true);
                 pairs.push((i, k, MatchKind::Exact));
@@ -144,9 +162,15 @@ pub fn match_joints(a: &Skeleton, pa: Placement, b: &Skeleton, pb: Placement) ->
             }
         }
     }
+    // Locations come from the humanoid bone when the file maps one (a VRM avatar against a
+    // Mixamo or CMU take), else from the name.
+    let located = |s: &Skeleton, folded: &[String]| -> Vec<String> {
+        s.joints().iter().zip(folded).map(|(j, f)| j.humanoid.as_deref().map_or_else(|| f.clone(), fold)).collect()
+    };
+    let (la, lb) = (located(a, &fa), located(b, &fb));
     for i in 0..a.len() {
-        let Some(loc) = (!used_a[i]).then(|| location(&fa[i], &fa, pa)).flatten() else { continue };
-        if let Some(k) = (0..b.len()).find(|&k| !used_b[k] && location(&fb[k], &fb, pb) == Some(loc)) {
+        let Some(loc) = (!used_a[i]).then(|| location(&la[i], &la, pa)).flatten() else { continue };
+        if let Some(k) = (0..b.len()).find(|&k| !used_b[k] && location(&lb[k], &lb, pb) == Some(loc)) {
             (used_a[i], used_b[k]) = (true, true);
             pairs.push((i, k, MatchKind::Alias));
         }

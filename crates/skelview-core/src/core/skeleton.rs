@@ -249,6 +249,9 @@ pub struct Joint {
     /// Format-specific facts shown by the inspector and `info` (H-Anim limits and segment,
     /// HTR bone length, ACL bind values), as label/value pairs.
     pub details: Vec<(String, String)>,
+    /// The standard humanoid bone it is (VRM's `leftUpperArm`), when the file maps one: the
+    /// comparison pairs joints by it.
+    pub humanoid: Option<String>,
 }
 
 impl Joint {
@@ -269,6 +272,7 @@ impl Joint {
             is_end_site: false,
             is_marker: false,
             details: Vec::new(),
+            humanoid: None,
         }
     }
 

@@ -1,6 +1,8 @@
 //! Which FBX nodes become joints.
 //!
-//! Every node whose attribute is a bone (LimbNode, Limb, Root), the nodes between two bones
+//! Every node whose attribute is a bone (LimbNode, Limb, Root) or that a skin's clusters bind
+//! to whatever its attribute (3ds Max and Rokoko build bodies of Null/point helpers and Biped
+//! nodes with few LimbNodes: the skin says which are the character's bones), the nodes between two bones
 //! whatever they are (a mesh in a chain still moves the bones below it), and the nulls above
 //! the top bones that carry them (MotionBuilder's `Reference`, Blender's `Armature`). Meshes,
 //! cameras, lights and markers elsewhere are left out; their transforms still count, because
@@ -57,6 +59,12 @@ fn is_helper(n: &Node) -> bool {
 /// True for a skeleton node (its bone attribute may sit on its scale helper).
 fn is_bone(n: &Node) -> bool {
     !is_helper(n) && (n.bone.is_some() || n.scale_helper.as_ref().is_some_and(|h| h.bone.is_some()))
+}
+
+/// The nodes a skin's clusters bind to.
+fn skin_bound(scene: &Scene) -> HashSet<usize> {
+    let bound = scene.skin_clusters.iter().filter_map(|c| c.bone_node.as_ref()).map(|n| n.element.typed_id as usize);
+    bound.filter(|&n| n < scene.nodes.len() && !scene.nodes[n].is_root && !is_helper(&scene.nodes[n])).collect()
 }
 
 /// True for a node with no attribute of its own: an FBX Null.
@@ -117,8 +125,17 @@ fn animated(scene: &Scene) -> HashSet<usize> {
 pub fn choose(scene: &Scene) -> Result<Nodes, ParseError> {
     let count = scene.nodes.len();
     let mut warnings = Vec::new();
-    let mut wanted: HashSet<usize> = (0..count).filter(|&n| is_bone(&scene.nodes[n])).collect();
+    let bound = skin_bound(scene);
+    let is_joint = |n: usize| is_bone(&scene.nodes[n]) || bound.contains(&n);
+    let mut wanted: HashSet<usize> = (0..count).filter(|&n| is_joint(n)).collect();
     let mut roles: HashMap<usize, &'static str> = HashMap::new();
+    let not_bones = bound.iter().filter(|&&n| !is_bone(&scene.nodes[n])).count();
+    if not_bones > 0 {
+        for &n in bound.iter().filter(|&&n| !is_bone(&scene.nodes[n])) {
+            roles.insert(n, "bound by the skin (not a LimbNode)");
+        }
+        warnings.push(format!("{not_bones} nodes the skin binds to are not skeleton nodes (helpers, nulls): they are joints too"));
+    }
     if wanted.is_empty() {
         wanted = animated(scene);
         if wanted.is_empty() {
@@ -139,7 +156,7 @@ pub fn choose(scene: &Scene) -> Result<Nodes, ParseError> {
             let mut path = Vec::new();
             let mut p = real_parent(scene, b);
             while let Some(q) = p {
-                if is_bone(&scene.nodes[q]) {
+                if is_joint(q) {
                     for &between in &path {
                         wanted.insert(between);
                         roles.insert(between, "between two bones");

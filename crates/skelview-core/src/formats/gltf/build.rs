@@ -164,12 +164,13 @@ fn parents(doc: &::gltf::Document) -> Result<Vec<Option<usize>>, String> {
 }
 
 /// Builds the skeleton and the clip of the take `choice` (a name or an index; by the take
-/// list's rule when `None`), at `fps` when given.
+/// list's rule when `None`), at `fps` when given; `humanoid` names nodes' humanoid bones (VRM).
 pub fn build(
     doc: &::gltf::Document,
     buffers: &[::gltf::buffer::Data],
     choice: Option<&str>,
     fps: Option<f64>,
+    humanoid: &HashMap<usize, String>,
 ) -> Result<(Parsed, Vec<RawWarning>), ParseError> {
     let bad = |m: String| ParseError::invalid(0, m);
     let mut warnings = Vec::new();
@@ -246,6 +247,10 @@ pub fn build(
         let mut joint = Joint::new(name, parent[n].and_then(|p| index_of.get(&p).copied()), Vec3::from(t));
         joint.channels = CHANNELS.to_vec();
         joint.details = vec![("glTF node".into(), n.to_string())];
+        if let Some(bone) = humanoid.get(&n) {
+            joint.humanoid = Some(bone.clone());
+            joint.details.push(("VRM humanoid bone".into(), bone.clone()));
+        }
         if skinned && !skin_joints.contains(&n) {
             joint.details.push(("Role".into(), "ancestor of the skin's joints".into()));
         }

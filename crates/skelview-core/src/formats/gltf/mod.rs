@@ -4,6 +4,7 @@
 
 pub mod build;
 pub mod sample;
+pub mod vrm;
 
 use crate::core::{Format, Motion};
 use crate::formats::error::{LoadError, ParseError};
@@ -97,7 +98,9 @@ pub fn parse(
     let document = ::gltf::Document::from_json(json).map_err(invalid)?;
     let buffers =
         ::gltf::import_buffers(&document, base, blob).map_err(|e| ParseError::invalid(0, format!("cannot read the buffers: {e}")))?;
-    let (mut parsed, warnings) = build::build(&document, &buffers, take, fps)?;
+    let vrm = vrm::read(bytes);
+    let bones = vrm.as_ref().map(|v| v.bones.clone()).unwrap_or_default();
+    let (mut parsed, warnings) = build::build(&document, &buffers, take, fps, &bones)?;
     let asset = document.as_json().asset.clone();
     parsed.details.insert(0, ("glTF version".into(), asset.version));
     if let Some(g) = asset.generator {
@@ -105,6 +108,10 @@ pub fn parse(
     }
     if let Some(c) = asset.copyright {
         parsed.details.push(("Copyright".into(), c));
+    }
+    if let Some(v) = vrm {
+        parsed.details.push(("VRM".into(), format!("{} ({} humanoid bones)", v.kind, v.bones.len())));
+        parsed.details.extend(v.meta);
     }
     Ok((parsed, warnings))
 }
@@ -114,10 +121,10 @@ impl FormatInfo for Gltf {
         FORMAT.name
     }
     fn description(&self) -> &'static str {
-        "glTF 2.0 scene with skins and animations (JSON with buffers, or binary .glb)"
+        "glTF 2.0 scene with skins and animations (JSON with buffers, or binary .glb); VRM avatars (.vrm) and animations (.vrma)"
     }
     fn extensions(&self) -> &'static [&'static str] {
-        &["gltf", "glb"]
+        &["gltf", "glb", "vrm", "vrma"]
     }
     fn mime_types(&self) -> &'static [MimeType] {
         &[
@@ -136,6 +143,22 @@ impl FormatInfo for Gltf {
                 parent: "application/octet-stream",
                 glob_weight: 50,
                 magic: &[("glTF", "0:0")],
+            },
+            MimeType {
+                name: "model/vrm",
+                comment: "VRM avatar",
+                globs: &["*.vrm"],
+                parent: "model/gltf-binary",
+                glob_weight: 50,
+                magic: &[],
+            },
+            MimeType {
+                name: "model/vrma",
+                comment: "VRM animation",
+                globs: &["*.vrma"],
+                parent: "model/gltf-binary",
+                glob_weight: 50,
+                magic: &[],
             },
         ]
     }
