@@ -164,6 +164,10 @@ fn bad_files_are_clear_errors_not_panics() {
             glb(&fixture_json(None, bin.len(), "[1, 2]", 3).replace("\"rotation\" }", "\"botation\" }"), &bin, None),
             "target path",
         ),
+        // A GLB length shorter than its header overflowed the crate's subtraction (found by
+        // fuzzing): `.vrm` avatars go through the same path.
+        ("short.vrm", [&b"glTF\x02\0\0\0\x0b\0\0\0"[..], &good[12..]].concat(), "a GLB length of at least its 12-byte header"),
+        ("header.glb", b"glTF\x02\0\0".to_vec(), "GLB length"),
     ];
     for (name, bytes, needle) in cases {
         let path = dir.path().join(name);

@@ -82,6 +82,15 @@ pub fn parse(
         ::gltf::Error::Deserialize(j) => ParseError::invalid(offset_of(bytes, j.line(), j.column()), format!("not valid glTF JSON: {j}")),
         _ => ParseError::invalid(0, format!("not a valid glTF file: {e}")),
     };
+    // The crate subtracts the 12-byte header from a GLB's declared length unchecked (an
+    // overflow on a damaged file): that length is checked here first.
+    if bytes.starts_with(b"glTF") {
+        let declared = bytes.get(8..12).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+        if declared.is_none_or(|n| n < 12) {
+            let found = declared.map_or_else(|| "end of file".to_owned(), |n| format!("{n}"));
+            return Err(ParseError::expected(8, "a GLB length of at least its 12-byte header", found));
+        }
+    }
     let ::gltf::Gltf { document, blob } = ::gltf::Gltf::from_slice_without_validation(bytes).map_err(invalid)?;
     // The crate's validation indexes a primitive's POSITION accessor before checking that it
     // exists (a panic on a damaged file): that index is checked here first.
