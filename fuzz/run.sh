@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every fuzz target for SECONDS (default 20) each, seeded from ../shared/corpus, with a
-# keyword dictionary per format. Needs a nightly toolchain and cargo-fuzz:
-#   cargo install cargo-fuzz
+# keyword dictionary per format. Needs a nightly toolchain; with cargo-fuzz it drives the runs,
+# without it the targets are built with libFuzzer's coverage flags directly (what cargo-fuzz
+# passes, less AddressSanitizer) and run as plain programs:
+#   cargo install cargo-fuzz      # optional
 #   fuzz/run.sh 20            # a quick pass (CI)
 #   fuzz/run.sh 3600 bvh      # a long campaign on one target
 # A crash leaves its input under fuzz/artifacts/TARGET/; replay it with
@@ -33,11 +35,23 @@ seed fbx -name '*.fbx'
 seed gltf -name '*.gltf' -o -name '*.glb'
 seed mnm -name '*.mnm'
 cp -n tests/data/fbx/*.fbx fuzz/corpus/fbx/ 2>/dev/null || true
-cargo +nightly fuzz build -O
+options=(-max_total_time="$seconds" -rss_limit_mb=3072 -max_len=262144 -print_final_stats=1)
+summary='^(stat::number_of_executed_units|stat::peak_rss_mb|==|SUMMARY|Done)'
+if cargo +nightly fuzz --version >/dev/null 2>&1; then
+  cargo +nightly fuzz build -O
+  run() { cargo +nightly fuzz run -O "$1" "fuzz/corpus/$1" -- "${options[@]}" -dict="fuzz/dict/$1.dict"; }
+else
+  triple="$(rustc +nightly -vV | sed -n 's/^host: //p')"
+  RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions -Coverflow-checks" \
+    cargo +nightly build --manifest-path fuzz/Cargo.toml --release --bins --target "$triple" --target-dir fuzz/target
+  run() {
+    mkdir -p "fuzz/artifacts/$1"
+    "fuzz/target/$triple/release/$1" "fuzz/corpus/$1" "${options[@]}" -dict="fuzz/dict/$1.dict" -artifact_prefix="fuzz/artifacts/$1/"
+  }
+fi
 for t in "${targets[@]}"; do
   echo "fuzzing $t for ${seconds}s"
-  cargo +nightly fuzz run -O "$t" "fuzz/corpus/$t" -- -max_total_time="$seconds" -dict="fuzz/dict/$t.dict" \
-    -rss_limit_mb=3072 -max_len=262144 -print_final_stats=1 2>&1 | grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|==|SUMMARY|Done)" || true
+  run "$t" 2>&1 | grep -E "$summary" || true
   if [ -n "$(ls -A "fuzz/artifacts/$t" 2>/dev/null)" ]; then
     echo "fuzz target $t found a crash: see fuzz/artifacts/$t" >&2
     exit 1

@@ -168,6 +168,16 @@ fn bad_files_are_clear_errors_not_panics() {
         // fuzzing): `.vrm` avatars go through the same path.
         ("short.vrm", [&b"glTF\x02\0\0\0\x0b\0\0\0"[..], &good[12..]].concat(), "a GLB length of at least its 12-byte header"),
         ("header.glb", b"glTF\x02\0\0".to_vec(), "GLB length"),
+        // Keys at the far end of f32 made the frame count overflow (found by fuzzing).
+        (
+            "forever.glb",
+            glb(
+                &fixture_json(None, bin.len(), "[1, 2]", 3).replace("\"max\": [1]", "\"max\": [3.4028235e38]"),
+                &fixture_bin_at([0.0, 0.5, f32::MAX]),
+                None,
+            ),
+            "too long",
+        ),
     ];
     for (name, bytes, needle) in cases {
         let path = dir.path().join(name);

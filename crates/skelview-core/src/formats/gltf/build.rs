@@ -300,7 +300,7 @@ pub fn build(
     }
     details.push(("Skins".into(), doc.skins().len().to_string()));
     details.push(("Animations".into(), takes.len().to_string()));
-    let frames = ((duration * fps - 1e-4).ceil().max(0.0) as u64) + 1;
+    let frames = ((duration * fps - 1e-4).ceil().max(0.0) as u64).saturating_add(1);
     let width = joints.len() * CHANNELS.len();
     if frames.saturating_mul(width as u64) > MAX_VALUES {
         return Err(bad(format!("animation too long to sample: {} joints × {frames} frames", joints.len())));
