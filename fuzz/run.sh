@@ -35,7 +35,7 @@ seed fbx -name '*.fbx'
 seed gltf -name '*.gltf' -o -name '*.glb'
 seed mnm -name '*.mnm'
 cp -n tests/data/fbx/*.fbx fuzz/corpus/fbx/ 2>/dev/null || true
-options=(-max_total_time="$seconds" -rss_limit_mb=3072 -max_len=262144 -print_final_stats=1)
+options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -max_len=262144 -print_final_stats=1)
 summary='^(stat::number_of_executed_units|stat::peak_rss_mb|==|SUMMARY|Done)'
 if cargo +nightly fuzz --version >/dev/null 2>&1; then
   cargo +nightly fuzz build -O

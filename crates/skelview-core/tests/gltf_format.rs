@@ -168,6 +168,20 @@ fn bad_files_are_clear_errors_not_panics() {
         // fuzzing): `.vrm` avatars go through the same path.
         ("short.vrm", [&b"glTF\x02\0\0\0\x0b\0\0\0"[..], &good[12..]].concat(), "a GLB length of at least its 12-byte header"),
         ("header.glb", b"glTF\x02\0\0".to_vec(), "GLB length"),
+        // A loop of nodes each with one parent made the walk to the roots endless (found by
+        // fuzzing).
+        (
+            "loop.glb",
+            glb(
+                &fixture_json(None, bin.len(), "[1, 2]", 3).replace(
+                    "\"name\": \"tip\", \"translation\": [0, 1, 0]",
+                    "\"name\": \"tip\", \"translation\": [0, 1, 0], \"children\": [0]",
+                ),
+                &bin,
+                None,
+            ),
+            "its own ancestor",
+        ),
         // Keys at the far end of f32 made the frame count overflow (found by fuzzing).
         (
             "forever.glb",

@@ -160,6 +160,21 @@ fn parents(doc: &::gltf::Document) -> Result<Vec<Option<usize>>, String> {
             }
         }
     }
+    // A loop of single parents (A under B under A) would make every walk up the tree endless:
+    // each path up is followed once, until a root or a node already known to reach one.
+    let (mut state, mut path) = (vec![0u8; parent.len()], Vec::new());
+    for start in 0..parent.len() {
+        let mut n = Some(start);
+        while let Some(k) = n.filter(|&k| state[k] != 2) {
+            if state[k] == 1 {
+                return Err(format!("node {k} is its own ancestor (the node hierarchy must be a forest)"));
+            }
+            state[k] = 1;
+            path.push(k);
+            n = parent[k];
+        }
+        path.drain(..).for_each(|k| state[k] = 2);
+    }
     Ok(parent)
 }
 
