@@ -43,15 +43,6 @@ fn check_one(input: &Input, args: &Args) -> Outcome {
     }
 }
 
-/// Bytes of the files an input reads.
-fn input_bytes(input: &Input) -> u64 {
-    let size = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
-    match &input.request {
-        Ok(r) => r.sources.iter().map(|s| size(s.path())).sum(),
-        Err(_) => size(&input.path),
-    }
-}
-
 pub(super) fn run(args: &Args, paths: &[PathBuf], out: &mut dyn Write) -> ExitCode {
     // In a folder, only files named as a format are checked; a file given by name is also
     // recognised by its content, and paired with the skeleton given beside it.
@@ -65,7 +56,7 @@ pub(super) fn run(args: &Args, paths: &[PathBuf], out: &mut dyn Write) -> ExitCo
         .map(|input| {
             let outcome = check_one(input, args);
             progress.inc(1);
-            (Some(outcome), input_bytes(input))
+            (Some(outcome), input.bytes())
         })
         .collect();
     progress.finish_and_clear();

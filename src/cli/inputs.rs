@@ -16,6 +16,17 @@ pub(super) struct Input {
     pub request: Result<LoadRequest, LoadError>,
 }
 
+impl Input {
+    /// Bytes of the files it reads (both files of a pair).
+    pub fn bytes(&self) -> u64 {
+        let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+        match &self.request {
+            Ok(r) => r.sources.iter().map(|s| size(s.path())).sum(),
+            Err(_) => size(&self.path),
+        }
+    }
+}
+
 /// Files under `path` (itself if a file), sorted, recursing into folders.
 pub(super) fn walk(path: &Path, out: &mut Vec<PathBuf>) {
     if path.is_dir() {

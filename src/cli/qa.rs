@@ -76,8 +76,7 @@ struct Analysed {
 }
 
 fn analyse_file(input: &Input, args: &Args, options: &QaOptions, thresholds: &Thresholds, parallel_parse: bool) -> Analysed {
-    let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
-    let bytes = input.request.as_ref().map_or_else(|_| size(&input.path), |r| r.sources.iter().map(|s| size(s.path())).sum());
+    let bytes = input.bytes();
     let loaded = match &input.request {
         Ok(r) if parallel_parse => formats::load(r, &args.options, &skelview_core::formats::Rayon, &mut Quiet).map_err(|e| e.to_string()),
         Ok(r) => formats::load(r, &args.options, &Sequential, &mut Quiet).map_err(|e| e.to_string()),

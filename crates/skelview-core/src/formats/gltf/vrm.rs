@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// What a file's VRM extensions say.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -15,17 +15,6 @@ pub struct Vrm {
     pub bones: HashMap<usize, String>,
     /// Title, authors, licence… as label/value pairs, for `info` and the inspector.
     pub meta: Vec<(String, String)>,
-}
-
-/// The JSON of a glTF file: the first chunk of a binary, or the whole text.
-fn json_of(bytes: &[u8]) -> Option<&[u8]> {
-    if !bytes.starts_with(b"glTF") {
-        return Some(bytes);
-    }
-    let word = |at: usize| bytes.get(at..at + 4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as usize);
-    let length = word(12)?;
-    (bytes.get(16..20)? == b"JSON").then_some(())?;
-    bytes.get(20..20usize.checked_add(length)?)
 }
 
 /// `{ "hips": { "node": 3 }, … }` (VRM 1.0 and VRM animations).
@@ -45,11 +34,9 @@ fn text(v: Option<&Value>) -> Option<String> {
     }
 }
 
-/// The VRM extensions of a glTF file's bytes, when it has some (`None` for plain glTF and
-/// for JSON that does not parse: the glTF reader reports that).
-pub fn read(bytes: &[u8]) -> Option<Vrm> {
-    let json: Value = serde_json::from_slice(json_of(bytes)?).ok()?;
-    let extensions = json.get("extensions")?;
+/// What the VRM extensions among a glTF document's root `extensions` say (`None` for plain
+/// glTF). The glTF reader has parsed them already: nothing is read twice.
+pub fn read(extensions: &Map<String, Value>) -> Option<Vrm> {
     let mut meta = Vec::new();
     let mut add = |label: &str, v: Option<&Value>| {
         if let Some(t) = text(v) {
@@ -93,21 +80,25 @@ pub fn read(bytes: &[u8]) -> Option<Vrm> {
 mod tests {
     use super::*;
 
+    /// The root `extensions` of a document's JSON.
+    fn read_json(json: &[u8]) -> Option<Vrm> {
+        let doc: Value = serde_json::from_slice(json).ok()?;
+        read(doc.get("extensions")?.as_object()?)
+    }
+
     #[test]
     fn both_versions_and_animations_map_nodes_to_bones() {
         let v0 = br#"{"asset":{"version":"2.0"},"extensions":{"VRM":{"meta":{"title":"Alicia","author":"Nitro","licenseName":"CC_BY"},"humanoid":{"humanBones":[{"bone":"hips","node":2},{"bone":"leftUpperArm","node":5}]}}}}"#;
-        let r = read(v0).unwrap();
+        let r = read_json(v0).unwrap();
         assert_eq!((r.kind, r.bones[&2].as_str(), r.bones[&5].as_str()), ("VRM 0.x", "hips", "leftUpperArm"));
         assert_eq!(r.meta, [("Title".into(), "Alicia".into()), ("Authors".into(), "Nitro".into()), ("Licence".into(), "CC_BY".into())]);
         let v1 = br#"{"extensions":{"VRMC_vrm":{"meta":{"name":"Seed","authors":["A","B"],"licenseUrl":"https://vrm.dev/licenses/1.0/"},"humanoid":{"humanBones":{"head":{"node":7}}}}}}"#;
-        let r = read(v1).unwrap();
+        let r = read_json(v1).unwrap();
         assert_eq!((r.kind, r.bones[&7].as_str()), ("VRM 1.0", "head"));
         assert!(r.meta.contains(&("Authors".into(), "A, B".into())));
         let a = br#"{"extensions":{"VRMC_vrm_animation":{"humanoid":{"humanBones":{"hips":{"node":0},"spine":{"node":"x"}}}}}}"#;
-        let r = read(a).unwrap();
+        let r = read_json(a).unwrap();
         assert_eq!((r.kind, r.bones.len()), ("VRM animation 1.0", 1), "a bad node index is skipped");
-        assert_eq!(read(br#"{"asset":{"version":"2.0"}}"#), None);
-        assert_eq!(read(b"glTF\x02\0\0\0\x10\0\0\0\xff\xff\xff\x7fJSON"), None, "a chunk longer than the file");
-        assert_eq!(read(b"not json"), None);
+        assert_eq!(read_json(br#"{"asset":{"version":"2.0"},"extensions":{"KHR_x":{}}}"#), None);
     }
 }
