@@ -378,6 +378,12 @@ fn a_body_of_helpers_that_a_skin_binds_to_is_the_skeleton() {
     let p = positions(&m, 0);
     assert!((p[foot] - Vec3::new(0.1, 0.1, 0.0)).length() < 1e-5, "{}", p[foot]);
     assert!(m.warnings.iter().any(|w| w.message.contains("6 nodes the skin binds to")), "{:?}", m.warnings);
+    // The guess can be turned off: skeleton nodes (and the nulls carrying them) only.
+    let mut options = formats::LoadOptions::default();
+    options.format.set("fbx.joints", "bones").unwrap();
+    let request = formats::LoadRequest::file("tests/data/fbx/helpers_skin_ascii.fbx").unwrap();
+    let bones = formats::load(&request, &options, &formats::Sequential, &mut formats::Quiet).unwrap();
+    assert!(bones.skeleton.find("Bip001 L Foot").is_none() && bones.skeleton.find("Ponytail").is_some(), "{:?}", names(&bones));
     // The hand-written rig has no skin: its joints are as they were.
     let rig = load_with(Path::new(FIXTURE), None).unwrap();
     assert!(rig.warnings.iter().all(|w| !w.message.contains("skin")), "{:?}", rig.warnings);

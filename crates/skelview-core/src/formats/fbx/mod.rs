@@ -10,6 +10,7 @@ use crate::core::{Format, Motion};
 use crate::formats::error::{LoadError, ParseError, RawWarning};
 use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, contains};
 use crate::formats::finish;
+use crate::formats::options::{Choice, FormatOption, OptionValues};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// What the rest of the program needs to know of this format.
@@ -51,6 +52,21 @@ fn describe(e: &::ufbx::Error) -> String {
     if info.is_empty() { format!("not a readable FBX file: {what}") } else { format!("not a readable FBX file: {what} ({info})") }
 }
 
+/// Which nodes are joints: the guess that a skin's bones are (3ds Max and Rokoko bodies of
+/// helpers), or only the nodes FBX calls skeleton nodes.
+pub static SKIN_JOINTS: FormatOption = FormatOption {
+    key: "fbx.joints",
+    label: "FBX joints",
+    help: "whether every node a skin binds to is a joint (helpers and nulls of 3ds Max and Rokoko bodies) or only skeleton nodes (LimbNode, Limb, Root)",
+    values: OptionValues::Choice {
+        choices: &[
+            Choice { value: "skin", label: "bones and what the skin binds to (default)" },
+            Choice { value: "bones", label: "skeleton nodes only (LimbNode, Limb, Root)" },
+        ],
+        default: "skin",
+    },
+};
+
 /// Reads the scene and builds the motion of the take `take` (a name or an index; by the
 /// take list's rule when `None`), sampled at `fps` when given, else at the file's rate.
 pub fn parse(
@@ -58,6 +74,7 @@ pub fn parse(
     take: Option<&str>,
     fps: Option<f64>,
     parallel: &dyn Parallel,
+    skin_joints: bool,
 ) -> Result<(finish::Parsed, Vec<RawWarning>), ParseError> {
     // Array lengths in a binary file are claims: without a limit a damaged one asks for
     // gigabytes. Compressed arrays may legitimately expand, hence the room per byte of file.
@@ -92,7 +109,7 @@ pub fn parse(
             RawWarning { offset: 0, message: format!("{text}{times} (ufbx)") }
         })
         .collect();
-    let nodes = nodes::choose(&scene)?;
+    let nodes = nodes::choose(&scene, skin_joints)?;
     warnings.extend(nodes.warnings.iter().map(|m| RawWarning { offset: 0, message: m.clone() }));
     let (mut parsed, more) = sample::build(&scene, &nodes, take, fps, parallel)?;
     warnings.extend(more);
@@ -165,6 +182,9 @@ impl FormatInfo for Fbx {
 }
 
 impl FileFormat for Fbx {
+    fn options(&self) -> &'static [FormatOption] {
+        std::slice::from_ref(&SKIN_JOINTS)
+    }
     fn load(
         &self,
         sources: &[Source],
@@ -176,7 +196,8 @@ impl FileFormat for Fbx {
         let bytes = source.read_all()?;
         let path = source.path().to_owned();
         let take = options.take.as_deref();
-        finish::single(FORMAT, &path, &bytes, observer, |b| parse(b, take, options.sample_fps, parallel))
+        let skin_joints = SKIN_JOINTS.choice(&options.format) == "skin";
+        finish::single(FORMAT, &path, &bytes, observer, |b| parse(b, take, options.sample_fps, parallel, skin_joints))
     }
 }
 
@@ -187,7 +208,7 @@ mod tests {
     #[test]
     fn junk_is_an_error_not_a_panic() {
         for bytes in [&b""[..], b"Kaydara FBX Binary  \0\x1a\0", b"; FBX 7.4.0 project file\nFBXHeaderExtension:  {", b"\xff\xfe junk"] {
-            let e = parse(bytes, None, None, &crate::formats::Sequential).err().expect("junk must not load");
+            let e = parse(bytes, None, None, &crate::formats::Sequential, true).err().expect("junk must not load");
             let text = e.to_string();
             assert!(text.contains("not a readable FBX file") || text.contains("nothing to show"), "{text}");
         }

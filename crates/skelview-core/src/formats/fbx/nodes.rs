@@ -121,11 +121,11 @@ fn animated(scene: &Scene) -> HashSet<usize> {
         .collect()
 }
 
-/// Chooses the joints of `scene`.
-pub fn choose(scene: &Scene) -> Result<Nodes, ParseError> {
+/// Chooses the joints of `scene`; `skin_joints` adds the nodes a skin binds to.
+pub fn choose(scene: &Scene, skin_joints: bool) -> Result<Nodes, ParseError> {
     let count = scene.nodes.len();
     let mut warnings = Vec::new();
-    let bound = skin_bound(scene);
+    let bound = if skin_joints { skin_bound(scene) } else { HashSet::new() };
     let is_joint = |n: usize| is_bone(&scene.nodes[n]) || bound.contains(&n);
     let mut wanted: HashSet<usize> = (0..count).filter(|&n| is_joint(n)).collect();
     let mut roles: HashMap<usize, &'static str> = HashMap::new();
@@ -134,7 +134,9 @@ pub fn choose(scene: &Scene) -> Result<Nodes, ParseError> {
         for &n in bound.iter().filter(|&&n| !is_bone(&scene.nodes[n])) {
             roles.insert(n, "bound by the skin (not a LimbNode)");
         }
-        warnings.push(format!("{not_bones} nodes the skin binds to are not skeleton nodes (helpers, nulls): they are joints too"));
+        warnings.push(format!(
+            "{not_bones} nodes the skin binds to are not skeleton nodes (helpers, nulls): they are joints too (--format-option fbx.joints=bones, or View → FBX joints, for skeleton nodes only)"
+        ));
     }
     if wanted.is_empty() {
         wanted = animated(scene);
