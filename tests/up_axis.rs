@@ -43,7 +43,7 @@ fn turned(m: &Motion, rotation: Quat, scale: f32) -> Motion {
         }
     }
     let clip = Clip::new(m.clip.frame_time_secs, m.clip.channels_per_frame(), m.clip.num_frames(), values);
-    let moved = Motion { skeleton, clip, source: m.source.clone(), warnings: Vec::new() };
+    let moved = Motion { skeleton, clip, source: m.source.clone(), warnings: Vec::new(), capture: None };
     let mut text = Vec::new();
     write_bvh(&moved, &BvhWriteOptions::default(), &mut text).unwrap();
     load_text("turned.bvh", &text)

@@ -203,7 +203,8 @@ enum Sub {
     /// Write a loaded motion as BVH or glTF 2.0: INPUT... OUTPUT.bvh|.glb|.gltf.
     Convert {
         /// Input files (one motion; an ASF with its AMC counts as one), then the .bvh, .glb or
-        /// .gltf to write (glTF: every take, metres, Y up).
+        /// .gltf to write (glTF: every take, metres, Y up), a .trc (markers, or joints as
+        /// virtual markers) or a .mot (a capture's force platforms, OpenSim).
         #[arg(value_name = "FILE", required = true, num_args = 2..)]
         files: Vec<PathBuf>,
         /// Rotation order of the written channels, first listed outermost.
@@ -348,8 +349,11 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
         },
         Some(Sub::Convert { mut files, order }) => {
             let output = files.pop().unwrap_or_default();
-            if !["bvh", "glb", "gltf"].iter().any(|e| has_ext(&output, e)) {
-                return Err(usage(format!("convert writes INPUT... OUTPUT.bvh|.glb|.gltf; '{}' is none of those", output.display())));
+            if !["bvh", "glb", "gltf", "trc", "mot"].iter().any(|e| has_ext(&output, e)) {
+                return Err(usage(format!(
+                    "convert writes INPUT... OUTPUT.bvh|.glb|.gltf|.trc|.mot; '{}' is none of those",
+                    output.display()
+                )));
             }
             Command::Convert { inputs: files, output, options: BvhWriteOptions { order } }
         }

@@ -1,5 +1,6 @@
-//! `skelview convert INPUT... OUTPUT.bvh|.glb|.gltf [--order ZXY]`: any loaded motion as BVH,
-//! or as glTF 2.0 with every take of the file.
+//! `skelview convert INPUT... OUTPUT.bvh|.glb|.gltf|.trc|.mot [--order ZXY]`: any loaded
+//! motion as BVH, as glTF 2.0 with every take of the file, or as TRC markers; a capture's
+//! force platforms as an OpenSim MOT.
 
 use std::path::{Path, PathBuf};
 
@@ -17,6 +18,13 @@ pub(super) fn run(args: &Args, inputs: &[PathBuf], output: &Path, options: &BvhW
     };
     if output.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf")) {
         return gltf(args, inputs, output, motion);
+    }
+    let ext = output.extension().map(|e| e.to_ascii_lowercase());
+    if ext.as_deref() == Some(std::ffi::OsStr::new("trc")) {
+        return trc(output, motion);
+    }
+    if ext.as_deref() == Some(std::ffi::OsStr::new("mot")) {
+        return mot(output, motion);
     }
     match write_atomically(output, |out| write_bvh(motion, options, out)) {
         Ok(()) => {
@@ -82,6 +90,67 @@ fn gltf(args: &Args, inputs: &[PathBuf], output: &Path, first: &skelview_core::c
             0
         }
         Err(e) => {
+            eprintln!("{}: cannot write: {e}", output.display());
+            2
+        }
+    }
+}
+
+fn file_name(output: &Path) -> String {
+    output.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+fn trc(output: &Path, motion: &skelview_core::core::Motion) -> ExitCode {
+    use skelview_core::export::trc_writer::write_trc;
+    match write_atomically(output, |out| write_trc(motion, &file_name(output), out)) {
+        Ok(()) => {
+            let what = if motion.capture.is_some() { "markers" } else { "joints as virtual markers, metres, Y up" };
+            eprintln!("wrote {} ({} {what}, {} frames)", output.display(), motion.skeleton.len(), motion.clip.num_frames().max(1));
+            0
+        }
+        Err(e) => {
+            eprintln!("{}: cannot write: {e}", output.display());
+            2
+        }
+    }
+}
+
+fn mot(output: &Path, motion: &skelview_core::core::Motion) -> ExitCode {
+    use skelview_core::export::mot_writer::{DEFAULT_THRESHOLD_N, MotError, write_mot};
+    let Some(capture) = &motion.capture else {
+        eprintln!(
+            "skelview: {}: a .mot holds force platforms, and this motion is not a capture with any",
+            motion.source.paths.last().map_or(String::new(), |p| p.display().to_string())
+        );
+        return 2;
+    };
+    let mut failure = None;
+    let written = write_atomically(output, |out| {
+        write_mot(capture, &file_name(output), DEFAULT_THRESHOLD_N, out).map_err(|e| match e {
+            MotError::Io(io) => io,
+            other => {
+                let message = other.to_string();
+                failure = Some(message.clone());
+                std::io::Error::other(message)
+            }
+        })
+    });
+    match (written, failure) {
+        (Ok(()), _) => {
+            eprintln!(
+                "wrote {} ({} force platforms, {} samples at {} Hz)",
+                output.display(),
+                capture.plates.len(),
+                capture.analog.samples(),
+                capture.analog.rate_hz
+            );
+            0
+        }
+        (Err(_), Some(message)) => {
+            eprintln!("skelview: {}: {message}", motion.source.paths.last().map_or(String::new(), |p| p.display().to_string()));
+            2
+        }
+        (Err(e), None) => {
             eprintln!("{}: cannot write: {e}", output.display());
             2
         }

@@ -130,7 +130,9 @@ fn write_text(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
             writeln!(out, "  {i}: {} ({:.3} s, {} joints{still})", t.name, t.duration_secs, t.joints)?;
         }
     }
-    if !m.clip.missing().is_empty() {
+    if let Some(c) = &m.capture {
+        super::capture_info::write_text(c, out)?;
+    } else if !m.clip.missing().is_empty() {
         writeln!(out, "missing values:  {} (nan/inf in the file, held from the last valid frame for drawing)", m.clip.missing_count())?;
     }
     writeln!(out, "warnings:        {}", m.warnings.len())?;
@@ -218,6 +220,8 @@ struct InfoJson<'a> {
     take: Option<&'a str>,
     joint_list: Vec<JointJson<'a>>,
     warnings: Vec<WarningJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    capture: Option<super::capture_info::CaptureJson<'a>>,
 }
 
 fn to_json<'a>(m: &'a Motion, map: Option<&NameMap>) -> InfoJson<'a> {
@@ -273,5 +277,6 @@ fn to_json<'a>(m: &'a Motion, map: Option<&NameMap>) -> InfoJson<'a> {
             .iter()
             .map(|w| WarningJson { file: w.path.display().to_string(), line: w.line, col: w.col, message: &w.message })
             .collect(),
+        capture: m.capture.as_deref().map(super::capture_info::to_json),
     }
 }

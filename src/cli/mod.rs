@@ -4,6 +4,7 @@
 //! Exit codes: 0 success, 1 `check` found failures, 2 an error (bad file or usage).
 
 mod args;
+mod capture_info;
 mod check;
 mod command;
 mod compare;

@@ -4,9 +4,11 @@
 //! testable on a machine without a display.
 
 pub mod bounds;
+pub mod capture;
 pub mod clip;
 pub mod clip_fk;
 pub mod envelope;
+pub mod force_plates;
 pub mod measure;
 pub mod motion;
 pub mod playback;

@@ -132,6 +132,9 @@ pub struct Motion {
     pub source: SourceInfo,
     /// Problems met while loading that did not stop it.
     pub warnings: Vec<Warning>,
+    /// The marker capture behind the motion (C3D, TRC): its markers are the joints, and it
+    /// holds what joints cannot (gaps, residuals, analog channels, force plates, events).
+    pub capture: Option<std::sync::Arc<super::capture::Capture>>,
 }
 
 impl Motion {

@@ -1,11 +1,13 @@
-//! Writing motions out: BVH and glTF conversion (any format in), position and measurement CSVs, and the one
+//! Writing motions out: BVH, glTF and TRC conversion (any format in), force platforms as OpenSim MOT, position and measurement CSVs, and the one
 //! atomic-write helper every output file goes through.
 
 pub mod atomic;
 pub mod bvh_writer;
 pub mod gltf_writer;
 pub mod measures;
+pub mod mot_writer;
 pub mod positions;
+pub mod trc_writer;
 
 pub use atomic::write_atomically;
 pub use bvh_writer::{BvhWriteOptions, write_bvh};

@@ -77,6 +77,16 @@ pub enum LoadError {
         /// What went wrong.
         kind: ParseErrorKind,
     },
+    /// A binary file's contents do not parse (C3D): located by byte offset.
+    #[error("{}: at byte {offset}: {kind}", path.display())]
+    Binary {
+        /// File with the problem.
+        path: PathBuf,
+        /// Byte offset from the start of the file.
+        offset: u64,
+        /// What went wrong.
+        kind: ParseErrorKind,
+    },
     /// The file could not be read.
     #[error("{}: {source}", path.display())]
     Io {
@@ -111,10 +121,22 @@ impl LoadError {
         Self::Parse { path: path.to_owned(), line, col, kind: err.kind }
     }
 
+    /// Adds the path to a parse error of a binary file (kept as a byte offset).
+    pub fn from_binary(path: &Path, err: ParseError) -> Self {
+        if err.kind == ParseErrorKind::Cancelled {
+            return Self::Cancelled { path: path.to_owned() };
+        }
+        Self::Binary { path: path.to_owned(), offset: err.offset, kind: err.kind }
+    }
+
     /// The file it is about.
     pub fn path(&self) -> &Path {
         match self {
-            Self::Parse { path, .. } | Self::Io { path, .. } | Self::Unsupported { path, .. } | Self::Cancelled { path } => path,
+            Self::Parse { path, .. }
+            | Self::Binary { path, .. }
+            | Self::Io { path, .. }
+            | Self::Unsupported { path, .. }
+            | Self::Cancelled { path } => path,
         }
     }
 

@@ -98,7 +98,7 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, mut parsed: Parsed, mut warni
         takes: parsed.takes.0,
         take: parsed.takes.1,
     };
-    let mut motion = Motion { skeleton: parsed.skeleton, clip: parsed.clip, source, warnings };
+    let mut motion = Motion { skeleton: parsed.skeleton, clip: parsed.clip, source, warnings, capture: None };
     if let Some(w) = size_warning(&motion) {
         motion.warnings.push(w);
     }

@@ -3,6 +3,8 @@
 pub mod acclaim;
 pub mod acl;
 pub mod bvh;
+pub mod c3d;
+pub mod capture_motion;
 pub mod error;
 pub mod fbx;
 pub mod file_format;
@@ -15,6 +17,7 @@ pub mod options;
 pub mod table;
 pub mod takes;
 pub mod text;
+pub mod trc;
 
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};

@@ -9,7 +9,7 @@ use std::path::Path;
 use super::file_format::{FileFormat, FormatInfo, NameMapFormat};
 
 /// Every motion format, in the order listings show them and content sniffing tries them.
-pub static FORMATS: [&dyn FileFormat; 7] = [
+pub static FORMATS: [&dyn FileFormat; 9] = [
     &super::bvh::Bvh,
     &super::acclaim::Acclaim,
     &super::htr::Htr,
@@ -17,6 +17,8 @@ pub static FORMATS: [&dyn FileFormat; 7] = [
     &super::acl::Acl,
     &super::fbx::Fbx,
     &super::gltf::Gltf,
+    &super::c3d::C3d,
+    &super::trc::Trc,
 ];
 
 /// Every joint-name map format.

@@ -1,0 +1,106 @@
+//! C3D in the format table.
+
+use crate::core::units::UpAxis;
+use crate::core::{Format, Motion};
+use crate::formats::capture_motion::{self, Declared};
+use crate::formats::error::LoadError;
+use crate::formats::file_format::{FileFormat, FormatInfo, MimeType};
+use crate::formats::options::{Choice, FormatOption, OptionValues};
+use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
+
+/// What the rest of the program needs to know of this format.
+pub const FORMAT: Format = Format {
+    name: "C3D",
+    channel_names: crate::core::ChannelNames::Short,
+    joints_at_far_end: false,
+    position_note: "replace (each marker's position is its joint's)",
+    assumed_rate_note: None,
+    file_quaternions: false,
+};
+
+/// Whether a sample at exactly (0, 0, 0) is a gap.
+pub static ZERO_POINTS: FormatOption = FormatOption {
+    key: "c3d.zero_points",
+    label: "C3D points at (0, 0, 0)",
+    help: "whether a sample at exactly (0, 0, 0) is a gap (writers that mark lost points that way) or a position",
+    values: OptionValues::Choice {
+        choices: &[Choice { value: "gap", label: "a gap (default)" }, Choice { value: "keep", label: "a position" }],
+        default: "gap",
+    },
+};
+
+/// C3D: 3D points, analog channels, force platforms, events.
+pub struct C3d;
+
+impl FormatInfo for C3d {
+    fn name(&self) -> &'static str {
+        FORMAT.name
+    }
+    fn description(&self) -> &'static str {
+        "C3D biomechanics capture: markers, analog channels, force platforms and events"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["c3d"]
+    }
+    fn mime_types(&self) -> &'static [MimeType] {
+        &[MimeType {
+            name: "application/x-c3d",
+            comment: "C3D motion capture",
+            globs: &["*.c3d"],
+            parent: "application/octet-stream",
+            glob_weight: 60,
+            magic: &[],
+        }]
+    }
+    fn sniff(&self, _text: &[u8], raw: &[u8]) -> bool {
+        // Byte 2 is the key 0x50; the parameter section (usually block 2) starts with a
+        // processor type of 84–86 in its fourth byte.
+        raw.len() >= 516
+            && raw[1] == 0x50
+            && raw[0] >= 1
+            && raw.get((raw[0] as usize - 1) * 512 + 3).is_some_and(|&p| (84..=86).contains(&p))
+    }
+}
+
+impl FileFormat for C3d {
+    fn options(&self) -> &'static [FormatOption] {
+        std::slice::from_ref(&ZERO_POINTS)
+    }
+    fn load(
+        &self,
+        sources: &[Source],
+        options: &LoadOptions,
+        _parallel: &dyn Parallel,
+        observer: &mut dyn LoadObserver,
+    ) -> Result<Motion, LoadError> {
+        let [source] = sources else { return Err(crate::formats::wrong_sources(self, sources)) };
+        let path = source.path().to_owned();
+        let bytes = source.read_all()?;
+        let total = bytes.len() as u64;
+        if observer.progress(0, Some(total)).is_break() {
+            return Err(LoadError::Cancelled { path });
+        }
+        let read = super::ReadOptions { zero_is_gap: ZERO_POINTS.choice(&options.format) == "gap" };
+        let parsed = super::parse_c3d(&bytes, read).map_err(|e| LoadError::from_binary(&path, e))?;
+        if observer.progress(total, Some(total)).is_break() {
+            return Err(LoadError::Cancelled { path });
+        }
+        let capture = parsed.capture;
+        let axes = &capture.axes;
+        let up = axes.y_screen.as_deref().and_then(UpAxis::parse);
+        let mut details = parsed.details;
+        details.push((
+            "axes".into(),
+            format!(
+                "X_SCREEN {}, Y_SCREEN {}",
+                axes.x_screen.as_deref().unwrap_or("(none)"),
+                axes.y_screen.as_deref().unwrap_or("(none: up detected)")
+            ),
+        ));
+        let declared = Declared { up, frames: Some(capture.frames as u64), details };
+        let warnings = capture_motion::binary_warnings(&path, parsed.warnings);
+        let motion = capture_motion::motion(FORMAT, &path, capture, declared, warnings);
+        observer.skeleton_ready(&motion.skeleton, &motion.clip);
+        Ok(motion)
+    }
+}

@@ -1,0 +1,352 @@
+//! C3D (`.c3d`): the biomechanics container of 3D points, analog channels, force platforms
+//! and events. Read by our own code rather than the `c3dio` crate: c3dio 0.8 sizes its
+//! arrays from the header before checking them against the file (a few flipped header bytes
+//! make it allocate 28 GB and abort the process), keeps frame counts in 16 bits (no files
+//! beyond 65,535 frames) and reads one unit for all points.
+//!
+//! Conventions (C3D.org's user guide, and what real writers do):
+//! - The header's first byte names the parameter block; the parameter section's fourth byte
+//!   the processor: Intel (84), DEC (85, VAX floats), MIPS (86, big-endian).
+//! - `POINT:SCALE` < 0 means floats; ints are multiplied by |scale|. The fourth word of a
+//!   sample packs residual (high byte, × |scale|) and camera mask (low byte); negative
+//!   (whatever its value) is a gap, and so is the float 65535.0 (the 16-bit word −1 that
+//!   Qualisys writes as a positive float), a NaN coordinate, and (by default) a point at
+//!   exactly (0, 0, 0).
+//! - Frames: `TRIAL:ACTUAL_START_FIELD/END_FIELD` (32 bits) beyond 65,535, else
+//!   `POINT:FRAMES`, else the header; never more than the data section holds.
+//! - Analog values are `(raw − OFFSET) × SCALE × GEN_SCALE`, raw unsigned when
+//!   `ANALOG:FORMAT` is `UNSIGNED`.
+
+mod format;
+mod meta;
+pub mod params;
+
+pub use format::{C3d, FORMAT, ZERO_POINTS};
+
+use crate::core::capture::Capture;
+use crate::formats::error::{ParseError, RawWarning};
+use params::{Params, Processor};
+
+/// A C3D file read: the capture, what the header and parameters declared, and warnings.
+pub struct ParsedC3d {
+    /// Points, analog channels, platforms, events.
+    pub capture: Capture,
+    /// Number format.
+    pub processor: Processor,
+    /// True for float storage.
+    pub float: bool,
+    /// Header facts for `info`.
+    pub details: Vec<(String, String)>,
+    /// Problems that did not stop the load.
+    pub warnings: Vec<RawWarning>,
+}
+
+/// Reading choices.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadOptions {
+    /// A sample at exactly (0, 0, 0) is a gap (writers that mark lost points that way).
+    pub zero_is_gap: bool,
+}
+
+/// The header's fields (512-byte block 1).
+struct Header {
+    points: u16,
+    analog_words: u16,
+    first_frame: u16,
+    last_frame: u16,
+    scale: f32,
+    data_start: u16,
+    analog_per_frame: u16,
+    rate: f32,
+}
+
+fn header(b: &[u8], p: Processor) -> Header {
+    let w = |i: usize| p.u16([b[2 * i], b[2 * i + 1]]);
+    let f = |i: usize| p.f32([b[2 * i], b[2 * i + 1], b[2 * i + 2], b[2 * i + 3]]);
+    Header {
+        points: w(1),
+        analog_words: w(2),
+        first_frame: w(3),
+        last_frame: w(4),
+        scale: f(6),
+        data_start: w(8),
+        analog_per_frame: w(9),
+        rate: f(10),
+    }
+}
+
+/// Parses a C3D file.
+pub fn parse_c3d(b: &[u8], options: ReadOptions) -> Result<ParsedC3d, ParseError> {
+    if b.len() < 512 {
+        return Err(ParseError::eof(b.len() as u64, "the 512-byte C3D header"));
+    }
+    if b[1] != 0x50 {
+        return Err(ParseError::expected(1, "0x50 in the header's second byte (a C3D file)", format!("0x{:02X}", b[1])));
+    }
+    if b[0] == 0 {
+        return Err(ParseError::invalid(0, "the header names parameter block 0 (blocks count from 1)"));
+    }
+    let pstart = (b[0] as usize - 1) * 512;
+    let Some(&proc_byte) = b.get(pstart + 3) else {
+        return Err(ParseError::eof(
+            b.len() as u64,
+            format!("the parameter section at byte {pstart} (block {}), past the end of the file", b[0]),
+        ));
+    };
+    let processor = Processor::from_byte(proc_byte).ok_or_else(|| {
+        ParseError::expected((pstart + 3) as u64, "processor type 84 (Intel), 85 (DEC) or 86 (MIPS)", proc_byte.to_string())
+    })?;
+    let h = header(b, processor);
+    let mut warnings = Vec::new();
+    let params = params::parse(b, pstart, processor, &mut warnings)?;
+    if params.is_empty() {
+        warnings.push(RawWarning { offset: pstart as u64, message: "the parameter section is empty: the header's counts are used".into() });
+    }
+    let layout = layout(b, &h, &params, &mut warnings)?;
+    let mut capture =
+        Capture { point_rate_hz: layout.rate, first_frame: u32::from(h.first_frame.max(1)), frames: layout.frames, ..Default::default() };
+    meta::points(&params, layout.points, &mut capture, &mut warnings);
+    capture.analog = meta::analog_channels(&params, layout.channels, layout.rate * layout.samples as f64, layout.samples);
+    let scales = point_scales(&params, h.scale, layout.points);
+    let analog_scale = meta::analog_scaling(&params, layout.channels, &mut warnings);
+    decode(b, &layout, processor, &scales, &analog_scale, options, &mut capture, &mut warnings);
+    capture.plates = meta::plates(&params, capture.analog.channels.len(), &mut warnings);
+    capture.events = meta::events(&params, b, processor);
+    capture.axes = meta::axes(&params);
+    let details = vec![
+        ("processor".into(), processor.name().into()),
+        ("storage".into(), if layout.float { "float" } else { "16-bit integer" }.into()),
+        ("parameters".into(), params.len().to_string()),
+    ];
+    Ok(ParsedC3d { capture, processor, float: layout.float, details, warnings })
+}
+
+/// Where the data is and how it is laid out.
+struct Layout {
+    points: usize,
+    channels: usize,
+    samples: usize,
+    float: bool,
+    rate: f64,
+    data_offset: usize,
+    frame_bytes: usize,
+    frames: usize,
+}
+
+fn layout(b: &[u8], h: &Header, params: &Params, warnings: &mut Vec<RawWarning>) -> Result<Layout, ParseError> {
+    let count = |g: &str, n: &str| params.get(g, n).and_then(params::Param::count);
+    let warn =
+        |warnings: &mut Vec<RawWarning>, offset: usize, message: String| warnings.push(RawWarning { offset: offset as u64, message });
+    let points = match count("POINT", "USED") {
+        Some(n) => {
+            if n as u16 != h.points {
+                let at = params.get("POINT", "USED").map_or(0, |p| p.offset);
+                warn(warnings, at, format!("POINT:USED is {n} but the header says {} points: POINT:USED is used", h.points));
+            }
+            n as usize
+        }
+        None => usize::from(h.points),
+    };
+    let scale = params.get("POINT", "SCALE").and_then(params::Param::number).unwrap_or(f64::from(h.scale));
+    let float = scale < 0.0;
+    let rate = params.get("POINT", "RATE").and_then(params::Param::number).filter(|r| *r > 0.0).unwrap_or(f64::from(h.rate));
+    if !(rate.is_finite() && rate > 0.0) {
+        warn(warnings, 20, format!("the point rate ({rate}) is not a positive number: 1 frame per second is assumed"));
+    }
+    let rate = if rate.is_finite() && rate > 0.0 { rate } else { 1.0 };
+    let channels =
+        count("ANALOG", "USED").map_or_else(|| usize::from(h.analog_words.checked_div(h.analog_per_frame).unwrap_or(0)), |n| n as usize);
+    let words = usize::from(h.analog_words);
+    let samples = words.checked_div(channels).unwrap_or(0);
+    if channels > 0 && words % channels != 0 {
+        warn(warnings, 4, format!("the header's {words} analog words per frame are not a multiple of {channels} channels"));
+    }
+    if channels > 0
+        && let Some(analog_rate) = params.get("ANALOG", "RATE").and_then(params::Param::number)
+    {
+        let ratio = analog_rate / rate;
+        let at = params.get("ANALOG", "RATE").map_or(0, |p| p.offset);
+        if (ratio - ratio.round()).abs() > 1e-3 * ratio.max(1.0) {
+            warn(
+                warnings,
+                at,
+                format!(
+                    "ANALOG:RATE {analog_rate} Hz is not a multiple of the point rate {rate} Hz: {samples} samples per frame are read, as the header lays them out"
+                ),
+            );
+        } else if ratio.round() as usize != samples {
+            warn(
+                warnings,
+                at,
+                format!(
+                    "ANALOG:RATE {analog_rate} Hz gives {} samples per frame, the header lays out {samples}: the header is used",
+                    ratio.round()
+                ),
+            );
+        }
+    }
+    // The header's block, as readers do (Phoenix writes a different POINT:DATA_START);
+    // the parameter only where the header's is 0 or past the end.
+    let header_block = usize::from(h.data_start);
+    let data_block = if header_block > 0 && (header_block - 1) * 512 <= b.len() {
+        header_block
+    } else {
+        count("POINT", "DATA_START").filter(|&d| d > 0.0).map_or(header_block, |d| d as usize)
+    };
+    if data_block == 0 {
+        return Err(ParseError::invalid(16, "the header names data block 0 (blocks count from 1)"));
+    }
+    let data_offset = (data_block - 1) * 512;
+    let word = if float { 4 } else { 2 };
+    let frame_bytes = (points * 4 + channels * samples) * word;
+    let fits = |frames: usize| frame_bytes == 0 || data_offset.saturating_add(frames.saturating_mul(frame_bytes)) <= b.len();
+    let declared = declared_frames(h, params, &fits, warnings);
+    let available = b.len().saturating_sub(data_offset).checked_div(frame_bytes).unwrap_or(declared);
+    if data_offset > b.len() && declared > 0 {
+        return Err(ParseError::eof(
+            b.len() as u64,
+            format!("the data section at byte {data_offset} (block {data_block}), past the end of the file"),
+        ));
+    }
+    let frames = if available < declared {
+        warn(
+            warnings,
+            b.len(),
+            format!(
+                "the file is cut short: it holds {available} of the {declared} frames it declares (each {frame_bytes} bytes from byte {data_offset})"
+            ),
+        );
+        available
+    } else {
+        declared
+    };
+    Ok(Layout { points, channels, samples, float, rate, data_offset, frame_bytes, frames })
+}
+
+/// The frame count: `TRIAL`'s 32-bit fields beyond 65,535; else the header, unless it asks
+/// for more frames than the data holds and `POINT:FRAMES` does not (NDI writes a wrong last
+/// frame); else `POINT:FRAMES`.
+fn declared_frames(h: &Header, params: &Params, fits: &dyn Fn(usize) -> bool, warnings: &mut Vec<RawWarning>) -> usize {
+    let header_frames = if h.last_frame >= h.first_frame { usize::from(h.last_frame - h.first_frame) + 1 } else { 0 };
+    let trial = |n: &str| {
+        let v = params.get("TRIAL", n)?.counts();
+        Some(v.first()? + v.get(1).copied().unwrap_or(0.0) * 65536.0)
+    };
+    if let (Some(start), Some(end)) = (trial("ACTUAL_START_FIELD"), trial("ACTUAL_END_FIELD"))
+        && end >= start
+        && end - start + 1.0 > 65535.0
+    {
+        return (end - start + 1.0) as usize;
+    }
+    let Some(param) = params.get("POINT", "FRAMES") else { return header_frames };
+    let Some(n) = param.count().map(|n| n as usize) else { return header_frames };
+    if n == header_frames {
+        return n;
+    }
+    let (chosen, why) = if fits(header_frames) || !fits(n) {
+        (header_frames, "the header's count is used")
+    } else {
+        (n, "the data holds POINT:FRAMES frames, so that is used")
+    };
+    warnings.push(RawWarning {
+        offset: param.offset as u64,
+        message: format!("POINT:FRAMES is {n} but the header's frames {}–{} make {header_frames}: {why}", h.first_frame, h.last_frame),
+    });
+    chosen
+}
+
+fn point_scales(params: &Params, header_scale: f32, points: usize) -> Vec<f32> {
+    let v = params.get("POINT", "SCALE").map(params::Param::numbers).unwrap_or_default();
+    let first = v.first().copied().unwrap_or(f64::from(header_scale)).abs() as f32;
+    (0..points).map(|p| if v.len() == points { v[p].abs() as f32 } else { first }).collect()
+}
+
+/// Decodes every frame's points and analog samples.
+#[allow(clippy::too_many_arguments)]
+fn decode(
+    b: &[u8],
+    l: &Layout,
+    proc: Processor,
+    scales: &[f32],
+    analog: &meta::AnalogScaling,
+    options: ReadOptions,
+    capture: &mut Capture,
+    warnings: &mut Vec<RawWarning>,
+) {
+    let (n, frames) = (l.points, l.frames);
+    let mut positions = vec![f32::NAN; frames * n * 3];
+    let mut residuals = vec![-1.0f32; frames * n];
+    let mut values = vec![0.0f32; frames * l.samples * l.channels];
+    let (mut zeros, mut nans) = (0usize, 0usize);
+    let word = if l.float { 4 } else { 2 };
+    for f in 0..frames {
+        let frame = &b[l.data_offset + f * l.frame_bytes..][..l.frame_bytes];
+        let (point_bytes, analog_bytes) = frame.split_at(n * 4 * word);
+        for p in 0..n {
+            let (xyz, w) = if l.float {
+                let s = &point_bytes[p * 16..][..16];
+                let v = |k: usize| proc.f32([s[4 * k], s[4 * k + 1], s[4 * k + 2], s[4 * k + 3]]);
+                ([v(0), v(1), v(2)], float_word(v(3)))
+            } else {
+                let s = &point_bytes[p * 8..][..8];
+                let v = |k: usize| proc.i16([s[2 * k], s[2 * k + 1]]);
+                let k = scales[p];
+                ([f32::from(v(0)) * k, f32::from(v(1)) * k, f32::from(v(2)) * k], v(3))
+            };
+            if w < 0 {
+                continue;
+            }
+            if !xyz.iter().all(|c| c.is_finite()) {
+                nans += 1;
+                continue;
+            }
+            if options.zero_is_gap && xyz == [0.0; 3] {
+                zeros += 1;
+                continue;
+            }
+            let i = f * n + p;
+            positions[i * 3..i * 3 + 3].copy_from_slice(&xyz);
+            residuals[i] = f32::from((w >> 8) as u8) * scales[p];
+        }
+        let row = &mut values[f * l.samples * l.channels..][..l.samples * l.channels];
+        for (k, out) in row.iter_mut().enumerate() {
+            let c = k % l.channels.max(1);
+            let raw = if l.float {
+                let s = &analog_bytes[k * 4..][..4];
+                f64::from(proc.f32([s[0], s[1], s[2], s[3]]))
+            } else {
+                let s = [analog_bytes[k * 2], analog_bytes[k * 2 + 1]];
+                if analog.unsigned { f64::from(proc.u16(s)) } else { f64::from(proc.i16(s)) }
+            };
+            *out = ((raw - analog.offsets[c]) * analog.scales[c]) as f32;
+        }
+    }
+    if nans > 0 {
+        warnings.push(RawWarning {
+            offset: l.data_offset as u64,
+            message: format!("{nans} samples have coordinates that are not numbers (NaN) with a valid residual word: read as gaps"),
+        });
+    }
+    if zeros > 0 {
+        warnings.push(RawWarning {
+            offset: l.data_offset as u64,
+            message: format!("{zeros} samples sit at exactly (0, 0, 0): read as gaps (format option c3d.zero_points=keep keeps them)"),
+        });
+    }
+    capture.positions = positions;
+    capture.residuals = residuals;
+    capture.analog.values = values;
+}
+
+/// The 16-bit residual word of a float sample: negative is a gap, and so is 65535.0 (the
+/// word −1 stored as a positive float) or anything above 32,767.
+#[inline]
+fn float_word(v: f32) -> i16 {
+    if v.is_nan() || !(0.0..=32767.5).contains(&v) {
+        return -1;
+    }
+    v.round() as i16
+}
+
+#[cfg(test)]
+mod tests;

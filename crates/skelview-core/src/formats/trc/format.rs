@@ -1,0 +1,75 @@
+//! TRC in the format table.
+
+use crate::core::{Format, Motion};
+use crate::formats::capture_motion::{self, Declared};
+use crate::formats::error::{LoadError, locate_warnings};
+use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, line_starts_with};
+use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
+
+/// What the rest of the program needs to know of this format.
+pub const FORMAT: Format = Format {
+    name: "TRC",
+    channel_names: crate::core::ChannelNames::Short,
+    joints_at_far_end: false,
+    position_note: "replace (each marker's position is its joint's)",
+    assumed_rate_note: None,
+    file_quaternions: false,
+};
+
+/// TRC marker trajectories (Motion Analysis, OpenSim).
+pub struct Trc;
+
+impl FormatInfo for Trc {
+    fn name(&self) -> &'static str {
+        FORMAT.name
+    }
+    fn description(&self) -> &'static str {
+        "TRC marker trajectories (Motion Analysis, OpenSim): one row of marker positions per frame"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["trc"]
+    }
+    fn mime_types(&self) -> &'static [MimeType] {
+        &[MimeType {
+            name: "application/x-trc",
+            comment: "TRC marker trajectories",
+            globs: &["*.trc"],
+            parent: "text/plain",
+            glob_weight: 60,
+            magic: &[("PathFileType", "0")],
+        }]
+    }
+    fn sniff(&self, text: &[u8], _raw: &[u8]) -> bool {
+        line_starts_with(text, b"pathfiletype")
+    }
+}
+
+impl FileFormat for Trc {
+    fn writes(&self) -> bool {
+        true
+    }
+    fn load(
+        &self,
+        sources: &[Source],
+        _options: &LoadOptions,
+        _parallel: &dyn Parallel,
+        observer: &mut dyn LoadObserver,
+    ) -> Result<Motion, LoadError> {
+        let [source] = sources else { return Err(crate::formats::wrong_sources(self, sources)) };
+        let path = source.path().to_owned();
+        let bytes = source.read_all()?;
+        let total = bytes.len() as u64;
+        if observer.progress(0, Some(total)).is_break() {
+            return Err(LoadError::Cancelled { path });
+        }
+        let parsed = super::parse_trc(&bytes).map_err(|e| LoadError::from_parse(&path, &mut &bytes[..], e))?;
+        if observer.progress(total, Some(total)).is_break() {
+            return Err(LoadError::Cancelled { path });
+        }
+        let warnings = locate_warnings(&path, &mut &bytes[..], parsed.warnings);
+        let declared = Declared { up: None, frames: parsed.declared_frames, details: Vec::new() };
+        let motion = capture_motion::motion(FORMAT, &path, parsed.capture, declared, warnings);
+        observer.skeleton_ready(&motion.skeleton, &motion.clip);
+        Ok(motion)
+    }
+}

@@ -1,0 +1,166 @@
+//! Every corpus C3D loads, and its points, analog channels and force platforms agree with a
+//! second reader: ezc3d (the `c3d` package for MIPS files, which ezc3d refuses), run from
+//! tests/python/c3d_reference.py in a Python the test sets up.
+
+#[path = "../../../tests/common/corpus.rs"]
+mod common;
+#[path = "../../../tests/common/python.rs"]
+mod python;
+
+use std::path::Path;
+
+use serde_json::Value;
+use skelview_core::core::capture::Capture;
+use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential};
+
+fn capture(path: &Path) -> std::sync::Arc<Capture> {
+    let request = LoadRequest::file(path).unwrap();
+    let motion = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap_or_else(|e| panic!("{e}"));
+    motion.capture.clone().expect("a C3D motion keeps its capture")
+}
+
+fn reference(python: &Path, file: &Path) -> Value {
+    let script = common::workspace_root().join("tests/python/c3d_reference.py");
+    let out = std::process::Command::new(python).arg(script).arg(file).output().unwrap();
+    assert!(out.status.success(), "{}: {}", file.display(), String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn close(a: f64, b: f64, tolerance: f64) -> bool {
+    (a - b).abs() <= tolerance * (1.0 + b.abs().max(a.abs()) * 1e-3)
+}
+
+#[test]
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
+fn every_corpus_c3d_agrees_with_ezc3d() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(python) = python::python() else { return };
+    let files = common::files(&corpus.join("c3d"), "c3d");
+    assert!(files.len() >= 15);
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let ours = capture(&file);
+        let r = reference(&python, &file);
+        assert_eq!(ours.frames as u64, r["frames"].as_u64().unwrap(), "{name}: frames");
+        let labels = r["labels"].as_array().unwrap();
+        for (p, point) in ours.points.iter().enumerate() {
+            assert_eq!(point.label, labels[p].as_str().unwrap().trim(), "{name}: label {p}");
+        }
+        let mut compared = 0;
+        for (frame, points) in r["positions"].as_object().unwrap() {
+            let f: usize = frame.parse().unwrap();
+            for (p, xyz) in points.as_array().unwrap().iter().enumerate().take(ours.points.len()) {
+                let theirs: Vec<Option<f64>> = xyz.as_array().unwrap().iter().map(Value::as_f64).collect();
+                let mine = ours.position(f, p);
+                match (theirs.as_slice(), mine) {
+                    ([None, ..], None) => {}
+                    // A point at exactly (0, 0, 0) (or Qualisys' 65535.0 word) is a gap here.
+                    ([Some(x), Some(y), Some(z)], None) if [*x, *y, *z] == [0.0; 3] => {}
+                    ([Some(x), Some(y), Some(z)], Some(m)) => {
+                        for (a, b) in [(m.x, *x), (m.y, *y), (m.z, *z)] {
+                            assert!(close(f64::from(a), b, 1e-3), "{name}: frame {f} point {p}: {m} vs ({x}, {y}, {z})");
+                        }
+                        compared += 1;
+                    }
+                    (t, m) => panic!("{name}: frame {f} point {p} ('{}'): {m:?} here, {t:?} there", ours.points[p].label),
+                }
+            }
+        }
+        assert!(compared > 0 || ours.frames == 0, "{name}: no position compared");
+        // (CMU's header claims analog samples with no channel: there are none to compare.)
+        if let Some(samples) = r["analog_samples"].as_u64().filter(|_| !ours.analog.channels.is_empty()) {
+            assert_eq!(ours.analog.samples() as u64, samples, "{name}: analog samples");
+            for (s, values) in r["analog"].as_object().unwrap() {
+                let s: usize = s.parse().unwrap();
+                let n = ours.analog.channels.len();
+                for (c, v) in values.as_array().unwrap().iter().enumerate() {
+                    let mine = f64::from(ours.analog.values[s * n + c]);
+                    assert!(close(mine, v.as_f64().unwrap(), 1e-3), "{name}: analog sample {s} channel {c}: {mine} vs {v}");
+                }
+            }
+        }
+        let Some(plates) = r["plates"].as_array() else { continue };
+        assert_eq!(ours.plates.len(), plates.len(), "{name}: platforms");
+        for (k, (samples, theirs)) in ours.plate_samples().into_iter().zip(plates).enumerate() {
+            let samples = samples.unwrap_or_else(|e| panic!("{name}: platform {k}: {e}"));
+            assert_eq!(samples.len() as u64, theirs["samples"].as_u64().unwrap());
+            for (i, at) in theirs["at"].as_array().unwrap().iter().enumerate() {
+                let s = &samples[at.as_u64().unwrap() as usize];
+                let v = |key: &str| -> [f64; 3] { std::array::from_fn(|j| theirs[key][i][j].as_f64().unwrap_or(f64::NAN)) };
+                let (force, moment, cop) = (v("force"), v("moment"), v("cop"));
+                for j in 0..3 {
+                    assert!(
+                        close(f64::from(s.force[j]), force[j], 1e-2),
+                        "{name}: platform {k} sample {at}: force {} vs {force:?}",
+                        s.force
+                    );
+                    assert!(
+                        close(f64::from(s.moment[j]), moment[j], 1.0),
+                        "{name}: platform {k} sample {at}: moment {} vs {moment:?}",
+                        s.moment
+                    );
+                }
+                if force[2].abs() > 20.0 {
+                    for j in 0..3 {
+                        assert!(
+                            close(f64::from(s.cop[j]), cop[j], 1e-2),
+                            "{name}: platform {k} sample {at}: centre of pressure {} vs {cop:?}",
+                            s.cop
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
+fn one_recording_in_four_encodings_reads_the_same_within_one_scale_step() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = corpus.join("c3d");
+    let names =
+        ["amass_eb015pi_intel_int.c3d", "amass_eb015si_mips_int.c3d", "amass_eb015sr_mips_float.c3d", "amass_eb015vr_dec_float.c3d"];
+    let all: Vec<_> = names.iter().map(|n| capture(&dir.join(n))).collect();
+    let step = 0.0834;
+    for c in &all[1..] {
+        assert_eq!((c.frames, c.points.len()), (all[0].frames, all[0].points.len()));
+        for f in 0..c.frames {
+            for p in 0..c.points.len() {
+                match (all[0].position(f, p), c.position(f, p)) {
+                    (None, None) => {}
+                    (Some(a), Some(b)) => assert!((a - b).abs().max_element() <= step, "frame {f} point {p}: {a} vs {b}"),
+                    (a, b) => panic!("frame {f} point {p}: {a:?} vs {b:?}"),
+                }
+            }
+        }
+        assert_eq!(c.analog.values.len(), all[0].analog.values.len());
+    }
+}
+
+#[test]
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
+fn trc_written_from_every_corpus_c3d_reads_back_the_same_positions_and_gaps() {
+    use skelview_core::export::trc_writer::write_trc;
+    let Some(corpus) = common::corpus() else { return };
+    for file in common::files(&corpus.join("c3d"), "c3d") {
+        let request = LoadRequest::file(&file).unwrap();
+        let motion = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
+        let c = motion.capture.clone().unwrap();
+        let mut bytes = Vec::new();
+        write_trc(&motion, "x.trc", &mut bytes).unwrap();
+        let back = formats::load(&LoadRequest::memory("x.trc", bytes).unwrap(), &LoadOptions::default(), &Sequential, &mut Quiet)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let t = back.capture.clone().unwrap();
+        let markers = c.marker_indices();
+        assert_eq!((t.frames, t.points.len(), t.unit.as_str()), (c.frames, markers.len(), c.unit.as_str()), "{}", file.display());
+        assert!((t.point_rate_hz - c.point_rate_hz).abs() < 1e-9);
+        for f in 0..c.frames {
+            for (j, &p) in markers.iter().enumerate() {
+                assert_eq!(t.position(f, j), c.position(f, p), "{}: frame {f} marker {}", file.display(), c.points[p].label);
+            }
+        }
+        let unexpected: Vec<_> = back.warnings.iter().filter(|w| !w.message.contains("repeat another's label")).collect();
+        assert!(unexpected.is_empty(), "{}: {unexpected:?}", file.display());
+    }
+}

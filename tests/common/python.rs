@@ -1,0 +1,38 @@
+//! A Python with the test-only packages (ezc3d, c3d, numpy), for tests that compare with a
+//! second reader: `SKELVIEW_TEST_PYTHON` when set, else a virtual environment made once under
+//! the target directory (`python3 -m venv`, packages from PyPI at pinned versions).
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The packages the comparison tests import, pinned.
+pub const PACKAGES: [&str; 3] = ["ezc3d==1.7.2", "c3d==0.6.0", "numpy==2.4.6"];
+
+/// The Python to run reference scripts with, or `None` (with a note) outside CI when it
+/// cannot be set up; in CI (`CI=true`) that fails the test.
+pub fn python() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("SKELVIEW_TEST_PYTHON") {
+        return Some(PathBuf::from(p));
+    }
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = here.ancestors().find(|d| d.join("Cargo.lock").is_file()).unwrap_or(here);
+    let venv = root.join("target/test-python");
+    let bin = venv.join("bin/python");
+    let ready = venv.join(".ready");
+    if ready.is_file() {
+        return Some(bin);
+    }
+    let made = Command::new("python3").args(["-m", "venv"]).arg(&venv).status().is_ok_and(|s| s.success())
+        && Command::new(&bin).args(["-m", "pip", "install", "-q"]).args(PACKAGES).status().is_ok_and(|s| s.success());
+    if made {
+        std::fs::write(&ready, PACKAGES.join("\n")).ok();
+        return Some(bin);
+    }
+    let how = format!("python3 -m venv {} && {} -m pip install {}", venv.display(), bin.display(), PACKAGES.join(" "));
+    if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
+        panic!("could not set up the test Python (needs python3 with venv, and PyPI): {how}");
+    }
+    eprintln!("skipping: no test Python with ezc3d ({how})");
+    None
+}
