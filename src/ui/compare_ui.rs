@@ -38,8 +38,15 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     ui.horizontal_wrapped(|ui| {
         let c = &viewer.session.scene.compare;
         let (mut mode, mut heat) = (c.mode, c.heat);
-        ui.radio_value(&mut mode, CompareMode::Position, "position");
-        ui.radio_value(&mut mode, CompareMode::Angle, "local rotation angle");
+        let clips = &viewer.session.scene.clips;
+        if let (Some(a), Some(b)) = (clips.first(), clips.get(c.other)) {
+            if c.mode.effective(&a.motion, &b.motion) == CompareMode::NearestJoint {
+                ui.label("marker to the nearest joint");
+            } else {
+                ui.radio_value(&mut mode, CompareMode::Position, "position");
+                ui.radio_value(&mut mode, CompareMode::Angle, "local rotation angle");
+            }
+        }
         ui.checkbox(&mut heat, "heat map");
         if mode != c.mode {
             commands.push(Command::Compare(CompareEdit::Mode(mode)));
@@ -65,10 +72,16 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         }
     });
     let c = &viewer.session.scene.compare;
+    let clips = &viewer.session.scene.clips;
+    let nearest = clips.get(c.other).is_some_and(|b| c.mode.effective(&clips[0].motion, &b.motion) == CompareMode::NearestJoint);
     let scale = c.overlap.as_ref().map_or(c.mean_now(), |o| o.mean as f32);
     let shown = Shown::of(c.mode, scale, viewer.settings.lengths);
     let unit = shown.symbol;
-    let label = if c.mode == CompareMode::Position { "MPJPE" } else { "mean angle" };
+    let label = match c.unit {
+        "deg" => "mean angle",
+        _ if nearest => "mean marker to nearest joint",
+        _ => "MPJPE",
+    };
     let overlap = match (&c.overlap, viewer.whole.overlap.running()) {
         (Some(o), _) => format!("over the overlap {}", shown.show(o.mean as f32)),
         (None, Some(f)) => format!("over the overlap: computing {:.0}%", f * 100.0),
@@ -98,7 +111,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     if let Some(at) = response.inner {
         commands.push(Command::Playback(PlaybackCommand::Seek(at.x.max(0.0))));
     }
-    if c.heat {
+    if c.heat && !nearest {
         legend_ui(ui, c.legend_max, &shown);
     }
     let (ra, rb) = (
@@ -106,11 +119,11 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         &viewer.session.scene.clips[c.other.min(viewer.session.scene.clips.len() - 1)].motion.skeleton,
     );
     let joint_name = |s: &skelview_core::core::Skeleton, i: usize| s.joints().get(i).map_or("?".to_owned(), |j| j.name.clone());
-    ui.label("worst joints now:");
+    ui.label(if nearest { "markers farthest from a joint now:" } else { "worst joints now:" });
     egui::Grid::new("worst_joints").num_columns(3).striped(true).show(ui, |ui| {
         ui.weak("error");
-        ui.weak("reference");
-        ui.weak("compared");
+        ui.weak(if nearest { "marker" } else { "reference" });
+        ui.weak(if nearest { "nearest joint" } else { "compared" });
         ui.end_row();
         for (i, k, e) in c.worst(5) {
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| ui.monospace(shown.show(e)));
@@ -119,6 +132,12 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             ui.end_row();
         }
     });
+    if nearest {
+        for c in commands {
+            out.send(c);
+        }
+        return;
+    }
     let current: std::collections::HashMap<usize, f32> = c.current.iter().map(|&(i, _, e)| (i, e)).collect();
     let mut partner = c.partner.clone();
     let other_names: Vec<String> = rb.joints().iter().map(|j| j.name.clone()).collect();
@@ -161,7 +180,7 @@ struct Shown {
 impl Shown {
     fn of(mode: CompareMode, scale: f32, lengths: skelview_core::core::LengthDisplay) -> Self {
         match mode {
-            CompareMode::Position => {
+            CompareMode::Position | CompareMode::NearestJoint => {
                 let u = lengths.unit_for(scale);
                 Self { factor: u.per_metre(), symbol: u.symbol(), decimals: u.decimals() }
             }

@@ -296,6 +296,9 @@ pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                 let label = ui.label("every");
                 ui.add(egui::DragValue::new(&mut o.onion_step).range(1..=120).suffix(" frames")).labelled_by(label.id);
             });
+            if viewer.session.scene.clips.iter().any(|c| c.motion.capture.is_some()) {
+                marker_overlays_ui(ui, &mut o);
+            }
             if o != viewer.session.scene.overlays {
                 out.send(Command::Scene(SceneEdit::Overlays(o)));
             }
@@ -442,4 +445,15 @@ fn error_ui(ctx: &egui::Context, viewer: &Viewer, out: &mut Commands) {
             }
         },
     );
+}
+
+/// A capture's drawing choices: marker colours and force platforms.
+fn marker_overlays_ui(ui: &mut egui::Ui, o: &mut skelview_render::scene::Overlays) {
+    use skelview_render::scene::markers::MarkerColor;
+    egui::ComboBox::from_label("Marker colour").selected_text(o.marker_color.label()).show_ui(ui, |ui| {
+        for c in MarkerColor::ALL {
+            ui.selectable_value(&mut o.marker_color, c, c.label());
+        }
+    });
+    ui.checkbox(&mut o.forces, "Force plates and ground reaction forces");
 }

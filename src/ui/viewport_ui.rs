@@ -107,7 +107,12 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands
     if viewer.settings.show_names
         && let Some(m) = &viewer.motion()
     {
-        for (i, j) in m.skeleton.joints().iter().enumerate().filter(|(_, j)| !j.is_end_site) {
+        // A capture's markers in a gap are not drawn, so they are not named either.
+        let gaps = match (&m.capture, viewer.session.active_clip()) {
+            (Some(c), Some(clip)) => skelview_render::scene::markers::gaps(c, skelview_render::scene::markers::frame_at(clip, c, viewer.session.playback.time_secs)),
+            _ => Vec::new(),
+        };
+        for (i, j) in m.skeleton.joints().iter().enumerate().filter(|(i, j)| !j.is_end_site && !gaps.get(*i).copied().unwrap_or(false)) {
             if let Some((p, _)) = viewer.positions().get(i).and_then(|p| viewer.view.camera.project(*p, rect.width(), rect.height())) {
                 painter.text(
                     rect.min + egui::vec2(p.x + 6.0, p.y),

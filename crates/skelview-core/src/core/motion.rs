@@ -119,6 +119,9 @@ pub struct SourceInfo {
     pub takes: Vec<Take>,
     /// Index in `takes` of the one loaded.
     pub take: Option<usize>,
+    /// The file's axis that points right on screen, where it declares one (C3D
+    /// `POINT:X_SCREEN`): it turns the display about the up axis.
+    pub screen_right: Option<UpAxis>,
 }
 
 /// A skeleton, its clip, and what the loader learned on the way.
@@ -165,7 +168,7 @@ impl Motion {
         let s = &self.source;
         let metres = self.metres_with(unit);
         DisplayFrame {
-            display_from_file: super::units::display_transform(metres, up.unwrap_or(s.up_axis)),
+            display_from_file: super::units::display_transform_axes(metres, up.unwrap_or(s.up_axis), s.screen_right),
             size_m: super::units::usable_size_m(s.body_height * metres, s.motion_extent * metres),
         }
     }

@@ -101,6 +101,20 @@ pub fn display_transform(metres_per_raw_unit: f32, up: UpAxis) -> Mat4 {
     rotate * scale
 }
 
+/// [`display_transform`], with the file's axis that points right on screen (C3D
+/// `POINT:X_SCREEN`) made display +X, so that display +Z is right × up. Without one, or with
+/// one along the up axis, the up axis alone decides (as [`display_transform`]).
+pub fn display_transform_axes(metres_per_raw_unit: f32, up: UpAxis, right: Option<UpAxis>) -> Mat4 {
+    let Some(right) = right.filter(|r| r.vector().dot(up.vector()).abs() < 0.5) else {
+        return display_transform(metres_per_raw_unit, up);
+    };
+    let (r, u) = (right.vector(), up.vector());
+    let toward_viewer = r.cross(u);
+    // Rows: display X = right, Y = up, Z = right × up (a rotation: the axes are orthonormal).
+    let rotate = glam::Mat3::from_cols(r, u, toward_viewer).transpose();
+    Mat4::from_mat3(rotate) * Mat4::from_scale(Vec3::splat(metres_per_raw_unit))
+}
+
 /// A length unit with its size in metres.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum LengthUnit {
@@ -462,6 +476,12 @@ mod tests {
     fn z_up_maps_to_y_up() {
         assert_eq!(UpAxis::Z.to_y_up(Vec3::new(1.0, 2.0, 3.0)), Vec3::new(1.0, 3.0, -2.0));
         let m = display_transform(0.01, UpAxis::Z).transform_point3(Vec3::new(100.0, 200.0, 300.0));
+        // X to the right and Z up is what the up axis alone does; Y to the right turns it.
+        let same = display_transform_axes(0.01, UpAxis::Z, Some(UpAxis::X)).transform_point3(Vec3::new(100.0, 200.0, 300.0));
+        assert!((same - m).length() < 1e-6);
+        let turned = display_transform_axes(1.0, UpAxis::Z, Some(UpAxis::Y)).transform_point3(Vec3::new(1.0, 2.0, 3.0));
+        assert!((turned - Vec3::new(2.0, 3.0, 1.0)).length() < 1e-6, "{turned}");
+        assert_eq!(display_transform_axes(1.0, UpAxis::Z, Some(UpAxis::Z)), display_transform(1.0, UpAxis::Z));
         assert!((m - Vec3::new(1.0, 3.0, -2.0)).length() < 1e-5, "{m}");
     }
 }

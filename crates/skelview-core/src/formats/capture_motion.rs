@@ -16,6 +16,8 @@ use crate::core::{ChannelKind, Clip, Format, Joint, Motion, PositionRule, Skelet
 pub struct Declared {
     /// Up axis (C3D `POINT:Y_SCREEN`), when declared.
     pub up: Option<UpAxis>,
+    /// The axis pointing right on screen (C3D `POINT:X_SCREEN`), when declared.
+    pub right: Option<UpAxis>,
     /// Frame count the file states.
     pub frames: Option<u64>,
     /// Header facts.
@@ -66,6 +68,7 @@ pub fn motion(format: Format, path: &Path, capture: Capture, declared: Declared,
     parsed.unit = LengthUnit::parse(&capture.unit);
     parsed.declared_units = Some(capture.unit.clone());
     parsed.up = declared.up;
+    parsed.screen_right = declared.right;
     parsed.declared_frames = declared.frames;
     parsed.details = declared.details;
     let mut motion = finish::motion(format, vec![path.to_owned()], parsed, warnings);

@@ -30,6 +30,8 @@ pub struct Parsed {
     pub details: Vec<(String, String)>,
     /// The animations the file holds, and which one was loaded.
     pub takes: (Vec<crate::core::Take>, Option<usize>),
+    /// The axis pointing right on screen, where the file declares one.
+    pub screen_right: Option<UpAxis>,
 }
 
 impl Parsed {
@@ -46,6 +48,7 @@ impl Parsed {
             angle_unit,
             details: Vec::new(),
             takes: (Vec::new(), None),
+            screen_right: None,
         }
     }
 }
@@ -97,6 +100,7 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, mut parsed: Parsed, mut warni
         details: parsed.details,
         takes: parsed.takes.0,
         take: parsed.takes.1,
+        screen_right: parsed.screen_right,
     };
     let mut motion = Motion { skeleton: parsed.skeleton, clip: parsed.clip, source, warnings, capture: None };
     if let Some(w) = size_warning(&motion) {

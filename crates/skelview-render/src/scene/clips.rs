@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use glam::{Mat4, Vec3};
 
+use skelview_core::core::capture::PlateSample;
 use skelview_core::core::units::{LengthUnit, UpAxis};
 use skelview_core::core::{DisplayFrame, Interpolation, LocalPose, Motion, PoseAt, Sampler};
 use skelview_core::formats::FormatOptions;
@@ -123,6 +124,8 @@ pub struct ClipView {
     /// For a body without height (a prop, a single joint): the root's path over the whole
     /// clip in display space before the placement, drawn so that the view is never empty.
     pub path: Vec<Vec3>,
+    /// A capture's force-platform samples, computed once (empty without a capture).
+    plates: Arc<[Result<Vec<PlateSample>, String>]>,
 }
 
 /// Points sampled along a path: enough for a smooth line, bounded for long clips.
@@ -157,7 +160,9 @@ impl ClipView {
         let name = motion.source.paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>();
         let name = if name.is_empty() { format!("clip {}", index + 1) } else { name.join(" + ") };
         let display = motion.display_with(None, None);
+        let plates = motion.capture.as_ref().map_or_else(Vec::new, |c| c.plate_samples()).into();
         Self {
+            plates,
             path: path_of(&motion, display.display_from_file),
             floor_y: skelview_core::core::bounds::floor_y(&motion, display.display_from_file),
             display,
@@ -193,6 +198,11 @@ impl ClipView {
     /// The up axis in force (the user's choice, else the file's).
     pub fn up_axis(&self) -> UpAxis {
         self.up_override.unwrap_or(self.motion.source.up_axis)
+    }
+
+    /// The capture's force-platform samples (one list per platform, or why it has none).
+    pub fn plate_samples(&self) -> &[Result<Vec<PlateSample>, String>] {
+        &self.plates
     }
 
     /// `display_from_file` followed by the layout's placement.

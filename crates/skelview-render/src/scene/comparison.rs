@@ -26,6 +26,40 @@ pub enum CompareMode {
     Position,
     /// Angle between the joints' local rotations, degrees.
     Angle,
+    /// A capture's markers against a skeleton: each marker's distance to the skeleton's
+    /// nearest joint, metres (chosen by itself when the reference is a capture and the
+    /// compared clip is not; markers in a gap are left out).
+    NearestJoint,
+}
+
+impl CompareMode {
+    /// The mode in force for reference `a` and compared `b`: marker to nearest joint when a
+    /// capture is compared with a skeleton, else the chosen one.
+    pub fn effective(self, a: &Motion, b: &Motion) -> Self {
+        if a.capture.is_some() && b.capture.is_none() { Self::NearestJoint } else if self == Self::NearestJoint { Self::Position } else { self }
+    }
+}
+
+/// The joint of `joints` nearest to `p` and its distance (`None` when `p` is not finite or
+/// there are no joints).
+fn nearest(p: Vec3, joints: &[Vec3]) -> Option<(usize, f32)> {
+    if !p.is_finite() {
+        return None;
+    }
+    joints.iter().enumerate().map(|(k, q)| (k, (p - *q).length())).filter(|(_, d)| d.is_finite()).min_by(|x, y| x.1.total_cmp(&y.1))
+}
+
+/// Makes the positions of markers in a gap at clip time `t` NaN (so they count nowhere).
+fn mask_gaps(m: &Motion, t: f64, positions: &mut [Vec3]) {
+    let Some(c) = &m.capture else { return };
+    let frame = ((t * c.point_rate_hz).round().max(0.0) as usize).min(c.frames.saturating_sub(1));
+    for (j, p) in c.marker_indices().into_iter().enumerate() {
+        if c.is_gap(frame, p)
+            && let Some(x) = positions.get_mut(j)
+        {
+            *x = Vec3::NAN;
+        }
+    }
 }
 
 /// State of the comparison panel.
@@ -54,6 +88,9 @@ pub struct CompareView {
     pub unit: &'static str,
     /// Colour per joint of the compared clip (its bone from the parent), when `heat` is on.
     pub bone_colors: Vec<[f32; 4]>,
+    /// The shared time of the poses being compared (`None` for the rest pose), for the
+    /// capture's gaps.
+    pub now_secs: Option<f64>,
     pairs_for: Option<(u64, u64, usize)>,
 }
 
@@ -126,6 +163,7 @@ pub fn overlap_curve(input: &OverlapInput, keep_going: &(dyn Fn(f64) -> bool + S
                 }
                 sa.positions(a, PoseAt::Time(t - input.offsets.0), input.interpolation, ta);
                 sb.positions(b, PoseAt::Time(tb_local.max(0.0)), input.interpolation, tb);
+                mask_gaps(a, t - input.offsets.0, &mut sa.positions);
                 pair_errors(&input.pairs, input.mode, (&sa.local, &sa.positions), (&sb.local, &sb.positions), &mut errors);
                 let (mut sum, mut count, mut max) = (0.0f32, 0usize, 0.0f32);
                 for &e in errors.iter().filter(|e| e.is_finite()) {
@@ -169,6 +207,7 @@ impl Default for CompareView {
             legend_max: 0.0,
             unit: "m",
             bone_colors: Vec::new(),
+            now_secs: None,
             pairs_for: None,
         }
     }
@@ -223,6 +262,7 @@ fn pair_errors(
                 (Some(a), Some(b)) => a.rotation.normalize().angle_between(b.rotation.normalize()).to_degrees(),
                 _ => f32::NAN,
             },
+            CompareMode::NearestJoint => pa.get(i).and_then(|a| nearest(*a, pb)).map_or(f32::NAN, |(_, d)| d),
         };
         out.push(e);
     }
@@ -272,9 +312,10 @@ impl CompareView {
         for p in &mut self.partner {
             *p = p.filter(|&k| k < nb);
         }
-        let pairs = self.pairs();
-        let to_units = match self.mode {
-            CompareMode::Position => {
+        let mode = self.mode.effective(&a.motion, &b.motion);
+        let pairs = if mode == CompareMode::NearestJoint { (0..a.motion.skeleton.len()).map(|i| (i, 0)).collect() } else { self.pairs() };
+        let to_units = match mode {
+            CompareMode::Position | CompareMode::NearestJoint => {
                 // The display transforms already give metres: the panel picks m, cm or mm.
                 self.unit = "m";
                 1.0
@@ -291,7 +332,7 @@ impl CompareView {
             offsets: (a.offset_secs, b.offset_secs),
             transforms: (ta, tb),
             pairs: pairs.clone(),
-            mode: self.mode,
+            mode,
             interpolation,
             to_units,
         };
@@ -304,15 +345,23 @@ impl CompareView {
         let (mut pa, mut pb, mut errors) = (Vec::new(), Vec::new(), Vec::new());
         joint_positions(&a.pose.global, ta, &mut pa);
         joint_positions(&b.pose.global, tb, &mut pb);
-        pair_errors(&pairs, self.mode, (a.local(), &pa), (b.local(), &pb), &mut errors);
+        if let Some(t) = self.now_secs {
+            mask_gaps(&a.motion, a.local_time(t), &mut pa);
+        }
+        pair_errors(&pairs, mode, (a.local(), &pa), (b.local(), &pb), &mut errors);
         self.current.clear();
-        self.current.extend(pairs.iter().zip(&errors).map(|(&(i, k), &e)| (i, k, e * to_units)));
+        if mode == CompareMode::NearestJoint {
+            // The partner shown is the joint nearest now.
+            self.current.extend(pairs.iter().zip(&errors).map(|(&(i, _), &e)| (i, nearest(pa[i], &pb).map_or(0, |n| n.0), e)));
+        } else {
+            self.current.extend(pairs.iter().zip(&errors).map(|(&(i, k), &e)| (i, k, e * to_units)));
+        }
         self.legend_max = match &self.overlap {
             Some(o) => o.legend_max,
             None => self.current.iter().map(|c| c.2).filter(|e| e.is_finite()).fold(self.legend_max, f32::max),
         };
         self.bone_colors.clear();
-        if self.heat {
+        if self.heat && mode != CompareMode::NearestJoint {
             self.bone_colors.resize(nb, [0.55, 0.55, 0.58, 1.0]);
             let top = self.legend_max.max(1e-9);
             for &(_, k, e) in &self.current {

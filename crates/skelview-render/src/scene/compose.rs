@@ -161,6 +161,7 @@ impl Scene {
     /// apart by theirs, and the compared clip's bones take the heat map's when it is on.
     pub fn compose(&mut self, frame: &FrameSpec, out: &mut DrawData) {
         self.pose_all(frame);
+        self.compare.now_secs = (frame.pose == PoseMode::Animated).then_some(frame.time_secs);
         self.compare.update(&self.clips, self.layout, frame.interpolation);
         let single = self.clips.len() == 1;
         for (i, c) in self.clips.iter().enumerate() {
@@ -179,17 +180,28 @@ impl Scene {
             let selected = if i == frame.active { frame.selected } else { None };
             let heat = (i == self.compare.other && !self.compare.bone_colors.is_empty()).then_some(self.compare.bone_colors.as_slice());
             let floor = c.placement.transform_point3(Vec3::new(0.0, c.floor_y, 0.0)).y;
-            draw::build_colored(
-                &c.motion.skeleton,
-                &c.pose.global,
-                c.world_from_file(),
-                c.display.size_m,
-                floor,
-                &style,
-                selected,
-                heat,
-                out,
-            );
+            if let Some(capture) = &c.motion.capture {
+                let at = match frame.pose {
+                    PoseMode::Animated => super::markers::frame_at(c, capture, frame.time_secs),
+                    _ => 0,
+                };
+                super::markers::build(c, capture, at, self.overlays.marker_color, &style, selected, out);
+                if self.overlays.forces && frame.pose == PoseMode::Animated {
+                    super::markers::forces(c, capture, frame.time_secs, out);
+                }
+            } else {
+                draw::build_colored(
+                    &c.motion.skeleton,
+                    &c.pose.global,
+                    c.world_from_file(),
+                    c.display.size_m,
+                    floor,
+                    &style,
+                    selected,
+                    heat,
+                    out,
+                );
+            }
             let [r, g, b, a] = style.bone_color;
             let color = [r, g, b, a * 0.8];
             for w in c.path.windows(2) {

@@ -9,6 +9,7 @@ mod comparison;
 mod compose;
 pub mod draw;
 pub mod gpu_types;
+pub mod markers;
 mod overlays;
 
 pub use camera::{OrbitCamera, ViewPreset};

@@ -20,11 +20,15 @@ pub struct Overlays {
     pub onion: usize,
     /// Frames between ghost poses.
     pub onion_step: usize,
+    /// How a capture's markers are coloured.
+    pub marker_color: super::markers::MarkerColor,
+    /// Draw force platforms and their ground reaction forces.
+    pub forces: bool,
 }
 
 impl Default for Overlays {
     fn default() -> Self {
-        Self { trails: false, trail_secs: 1.0, onion: 0, onion_step: 5 }
+        Self { trails: false, trail_secs: 1.0, onion: 0, onion_step: 5, marker_color: super::markers::MarkerColor::Clip, forces: true }
     }
 }
 

@@ -18,16 +18,42 @@ pub const FORMAT: Format = Format {
     file_quaternions: false,
 };
 
-/// Whether a sample at exactly (0, 0, 0) is a gap.
-pub static ZERO_POINTS: FormatOption = FormatOption {
-    key: "c3d.zero_points",
-    label: "C3D points at (0, 0, 0)",
-    help: "whether a sample at exactly (0, 0, 0) is a gap (writers that mark lost points that way) or a position",
-    values: OptionValues::Choice {
-        choices: &[Choice { value: "gap", label: "a gap (default)" }, Choice { value: "keep", label: "a position" }],
-        default: "gap",
+/// The format's options.
+pub static OPTIONS: [FormatOption; 2] = [
+    // Whether a sample at exactly (0, 0, 0) is a gap.
+    FormatOption {
+        key: "c3d.zero_points",
+        label: "C3D points at (0, 0, 0)",
+        help: "whether a sample at exactly (0, 0, 0) is a gap (writers that mark lost points that way) or a position",
+        values: OptionValues::Choice {
+            choices: &[Choice { value: "gap", label: "a gap (default)" }, Choice { value: "keep", label: "a position" }],
+            default: "gap",
+        },
     },
-};
+    // Which of the lab's axes points right on screen, over the file's `POINT:X_SCREEN`.
+    FormatOption {
+        key: "c3d.x_screen",
+        label: "C3D axis to the right (X_SCREEN)",
+        help: "the lab axis drawn pointing right, turning the capture about the up axis (the file's POINT:X_SCREEN by default); use it to line markers up with a skeleton exported in other axes",
+        values: OptionValues::Choice {
+            choices: &[
+                Choice { value: "file", label: "as the file says (default)" },
+                Choice { value: "+X", label: "+X" },
+                Choice { value: "-X", label: "-X" },
+                Choice { value: "+Y", label: "+Y" },
+                Choice { value: "-Y", label: "-Y" },
+                Choice { value: "+Z", label: "+Z" },
+                Choice { value: "-Z", label: "-Z" },
+            ],
+            default: "file",
+        },
+    },
+];
+
+/// Whether a sample at exactly (0, 0, 0) is a gap.
+pub static ZERO_POINTS: &FormatOption = &OPTIONS[0];
+/// Which lab axis points right on screen.
+pub static X_SCREEN: &FormatOption = &OPTIONS[1];
 
 /// C3D: 3D points, analog channels, force platforms, events.
 pub struct C3d;
@@ -64,7 +90,7 @@ impl FormatInfo for C3d {
 
 impl FileFormat for C3d {
     fn options(&self) -> &'static [FormatOption] {
-        std::slice::from_ref(&ZERO_POINTS)
+        &OPTIONS
     }
     fn load(
         &self,
@@ -88,16 +114,20 @@ impl FileFormat for C3d {
         let capture = parsed.capture;
         let axes = &capture.axes;
         let up = axes.y_screen.as_deref().and_then(UpAxis::parse);
+        let right = match X_SCREEN.choice(&options.format) {
+            "file" => axes.x_screen.as_deref().and_then(UpAxis::parse),
+            chosen => UpAxis::parse(chosen),
+        };
         let mut details = parsed.details;
         details.push((
             "axes".into(),
             format!(
                 "X_SCREEN {}, Y_SCREEN {}",
-                axes.x_screen.as_deref().unwrap_or("(none)"),
+                right.map_or_else(|| "(none)".to_owned(), UpAxis::signed_name),
                 axes.y_screen.as_deref().unwrap_or("(none: up detected)")
             ),
         ));
-        let declared = Declared { up, frames: Some(capture.frames as u64), details };
+        let declared = Declared { up, right, frames: Some(capture.frames as u64), details };
         let warnings = capture_motion::binary_warnings(&path, parsed.warnings);
         let motion = capture_motion::motion(FORMAT, &path, capture, declared, warnings);
         observer.skeleton_ready(&motion.skeleton, &motion.clip);

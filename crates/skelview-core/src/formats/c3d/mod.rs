@@ -21,7 +21,7 @@ mod format;
 mod meta;
 pub mod params;
 
-pub use format::{C3d, FORMAT, ZERO_POINTS};
+pub use format::{C3d, FORMAT, X_SCREEN, ZERO_POINTS};
 
 use crate::core::capture::Capture;
 use crate::formats::error::{ParseError, RawWarning};

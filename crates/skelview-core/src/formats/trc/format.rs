@@ -67,7 +67,7 @@ impl FileFormat for Trc {
             return Err(LoadError::Cancelled { path });
         }
         let warnings = locate_warnings(&path, &mut &bytes[..], parsed.warnings);
-        let declared = Declared { up: None, frames: parsed.declared_frames, details: Vec::new() };
+        let declared = Declared { up: None, right: None, frames: parsed.declared_frames, details: Vec::new() };
         let motion = capture_motion::motion(FORMAT, &path, parsed.capture, declared, warnings);
         observer.skeleton_ready(&motion.skeleton, &motion.clip);
         Ok(motion)
