@@ -16,6 +16,9 @@ pub fn kind_color(kind: Kind) -> egui::Color32 {
         Kind::Limit => egui::Color32::from_rgb(255, 150, 30),
         Kind::BoneLength => egui::Color32::from_rgb(60, 210, 210),
         Kind::NeutralPose => egui::Color32::from_rgb(110, 200, 90),
+        Kind::Gap => egui::Color32::from_rgb(150, 150, 160),
+        Kind::Jump => egui::Color32::from_rgb(255, 90, 120),
+        Kind::Swap => egui::Color32::from_rgb(80, 140, 255),
     }
 }
 

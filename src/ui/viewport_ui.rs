@@ -109,7 +109,10 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands
     {
         // A capture's markers in a gap are not drawn, so they are not named either.
         let gaps = match (&m.capture, viewer.session.active_clip()) {
-            (Some(c), Some(clip)) => skelview_render::scene::markers::gaps(c, skelview_render::scene::markers::frame_at(clip, c, viewer.session.playback.time_secs)),
+            (Some(c), Some(clip)) => skelview_render::scene::markers::gaps(
+                c,
+                skelview_render::scene::markers::frame_at(clip, c, viewer.session.playback.time_secs),
+            ),
             _ => Vec::new(),
         };
         for (i, j) in m.skeleton.joints().iter().enumerate().filter(|(i, j)| !j.is_end_site && !gaps.get(*i).copied().unwrap_or(false)) {

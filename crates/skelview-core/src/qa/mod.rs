@@ -9,6 +9,7 @@
 mod bones;
 mod channels;
 mod contact;
+mod markers;
 mod motion_checks;
 mod neutral;
 mod ranges;
@@ -42,12 +43,35 @@ pub enum Kind {
     BoneLength,
     /// The rest pose or first frame far from the ideal neutral pose.
     NeutralPose,
+    /// A capture's marker missing for longer than a threshold.
+    Gap,
+    /// A capture's marker that jumps between two frames.
+    Jump,
+    /// Two nearby markers of a capture that exchange places (labels swapped).
+    Swap,
 }
 
 impl Kind {
     /// Every kind, in report order.
-    pub const ALL: [Kind; 9] =
-        [Kind::Pop, Kind::Jitter, Kind::FootSlide, Kind::Floor, Kind::Frozen, Kind::Flip, Kind::Limit, Kind::BoneLength, Kind::NeutralPose];
+    pub const ALL: [Kind; 12] = [
+        Kind::Pop,
+        Kind::Jitter,
+        Kind::FootSlide,
+        Kind::Floor,
+        Kind::Frozen,
+        Kind::Flip,
+        Kind::Limit,
+        Kind::BoneLength,
+        Kind::NeutralPose,
+        Kind::Gap,
+        Kind::Jump,
+        Kind::Swap,
+    ];
+
+    /// True for the kinds that check a capture's markers (the others check skeletons).
+    pub fn is_marker_check(self) -> bool {
+        matches!(self, Kind::Gap | Kind::Jump | Kind::Swap)
+    }
 
     /// Name in reports and on the command line (`foot_slide`).
     pub fn name(self) -> &'static str {
@@ -61,6 +85,9 @@ impl Kind {
             Kind::Limit => "limit",
             Kind::BoneLength => "bone_length",
             Kind::NeutralPose => "neutral_pose",
+            Kind::Gap => "gap",
+            Kind::Jump => "jump",
+            Kind::Swap => "swap",
         }
     }
 
@@ -198,8 +225,10 @@ pub fn analyse(m: &Motion, thresholds: &Thresholds, kinds: &[Kind], progress: &(
 
 /// [`analyse`] in a given [`Space`] (the viewer's unit and up-axis overrides).
 pub fn analyse_in(m: &Motion, space: Space, thresholds: &Thresholds, kinds: &[Kind], progress: &(dyn Fn(f32) + Sync)) -> Report {
-    let wants = |k: Kind| kinds.contains(&k);
-    let needs_tracks = kinds.iter().any(|k| !matches!(k, Kind::Limit | Kind::NeutralPose));
+    // A capture's markers get the marker checks; a skeleton's joints the others.
+    let capture = m.capture.is_some();
+    let wants = |k: Kind| kinds.contains(&k) && k.is_marker_check() == capture;
+    let needs_tracks = !capture && kinds.iter().any(|k| !matches!(k, Kind::Limit | Kind::NeutralPose) && !k.is_marker_check());
     // The detectors that read rows alone run beside forward kinematics, and those that read
     // the tracks beside each other: several of them are one sequential pass each.
     let only = |k: Kind, find: &(dyn Fn() -> Vec<Finding> + Sync)| if wants(k) { find() } else { Vec::new() };
@@ -245,8 +274,21 @@ pub fn analyse_in(m: &Motion, space: Space, thresholds: &Thresholds, kinds: &[Ki
             findings.extend(part);
         }
     }
+    if let Some(c) = &m.capture {
+        let t = &thresholds.markers;
+        let metres = space.metres;
+        for (kind, find) in [
+            (Kind::Gap, markers::gaps as fn(&crate::core::capture::Capture, f32, &thresholds::MarkerThresholds) -> Vec<Finding>),
+            (Kind::Jump, markers::jumps),
+            (Kind::Swap, markers::swaps),
+        ] {
+            if wants(kind) {
+                findings.extend(find(c, metres, t));
+            }
+        }
+    }
     progress(0.9);
-    let neutral = neutral::verdicts(m, &space);
+    let neutral = if capture { Vec::new() } else { neutral::verdicts(m, &space) };
     if wants(Kind::NeutralPose) {
         findings.extend(neutral::findings(&neutral, &thresholds.neutral_pose, &m.skeleton));
     }
@@ -259,7 +301,7 @@ pub fn analyse_in(m: &Motion, space: Space, thresholds: &Thresholds, kinds: &[Ki
         neutral,
         frames: m.clip.num_frames(),
         frame_time_secs: m.clip.frame_time_secs,
-        kinds: Kind::ALL.into_iter().filter(|k| wants(*k)).collect(),
+        kinds: Kind::ALL.into_iter().filter(|k| kinds.contains(k)).collect(),
         found,
         longest_frames,
     }

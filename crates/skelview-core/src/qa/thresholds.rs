@@ -87,6 +87,26 @@ impl Default for FrozenThresholds {
     }
 }
 
+/// Marker checks of a capture (C3D, TRC): gaps, jumps and label swaps.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MarkerThresholds {
+    /// Shortest gap reported, seconds (shorter ones are routinely filled).
+    pub gap_secs: f32,
+    /// A marker that leaves the path its neighbouring frames draw by more than this…
+    pub jump_m: f32,
+    /// …and by more than this many times its median is a jump.
+    pub jump_factor: f32,
+    /// Two markers closer than this may swap labels.
+    pub swap_near_m: f32,
+}
+
+impl Default for MarkerThresholds {
+    fn default() -> Self {
+        Self { gap_secs: 0.2, jump_m: 0.02, jump_factor: 10.0, swap_near_m: 0.2 }
+    }
+}
+
 /// `flip`: an Euler channel that wraps while the rotation barely changes.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -167,6 +187,8 @@ pub struct Thresholds {
     pub bone_length: BoneLengthThresholds,
     /// Neutral pose.
     pub neutral_pose: NeutralThresholds,
+    /// Markers (gaps, jumps, label swaps).
+    pub markers: MarkerThresholds,
 }
 
 impl Thresholds {
@@ -201,6 +223,10 @@ impl Thresholds {
             ("limit.tolerance_deg", self.limit.tolerance_deg),
             ("bone_length.percent", self.bone_length.percent),
             ("neutral_pose.limb_deg", self.neutral_pose.limb_deg),
+            ("markers.gap_secs", self.markers.gap_secs),
+            ("markers.jump_m", self.markers.jump_m),
+            ("markers.jump_factor", self.markers.jump_factor),
+            ("markers.swap_near_m", self.markers.swap_near_m),
         ];
         for (name, v) in values {
             if !v.is_finite() || v < 0.0 {

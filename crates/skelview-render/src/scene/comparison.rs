@@ -36,7 +36,13 @@ impl CompareMode {
     /// The mode in force for reference `a` and compared `b`: marker to nearest joint when a
     /// capture is compared with a skeleton, else the chosen one.
     pub fn effective(self, a: &Motion, b: &Motion) -> Self {
-        if a.capture.is_some() && b.capture.is_none() { Self::NearestJoint } else if self == Self::NearestJoint { Self::Position } else { self }
+        if a.capture.is_some() && b.capture.is_none() {
+            Self::NearestJoint
+        } else if self == Self::NearestJoint {
+            Self::Position
+        } else {
+            self
+        }
     }
 }
 

@@ -80,14 +80,25 @@ fn residual_color(r: f32, max: f32) -> [f32; 4] {
 
 /// Appends the markers of clip `c` at `frame` (gaps left out).
 #[allow(clippy::too_many_arguments)]
-pub fn build(c: &ClipView, capture: &Capture, frame: usize, color: MarkerColor, style: &Style, selected: Option<usize>, out: &mut DrawData) {
+pub fn build(
+    c: &ClipView,
+    capture: &Capture,
+    frame: usize,
+    color: MarkerColor,
+    style: &Style,
+    selected: Option<usize>,
+    out: &mut DrawData,
+) {
     if !style.joints {
         return;
     }
     let markers = capture.marker_indices();
     let radius = c.display.size_m * 0.009;
     let max_residual = if color == MarkerColor::Residual {
-        (0..capture.frames).step_by((capture.frames / 64).max(1)).flat_map(|f| markers.iter().filter_map(move |&p| capture.residual(f, p))).fold(0.0, f32::max)
+        (0..capture.frames)
+            .step_by((capture.frames / 64).max(1))
+            .flat_map(|f| markers.iter().filter_map(move |&p| capture.residual(f, p)))
+            .fold(0.0, f32::max)
     } else {
         0.0
     };
@@ -182,7 +193,8 @@ mod tests {
 
     fn clip(fz: f32) -> ClipView {
         let declared = Declared { up: Some(skelview_core::core::UpAxis::Z), right: None, frames: None, details: Vec::new() };
-        let m = capture_motion::motion(skelview_core::formats::c3d::FORMAT, std::path::Path::new("x.c3d"), capture(fz), declared, Vec::new());
+        let m =
+            capture_motion::motion(skelview_core::formats::c3d::FORMAT, std::path::Path::new("x.c3d"), capture(fz), declared, Vec::new());
         let mut c = ClipView::new(Arc::new(m), 0);
         c.pose_at(0.0, skelview_core::core::Interpolation::Nearest);
         c
