@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(bvh asf amc htr acl_sjson acl_zip x3d vrml fbx gltf mnm); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(bvh asf amc htr acl_sjson acl_zip x3d vrml fbx gltf mnm c3d trc); fi
 corpus_src="../shared/corpus"
 seed() { # target, find patterns...
   local t="$1"; shift
@@ -34,7 +34,10 @@ seed vrml -name '*.x3dv' -o -name '*.wrl'
 seed fbx -name '*.fbx'
 seed gltf -name '*.gltf' -o -name '*.glb'
 seed mnm -name '*.mnm'
+seed c3d -name '*.c3d' -size -400k
+seed trc -name '*.trc'
 cp -n tests/data/fbx/*.fbx fuzz/corpus/fbx/ 2>/dev/null || true
+cp -n tests/data/trc/*.trc fuzz/corpus/trc/ 2>/dev/null || true
 options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -max_len=262144 -print_final_stats=1)
 summary='^(stat::number_of_executed_units|stat::peak_rss_mb|==|SUMMARY|Done)'
 if cargo +nightly fuzz --version >/dev/null 2>&1; then

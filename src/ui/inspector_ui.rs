@@ -130,6 +130,9 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                 out.send(Command::Selection(SelectionEdit::Joint(Some(c))));
             }
         }
+        if let Some(c) = &motion.capture {
+            marker_ui(ui, c, i, viewer.session.active_frame());
+        }
         let degrees = motion.source.angle_unit == "deg";
         let Some(readout) = JointReadout::of(&motion, i, viewer.session.active_frame()) else { return };
         ui.separator();
@@ -215,5 +218,30 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                 .join("\n");
             ui.ctx().copy_text(text);
         }
+    });
+}
+
+/// A capture's marker: its description, where it is now (or that it is in a gap), its
+/// residual and its gaps over the capture.
+fn marker_ui(ui: &mut egui::Ui, c: &skelview_core::core::capture::Capture, joint: usize, frame: usize) {
+    let Some(&p) = c.marker_indices().get(joint) else { return };
+    let point = &c.points[p];
+    ui.separator();
+    ui.label(egui::RichText::new(format!("Marker at frame {frame}")).strong());
+    egui::Grid::new(("marker", joint)).num_columns(2).show(ui, |ui| {
+        if !point.description.is_empty() {
+            row(ui, "description", point.description.clone());
+        }
+        match c.position(frame, p) {
+            Some(at) => {
+                row(ui, "position", format!("{} {}", vec3(at), c.unit));
+                row(ui, "residual", c.residual(frame, p).map_or("-".into(), |r| format!("{r:.3} {}", c.unit)));
+            }
+            None => row(ui, "position", "missing (a gap in the file)".into()),
+        }
+        let runs = c.gap_runs(p);
+        let missing: usize = runs.iter().map(|(a, b)| b - a + 1).sum();
+        let longest = runs.iter().map(|(a, b)| b - a + 1).max().unwrap_or(0);
+        row(ui, "gaps", format!("{} ({missing} of {} frames missing, longest {longest})", runs.len(), c.frames));
     });
 }

@@ -45,6 +45,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     if viewer.session.scene.clips.len() > 1 || viewer.session.scene.clips.iter().any(|c| !c.motion.clip.missing().is_empty()) {
         extents_ui(ui, viewer, &p, &mut push);
     }
+    events_ui(ui, viewer, &p, &mut push);
     findings_ui(ui, viewer, &p, &mut push);
     ui.horizontal(|ui| {
         let rate_label = ui.label("rate");
@@ -115,15 +116,64 @@ fn extents_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &skelview_core::core::Playb
         // Frames where the file left values missing (held for drawing): a red band.
         let ft = c.motion.clip.frame_time_secs;
         let mut columns = PixelRuns::new(rect);
-        for run in c.motion.clip.missing() {
-            let (a, b) = (c.offset_secs + run.first as f64 * ft, c.offset_secs + (run.last as f64 + 1.0) * ft);
+        let mut cover = |first: usize, last: usize| {
+            let (a, b) = (c.offset_secs + first as f64 * ft, c.offset_secs + (last as f64 + 1.0) * ft);
             columns.cover(x_of(a), x_of(b).max(x_of(a) + 1.0));
+        };
+        match &c.motion.capture {
+            // A capture: the selected marker's gaps (most frames miss some marker).
+            Some(capture) => {
+                let selected = (i == viewer.session.active).then_some(viewer.view.selected).flatten();
+                if let Some(&p) = selected.and_then(|j| capture.marker_indices().get(j).copied()).as_ref() {
+                    for (first, last) in capture.gap_runs(p) {
+                        cover(first, last);
+                    }
+                }
+            }
+            None => {
+                for run in c.motion.clip.missing() {
+                    cover(run.first as usize, run.last as usize);
+                }
+            }
         }
         columns.paint(&painter, y, row - 1.0, egui::Color32::from_rgb(230, 40, 40));
     }
     let x = x_of(p.time_secs);
     painter
         .line_segment([egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())], egui::Stroke::new(1.5, ui.visuals().strong_text_color()));
+    if let Some(pos) = response.interact_pointer_pos().filter(|_| response.clicked() || response.dragged()) {
+        push(PlaybackCommand::Seek(((pos.x - rect.left()) / rect.width().max(1.0)) as f64 * span));
+    }
+}
+
+/// The active capture's events on the shared clock: a tick each, coloured by context (left
+/// blue, right red, others grey); hovering names them, clicking seeks.
+fn events_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &skelview_core::core::Playback, push: &mut impl FnMut(PlaybackCommand)) {
+    let Some(c) = viewer.session.active_clip() else { return };
+    let Some(capture) = c.motion.capture.as_ref().filter(|k| !k.events.is_empty()) else { return };
+    let span = (p.num_frames().saturating_sub(1) as f64 * p.frame_time_secs()).max(1e-9);
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(ui.available_width(), 9.0), egui::Sense::click_and_drag());
+    let painter = ui.painter_at(rect);
+    let x_of = |t: f64| rect.left() + (t / span).clamp(0.0, 1.0) as f32 * rect.width();
+    painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
+    // Event times count from the trial's frame 1; the clip starts at its first frame.
+    let start = f64::from(capture.first_frame.saturating_sub(1)) / capture.point_rate_hz.max(1e-9);
+    let mut under = Vec::new();
+    for e in &capture.events {
+        let x = x_of(c.offset_secs + e.time_secs - start);
+        let color = match e.context.to_ascii_lowercase().as_str() {
+            "left" => egui::Color32::from_rgb(80, 140, 255),
+            "right" => egui::Color32::from_rgb(255, 90, 80),
+            _ => egui::Color32::from_gray(200),
+        };
+        painter.line_segment([egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())], egui::Stroke::new(2.0, color));
+        if response.hover_pos().is_some_and(|q| (q.x - x).abs() < 4.0) {
+            under.push(format!("{} {} at {:.3} s", e.context, e.label, e.time_secs));
+        }
+    }
+    if !under.is_empty() {
+        response.clone().on_hover_text(under.join("\n"));
+    }
     if let Some(pos) = response.interact_pointer_pos().filter(|_| response.clicked() || response.dragged()) {
         push(PlaybackCommand::Seek(((pos.x - rect.left()) / rect.width().max(1.0)) as f64 * span));
     }

@@ -1,4 +1,4 @@
-//! Load throughput of the formats besides BVH and ASF/AMC, on their largest corpus files,
+//! Load throughput of the formats besides BVH and ASF/AMC (and C3D against BVH per value), on their largest corpus files,
 //! through the same `formats::load` the viewer and CLI use (parse, skeleton, clip, units).
 //!
 //! Run: `cargo bench -p skelview-core --bench formats`. Results: see benches/RESULTS.md and the README.
@@ -39,6 +39,21 @@ fn bench(c: &mut Criterion) {
         // Fail loudly rather than time an error path.
         formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap_or_else(|e| panic!("{e}"));
         g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function(name.rsplit('/').next().unwrap_or(&name), |b| {
+            b.iter(|| formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).expect("loads"))
+        });
+    }
+    g.finish();
+    // C3D against the BVH parser per value of frame data: the markers of CMU take 01_01 and
+    // the skeleton solved from them, as values (channels × frames) per second.
+    let mut g = c.benchmark_group("c3d_vs_bvh_per_value");
+    g.sample_size(20);
+    g.measurement_time(Duration::from_secs(4));
+    for rel in ["c3d/cmu_01_01_float.c3d", "bvh/cmu_cgspeed_01_01.bvh"] {
+        let (name, bytes) = corpus(rel);
+        let request = LoadRequest::memory(name.clone(), bytes).unwrap_or_else(|e| panic!("{e}"));
+        let m = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap_or_else(|e| panic!("{e}"));
+        g.throughput(Throughput::Elements((m.clip.channels_per_frame() * m.clip.num_frames()) as u64));
         g.bench_function(name.rsplit('/').next().unwrap_or(&name), |b| {
             b.iter(|| formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).expect("loads"))
         });

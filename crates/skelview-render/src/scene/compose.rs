@@ -213,7 +213,12 @@ impl Scene {
         if let Some(c) = self.clips.get(frame.active).filter(|c| c.visible) {
             // A halo around each flagged joint, larger than a selected joint.
             let radius = c.display.size_m * 0.03;
-            for p in self.flagged.iter().filter_map(|&j| c.positions().get(j)) {
+            // A capture's marker in a gap has no position to ring.
+            let gaps = match (&c.motion.capture, frame.pose) {
+                (Some(capture), PoseMode::Animated) => super::markers::gaps(capture, super::markers::frame_at(c, capture, frame.time_secs)),
+                _ => Vec::new(),
+            };
+            for p in self.flagged.iter().filter(|&&j| !gaps.get(j).copied().unwrap_or(false)).filter_map(|&j| c.positions().get(j)) {
                 out.joints.push(MeshInstance {
                     world_from_model: Mat4::from_scale_rotation_translation(Vec3::splat(radius), glam::Quat::IDENTITY, *p)
                         .to_cols_array_2d(),

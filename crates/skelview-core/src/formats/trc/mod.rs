@@ -210,15 +210,7 @@ mod tests {
 
     /// Written by hand from the format's description, as OpenSim's examples lay it out
     /// (tabs, a trailing gap dropped, a gap in the middle as empty fields).
-    const OUTSIDE: &str = "PathFileType\t4\t(X/Y/Z)\twalk.trc\r\n\
-DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\r\n\
-60.00\t60.00\t3\t2\tmm\t60.00\t1\t3\r\n\
-Frame#\tTime\tLFHD\t\t\tRFHD\t\t\r\n\
-\t\tX1\tY1\tZ1\tX2\tY2\tZ2\r\n\
-\r\n\
-1\t0.000\t1.0\t2.0\t3.0\t4.0\t5.0\t6.0\r\n\
-2\t0.017\t\t\t\t4.5\t5.5\t6.5\r\n\
-3\t0.033\t1.2\t2.2\t3.2\r\n";
+    const OUTSIDE: &str = include_str!("../../../../../tests/data/trc/outside_writer.trc");
 
     #[test]
     fn an_outside_writers_file_reads_with_its_gaps() {

@@ -1,0 +1,21 @@
+#![no_main]
+//! Fuzz target: arbitrary bytes as C3D, then its force platforms and its TRC and MOT
+//! writers (run: cargo +nightly fuzz run c3d).
+
+#[path = "common.rs"]
+mod common;
+
+use std::sync::Arc;
+
+use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    common::load_and_pose(&skelview_core::formats::c3d::C3d, vec![("x.c3d", data)]);
+    let request = LoadRequest { format: &skelview_core::formats::c3d::C3d, sources: vec![Source::Memory { name: "x.c3d".into(), bytes: Arc::from(data) }] };
+    let Ok(m) = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet) else { return };
+    let mut sink = std::io::sink();
+    let _ = skelview_core::export::trc_writer::write_trc(&m, "x.trc", &mut sink);
+    if let Some(c) = &m.capture {
+        let _ = skelview_core::export::mot_writer::write_mot(c, "x.mot", 10.0, &mut sink);
+    }
+});
