@@ -45,14 +45,8 @@ pub(super) fn write_text(c: &Capture, out: &mut dyn Write) -> std::io::Result<()
         let context = if e.context.is_empty() { String::new() } else { format!("{} ", e.context) };
         writeln!(out, "  {:.3} s  {context}{}", e.time_secs, e.label)?;
     }
-    let gaps: Vec<(usize, usize, usize)> = markers
-        .iter()
-        .map(|&p| {
-            let runs = c.gap_runs(p);
-            (p, runs.iter().map(|(a, b)| b - a + 1).sum(), runs.iter().map(|(a, b)| b - a + 1).max().unwrap_or(0))
-        })
-        .filter(|g| g.1 > 0)
-        .collect();
+    let stats = c.gap_stats();
+    let gaps: Vec<(usize, usize, usize)> = markers.iter().map(|&p| (p, stats[p].missing, stats[p].longest)).filter(|g| g.1 > 0).collect();
     let total: usize = gaps.iter().map(|g| g.1).sum();
     writeln!(out, "gaps:            {total} marker frames missing, on {} of {} markers", gaps.len(), markers.len())?;
     for (p, n, longest) in gaps {
@@ -103,6 +97,7 @@ struct EventJson<'a> {
 }
 
 pub(super) fn to_json(c: &Capture) -> CaptureJson<'_> {
+    let stats = c.gap_stats();
     CaptureJson {
         point_rate_hz: c.point_rate_hz,
         unit: &c.unit,
@@ -112,7 +107,7 @@ pub(super) fn to_json(c: &Capture) -> CaptureJson<'_> {
             .points
             .iter()
             .enumerate()
-            .map(|(i, p)| PointJson { label: &p.label, kind: p.kind.name(), gaps: c.gap_count(i) })
+            .map(|(i, p)| PointJson { label: &p.label, kind: p.kind.name(), gaps: stats[i].missing })
             .collect(),
         analog_rate_hz: c.analog.rate_hz,
         analog_channels: c.analog.channels.iter().map(|ch| ChannelJson { label: &ch.label, unit: &ch.unit }).collect(),

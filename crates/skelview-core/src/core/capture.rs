@@ -157,7 +157,8 @@ pub struct Capture {
     pub frames: usize,
     /// `positions[(frame * points + point) * 3 ..][..3]`, file units; NaN in gaps.
     pub positions: Vec<f32>,
-    /// `residuals[frame * points + point]`, file units; negative in gaps (−1).
+    /// `residuals[frame * points + point]`, file units; negative in gaps (−1). A sample is a
+    /// gap exactly when its residual is negative (readers keep this so).
     pub residuals: Vec<f32>,
     /// Analog channels.
     pub analog: Analog,
@@ -182,14 +183,17 @@ impl Capture {
         if frame >= self.frames || point >= n {
             return None;
         }
+        if self.residuals[frame * n + point] < 0.0 {
+            return None;
+        }
         let i = (frame * n + point) * 3;
-        let p = Vec3::new(self.positions[i], self.positions[i + 1], self.positions[i + 2]);
-        (p.is_finite() && self.residuals[frame * n + point] >= 0.0).then_some(p)
+        Some(Vec3::new(self.positions[i], self.positions[i + 1], self.positions[i + 2]))
     }
 
     /// True when `point` has no position at `frame`.
     pub fn is_gap(&self, frame: usize, point: usize) -> bool {
-        self.position(frame, point).is_none()
+        let n = self.points.len();
+        frame >= self.frames || point >= n || self.residuals[frame * n + point] < 0.0
     }
 
     /// Residual of `point` at `frame` (file units), `None` in a gap.
@@ -200,6 +204,9 @@ impl Capture {
 
     /// Frames where `point` is missing.
     pub fn gap_count(&self, point: usize) -> usize {
+        if point >= self.points.len() {
+            return 0;
+        }
         (0..self.frames).filter(|&f| self.is_gap(f, point)).count()
     }
 
@@ -223,6 +230,28 @@ impl Capture {
         runs
     }
 
+    /// Every point's gaps in one pass over the samples (frame by frame, as they are stored).
+    pub fn gap_stats(&self) -> Vec<GapStats> {
+        let n = self.points.len();
+        let mut stats = vec![GapStats::default(); n];
+        let mut current = vec![0usize; n];
+        for f in 0..self.frames {
+            for (p, r) in self.residuals[f * n..(f + 1) * n].iter().enumerate() {
+                if *r < 0.0 {
+                    if current[p] == 0 {
+                        stats[p].runs += 1;
+                    }
+                    current[p] += 1;
+                    stats[p].missing += 1;
+                    stats[p].longest = stats[p].longest.max(current[p]);
+                } else {
+                    current[p] = 0;
+                }
+            }
+        }
+        stats
+    }
+
     /// Length of the capture in seconds.
     pub fn duration_secs(&self) -> f64 {
         if self.point_rate_hz > 0.0 { self.frames as f64 / self.point_rate_hz } else { 0.0 }
@@ -232,6 +261,17 @@ impl Capture {
     pub fn plate_samples(&self) -> Vec<Result<Vec<PlateSample>, String>> {
         self.plates.iter().map(|p| super::force_plates::compute(p, &self.analog)).collect()
     }
+}
+
+/// One point's gaps over a capture.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GapStats {
+    /// Frames missing.
+    pub missing: usize,
+    /// Runs of missing frames.
+    pub runs: usize,
+    /// Frames in the longest run.
+    pub longest: usize,
 }
 
 /// Makes joint names unique by numbering repeats (`RKNE`, `RKNE (2)`); returns how many were
@@ -285,6 +325,8 @@ mod tests {
         assert_eq!(c.residual(2, 0), Some(0.25));
         assert_eq!(c.gap_count(0), 1);
         assert_eq!(c.gap_runs(0), vec![(1, 1)]);
+        assert_eq!(c.gap_stats()[0], GapStats { missing: 1, runs: 1, longest: 1 });
+        assert_eq!(c.gap_stats()[1], GapStats::default());
         assert_eq!(c.marker_indices(), vec![0]);
         assert!((c.duration_secs() - 0.03).abs() < 1e-12);
     }

@@ -52,30 +52,36 @@ impl Clip {
     pub fn hold_missing(&mut self) -> usize {
         let (n, cpf) = (self.num_frames, self.channels_per_frame);
         let mut count = 0;
-        for c in 0..cpf {
-            let mut run: Option<u32> = None;
-            let mut last_valid: Option<f32> = None;
-            for f in 0..n {
-                let v = self.values[f * cpf + c];
+        // Frame by frame (the buffer's order), each channel's open run and last valid value
+        // kept aside: one pass over memory however many channels there are.
+        let mut run: Vec<Option<u32>> = vec![None; cpf];
+        let mut last_valid: Vec<Option<f32>> = vec![None; cpf];
+        for f in 0..n {
+            let row = &mut self.values[f * cpf..(f + 1) * cpf];
+            for (c, v) in row.iter_mut().enumerate() {
                 if v.is_finite() {
-                    if let Some(first) = run.take() {
+                    if let Some(first) = run[c].take() {
                         self.missing.push(MissingRun { channel: c as u32, first, last: f as u32 - 1 });
-                        if last_valid.is_none() {
-                            // Missing from the start: hold the first valid value backwards.
-                            for g in first as usize..f {
-                                self.values[g * cpf + c] = v;
-                            }
-                        }
                     }
-                    last_valid = Some(v);
+                    last_valid[c] = Some(*v);
                 } else {
                     count += 1;
-                    run.get_or_insert(f as u32);
-                    self.values[f * cpf + c] = last_valid.unwrap_or(0.0);
+                    run[c].get_or_insert(f as u32);
+                    *v = last_valid[c].unwrap_or(f32::NAN);
                 }
             }
-            if let Some(first) = run {
+        }
+        for (c, first) in run.iter().enumerate() {
+            if let Some(first) = *first {
                 self.missing.push(MissingRun { channel: c as u32, first, last: n as u32 - 1 });
+            }
+        }
+        // Missing from the start: hold the first valid value backwards (0 when there is none).
+        for r in self.missing.iter().filter(|r| r.first == 0) {
+            let c = r.channel as usize;
+            let fill = if (r.last as usize) + 1 < n { self.values[(r.last as usize + 1) * cpf + c] } else { 0.0 };
+            for g in 0..=r.last as usize {
+                self.values[g * cpf + c] = fill;
             }
         }
         self.missing.sort_by_key(|r| (r.first, r.channel));

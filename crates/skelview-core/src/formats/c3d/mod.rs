@@ -345,7 +345,7 @@ fn float_word(v: f32) -> i16 {
     if v.is_nan() || !(0.0..=32767.5).contains(&v) {
         return -1;
     }
-    v.round() as i16
+    (v + 0.5) as i16
 }
 
 #[cfg(test)]

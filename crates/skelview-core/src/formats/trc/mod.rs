@@ -189,7 +189,16 @@ pub fn parse_trc(b: &[u8]) -> Result<ParsedTrc, ParseError> {
             message: format!("NumFrames is {n} but the file has {frames} rows: {frames} frames are read"),
         });
     }
-    let residuals = positions.chunks_exact(3).map(|p| if p.iter().all(|v| v.is_finite()) { 0.0 } else { -1.0 }).collect();
+    // A sample is a gap when any coordinate is: all three NaN, so the capture's rule holds.
+    let mut residuals = Vec::with_capacity(positions.len() / 3);
+    for p in positions.chunks_exact_mut(3) {
+        if p.iter().all(|v| v.is_finite()) {
+            residuals.push(0.0);
+        } else {
+            p.fill(f32::NAN);
+            residuals.push(-1.0);
+        }
+    }
     let capture = Capture {
         point_rate_hz: rate,
         first_frame: first_frame.unwrap_or(1),
