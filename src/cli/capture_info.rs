@@ -29,7 +29,7 @@ pub(super) fn write_text(c: &Capture, out: &mut dyn Write) -> std::io::Result<()
         }
     }
     writeln!(out, "force plates:    {}", c.plates.len())?;
-    for (i, (p, samples)) in c.plates.iter().zip(c.plate_samples()).enumerate() {
+    for (i, (p, samples)) in c.plates.iter().zip(skelview_core::core::force_plates::samples(c)).enumerate() {
         let centre = (p.corners[0] + p.corners[1] + p.corners[2] + p.corners[3]) / 4.0;
         let peak = samples.as_ref().map_or_else(
             |e| format!("not computed: {e}"),

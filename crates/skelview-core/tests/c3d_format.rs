@@ -81,7 +81,7 @@ fn every_corpus_c3d_agrees_with_ezc3d() {
         }
         let Some(plates) = r["plates"].as_array() else { continue };
         assert_eq!(ours.plates.len(), plates.len(), "{name}: platforms");
-        for (k, (samples, theirs)) in ours.plate_samples().into_iter().zip(plates).enumerate() {
+        for (k, (samples, theirs)) in skelview_core::core::force_plates::samples(&ours).into_iter().zip(plates).enumerate() {
             let samples = samples.unwrap_or_else(|e| panic!("{name}: platform {k}: {e}"));
             assert_eq!(samples.len() as u64, theirs["samples"].as_u64().unwrap());
             for (i, at) in theirs["at"].as_array().unwrap().iter().enumerate() {

@@ -256,11 +256,6 @@ impl Capture {
     pub fn duration_secs(&self) -> f64 {
         if self.point_rate_hz > 0.0 { self.frames as f64 / self.point_rate_hz } else { 0.0 }
     }
-
-    /// Every platform's samples (one per analog sample), computed from the analog channels.
-    pub fn plate_samples(&self) -> Vec<Result<Vec<PlateSample>, String>> {
-        self.plates.iter().map(|p| super::force_plates::compute(p, &self.analog)).collect()
-    }
 }
 
 /// One point's gaps over a capture.

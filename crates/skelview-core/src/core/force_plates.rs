@@ -9,7 +9,12 @@
 
 use glam::{DMat3, DVec3};
 
-use super::capture::{Analog, ForcePlate, PlateSample};
+use super::capture::{Analog, Capture, ForcePlate, PlateSample};
+
+/// Every platform's samples of `capture` (one per analog sample), or why a platform has none.
+pub fn samples(capture: &Capture) -> Vec<Result<Vec<PlateSample>, String>> {
+    capture.plates.iter().map(|p| compute(p, &capture.analog)).collect()
+}
 
 /// Inputs a platform type reads.
 pub fn channel_count(kind: u16) -> Option<usize> {

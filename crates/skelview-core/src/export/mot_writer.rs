@@ -29,8 +29,7 @@ pub fn write_mot(capture: &Capture, name: &str, threshold_n: f32, out: &mut dyn 
     if capture.plates.is_empty() {
         return Err(MotError::NoPlatforms("the capture has no force platforms (FORCE_PLATFORM:USED is 0 or missing)".into()));
     }
-    let samples: Vec<_> = capture
-        .plate_samples()
+    let samples: Vec<_> = crate::core::force_plates::samples(capture)
         .into_iter()
         .enumerate()
         .map(|(i, s)| s.map_err(|e| MotError::NoPlatforms(format!("platform {}: {e}", i + 1))))

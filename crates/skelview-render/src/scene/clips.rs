@@ -160,7 +160,7 @@ impl ClipView {
         let name = motion.source.paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>();
         let name = if name.is_empty() { format!("clip {}", index + 1) } else { name.join(" + ") };
         let display = motion.display_with(None, None);
-        let plates = motion.capture.as_ref().map_or_else(Vec::new, |c| c.plate_samples()).into();
+        let plates = motion.capture.as_ref().map_or_else(Vec::new, |c| skelview_core::core::force_plates::samples(c)).into();
         Self {
             plates,
             path: path_of(&motion, display.display_from_file),
