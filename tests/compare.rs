@@ -143,3 +143,39 @@ fn an_mnm_map_matches_renamed_joints() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// CMU 01_01's markers against the skeleton solved from them: with the capture's X_SCREEN
+/// turned to +Y (the cgspeed BVH's axes) the markers sit on the skeleton, as read they do not.
+#[test]
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
+fn a_capture_against_its_solved_skeleton_fits_once_its_axes_agree() {
+    use skelview_core::compare::marker_fit;
+    let Some(corpus) = common::corpus() else { return };
+    let load = |rel: &str, options: &LoadOptions| {
+        formats::load(&LoadRequest::file(corpus.join(rel)).unwrap(), options, &Sequential, &mut Quiet).unwrap()
+    };
+    let skeleton = load("bvh/cmu_cgspeed_01_01.bvh", &LoadOptions::default());
+    let as_read = load("c3d/cmu_01_01_float.c3d", &LoadOptions::default());
+    let mut turned = LoadOptions::default();
+    turned.format.set("c3d.x_screen", "+Y").unwrap();
+    let aligned = load("c3d/cmu_01_01_float.c3d", &turned);
+    let fit = marker_fit(&aligned, &skeleton, 0.0).unwrap();
+    let off = marker_fit(&as_read, &skeleton, 0.0).unwrap();
+    assert!(fit.frames.len() > 2700);
+    assert!(fit.mean() < 0.12, "markers sit on the skeleton: {} m", fit.mean());
+    assert!(off.mean() > 3.0 * fit.mean(), "turned 90° they do not: {} vs {}", off.mean(), fit.mean());
+    // The head markers are nearest the head.
+    let per = fit.per_marker();
+    let lfhd = aligned.skeleton.joints().iter().position(|j| j.name == "LFHD").unwrap();
+    let (_, _, joint) = per[lfhd].unwrap();
+    assert!(skeleton.skeleton.joints()[joint].name.to_lowercase().contains("head"), "{}", skeleton.skeleton.joints()[joint].name);
+    // And the command line says the same.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
+        .args(["compare", "--format-option", "c3d.x_screen=+Y"])
+        .arg(corpus.join("c3d/cmu_01_01_float.c3d"))
+        .arg(corpus.join("bvh/cmu_cgspeed_01_01.bvh"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("marker to nearest joint: mean "), "{text}");
+}

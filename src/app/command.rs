@@ -172,6 +172,9 @@ pub enum WindowEdit {
     Issues(bool),
     /// The channel curves of the selected joint.
     Curves(bool),
+    /// Show a capture's signal (analog, platform, model output) in the curves window, or
+    /// (`None`) the selected joint's channels.
+    Signal(Option<skelview_core::core::signals::Signal>),
     /// The joint tree's search text.
     JointFilter(String),
     /// The order of the findings list.

@@ -34,6 +34,8 @@ pub struct CurvesInput {
     pub serial: u64,
     /// The joint.
     pub joint: usize,
+    /// A capture's signal to show instead of the joint's channels.
+    pub signal: Option<skelview_core::core::signals::Signal>,
     /// Shared time of the clip's first frame.
     pub offset_secs: f64,
     /// Metres per file unit (the user's unit override applied).
@@ -42,8 +44,44 @@ pub struct CurvesInput {
 
 impl PartialEq for CurvesInput {
     fn eq(&self, o: &Self) -> bool {
-        (self.serial, self.joint, self.offset_secs, self.metres_per_unit) == (o.serial, o.joint, o.offset_secs, o.metres_per_unit)
+        (self.serial, self.joint, self.signal, self.offset_secs, self.metres_per_unit)
+            == (o.serial, o.joint, o.signal, o.offset_secs, o.metres_per_unit)
     }
+}
+
+/// The curves `input` asks for: its capture signal's, else its joint's channels.
+pub fn curves_of(input: &CurvesInput, keep_going: &dyn Fn(f64) -> bool) -> Option<Vec<ChannelCurve>> {
+    match (input.signal, &input.motion.capture) {
+        (Some(signal), Some(capture)) => Some(signal_curves(capture, signal, input.offset_secs)),
+        _ => channel_curves(&input.motion, input.joint, input.offset_secs, input.metres_per_unit, keep_going),
+    }
+}
+
+/// One curve per component of a capture's signal, on the shared clock (the capture's first
+/// frame at `offset_secs`), in the signal's own unit; samples without a value are left out.
+pub fn signal_curves(
+    capture: &skelview_core::core::capture::Capture,
+    signal: skelview_core::core::signals::Signal,
+    offset_secs: f64,
+) -> Vec<ChannelCurve> {
+    let Some(s) = skelview_core::core::signals::series(capture, signal) else { return Vec::new() };
+    let n = s.values.len();
+    let dt = if s.rate_hz > 0.0 { 1.0 / s.rate_hz } else { 0.0 };
+    let (t0, t1) = (offset_secs, offset_secs + n.saturating_sub(1) as f64 * dt);
+    let unit = if s.unit.is_empty() { String::new() } else { format!(" ({})", s.unit) };
+    (0..s.components.len())
+        .map(|k| {
+            let mut points = Decimator::new(t0, t1, STORED_COLUMNS, n);
+            for (i, row) in s.values.iter().enumerate() {
+                if let Some(v) = row.get(k).filter(|v| v.is_finite()) {
+                    points.push(offset_secs + i as f64 * dt, f64::from(*v));
+                }
+            }
+            let name =
+                if s.components.len() == 1 { format!("{}{unit}", s.label) } else { format!("{} {}{unit}", s.label, s.components[k]) };
+            ChannelCurve { name, points: points.finish(), length: false, flips: Vec::new(), flip_count: 0 }
+        })
+        .collect()
 }
 
 /// The curves of `joint`'s channels in `m`, whose first frame is at shared time `offset_secs`

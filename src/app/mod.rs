@@ -36,7 +36,7 @@ pub use command::{
     CameraEdit, ClipEdit, Command, Commands, CompareEdit, Export, FilesCommand, JobCommand, SceneEdit, SelectionEdit, SettingEdit,
     WindowEdit,
 };
-pub use curves::{ChannelCurve, CurvesInput, channel_curves};
+pub use curves::{ChannelCurve, CurvesInput, channel_curves, curves_of, signal_curves};
 pub use dialogs::Dialog;
 pub use error::AppError;
 pub use jobs::{ExportError, Finished, Jobs, NameMapError};
@@ -524,14 +524,15 @@ impl Viewer {
             Some(input) => self.whole.overlap.want(input.clone(), &self.waker, move |p| scene::overlap_curve(&input, &|f| p.keep_going(f))),
             None => self.whole.overlap.clear(),
         }
-        let (Some(joint), Some(c)) = (self.view.selected, self.session.active_clip()) else { return };
-        if self.view.show_curves {
+        let Some(c) = self.session.active_clip() else { return };
+        let signal = self.view.signal.filter(|_| c.motion.capture.is_some());
+        if self.view.show_curves && (signal.is_some() || self.view.selected.is_some()) {
             let metres_per_unit = c.motion.metres_with(c.unit_override);
-            let input = CurvesInput { motion: c.motion.clone(), serial: c.serial, joint, offset_secs: c.offset_secs, metres_per_unit };
+            let joint = self.view.selected.unwrap_or(0);
+            let input =
+                CurvesInput { motion: c.motion.clone(), serial: c.serial, joint, signal, offset_secs: c.offset_secs, metres_per_unit };
             let job = input.clone();
-            self.whole.curves.want(input, &self.waker, move |p| {
-                channel_curves(&job.motion, job.joint, job.offset_secs, job.metres_per_unit, &|f| p.keep_going(f))
-            });
+            self.whole.curves.want(input, &self.waker, move |p| curves_of(&job, &|f| p.keep_going(f)));
         }
     }
 

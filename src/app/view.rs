@@ -20,6 +20,8 @@ pub struct View {
     pub show_help: bool,
     /// The channel-curves window is open.
     pub show_curves: bool,
+    /// A capture's signal the curves window shows instead of the selected joint's channels.
+    pub signal: Option<skelview_core::core::signals::Signal>,
     /// Joint tree search text.
     pub joint_filter: String,
     /// Aspect of the viewport, for framing.
@@ -88,6 +90,7 @@ impl Default for View {
             follow_root: false,
             show_help: false,
             show_curves: false,
+            signal: None,
             joint_filter: String::new(),
             aspect: 16.0 / 9.0,
             viewport_px: (1280, 720),
@@ -117,6 +120,7 @@ impl View {
             W::ClearMeasure => self.measure.picks.clear(),
             W::Issues(open) => self.issues.open = open,
             W::Curves(open) => self.show_curves = open,
+            W::Signal(signal) => self.signal = signal,
             W::JointFilter(text) => self.joint_filter = text,
             W::IssueSort(sort) => self.issues.sort = sort,
             W::IssueKind(kind, listed) => {

@@ -1,10 +1,12 @@
-//! `skelview compare A B [--mnm MAP] [--align none|roots|roots+heading] [--offset SECS] [--csv]`.
+//! `skelview compare A B [--mnm MAP] [--align none|roots|roots+heading] [--offset SECS] [--csv]`;
+//! a capture against a skeleton measures each marker's distance to the nearest joint.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{Args, ExitCode, fail, load_all};
-use skelview_core::compare::{Align, compare_with_map};
+use skelview_core::compare::{Align, compare_with_map, marker_fit};
+use skelview_core::core::Motion;
 use skelview_core::export::positions::csv_field;
 
 pub(super) fn run(
@@ -28,6 +30,12 @@ pub(super) fn run(
         eprintln!("skelview: compare takes two motions (an ASF with its AMC counts as one), got {}", motions.len());
         return 2;
     };
+    // A capture against a skeleton (either order): each marker to the nearest joint.
+    match (&a.capture, &b.capture) {
+        (Some(_), None) => return markers(a, b, offset_secs, csv, out),
+        (None, Some(_)) => return markers(b, a, -offset_secs, csv, out),
+        _ => {}
+    }
     let c = compare_with_map(a, b, align, offset_secs, map.as_deref());
     let name = |m: &skelview_core::core::Motion, i: usize| m.skeleton.joints()[i].name.clone();
     let result = (|| -> std::io::Result<()> {
@@ -57,5 +65,39 @@ pub(super) fn run(
     match result {
         Ok(()) => 0,
         Err(_) => 0, // broken pipe: stop quietly
+    }
+}
+
+/// `compare CAPTURE SKELETON`: every marker's distance to the skeleton's nearest joint.
+fn markers(capture: &Motion, skeleton: &Motion, offset_secs: f64, csv: bool, out: &mut dyn Write) -> ExitCode {
+    let Some(fit) = marker_fit(capture, skeleton, offset_secs) else { return 2 };
+    let marker = |j: usize| capture.skeleton.joints()[j].name.clone();
+    let joint = |k: usize| skeleton.skeleton.joints().get(k).map_or(String::new(), |j| j.name.clone());
+    let result = (|| -> std::io::Result<()> {
+        if csv {
+            writeln!(out, "frame,time,marker,nearest_joint,distance_m")?;
+            for ((row, near), &(f, t)) in fit.distances.iter().zip(&fit.nearest).zip(&fit.frames) {
+                for (j, (d, k)) in row.iter().zip(near).enumerate() {
+                    let (d, k) =
+                        if d.is_finite() { (d.to_string(), csv_field(&joint(*k as usize))) } else { (String::new(), String::new()) };
+                    writeln!(out, "{f},{t},{},{k},{d}", csv_field(&marker(j)))?;
+                }
+            }
+            return Ok(());
+        }
+        writeln!(out, "marker to nearest joint: mean {} m", fit.mean())?;
+        writeln!(out, "frames compared: {} (offset {offset_secs} s)", fit.frames.len())?;
+        let mut rows: Vec<(usize, (f32, f32, usize))> =
+            fit.per_marker().into_iter().enumerate().filter_map(|(j, r)| Some((j, r?))).collect();
+        rows.sort_by(|x, y| y.1.0.total_cmp(&x.1.0));
+        writeln!(out, "markers (mean, max in m, nearest joint), farthest first:")?;
+        for (j, (mean, max, k)) in rows {
+            writeln!(out, "  {} {mean} {max} {}", marker(j), joint(k))?;
+        }
+        Ok(())
+    })();
+    match result {
+        Ok(()) => 0,
+        Err(_) => 0,
     }
 }

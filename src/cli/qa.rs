@@ -118,54 +118,9 @@ fn write_table(out: &mut dyn Write, path: &Path, m: &Motion, r: &Report) {
 }
 
 fn write_json(out: &mut dyn Write, path: &Path, m: &Motion, r: &Report) {
-    let file = path.display().to_string();
-    let take = take_name(m);
-    for f in &r.findings {
-        let line = json!({
-            "file": file,
-            "take": take,
-            "kind": f.kind.name(),
-            "joint": f.joint.map(|_| qa::joint_name(m, f.joint)),
-            "start_frame": f.start_frame,
-            "end_frame": f.end_frame,
-            "start_secs": r.secs(f.start_frame),
-            "end_secs": r.secs(f.end_frame),
-            "value": f.value,
-            "unit": f.unit,
-            "threshold": f.threshold,
-            "message": f.message,
-        });
-        let _ = writeln!(out, "{line}");
+    for record in qa::json_records(&path.display().to_string(), m, r) {
+        let _ = writeln!(out, "{record}");
     }
-    let counts: serde_json::Map<String, serde_json::Value> = r.counts().into_iter().map(|(k, n)| (k.name().to_owned(), json!(n))).collect();
-    let neutral: Vec<serde_json::Value> = r
-        .neutral
-        .iter()
-        .map(|v| {
-            json!({
-                "pose": v.pose,
-                "up": v.up.signed_name(),
-                "facing": v.facing.map(|f| f.signed_name()),
-                "biped_convention": v.biped,
-                "shape": v.shape,
-                "arm_angle_deg": v.arm_angle_deg,
-                "ideal": v.ideal,
-                "worst_limb": v.worst().map(|w| w.limb),
-                "worst_joint": v.worst().map(|w| m.skeleton.joints()[w.joint].name.as_str()),
-                "worst_deg": v.worst().map(|w| w.deg),
-            })
-        })
-        .collect();
-    let summary = json!({
-        "file": file,
-        "take": take,
-        "kind": "summary",
-        "counts": counts,
-        "frames": r.frames,
-        "duration_secs": r.duration_secs(),
-        "neutral_pose": neutral,
-    });
-    let _ = writeln!(out, "{summary}");
 }
 
 fn read_thresholds(options: &QaOptions) -> Result<Thresholds, String> {

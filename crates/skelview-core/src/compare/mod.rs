@@ -1,11 +1,13 @@
 //! Comparing two captures: joint matching, alignment, per-joint position errors over a
 //! shared clock, MPJPE. No GPU, no threads.
 
+pub mod markers;
 pub mod matching;
 
 use glam::{Mat4, Vec3};
 
 use crate::core::{GlobalPose, Interpolation, Motion, PoseAt, Sampler};
+pub use markers::{MarkerFit, marker_fit};
 pub use matching::{MatchKind, Placement, fold, match_joints, match_with_map};
 
 /// How clip B is moved onto clip A before measuring.

@@ -17,6 +17,7 @@ pub mod readout;
 pub mod rest;
 pub mod sampler;
 pub mod shown_length;
+pub mod signals;
 pub mod skeleton;
 pub mod units;
 

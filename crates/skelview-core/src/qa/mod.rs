@@ -13,6 +13,7 @@ mod markers;
 mod motion_checks;
 mod neutral;
 mod ranges;
+mod records;
 pub mod thresholds;
 mod tracks;
 
@@ -20,6 +21,7 @@ use std::collections::BTreeMap;
 
 use crate::core::{LengthUnit, Motion, UpAxis};
 pub use neutral::{LimbDeviation, NeutralVerdict};
+pub use records::json_records;
 pub use thresholds::Thresholds;
 
 /// What a finding is about.

@@ -128,6 +128,14 @@ pub fn parse_trc(b: &[u8]) -> Result<ParsedTrc, ParseError> {
     }
     let mut labels: Vec<String> = names.iter().skip(2).map(|(_, n)| n.clone()).filter(|n| !n.is_empty()).collect();
     let markers = declared_markers.unwrap_or(labels.len());
+    // Every marker needs at least a byte of the file: a larger count is not a count.
+    if markers > b.len() {
+        let at = value("NumMarkers").map_or(0, |v| v.0);
+        return Err(ParseError::invalid(
+            at as u64,
+            format!("NumMarkers is {markers}, more markers than a file of {} bytes can hold", b.len()),
+        ));
+    }
     if labels.len() != markers {
         warnings.push(RawWarning {
             offset: names_line.at as u64,
@@ -241,6 +249,10 @@ mod tests {
         assert_eq!(e.offset as usize, bad.find("4.5x").unwrap());
         assert!(parse_trc(b"hello").is_err());
         assert!(parse_trc(b"PathFileType\t4\n").err().unwrap().to_string().contains("end of file"));
+        // A header value read as NumMarkers that no file could hold (found by fuzzing: it
+        // asked for 10^40 labels).
+        let shifted = OUTSIDE.replace("\t3\t2\tmm", "\t3\t61e39\tmm");
+        assert!(parse_trc(shifted.as_bytes()).err().unwrap().to_string().contains("NumMarkers is"));
         let huge = OUTSIDE.replace("4.5", "1e300");
         assert!(parse_trc(huge.as_bytes()).err().unwrap().to_string().contains("32-bit"));
     }
