@@ -1,13 +1,25 @@
-//! A Python with the test-only packages (ezc3d, c3d, numpy), for tests that compare with a
-//! second reader: `SKELVIEW_TEST_PYTHON` when set, else a virtual environment made once under
+//! A Python with the test-only packages (ezc3d, c3d, numpy, maturin, pytest, mypy, Ray Data,
+//! pybvh, bvhio), for tests that compare with a second reader, the Python package's tests and
+//! the Python benchmark: `SKELVIEW_TEST_PYTHON` when set, else a virtual environment made once under
 //! the target directory (`python3 -m venv`, packages from PyPI at pinned versions).
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The packages the comparison tests import, pinned.
-pub const PACKAGES: [&str; 3] = ["ezc3d==1.7.2", "c3d==0.6.0", "numpy==2.4.6"];
+/// The packages the tests import (second readers, the Python package's build and tests),
+/// pinned.
+pub const PACKAGES: [&str; 9] = [
+    "ezc3d==1.7.2",
+    "c3d==0.6.0",
+    "numpy==2.4.6",
+    "maturin==1.16.0",
+    "pytest==9.2.0",
+    "mypy==2.4.1",
+    "ray[data]==2.60.0",
+    "pybvh==0.9.0",
+    "bvhio==1.5.4",
+];
 
 /// The Python to run reference scripts with, or `None` (with a note) outside CI when it
 /// cannot be set up; in CI (`CI=true`) that fails the test.
@@ -20,7 +32,8 @@ pub fn python() -> Option<PathBuf> {
     let venv = root.join("target/test-python");
     let bin = venv.join("bin/python");
     let ready = venv.join(".ready");
-    if ready.is_file() {
+    // Ready when made with this list of packages (a new pin installs again).
+    if std::fs::read_to_string(&ready).is_ok_and(|t| t == PACKAGES.join("\n")) {
         return Some(bin);
     }
     let made = Command::new("python3").args(["-m", "venv"]).arg(&venv).status().is_ok_and(|s| s.success())

@@ -1,0 +1,211 @@
+//! `import skelview`: the engine as a Python extension module. Every loader, the capture
+//! checks and the writers, with NumPy arrays out; loading releases the GIL, and `load_many`
+//! parses files in parallel on rayon's pool.
+
+mod errors;
+mod motion;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use rayon::prelude::*;
+use skelview_core::core::Motion;
+use skelview_core::formats::{self as engine, LoadOptions, LoadRequest, Quiet, Rayon};
+
+use errors::{LoadError, load_error, value_error};
+use motion::PyMotion;
+
+/// The load options the keyword arguments ask for.
+fn options(take: Option<String>, fps: Option<f64>, bvh_positions: Option<String>, amc_fps: Option<f64>) -> PyResult<LoadOptions> {
+    let mut o = LoadOptions { take, sample_fps: fps, ..LoadOptions::default() };
+    if let Some(rule) = bvh_positions {
+        o.format.set("bvh.positions", &rule).map_err(|e| value_error(e.to_string()))?;
+    }
+    if let Some(fps) = amc_fps {
+        o.format.set("amc.fps", &fps.to_string()).map_err(|e| value_error(e.to_string()))?;
+    }
+    Ok(o)
+}
+
+/// Loads one path (an `.amc` finds its `.asf` beside it) on the calling thread's pool.
+fn load_path(path: &PathBuf, options: &LoadOptions) -> Result<Motion, engine::LoadError> {
+    let request = LoadRequest::from_paths(std::slice::from_ref(path)).into_iter().next().unwrap_or_else(|| Err(engine::unknown(path)))?;
+    engine::load(&request, options, &Rayon, &mut Quiet)
+}
+
+/// Reads a motion file: BVH, ASF/AMC, HTR/GTR, ACL, H-Anim, FBX, glTF/VRM, C3D or TRC.
+#[pyfunction]
+#[pyo3(signature = (path, *, take=None, fps=None, bvh_positions=None, amc_fps=None))]
+fn load(
+    py: Python<'_>,
+    path: PathBuf,
+    take: Option<String>,
+    fps: Option<f64>,
+    bvh_positions: Option<String>,
+    amc_fps: Option<f64>,
+) -> PyResult<PyMotion> {
+    let o = options(take, fps, bvh_positions, amc_fps)?;
+    let loaded = py.detach(|| load_path(&path, &o));
+    loaded.map(|m| PyMotion::new(Arc::new(m))).map_err(|e| load_error(py, &e))
+}
+
+/// Reads a motion from bytes in memory; `name` (a file name) chooses the format and names it
+/// in messages.
+#[pyfunction]
+#[pyo3(signature = (data, name, *, take=None, fps=None, bvh_positions=None, amc_fps=None))]
+fn load_bytes(
+    py: Python<'_>,
+    data: Vec<u8>,
+    name: String,
+    take: Option<String>,
+    fps: Option<f64>,
+    bvh_positions: Option<String>,
+    amc_fps: Option<f64>,
+) -> PyResult<PyMotion> {
+    let o = options(take, fps, bvh_positions, amc_fps)?;
+    let loaded = py.detach(|| {
+        let request = LoadRequest::memory(name, data)?;
+        engine::load(&request, &o, &Rayon, &mut Quiet)
+    });
+    loaded.map(|m| PyMotion::new(Arc::new(m))).map_err(|e| load_error(py, &e))
+}
+
+/// Reads many files in parallel (all cores, or `workers` threads) with the GIL released;
+/// the first file that fails raises its `LoadError`.
+#[pyfunction]
+#[pyo3(signature = (paths, *, workers=None, take=None, fps=None, bvh_positions=None, amc_fps=None))]
+#[allow(clippy::too_many_arguments)]
+fn load_many(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    workers: Option<usize>,
+    take: Option<String>,
+    fps: Option<f64>,
+    bvh_positions: Option<String>,
+    amc_fps: Option<f64>,
+) -> PyResult<Vec<PyMotion>> {
+    let o = options(take, fps, bvh_positions, amc_fps)?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(workers.unwrap_or(0)).build().map_err(|e| value_error(e.to_string()))?;
+    let loaded: Vec<Result<Motion, engine::LoadError>> =
+        py.detach(|| pool.install(|| paths.par_iter().map(|p| load_path(p, &o)).collect()));
+    loaded.into_iter().map(|r| r.map(|m| PyMotion::new(Arc::new(m))).map_err(|e| load_error(py, &e))).collect()
+}
+
+/// Every format skelview reads: name, description, extensions, whether `convert` writes it,
+/// and its read options.
+#[pyfunction]
+fn formats(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for f in engine::FORMATS.iter() {
+        let d = PyDict::new(py);
+        d.set_item("name", f.name())?;
+        d.set_item("description", f.description())?;
+        d.set_item("extensions", f.extensions().to_vec())?;
+        d.set_item("writes", f.writes())?;
+        d.set_item("options", f.options().iter().map(|o| o.key).collect::<Vec<_>>())?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// The capture checks of a motion (or of the file at a path): the records `skelview qa
+/// --json` prints, one dict per finding, then a `summary` dict.
+#[pyfunction]
+#[pyo3(signature = (path_or_motion, *, kinds=None, thresholds=None))]
+fn qa(py: Python<'_>, path_or_motion: &Bound<'_, PyAny>, kinds: Option<Vec<String>>, thresholds: Option<String>) -> PyResult<Py<PyAny>> {
+    use skelview_core::qa::{self, Kind, Thresholds};
+    let (motion, file) = match path_or_motion.extract::<PyRef<'_, PyMotion>>() {
+        Ok(m) => (m.inner.clone(), m.inner.source.paths.last().map(|p| p.display().to_string()).unwrap_or_default()),
+        Err(_) => {
+            let path: PathBuf = path_or_motion.extract()?;
+            let m = py.detach(|| load_path(&path, &LoadOptions::default())).map_err(|e| load_error(py, &e))?;
+            (Arc::new(m), path.display().to_string())
+        }
+    };
+    let kinds = match kinds {
+        None => Kind::ALL.to_vec(),
+        Some(k) => Kind::parse_list(&k.join(",")).map_err(value_error)?,
+    };
+    let thresholds = match thresholds {
+        None => Thresholds::default(),
+        Some(text) => Thresholds::from_toml(&text).map_err(value_error)?,
+    };
+    let records = py.detach(|| {
+        let report = qa::analyse(&motion, &thresholds, &kinds, &|_| {});
+        qa::json_records(&file, &motion, &report)
+    });
+    let text = serde_json::to_string(&records).map_err(|e| value_error(e.to_string()))?;
+    Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+}
+
+/// Measures over time (the command line's `measure`): `distance=[(a, b)]`,
+/// `angle=[(a, b, c)]` (at b), `speed=[j]`, `accel=[j]`, by joint name, at `frames` (all by
+/// default). Returns `{"frame", "time"}` arrays and one float64 array per measure, keyed by its
+/// label (`distance LeftHand RightHand [m]`); NaN where a value rests on missing data.
+#[pyfunction]
+#[pyo3(signature = (motion, *, distance=None, angle=None, speed=None, accel=None, frames=None))]
+fn measure<'py>(
+    py: Python<'py>,
+    motion: PyRef<'py, PyMotion>,
+    distance: Option<Vec<(String, String)>>,
+    angle: Option<Vec<(String, String, String)>>,
+    speed: Option<Vec<String>>,
+    accel: Option<Vec<String>>,
+    frames: Option<Vec<i64>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    use numpy::IntoPyArray;
+    use skelview_core::core::measure::{Measure, series};
+    let m = motion.inner.clone();
+    let joint =
+        |name: &str| m.skeleton.find(name).ok_or_else(|| value_error(format!("no joint named {name:?} (Motion.joint_names lists them)")));
+    let mut measures = Vec::new();
+    for (a, b) in distance.unwrap_or_default() {
+        measures.push(Measure::Distance(joint(&a)?, joint(&b)?));
+    }
+    for (a, b, c) in angle.unwrap_or_default() {
+        measures.push(Measure::Angle(joint(&a)?, joint(&b)?, joint(&c)?));
+    }
+    for j in speed.unwrap_or_default() {
+        measures.push(Measure::Speed(joint(&j)?));
+    }
+    for j in accel.unwrap_or_default() {
+        measures.push(Measure::Acceleration(joint(&j)?));
+    }
+    let list = motion.frames(frames)?;
+    let columns = py.detach(|| series(&m, &measures, &list, m.display_from_file(), &|_| true)).unwrap_or_default();
+    let d = PyDict::new(py);
+    d.set_item("frame", list.iter().map(|&f| f as i64).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("time", list.iter().map(|&f| f as f64 * m.clip.frame_time_secs).collect::<Vec<_>>().into_pyarray(py))?;
+    let names = |j: usize| m.skeleton.joints()[j].name.clone();
+    for (measure, column) in measures.iter().zip(columns) {
+        d.set_item(measure.label(&names), column.into_pyarray(py))?;
+    }
+    Ok(d)
+}
+
+/// Converts a motion file: the output's extension chooses BVH, glTF (`.glb`/`.gltf`), TRC or
+/// (for a C3D's force platforms) OpenSim MOT.
+#[pyfunction]
+#[pyo3(signature = (src, dst, *, take=None))]
+fn convert(py: Python<'_>, src: PathBuf, dst: PathBuf, take: Option<String>) -> PyResult<()> {
+    let o = options(take, None, None, None)?;
+    let m = py.detach(|| load_path(&src, &o)).map_err(|e| load_error(py, &e))?;
+    motion::write(py, &m, &dst)
+}
+
+/// The extension module.
+#[pymodule]
+fn _skelview(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(load_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(load_many, m)?)?;
+    m.add_function(wrap_pyfunction!(formats, m)?)?;
+    m.add_function(wrap_pyfunction!(qa, m)?)?;
+    m.add_function(wrap_pyfunction!(convert, m)?)?;
+    m.add_function(wrap_pyfunction!(measure, m)?)?;
+    m.add_class::<PyMotion>()?;
+    m.add("LoadError", m.py().get_type::<LoadError>())?;
+    Ok(())
+}

@@ -1,0 +1,468 @@
+//! `skelview.Motion`: one loaded motion, its facts as properties and its poses as NumPy
+//! arrays (float32, frames first). Poses are computed on every core with the GIL released.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use glam::{Mat3, Mat4, Quat, Vec3};
+use numpy::ndarray::{Array2, Array3, Array4};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use rayon::prelude::*;
+use skelview_core::core::capture::Capture;
+use skelview_core::core::sampler::unknown_joints;
+use skelview_core::core::{Interpolation, Motion, PoseAt, Sampler};
+use skelview_core::export::{BvhWriteOptions, write_atomically, write_bvh};
+
+use crate::errors::value_error;
+
+/// A loaded motion (any format): skeleton, clip, units and axes, warnings; a capture's
+/// markers, analog channels, force platforms and events.
+#[pyclass(name = "Motion", module = "skelview", frozen)]
+pub struct PyMotion {
+    pub inner: Arc<Motion>,
+}
+
+impl PyMotion {
+    pub fn new(inner: Arc<Motion>) -> Self {
+        Self { inner }
+    }
+
+    /// Frame numbers asked for (negative from the end), checked; all frames when `None`.
+    pub fn frames(&self, frames: Option<Vec<i64>>) -> PyResult<Vec<usize>> {
+        let n = self.inner.clip.num_frames() as i64;
+        match frames {
+            None => Ok((0..n as usize).collect()),
+            Some(list) => list
+                .into_iter()
+                .map(|f| {
+                    let k = if f < 0 { f + n } else { f };
+                    if (0..n).contains(&k) { Ok(k as usize) } else { Err(PyIndexError::new_err(format!("frame {f} is not in 0..{n}"))) }
+                })
+                .collect(),
+        }
+    }
+
+    /// File space to the asked units and axes.
+    fn space(&self, units: &str, y_up: bool) -> PyResult<Mat4> {
+        let m = &self.inner;
+        let metres = m.metres_per_raw_unit();
+        Ok(match (units, y_up) {
+            ("m", true) => m.display_from_file(),
+            ("m", false) => Mat4::from_scale(Vec3::splat(metres)),
+            ("file", false) => Mat4::IDENTITY,
+            ("file", true) => Mat4::from_scale(Vec3::splat(1.0 / metres.max(1e-30))) * m.display_from_file(),
+            (other, _) => return Err(PyValueError::new_err(format!("units must be 'm' or 'file', not {other:?}"))),
+        })
+    }
+}
+
+/// Runs `per_frame(sampler, frame, row)` for every frame on rayon's pool, rows of `width`.
+fn per_frames(frames: &[usize], width: usize, per_frame: impl Fn(&mut Sampler, usize, &mut [f32]) + Sync) -> Vec<f32> {
+    let mut out = vec![0f32; frames.len() * width];
+    if width > 0 {
+        out.par_chunks_mut(width).zip(frames.par_iter()).for_each_init(Sampler::default, |s, (row, &f)| per_frame(s, f, row));
+    }
+    out
+}
+
+fn shaped3<'py>(py: Python<'py>, v: Vec<f32>, a: usize, b: usize, c: usize) -> PyResult<Bound<'py, PyArray3<f32>>> {
+    Ok(Array3::from_shape_vec((a, b, c), v).map_err(|e| value_error(e.to_string()))?.into_pyarray(py))
+}
+
+#[pymethods]
+impl PyMotion {
+    /// The file read (the AMC of an ASF/AMC pair).
+    #[getter]
+    fn path(&self) -> String {
+        self.inner.source.paths.last().map(|p| p.display().to_string()).unwrap_or_default()
+    }
+
+    /// The format's name (`BVH`, `C3D`…).
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.inner.source.format.name()
+    }
+
+    /// Joint names, parents first (a capture's markers are its joints).
+    #[getter]
+    fn joint_names(&self) -> Vec<String> {
+        self.inner.skeleton.joints().iter().map(|j| j.name.clone()).collect()
+    }
+
+    /// Each joint's parent index, −1 for roots (int32).
+    #[getter]
+    fn parents<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+        self.inner.skeleton.joints().iter().map(|j| j.parent.map_or(-1, |p| p as i32)).collect::<Vec<_>>().into_pyarray(py)
+    }
+
+    /// Frames per second.
+    #[getter]
+    fn fps(&self) -> f64 {
+        self.inner.clip.fps()
+    }
+
+    /// Seconds between frames, as the file states it.
+    #[getter]
+    fn frame_time(&self) -> f64 {
+        self.inner.clip.frame_time_secs
+    }
+
+    /// Number of frames (0 for a skeleton without motion).
+    #[getter]
+    fn frame_count(&self) -> usize {
+        self.inner.clip.num_frames()
+    }
+
+    /// The animations the file holds, when it holds several.
+    #[getter]
+    fn takes(&self) -> Vec<String> {
+        self.inner.source.takes.iter().map(|t| t.name.clone()).collect()
+    }
+
+    /// The take loaded.
+    #[getter]
+    fn take(&self) -> Option<String> {
+        let s = &self.inner.source;
+        s.take.and_then(|i| s.takes.get(i)).map(|t| t.name.clone())
+    }
+
+    /// Length unit of the file (`mm`, `cm`, `m`, `in`…), declared or detected.
+    #[getter]
+    fn units(&self) -> &'static str {
+        self.inner.source.unit.symbol()
+    }
+
+    /// How the unit was settled: `declared` or `detected from the body's height`.
+    #[getter]
+    fn units_reason(&self) -> &'static str {
+        if self.inner.source.unit_detected { "detected from the body's height" } else { "declared" }
+    }
+
+    /// Up axis of the file (`+Y`, `+Z`…), declared or detected.
+    #[getter]
+    fn up_axis(&self) -> String {
+        self.inner.source.up_axis.signed_name()
+    }
+
+    /// How the up axis was settled: `declared`, or what decided it.
+    #[getter]
+    fn up_reason(&self) -> &'static str {
+        if self.inner.source.up_detected { self.inner.source.up_reason } else { "declared" }
+    }
+
+    /// Problems that did not stop the load, as the command line prints them.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.inner.warnings.iter().map(ToString::to_string).collect()
+    }
+
+    /// `joint.channel` for every column of `channels`.
+    #[getter]
+    fn channel_names(&self) -> Vec<String> {
+        let f = self.inner.source.format;
+        self.inner
+            .skeleton
+            .joints()
+            .iter()
+            .flat_map(|j| j.channels.iter().map(move |c| format!("{}.{}", j.name, f.channel_name(*c))))
+            .collect()
+    }
+
+    /// Channel values, frames × channels (float32), in the file's own units (rotations in
+    /// degrees where the file writes degrees); values the file left missing hold the last
+    /// valid one (see `missing`).
+    #[getter]
+    fn channels<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let m = &self.inner;
+        let (n, c) = (m.clip.num_frames(), m.clip.channels_per_frame());
+        let kinds: Vec<bool> = m.skeleton.joints().iter().flat_map(|j| j.channels.iter().map(|k| k.is_rotation())).collect();
+        let degrees = m.source.angle_unit == "deg";
+        let mut values = Vec::with_capacity(n * c);
+        for f in 0..n {
+            values.extend(m.clip.frame(f).iter().zip(&kinds).map(|(&v, &rot)| if rot && degrees { v.to_degrees() } else { v }));
+        }
+        Ok(Array2::from_shape_vec((n, c), values).map_err(|e| value_error(e.to_string()))?.into_pyarray(py))
+    }
+
+    /// True where the file held no value (NaN, Inf, a marker's gap), frames × channels.
+    #[getter]
+    fn missing<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        let m = &self.inner;
+        let (n, c) = (m.clip.num_frames(), m.clip.channels_per_frame());
+        let mut mask = vec![false; n * c];
+        for r in m.clip.missing() {
+            for f in r.first as usize..=r.last as usize {
+                mask[f * c + r.channel as usize] = true;
+            }
+        }
+        Ok(Array2::from_shape_vec((n, c), mask).map_err(|e| value_error(e.to_string()))?.into_pyarray(py))
+    }
+
+    /// Joint positions, frames × joints × 3 (float32). `space="world"`: joint origins;
+    /// `"local"`: each joint's offset from its parent in the parent's frame. `units="m"` or
+    /// `"file"`; `y_up` turns the file's axes so +Y is up (world only). A joint whose position
+    /// rests on a value the file left missing is NaN.
+    #[pyo3(signature = (frames=None, *, space="world", units="m", y_up=true))]
+    fn positions<'py>(
+        &self,
+        py: Python<'py>,
+        frames: Option<Vec<i64>>,
+        space: &str,
+        units: &str,
+        y_up: bool,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let frames = self.frames(frames)?;
+        let local = match space {
+            "world" => false,
+            "local" => true,
+            other => return Err(PyValueError::new_err(format!("space must be 'world' or 'local', not {other:?}"))),
+        };
+        let transform = if local { self.space(units, false)? } else { self.space(units, y_up)? };
+        let m = self.inner.clone();
+        let j = m.skeleton.len();
+        let values = py.detach(|| {
+            per_frames(&frames, j * 3, |s, f, row| {
+                let placed = s.positions(&m, PoseAt::Frame(f), Interpolation::Nearest, transform).to_vec();
+                let mut unknown = Vec::new();
+                unknown_joints(&m.skeleton, &m.clip, f, &mut unknown);
+                for k in 0..j {
+                    let p = if unknown.get(k).copied().unwrap_or(false) {
+                        Vec3::NAN
+                    } else if local {
+                        transform.transform_vector3(s.local.parent_from_joint[k].translation)
+                    } else {
+                        placed[k]
+                    };
+                    row[k * 3..k * 3 + 3].copy_from_slice(&p.to_array());
+                }
+            })
+        });
+        shaped3(py, values, frames.len(), j, 3)
+    }
+
+    /// Joint rotations: `kind="quat"` (x, y, z, w), frames × joints × 4, or `"matrix"`,
+    /// frames × joints × 3 × 3; `space="local"` (relative to the parent, file axes) or
+    /// `"world"` (display axes: metres, +Y up).
+    #[pyo3(signature = (frames=None, *, kind="quat", space="local"))]
+    fn rotations<'py>(&self, py: Python<'py>, frames: Option<Vec<i64>>, kind: &str, space: &str) -> PyResult<Bound<'py, PyAny>> {
+        let frames = self.frames(frames)?;
+        let world = match space {
+            "world" => true,
+            "local" => false,
+            other => return Err(PyValueError::new_err(format!("space must be 'local' or 'world', not {other:?}"))),
+        };
+        let matrix = match kind {
+            "quat" => false,
+            "matrix" => true,
+            other => return Err(PyValueError::new_err(format!("kind must be 'quat' or 'matrix', not {other:?}"))),
+        };
+        let m = self.inner.clone();
+        let j = m.skeleton.len();
+        let display = Quat::from_mat3(&Mat3::from_mat4(m.display_from_file()).mul_scalar(1.0 / m.metres_per_raw_unit().max(1e-30)));
+        let width = if matrix { 9 } else { 4 };
+        let values = py.detach(|| {
+            per_frames(&frames, j * width, |s, f, row| {
+                s.pose(&m.skeleton, &m.clip, PoseAt::Frame(f), Interpolation::Nearest);
+                for k in 0..j {
+                    let q = if world {
+                        display * Quat::from_mat3a(&s.global.world_from_joint[k].matrix3).normalize()
+                    } else {
+                        s.local.parent_from_joint[k].rotation.normalize()
+                    };
+                    let out = &mut row[k * width..(k + 1) * width];
+                    if matrix {
+                        // Row-major 3 × 3.
+                        let r = Mat3::from_quat(q).transpose().to_cols_array();
+                        out.copy_from_slice(&r);
+                    } else {
+                        out.copy_from_slice(&q.to_array());
+                    }
+                }
+            })
+        });
+        let n = frames.len();
+        if matrix {
+            Ok(Array4::from_shape_vec((n, j, 3, 3), values).map_err(|e| value_error(e.to_string()))?.into_pyarray(py).into_any())
+        } else {
+            Ok(shaped3(py, values, n, j, 4)?.into_any())
+        }
+    }
+
+    /// The rest pose's joint positions, joints × 3 (float32).
+    #[pyo3(signature = (*, units="m", y_up=true))]
+    fn rest_positions<'py>(&self, py: Python<'py>, units: &str, y_up: bool) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let transform = self.space(units, y_up)?;
+        let mut s = Sampler::default();
+        let values: Vec<f32> =
+            s.positions(&self.inner, PoseAt::Rest, Interpolation::Nearest, transform).iter().flat_map(|p| p.to_array()).collect();
+        Ok(Array2::from_shape_vec((self.inner.skeleton.len(), 3), values).map_err(|e| value_error(e.to_string()))?.into_pyarray(py))
+    }
+
+    /// True for a marker capture (C3D, TRC).
+    #[getter]
+    fn is_capture(&self) -> bool {
+        self.inner.capture.is_some()
+    }
+
+    /// A capture's marker positions, frames × markers × 3 (float32), NaN in gaps; markers are
+    /// the joints, in order.
+    #[pyo3(signature = (*, units="m", y_up=true))]
+    fn marker_positions<'py>(&self, py: Python<'py>, units: &str, y_up: bool) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let c = self.capture()?;
+        let transform = self.space(units, y_up)?;
+        let markers = c.marker_indices();
+        let mut values = Vec::with_capacity(c.frames * markers.len() * 3);
+        for f in 0..c.frames {
+            for &p in &markers {
+                values.extend(c.position(f, p).map_or(Vec3::NAN, |v| transform.transform_point3(v)).to_array());
+            }
+        }
+        shaped3(py, values, c.frames, markers.len(), 3)
+    }
+
+    /// A capture's residuals, frames × markers (float32, the file's units), NaN in gaps.
+    #[getter]
+    fn residuals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let c = self.capture()?;
+        let markers = c.marker_indices();
+        let values: Vec<f32> = (0..c.frames).flat_map(|f| markers.iter().map(move |&p| c.residual(f, p).unwrap_or(f32::NAN))).collect();
+        Ok(Array2::from_shape_vec((c.frames, markers.len()), values).map_err(|e| value_error(e.to_string()))?.into_pyarray(py))
+    }
+
+    /// A capture's analog channels: `{"names", "units", "rate", "values"}` (values: samples ×
+    /// channels, float32, scale and offset applied).
+    #[getter]
+    fn analog<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let c = self.capture()?;
+        let a = &c.analog;
+        let d = PyDict::new(py);
+        d.set_item("names", a.channels.iter().map(|ch| ch.label.clone()).collect::<Vec<_>>())?;
+        d.set_item("units", a.channels.iter().map(|ch| ch.unit.clone()).collect::<Vec<_>>())?;
+        d.set_item("rate", a.rate_hz)?;
+        let values = Array2::from_shape_vec((a.samples(), a.channels.len()), a.values.clone()).map_err(|e| value_error(e.to_string()))?;
+        d.set_item("values", values.into_pyarray(py))?;
+        Ok(d)
+    }
+
+    /// A capture's events: `{"label", "context", "time"}` each, by time.
+    #[getter]
+    fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let c = self.capture()?;
+        let list = PyList::empty(py);
+        for e in &c.events {
+            let d = PyDict::new(py);
+            d.set_item("label", &e.label)?;
+            d.set_item("context", &e.context)?;
+            d.set_item("time", e.time_secs)?;
+            list.append(d)?;
+        }
+        Ok(list)
+    }
+
+    /// A capture's force platforms: `{"type", "corners", "force", "moment", "cop",
+    /// "free_moment"}` each (per analog sample, the lab's frame, float32), or `"error"`
+    /// where the platform cannot be computed.
+    fn force_plates<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let c = self.capture()?;
+        let list = PyList::empty(py);
+        for (plate, samples) in c.plates.iter().zip(skelview_core::core::force_plates::samples(c)) {
+            let d = PyDict::new(py);
+            d.set_item("type", plate.kind)?;
+            let corners: Vec<f32> = plate.corners.iter().flat_map(|v| v.to_array()).collect();
+            d.set_item("corners", Array2::from_shape_vec((4, 3), corners).map_err(|e| value_error(e.to_string()))?.into_pyarray(py))?;
+            match samples {
+                Ok(s) => {
+                    let n = s.len();
+                    let column = |get: &dyn Fn(&skelview_core::core::capture::PlateSample) -> Vec3| -> PyResult<Bound<'py, PyArray2<f32>>> {
+                        let v: Vec<f32> = s.iter().flat_map(|x| get(x).to_array()).collect();
+                        Ok(Array2::from_shape_vec((n, 3), v).map_err(|e| value_error(e.to_string()))?.into_pyarray(py))
+                    };
+                    d.set_item("force", column(&|x| x.force)?)?;
+                    d.set_item("moment", column(&|x| x.moment)?)?;
+                    d.set_item("cop", column(&|x| x.cop)?)?;
+                    d.set_item("free_moment", column(&|x| x.free_moment)?)?;
+                }
+                Err(e) => d.set_item("error", e)?,
+            }
+            list.append(d)?;
+        }
+        Ok(list)
+    }
+
+    /// Writes BVH (rotations in `order`, first listed outermost).
+    #[pyo3(signature = (path, *, order="ZXY"))]
+    fn to_bvh(&self, py: Python<'_>, path: std::path::PathBuf, order: &str) -> PyResult<()> {
+        let chars: Vec<char> = order.chars().collect();
+        let [a, b, c] = chars[..] else { return Err(value_error(format!("order must be three axes such as ZXY, not {order:?}"))) };
+        let options = BvhWriteOptions { order: [a, b, c] };
+        let m = self.inner.clone();
+        py.detach(|| write_atomically(&path, |out| write_bvh(&m, &options, out)))
+            .map_err(|e| value_error(format!("{}: {e}", path.display())))
+    }
+
+    /// Writes binary glTF (this take).
+    fn to_glb(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        write(py, &self.inner, &path.with_extension("glb"))
+    }
+
+    /// Writes TRC (a capture's markers, or the joints as virtual markers).
+    fn to_trc(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        write(py, &self.inner, &path.with_extension("trc"))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<skelview.Motion {} {}: {} joints, {} frames at {:.4} fps>",
+            self.format(),
+            self.path(),
+            self.inner.skeleton.len(),
+            self.frame_count(),
+            self.fps()
+        )
+    }
+}
+
+impl PyMotion {
+    fn capture(&self) -> PyResult<&Capture> {
+        self.inner.capture.as_deref().ok_or_else(|| value_error(format!("{} is not a marker capture (C3D or TRC)", self.path())))
+    }
+}
+
+/// Writes `m` to `dst` in the format its extension names (bvh, glb, gltf, trc, mot).
+pub fn write(py: Python<'_>, m: &Motion, dst: &Path) -> PyResult<()> {
+    use skelview_core::export::gltf_writer::{Animation, document, take_names, write_glb};
+    let ext = dst.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    let name = dst.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let fail = |e: String| value_error(format!("{}: {e}", dst.display()));
+    py.detach(|| match ext.as_str() {
+        "bvh" => write_atomically(dst, |out| write_bvh(m, &BvhWriteOptions::default(), out)).map_err(|e| e.to_string()),
+        "trc" => write_atomically(dst, |out| skelview_core::export::trc_writer::write_trc(m, &name, out)).map_err(|e| e.to_string()),
+        "mot" => {
+            let c = m.capture.as_deref().ok_or("a .mot holds force platforms, and this motion is not a capture")?;
+            let mut text = Vec::new();
+            skelview_core::export::mot_writer::write_mot(c, &name, skelview_core::export::mot_writer::DEFAULT_THRESHOLD_N, &mut text)
+                .map_err(|e| e.to_string())?;
+            write_atomically(dst, |out| out.write_all(&text)).map_err(|e| e.to_string())
+        }
+        "glb" | "gltf" => {
+            let names = take_names(m);
+            let take = names.get(m.source.take.unwrap_or(0)).cloned().unwrap_or_default();
+            let (mut doc, bin) = document(&[Animation { name: take, motion: m }]).map_err(|e| e.to_string())?;
+            if ext == "glb" {
+                write_atomically(dst, |out| write_glb(&doc, &bin, out)).map_err(|e| e.to_string())
+            } else {
+                let bin_path = dst.with_extension("bin");
+                doc["buffers"][0]["uri"] =
+                    serde_json::json!(bin_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
+                write_atomically(&bin_path, |out| out.write_all(&bin))
+                    .and_then(|()| write_atomically(dst, |out| serde_json::to_writer_pretty(out, &doc).map_err(std::io::Error::other)))
+                    .map_err(|e| e.to_string())
+            }
+        }
+        other => Err(format!("writes .bvh, .glb, .gltf, .trc or .mot, not {other:?}")),
+    })
+    .map_err(fail)
+}

@@ -1,0 +1,51 @@
+"""The Ray Data example on a local Ray: its Parquet rows equal `skelview qa --json` and
+`skelview positions` for the same files."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "ray_qa_parquet.py"
+FILES = ["bvh/cmu_cgspeed_01_01.bvh", "htr/MACFileLib_ExampleFile_89seg.htr", "c3d/ndi_optotrak_float.c3d", "acl/track_list_float3f.acl.sjson"]
+
+
+def test_the_ray_example_writes_what_the_command_line_prints(tmp_path, corpus, cli):
+    if os.environ.get("CI") not in ("true", "1"):
+        pytest.importorskip("ray")
+    pq = pytest.importorskip("pyarrow.parquet")
+    folder = tmp_path / "takes"
+    folder.mkdir()
+    for rel in FILES:
+        shutil.copy(corpus / rel, folder / Path(rel).name)
+    out = tmp_path / "out"
+    env = dict(os.environ, RAY_ADDRESS="", RAY_DISABLE_USAGE_STATS="1")
+    env.pop("RAY_ADDRESS")
+    run = subprocess.run([sys.executable, str(EXAMPLE), str(folder), str(out), "--num-cpus", "2"], capture_output=True, text=True, env=env, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+
+    qa = pq.read_table(out / "qa").to_pylist()
+    for rel in FILES:
+        path = str(folder / Path(rel).name)
+        theirs = [json.loads(line) for line in cli("qa", "--json", path).stdout.splitlines()]
+        ours = [json.loads(r["record"]) for r in qa if r["file"] == path]
+        if theirs and theirs[0].get("kind") == "error":
+            assert [r["kind"] for r in ours] == ["error"], path
+            continue
+        key = lambda r: (r["kind"], r.get("start_frame", -1), r.get("joint") or "")
+        assert sorted(ours, key=key) == sorted(theirs, key=key), path
+
+    positions = pq.read_table(out / "positions").to_pandas()
+    path = str(folder / "cmu_cgspeed_01_01.bvh")
+    cli_rows = cli("positions", path, "--frames", "0,1000,2751").stdout.splitlines()[1:]
+    mine = positions[positions.file == path].set_index(["joint", "frame"])
+    for line in cli_rows:
+        joint, frame, x, y, z = line.rsplit(",", 4)
+        row = mine.loc[(joint, int(frame))]
+        np.testing.assert_allclose([row.x, row.y, row.z], [float(x), float(y), float(z)], atol=1e-6)
+    assert len(mine) == 2752 * 38

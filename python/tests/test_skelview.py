@@ -1,0 +1,214 @@
+"""The Python package against the command line: same files, same numbers, same errors."""
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import skelview
+
+# One file of each format (small), for the position comparisons.
+SAMPLES = [
+    "bvh/cmu_cgspeed_01_01.bvh",
+    "asfamc/cmu_backflip.amc",
+    "htr/MACFileLib_ExampleFile_89seg.htr",
+    "acl/09_02.acl.sjson",
+    "hanim/JoeHAnimKick1a.x3dv",
+    "fbx/ozz_pab_atlas.fbx",
+    "gltf/Fox.glb",
+    "c3d/cmu_01_01_float.c3d",
+]
+
+EXTENSIONS = {e for f in skelview.formats() for e in f["extensions"]}
+
+
+def motion_files(corpus: Path) -> list:
+    out = []
+    for p in sorted(corpus.rglob("*")):
+        name = p.name.lower()
+        if p.is_file() and any(name.endswith("." + e) for e in EXTENSIONS):
+            out.append(p)
+    return out
+
+
+def cli_positions(cli, path: Path, frames: list) -> np.ndarray:
+    r = cli("positions", str(path), "--frames", ",".join(map(str, frames)))
+    assert r.returncode == 0, r.stderr
+    rows = [line.split(",") for line in r.stdout.splitlines()[1:]]
+    values = [[float(v) if v else np.nan for v in row[-3:]] for row in rows]
+    return np.array(values, dtype=np.float64).reshape(len(frames), -1, 3)
+
+
+def test_every_corpus_file_loads_as_the_command_line_says(corpus, cli):
+    files = motion_files(corpus)
+    assert len(files) > 60
+    for path in files:
+        r = cli("info", str(path))
+        if r.returncode == 0:
+            m = skelview.load(path)
+            assert m.frame_count >= 0 and len(m.joint_names) == m.parents.shape[0], path
+        else:
+            with pytest.raises(skelview.LoadError) as e:
+                skelview.load(path)
+            assert str(e.value) == r.stderr.strip().splitlines()[-1], path
+
+
+@pytest.mark.parametrize("rel", SAMPLES)
+def test_positions_equal_the_command_line(corpus, cli, rel):
+    path = corpus / rel
+    m = skelview.load(path)
+    n = m.frame_count
+    frames = sorted({0, n // 2, n - 1}) if n else []
+    ours = m.positions(frames)
+    assert ours.dtype == np.float32 and ours.shape == (len(frames), len(m.joint_names), 3)
+    theirs = cli_positions(cli, path, frames)
+    np.testing.assert_allclose(ours, theirs, atol=1e-6, equal_nan=True)
+
+
+def test_shapes_names_parents_and_channels(corpus):
+    m = skelview.load(corpus / "bvh/cmu_cgspeed_01_01.bvh")
+    assert m.format == "BVH" and m.frame_count == 2752 and abs(m.fps - 120.0) < 0.01
+    assert m.joint_names[0] == "Hips" and m.parents[0] == -1 and m.parents.dtype == np.int32
+    assert all(0 <= p < i for i, p in enumerate(m.parents) if i > 0 and p >= 0)
+    assert m.channels.shape == (2752, len(m.channel_names)) and m.channels.dtype == np.float32
+    assert m.channel_names[0] == "Hips.Xposition"
+    assert m.missing.shape == m.channels.shape and not m.missing.any()
+    q = m.rotations([0, 1])
+    assert q.shape == (2, len(m.joint_names), 4)
+    np.testing.assert_allclose(np.linalg.norm(q, axis=-1), 1.0, atol=1e-5)
+    r = m.rotations([0], kind="matrix", space="world")
+    assert r.shape == (1, len(m.joint_names), 3, 3)
+    assert m.rest_positions().shape == (len(m.joint_names), 3)
+    assert m.units == "cmu (1/0.45 in)" and m.up_axis == "+Y" and m.up_reason == "head above the feet"
+    local = m.positions([0], space="local", units="file")
+    assert local.shape == (1, len(m.joint_names), 3)
+    raw = m.positions([0], units="file", y_up=False)
+    np.testing.assert_allclose(raw[0, 0], m.channels[0, :3], atol=1e-4)
+
+
+def test_load_bytes_equals_load(corpus):
+    path = corpus / "bvh/cmu_cgspeed_01_01.bvh"
+    a = skelview.load(path)
+    b = skelview.load_bytes(path.read_bytes(), path.name)
+    np.testing.assert_array_equal(a.positions(), b.positions())
+    assert a.joint_names == b.joint_names
+
+
+@pytest.mark.parametrize("text", [b"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xposition Ypos", b"\x00\x01binary junk\xff" * 20])
+def test_load_errors_carry_the_command_lines_place(tmp_path, cli, text):
+    path = tmp_path / "bad.bvh"
+    path.write_bytes(text)
+    with pytest.raises(skelview.LoadError) as e:
+        skelview.load(path)
+    r = cli("info", str(path))
+    assert r.returncode != 0
+    assert str(e.value) == r.stderr.strip().splitlines()[-1]
+    assert isinstance(e.value, ValueError)
+    if e.value.line is not None:
+        assert f"{path}:{e.value.line}:{e.value.col}:" in r.stderr
+
+
+def test_a_truncated_c3d_names_its_byte(tmp_path, corpus):
+    path = tmp_path / "cut.c3d"
+    path.write_bytes((corpus / "c3d/cmu_01_01_float.c3d").read_bytes()[:300])
+    with pytest.raises(skelview.LoadError) as e:
+        skelview.load(path)
+    assert e.value.offset is not None and e.value.line is None and "512-byte" in str(e.value)
+
+
+def test_qa_equals_the_command_lines_json(corpus, cli):
+    for rel in ["bvh/cmu_cgspeed_01_01.bvh", "c3d/mac_walk1_intel_float.c3d"]:
+        path = str(corpus / rel)
+        r = cli("qa", "--json", path)
+        theirs = [json.loads(line) for line in r.stdout.splitlines()]
+        ours = skelview.qa(path)
+        assert ours == theirs
+        m = skelview.load(path)
+        assert skelview.qa(m, kinds=["gap", "jump"])[-1]["kind"] == "summary"
+
+
+def test_captures_bring_markers_analog_platforms_and_events(corpus):
+    m = skelview.load(corpus / "c3d/mac_walk1_intel_float.c3d")
+    assert m.is_capture and m.format == "C3D"
+    xyz = m.marker_positions(units="file", y_up=False)
+    assert xyz.shape == (151, 49, 3)
+    assert np.isnan(xyz[:, m.joint_names.index("RKNE (2)")]).all(), "the second RKNE is missing in every frame"
+    a = m.analog
+    assert a["values"].shape == (151 * 16, 18) and a["rate"] == 960.0 and a["names"][0] == "F1X"
+    plates = m.force_plates()
+    assert len(plates) == 2 and plates[0]["type"] == 4 and plates[0]["force"].shape == (151 * 16, 3)
+    assert len(m.events) == 8 and m.residuals.shape == (151, 49)
+    bvh = skelview.load(corpus / "bvh/cmu_cgspeed_01_01.bvh")
+    assert not bvh.is_capture
+    with pytest.raises(ValueError):
+        bvh.marker_positions()
+
+
+def test_writers_and_convert(tmp_path, corpus):
+    m = skelview.load(corpus / "bvh/cmu_cgspeed_01_01.bvh")
+    m.to_bvh(tmp_path / "a.bvh")
+    m.to_glb(tmp_path / "a.glb")
+    back = skelview.load(tmp_path / "a.bvh")
+    np.testing.assert_allclose(back.positions([10]), m.positions([10]), atol=1e-4)
+    assert skelview.load(tmp_path / "a.glb").frame_count == m.frame_count
+    skelview.convert(corpus / "c3d/mac_walk1_intel_float.c3d", tmp_path / "f.mot")
+    assert (tmp_path / "f.mot").read_text().startswith("f.mot\nversion=1\n")
+    skelview.convert(corpus / "c3d/cmu_01_01_float.c3d", tmp_path / "m.trc")
+    t = skelview.load(tmp_path / "m.trc")
+    assert t.is_capture and t.frame_count == 2751
+
+
+def test_load_many_runs_in_parallel_and_releases_the_gil(corpus):
+    files = [p for p in motion_files(corpus / "bvh") if p.stat().st_size < 3_000_000] * 3
+    many = skelview.load_many(files)
+    assert [m.path for m in many] == [str(p) for p in files]
+    # Two threads with one worker each against the same work one after the other: with the
+    # GIL released while parsing, the threads overlap.
+    start = time.perf_counter()
+    skelview.load_many(files, workers=1)
+    skelview.load_many(files, workers=1)
+    serial = time.perf_counter() - start
+    threads = [threading.Thread(target=skelview.load_many, args=(files,), kwargs={"workers": 1}) for _ in range(2)]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    parallel = time.perf_counter() - start
+    assert parallel < 0.85 * serial, f"two threads {parallel:.3f} s, one after the other {serial:.3f} s"
+
+
+def test_bad_arguments_are_value_errors(corpus):
+    m = skelview.load(corpus / "bvh/cmu_cgspeed_01_01.bvh")
+    with pytest.raises(IndexError):
+        m.positions([99999])
+    with pytest.raises(ValueError):
+        m.positions(units="furlong")
+    with pytest.raises(ValueError):
+        skelview.load(corpus / "bvh/cmu_cgspeed_01_01.bvh", bvh_positions="sideways")
+    assert m.positions([-1]).shape[0] == 1
+
+
+def test_the_stubs_pass_mypy_strict(tmp_path):
+    mypy = pytest.importorskip("mypy.api")
+    example = Path(__file__).with_name("typed_example.py")
+    out, err, status = mypy.run(["--strict", str(example)])
+    assert status == 0, out + err
+
+
+def test_measure_equals_the_command_line(corpus, cli):
+    path = corpus / "bvh/cmu_cgspeed_01_01.bvh"
+    m = skelview.load(path)
+    ours = skelview.measure(m, distance=[("LeftHand", "RightHand")], angle=[("LeftUpLeg", "LeftLeg", "LeftFoot")], speed=["Head"], frames=[10, 100, 200])
+    r = cli("measure", str(path), "--distance", "LeftHand", "RightHand", "--angle", "LeftUpLeg", "LeftLeg", "LeftFoot", "--speed", "Head", "--frames", "10,100,200")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    header, rows = lines[0].split(","), [[float(v) if v else np.nan for v in l.split(",")] for l in lines[1:]]
+    assert list(ours["frame"]) == [10, 100, 200]
+    for k, name in enumerate(header[2:], start=2):
+        np.testing.assert_allclose(ours[name], [row[k] for row in rows], rtol=1e-6, atol=1e-9)
+    with pytest.raises(ValueError):
+        skelview.measure(m, speed=["Nose"])
