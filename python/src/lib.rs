@@ -47,7 +47,11 @@ fn load(
     amc_fps: Option<f64>,
 ) -> PyResult<PyMotion> {
     let o = options(take, fps, bvh_positions, amc_fps)?;
-    let loaded = py.detach(|| load_path(&path, &o));
+    wrap(py, py.detach(|| load_path(&path, &o)))
+}
+
+/// A load's result as Python sees it.
+fn wrap(py: Python<'_>, loaded: Result<Motion, engine::LoadError>) -> PyResult<PyMotion> {
     loaded.map(|m| PyMotion::new(Arc::new(m))).map_err(|e| load_error(py, &e))
 }
 
@@ -65,11 +69,13 @@ fn load_bytes(
     amc_fps: Option<f64>,
 ) -> PyResult<PyMotion> {
     let o = options(take, fps, bvh_positions, amc_fps)?;
-    let loaded = py.detach(|| {
-        let request = LoadRequest::memory(name, data)?;
-        engine::load(&request, &o, &Rayon, &mut Quiet)
-    });
-    loaded.map(|m| PyMotion::new(Arc::new(m))).map_err(|e| load_error(py, &e))
+    wrap(
+        py,
+        py.detach(|| {
+            let request = LoadRequest::memory(name, data)?;
+            engine::load(&request, &o, &Rayon, &mut Quiet)
+        }),
+    )
 }
 
 /// Reads many files in parallel (all cores, or `workers` threads) with the GIL released;
@@ -90,7 +96,7 @@ fn load_many(
     let pool = rayon::ThreadPoolBuilder::new().num_threads(workers.unwrap_or(0)).build().map_err(|e| value_error(e.to_string()))?;
     let loaded: Vec<Result<Motion, engine::LoadError>> =
         py.detach(|| pool.install(|| paths.par_iter().map(|p| load_path(p, &o)).collect()));
-    loaded.into_iter().map(|r| r.map(|m| PyMotion::new(Arc::new(m))).map_err(|e| load_error(py, &e))).collect()
+    loaded.into_iter().map(|r| wrap(py, r)).collect()
 }
 
 /// Every format skelview reads: name, description, extensions, whether `convert` writes it,

@@ -431,38 +431,8 @@ impl PyMotion {
     }
 }
 
-/// Writes `m` to `dst` in the format its extension names (bvh, glb, gltf, trc, mot).
+/// Writes `m` to `dst` in the format its extension names (the engine's one file writer).
 pub fn write(py: Python<'_>, m: &Motion, dst: &Path) -> PyResult<()> {
-    use skelview_core::export::gltf_writer::{Animation, document, take_names, write_glb};
-    let ext = dst.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-    let name = dst.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let fail = |e: String| value_error(format!("{}: {e}", dst.display()));
-    py.detach(|| match ext.as_str() {
-        "bvh" => write_atomically(dst, |out| write_bvh(m, &BvhWriteOptions::default(), out)).map_err(|e| e.to_string()),
-        "trc" => write_atomically(dst, |out| skelview_core::export::trc_writer::write_trc(m, &name, out)).map_err(|e| e.to_string()),
-        "mot" => {
-            let c = m.capture.as_deref().ok_or("a .mot holds force platforms, and this motion is not a capture")?;
-            let mut text = Vec::new();
-            skelview_core::export::mot_writer::write_mot(c, &name, skelview_core::export::mot_writer::DEFAULT_THRESHOLD_N, &mut text)
-                .map_err(|e| e.to_string())?;
-            write_atomically(dst, |out| out.write_all(&text)).map_err(|e| e.to_string())
-        }
-        "glb" | "gltf" => {
-            let names = take_names(m);
-            let take = names.get(m.source.take.unwrap_or(0)).cloned().unwrap_or_default();
-            let (mut doc, bin) = document(&[Animation { name: take, motion: m }]).map_err(|e| e.to_string())?;
-            if ext == "glb" {
-                write_atomically(dst, |out| write_glb(&doc, &bin, out)).map_err(|e| e.to_string())
-            } else {
-                let bin_path = dst.with_extension("bin");
-                doc["buffers"][0]["uri"] =
-                    serde_json::json!(bin_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
-                write_atomically(&bin_path, |out| out.write_all(&bin))
-                    .and_then(|()| write_atomically(dst, |out| serde_json::to_writer_pretty(out, &doc).map_err(std::io::Error::other)))
-                    .map_err(|e| e.to_string())
-            }
-        }
-        other => Err(format!("writes .bvh, .glb, .gltf, .trc or .mot, not {other:?}")),
-    })
-    .map_err(fail)
+    py.detach(|| skelview_core::export::files::write_file(m, dst, &BvhWriteOptions::default()))
+        .map_err(|e| value_error(format!("{}: {e}", dst.display())))
 }

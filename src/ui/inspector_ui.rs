@@ -224,7 +224,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
 /// A capture's marker: its description, where it is now (or that it is in a gap), its
 /// residual and its gaps over the capture.
 fn marker_ui(ui: &mut egui::Ui, c: &skelview_core::core::capture::Capture, joint: usize, frame: usize) {
-    let Some(&p) = c.marker_indices().get(joint) else { return };
+    let Some(p) = c.marker_point(joint) else { return };
     let point = &c.points[p];
     ui.separator();
     ui.label(egui::RichText::new(format!("Marker at frame {frame}")).strong());

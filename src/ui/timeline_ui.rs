@@ -124,7 +124,7 @@ fn extents_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &skelview_core::core::Playb
             // A capture: the selected marker's gaps (most frames miss some marker).
             Some(capture) => {
                 let selected = (i == viewer.session.active).then_some(viewer.view.selected).flatten();
-                if let Some(&p) = selected.and_then(|j| capture.marker_indices().get(j).copied()).as_ref() {
+                if let Some(p) = selected.and_then(|j| capture.marker_point(j)) {
                     for (first, last) in capture.gap_runs(p) {
                         cover(first, last);
                     }

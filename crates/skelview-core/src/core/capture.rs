@@ -174,7 +174,22 @@ impl Capture {
     /// Indices (into `points`) of the points that are markers, in file order: the motion's
     /// joint `j` is point `marker_indices()[j]`.
     pub fn marker_indices(&self) -> Vec<usize> {
-        self.points.iter().enumerate().filter(|(_, p)| p.kind == PointKind::Marker).map(|(i, _)| i).collect()
+        self.marker_points().collect()
+    }
+
+    /// [`Capture::marker_indices`] without a list (for work done every frame).
+    pub fn marker_points(&self) -> impl Iterator<Item = usize> + '_ {
+        self.points.iter().enumerate().filter(|(_, p)| p.kind == PointKind::Marker).map(|(i, _)| i)
+    }
+
+    /// The point that is marker (joint) `j`.
+    pub fn marker_point(&self, j: usize) -> Option<usize> {
+        self.marker_points().nth(j)
+    }
+
+    /// The largest residual of any marker in any frame (file units; 0 with none).
+    pub fn max_residual(&self) -> f32 {
+        self.residuals.iter().copied().fold(0.0, f32::max)
     }
 
     /// Position of `point` at `frame`, or `None` in a gap.

@@ -3,6 +3,7 @@
 
 pub mod atomic;
 pub mod bvh_writer;
+pub mod files;
 pub mod gltf_writer;
 pub mod measures;
 pub mod mot_writer;

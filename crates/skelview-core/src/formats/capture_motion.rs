@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
-use super::error::RawWarning;
+use super::error::{LoadError, RawWarning};
 use super::finish::{self, Parsed};
+use super::{LoadObserver, Source};
 use crate::core::capture::{Capture, unique_labels};
 use crate::core::units::{LengthUnit, UpAxis};
 use crate::core::{ChannelKind, Clip, Format, Joint, Motion, PositionRule, Skeleton, Warning};
@@ -25,7 +26,7 @@ pub struct Declared {
 }
 
 /// The motion of a capture, warnings already located.
-pub fn motion(format: Format, path: &Path, capture: Capture, declared: Declared, mut warnings: Vec<Warning>) -> Motion {
+pub fn motion(format: Format, path: &Path, mut capture: Capture, declared: Declared, mut warnings: Vec<Warning>) -> Motion {
     let markers = capture.marker_indices();
     let mut names: Vec<String> = markers.iter().map(|&i| capture.points[i].label.clone()).collect();
     let renamed = unique_labels(&mut names);
@@ -65,15 +66,45 @@ pub fn motion(format: Format, path: &Path, capture: Capture, declared: Declared,
     // warning does not claim them.
     clip.hold_missing();
     let mut parsed = Parsed::new(skeleton, clip, "deg");
+    // An empty unit (none declared) is detected from the body's size, as for skeletons.
     parsed.unit = LengthUnit::parse(&capture.unit);
-    parsed.declared_units = Some(capture.unit.clone());
+    parsed.declared_units = Some(capture.unit.clone()).filter(|u| !u.is_empty());
     parsed.up = declared.up;
     parsed.screen_right = declared.right;
     parsed.declared_frames = declared.frames;
     parsed.details = declared.details;
     let mut motion = finish::motion(format, vec![path.to_owned()], parsed, warnings);
+    if capture.unit.is_empty() {
+        capture.unit = motion.source.unit.symbol().to_owned();
+    }
     motion.capture = Some(Arc::new(capture));
     motion
+}
+
+/// What a capture reader hands back: the capture, what the file declared, located warnings.
+pub type Read = (Capture, Declared, Vec<Warning>);
+
+/// The load of a capture format around its reader: the bytes, progress and cancel, the
+/// motion, the skeleton announced.
+pub fn load(
+    format: Format,
+    source: &Source,
+    observer: &mut dyn LoadObserver,
+    read: impl FnOnce(&Path, &[u8]) -> Result<Read, LoadError>,
+) -> Result<crate::core::Motion, LoadError> {
+    let path = source.path().to_owned();
+    let bytes = source.read_all()?;
+    let total = bytes.len() as u64;
+    if observer.progress(0, Some(total)).is_break() {
+        return Err(LoadError::Cancelled { path });
+    }
+    let (capture, declared, warnings) = read(&path, &bytes)?;
+    if observer.progress(total, Some(total)).is_break() {
+        return Err(LoadError::Cancelled { path });
+    }
+    let m = motion(format, &path, capture, declared, warnings);
+    observer.skeleton_ready(&m.skeleton, &m.clip);
+    Ok(m)
 }
 
 /// Warnings at byte offsets of a binary file: the offset is said in the message (line and
@@ -82,4 +113,44 @@ pub fn binary_warnings(path: &Path, raw: Vec<RawWarning>) -> Vec<Warning> {
     raw.into_iter()
         .map(|w| Warning { path: path.to_owned(), line: 1, col: 1, message: format!("at byte {}: {}", w.offset, w.message) })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::capture::{PointInfo, PointKind};
+
+    /// Unlike the corpus: metres, Y up, no unit and no axes declared (an OpenSim-style TRC or
+    /// a C3D without POINT:UNITS/Y_SCREEN): both are detected, and said to be.
+    #[test]
+    fn undeclared_units_and_axes_are_detected_from_the_body() {
+        let heights = [0.05f32, 0.5, 0.95, 1.3, 1.5, 1.72];
+        let points = heights
+            .iter()
+            .enumerate()
+            .map(|(i, _)| PointInfo { label: format!("M{i}"), description: String::new(), kind: PointKind::Marker })
+            .collect();
+        let frames = 20;
+        let mut positions = Vec::new();
+        for f in 0..frames {
+            for (i, h) in heights.iter().enumerate() {
+                positions.extend([f as f32 * 0.03, *h, 0.1 * (i % 2) as f32]);
+            }
+        }
+        let capture = Capture {
+            point_rate_hz: 100.0,
+            points,
+            unit: String::new(),
+            frames,
+            residuals: vec![0.0; positions.len() / 3],
+            positions,
+            ..Default::default()
+        };
+        let declared = Declared { up: None, right: None, frames: None, details: Vec::new() };
+        let m = motion(crate::formats::trc::FORMAT, Path::new("x.trc"), capture, declared, Vec::new());
+        assert_eq!(m.source.unit, LengthUnit::Metre);
+        assert!(m.source.unit_detected && m.source.up_detected);
+        assert_eq!(m.source.up_axis, UpAxis::Y);
+        assert_eq!(m.capture.as_ref().unwrap().unit, "m", "the capture takes the detected unit");
+    }
 }

@@ -126,6 +126,8 @@ pub struct ClipView {
     pub path: Vec<Vec3>,
     /// A capture's force-platform samples, computed once (empty without a capture).
     plates: Arc<[Result<Vec<PlateSample>, String>]>,
+    /// A capture's largest residual (the top of the residual colours), found once.
+    max_residual: f32,
 }
 
 /// Points sampled along a path: enough for a smooth line, bounded for long clips.
@@ -161,8 +163,10 @@ impl ClipView {
         let name = if name.is_empty() { format!("clip {}", index + 1) } else { name.join(" + ") };
         let display = motion.display_with(None, None);
         let plates = motion.capture.as_ref().map_or_else(Vec::new, |c| skelview_core::core::force_plates::samples(c)).into();
+        let max_residual = motion.capture.as_ref().map_or(0.0, |c| c.max_residual());
         Self {
             plates,
+            max_residual,
             path: path_of(&motion, display.display_from_file),
             floor_y: skelview_core::core::bounds::floor_y(&motion, display.display_from_file),
             display,
@@ -203,6 +207,11 @@ impl ClipView {
     /// The capture's force-platform samples (one list per platform, or why it has none).
     pub fn plate_samples(&self) -> &[Result<Vec<PlateSample>, String>] {
         &self.plates
+    }
+
+    /// A capture's largest residual (0 without one).
+    pub fn max_residual(&self) -> f32 {
+        self.max_residual
     }
 
     /// `display_from_file` followed by the layout's placement.

@@ -59,7 +59,7 @@ fn nearest(p: Vec3, joints: &[Vec3]) -> Option<(usize, f32)> {
 fn mask_gaps(m: &Motion, t: f64, positions: &mut [Vec3]) {
     let Some(c) = &m.capture else { return };
     let frame = ((t * c.point_rate_hz).round().max(0.0) as usize).min(c.frames.saturating_sub(1));
-    for (j, p) in c.marker_indices().into_iter().enumerate() {
+    for (j, p) in c.marker_points().enumerate() {
         if c.is_gap(frame, p)
             && let Some(x) = positions.get_mut(j)
         {
@@ -94,9 +94,6 @@ pub struct CompareView {
     pub unit: &'static str,
     /// Colour per joint of the compared clip (its bone from the parent), when `heat` is on.
     pub bone_colors: Vec<[f32; 4]>,
-    /// The shared time of the poses being compared (`None` for the rest pose), for the
-    /// capture's gaps.
-    pub now_secs: Option<f64>,
     pairs_for: Option<(u64, u64, usize)>,
 }
 
@@ -213,7 +210,6 @@ impl Default for CompareView {
             legend_max: 0.0,
             unit: "m",
             bone_colors: Vec::new(),
-            now_secs: None,
             pairs_for: None,
         }
     }
@@ -295,8 +291,10 @@ impl CompareView {
     }
 
     /// Brings everything up to date for the clips as posed this frame (`clips[i].global`
-    /// holds the current pose); the curve is recomputed only when what it depends on changed.
-    pub fn update(&mut self, clips: &[ClipView], layout: Layout, interpolation: Interpolation) {
+    /// holds the current pose, at shared time `now_secs`, `None` for the rest pose: a
+    /// capture's gaps need the time); the curve is recomputed only when what it depends on
+    /// changed.
+    pub fn update(&mut self, clips: &[ClipView], layout: Layout, interpolation: Interpolation, now_secs: Option<f64>) {
         if clips.len() < 2 {
             self.current.clear();
             self.overlap = None;
@@ -351,7 +349,7 @@ impl CompareView {
         let (mut pa, mut pb, mut errors) = (Vec::new(), Vec::new(), Vec::new());
         joint_positions(&a.pose.global, ta, &mut pa);
         joint_positions(&b.pose.global, tb, &mut pb);
-        if let Some(t) = self.now_secs {
+        if let Some(t) = now_secs {
             mask_gaps(&a.motion, a.local_time(t), &mut pa);
         }
         pair_errors(&pairs, mode, (a.local(), &pa), (b.local(), &pb), &mut errors);

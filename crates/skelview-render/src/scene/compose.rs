@@ -161,8 +161,8 @@ impl Scene {
     /// apart by theirs, and the compared clip's bones take the heat map's when it is on.
     pub fn compose(&mut self, frame: &FrameSpec, out: &mut DrawData) {
         self.pose_all(frame);
-        self.compare.now_secs = (frame.pose == PoseMode::Animated).then_some(frame.time_secs);
-        self.compare.update(&self.clips, self.layout, frame.interpolation);
+        let now = (frame.pose == PoseMode::Animated).then_some(frame.time_secs);
+        self.compare.update(&self.clips, self.layout, frame.interpolation, now);
         let single = self.clips.len() == 1;
         for (i, c) in self.clips.iter().enumerate() {
             if !c.visible {

@@ -50,7 +50,7 @@ pub fn frame_at(c: &ClipView, capture: &Capture, secs: f64) -> usize {
 
 /// True for each joint (marker) in a gap at `frame`.
 pub fn gaps(capture: &Capture, frame: usize) -> Vec<bool> {
-    capture.marker_indices().into_iter().map(|p| capture.is_gap(frame, p)).collect()
+    capture.marker_points().map(|p| capture.is_gap(frame, p)).collect()
 }
 
 fn side_color(label: &str) -> [f32; 4] {
@@ -92,17 +92,8 @@ pub fn build(
     if !style.joints {
         return;
     }
-    let markers = capture.marker_indices();
     let radius = c.display.size_m * 0.009;
-    let max_residual = if color == MarkerColor::Residual {
-        (0..capture.frames)
-            .step_by((capture.frames / 64).max(1))
-            .flat_map(|f| markers.iter().filter_map(move |&p| capture.residual(f, p)))
-            .fold(0.0, f32::max)
-    } else {
-        0.0
-    };
-    for (j, &p) in markers.iter().enumerate() {
+    for (j, p) in capture.marker_points().enumerate() {
         if capture.is_gap(frame, p) {
             continue;
         }
@@ -114,7 +105,7 @@ pub fn build(
             match color {
                 MarkerColor::Clip => style.joint_color,
                 MarkerColor::Prefix => side_color(&capture.points[p].label),
-                MarkerColor::Residual => residual_color(capture.residual(frame, p).unwrap_or(0.0), max_residual),
+                MarkerColor::Residual => residual_color(capture.residual(frame, p).unwrap_or(0.0), c.max_residual()),
             }
         };
         let r = radius * if highlighted { 1.6 } else { 1.0 };

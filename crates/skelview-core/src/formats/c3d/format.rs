@@ -100,37 +100,24 @@ impl FileFormat for C3d {
         observer: &mut dyn LoadObserver,
     ) -> Result<Motion, LoadError> {
         let [source] = sources else { return Err(crate::formats::wrong_sources(self, sources)) };
-        let path = source.path().to_owned();
-        let bytes = source.read_all()?;
-        let total = bytes.len() as u64;
-        if observer.progress(0, Some(total)).is_break() {
-            return Err(LoadError::Cancelled { path });
-        }
-        let read = super::ReadOptions { zero_is_gap: ZERO_POINTS.choice(&options.format) == "gap" };
-        let parsed = super::parse_c3d(&bytes, read).map_err(|e| LoadError::from_binary(&path, e))?;
-        if observer.progress(total, Some(total)).is_break() {
-            return Err(LoadError::Cancelled { path });
-        }
-        let capture = parsed.capture;
-        let axes = &capture.axes;
-        let up = axes.y_screen.as_deref().and_then(UpAxis::parse);
-        let right = match X_SCREEN.choice(&options.format) {
-            "file" => axes.x_screen.as_deref().and_then(UpAxis::parse),
-            chosen => UpAxis::parse(chosen),
-        };
-        let mut details = parsed.details;
-        details.push((
-            "axes".into(),
-            format!(
-                "X_SCREEN {}, Y_SCREEN {}",
-                right.map_or_else(|| "(none)".to_owned(), UpAxis::signed_name),
-                axes.y_screen.as_deref().unwrap_or("(none: up detected)")
-            ),
-        ));
-        let declared = Declared { up, right, frames: Some(capture.frames as u64), details };
-        let warnings = capture_motion::binary_warnings(&path, parsed.warnings);
-        let motion = capture_motion::motion(FORMAT, &path, capture, declared, warnings);
-        observer.skeleton_ready(&motion.skeleton, &motion.clip);
-        Ok(motion)
+        capture_motion::load(FORMAT, source, observer, |path, bytes| {
+            let read = super::ReadOptions { zero_is_gap: ZERO_POINTS.choice(&options.format) == "gap" };
+            let parsed = super::parse_c3d(bytes, read).map_err(|e| LoadError::from_binary(path, e))?;
+            let capture = parsed.capture;
+            let axes = &capture.axes;
+            let up = axes.y_screen.as_deref().and_then(UpAxis::parse);
+            let right = match X_SCREEN.choice(&options.format) {
+                "file" => axes.x_screen.as_deref().and_then(UpAxis::parse),
+                chosen => UpAxis::parse(chosen),
+            };
+            let mut details = parsed.details;
+            let y_screen = axes.y_screen.as_deref().unwrap_or("(none: up detected)");
+            details.push((
+                "axes".into(),
+                format!("X_SCREEN {}, Y_SCREEN {y_screen}", right.map_or_else(|| "(none)".to_owned(), UpAxis::signed_name)),
+            ));
+            let declared = Declared { up, right, frames: Some(capture.frames as u64), details };
+            Ok((capture, declared, capture_motion::binary_warnings(path, parsed.warnings)))
+        })
     }
 }

@@ -41,10 +41,12 @@ pub fn points(params: &Params, n: usize, capture: &mut Capture, warnings: &mut V
     capture.unit = match units.first() {
         Some(u) if !u.is_empty() => u.clone(),
         _ => {
+            // Left to the body's size (most writers use mm, some m): the guess is shown by
+            // `info` and View → Units overrides it.
             if n > 0 {
-                warnings.push(RawWarning { offset: 0, message: "no POINT:UNITS: millimetres assumed (the C3D default)".into() });
+                warnings.push(RawWarning { offset: 0, message: "no POINT:UNITS: the unit is detected from the body's size".into() });
             }
-            "mm".into()
+            String::new()
         }
     };
     if let Some(other) = units.iter().find(|u| !u.is_empty() && **u != capture.unit) {

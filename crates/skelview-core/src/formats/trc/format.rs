@@ -56,20 +56,11 @@ impl FileFormat for Trc {
         observer: &mut dyn LoadObserver,
     ) -> Result<Motion, LoadError> {
         let [source] = sources else { return Err(crate::formats::wrong_sources(self, sources)) };
-        let path = source.path().to_owned();
-        let bytes = source.read_all()?;
-        let total = bytes.len() as u64;
-        if observer.progress(0, Some(total)).is_break() {
-            return Err(LoadError::Cancelled { path });
-        }
-        let parsed = super::parse_trc(&bytes).map_err(|e| LoadError::from_parse(&path, &mut &bytes[..], e))?;
-        if observer.progress(total, Some(total)).is_break() {
-            return Err(LoadError::Cancelled { path });
-        }
-        let warnings = locate_warnings(&path, &mut &bytes[..], parsed.warnings);
-        let declared = Declared { up: None, right: None, frames: parsed.declared_frames, details: Vec::new() };
-        let motion = capture_motion::motion(FORMAT, &path, parsed.capture, declared, warnings);
-        observer.skeleton_ready(&motion.skeleton, &motion.clip);
-        Ok(motion)
+        capture_motion::load(FORMAT, source, observer, |path, bytes| {
+            let parsed = super::parse_trc(bytes).map_err(|e| LoadError::from_parse(path, &mut &bytes[..], e))?;
+            let warnings = locate_warnings(path, &mut &bytes[..], parsed.warnings);
+            let declared = Declared { up: None, right: None, frames: parsed.declared_frames, details: Vec::new() };
+            Ok((parsed.capture, declared, warnings))
+        })
     }
 }

@@ -120,7 +120,8 @@ pub fn parse_trc(b: &[u8]) -> Result<ParsedTrc, ParseError> {
     }
     let declared_frames = number("NumFrames")?.filter(|n| *n >= 0.0).map(|n| n as u64);
     let declared_markers = number("NumMarkers")?.filter(|n| *n >= 0.0).map(|n| n as usize);
-    let unit = value("Units").map_or_else(|| "mm".to_owned(), |(_, u)| u.clone());
+    // None given: detected from the body's size (see the capture's motion).
+    let unit = value("Units").map_or_else(String::new, |(_, u)| u.clone());
     let names_line = it.next().ok_or_else(|| ParseError::eof(b.len() as u64, "the line of marker names (Frame# Time …)"))?;
     let names = fields(&names_line);
     if !names.first().is_some_and(|(_, f)| f.starts_with("Frame")) {
