@@ -45,9 +45,10 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             } else {
                 ui.radio_value(&mut mode, CompareMode::Position, "position");
                 ui.radio_value(&mut mode, CompareMode::Angle, "local rotation angle");
+                // Bones coloured by their partner's error: markers have no bones to colour.
+                ui.checkbox(&mut heat, "heat map");
             }
         }
-        ui.checkbox(&mut heat, "heat map");
         if mode != c.mode {
             commands.push(Command::Compare(CompareEdit::Mode(mode)));
         }
@@ -87,7 +88,8 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         (None, Some(f)) => format!("over the overlap: computing {:.0}%", f * 100.0),
         (None, None) => "over the overlap: -".to_owned(),
     };
-    ui.add(egui::Label::new(format!("{label} now {} · {} pairs · {overlap}", shown.show(c.mean_now()), c.current.len())).wrap());
+    let counted = if nearest { "markers" } else { "pairs" };
+    ui.add(egui::Label::new(format!("{label} now {} · {} {counted} · {overlap}", shown.show(c.mean_now()), c.current.len())).wrap());
     let t = viewer.session.playback.time_secs;
     let columns = (ui.available_width() * ui.ctx().pixels_per_point()).max(16.0) as usize;
     let mut points = c.overlap.as_ref().map(|o| decimate(&o.points, columns)).unwrap_or_default();
