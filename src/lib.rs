@@ -9,6 +9,9 @@
 //! `tasks` ← `app` ← `ui` ← `window`, `cli`.
 
 pub mod app;
+#[cfg(target_arch = "wasm32")]
+pub mod browser;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod tasks;
 pub mod ui;

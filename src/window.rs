@@ -1,10 +1,13 @@
 //! The window: winit events in, egui + wgpu frames out. The event loop sleeps until input,
 //! a repaint request from egui, or a wake-up from the loader thread; it runs continuously
-//! only while playing or loading.
+//! only while playing or loading. The same code runs in a browser tab (winit's web backend
+//! on the page's canvas, wgpu on WebGL2 or WebGPU): there the graphics device arrives
+//! asynchronously and files come in through the page ([`crate::browser`]).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use winit::application::ApplicationHandler;
 use winit::event::WindowEvent;
@@ -49,12 +52,15 @@ struct App {
     dropped_since_frame: bool,
     /// `SKELVIEW_TRACE`: start milestones and frame times.
     trace: Trace,
+    /// Open the bundled sample when no file is given (a web page that fetches `?file=` says no).
+    sample_when_empty: bool,
+    /// In a browser: the window and egui, waiting for the graphics device.
+    #[cfg(target_arch = "wasm32")]
+    starting: Option<web::Starting>,
 }
 
-/// Opens the viewer window on `files` (the bundled sample when empty) and runs until closed;
-/// `select` names a joint to select once the first file is in, `curves` opens the
-/// channel-curves window.
-pub fn run(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) -> Result<(), String> {
+/// The event loop and the viewer it drives, before it runs.
+fn prepare(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) -> Result<(EventLoop<Wake>, App), String> {
     crate::tasks::background_pool();
     let event_loop = EventLoop::<Wake>::with_user_event().build().map_err(|e| format!("cannot open a window: {e}"))?;
     event_loop.set_control_flow(ControlFlow::Wait);
@@ -68,7 +74,7 @@ pub fn run(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) 
     let quit_after_frames = std::env::var("SKELVIEW_QUIT_AFTER_FRAMES").ok().and_then(|v| v.parse().ok());
     let mut viewer = Viewer::new(options, waker);
     viewer.start_with(start);
-    let mut app = App {
+    let app = App {
         proxy,
         files,
         viewer,
@@ -78,7 +84,19 @@ pub fn run(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) 
         modifiers: Default::default(),
         dropped_since_frame: false,
         trace: Trace::from_env(),
+        sample_when_empty: true,
+        #[cfg(target_arch = "wasm32")]
+        starting: None,
     };
+    Ok((event_loop, app))
+}
+
+/// Opens the viewer window on `files` (the bundled sample when empty) and runs until closed;
+/// `select` names a joint to select once the first file is in, `curves` opens the
+/// channel-curves window.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) -> Result<(), String> {
+    let (event_loop, mut app) = prepare(files, options, start)?;
     event_loop.run_app(&mut app).map_err(|e| format!("window event loop failed: {e}"))?;
     if let Some(summary) = app.trace.summary() {
         eprintln!("{summary}");
@@ -89,20 +107,30 @@ pub fn run(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) 
     }
 }
 
+/// egui's painter on `window`'s surface (asynchronous: a browser hands out its adapter so).
+async fn painter(
+    ctx: egui::Context,
+    window: Arc<Window>,
+    config: egui_wgpu::WgpuConfiguration,
+) -> Result<egui_wgpu::winit::Painter, String> {
+    let mut painter = egui_wgpu::winit::Painter::new(ctx, config, false, egui_wgpu::RendererOptions::default()).await;
+    painter.set_window(egui::ViewportId::ROOT, Some(window)).await.map_err(|e| format!("cannot set up graphics for the window: {e}"))?;
+    Ok(painter)
+}
+
 impl App {
     fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
         // The files are read while the window and the graphics device are set up (those take
         // 50-300 ms), so the first frame usually has a pose to show.
         if self.files.is_empty() {
-            self.viewer.open(skelview_core::formats::sample_request());
+            if self.sample_when_empty {
+                self.viewer.open(skelview_core::formats::sample_request());
+            }
         } else {
             let files = std::mem::take(&mut self.files);
             self.viewer.open_paths(files, false);
         }
-        let (w, h) = self.viewer.settings.window_size;
-        let attributes =
-            Window::default_attributes().with_title("skelview").with_inner_size(winit::dpi::LogicalSize::new(w as f64, h as f64));
-        let window = Arc::new(event_loop.create_window(attributes).map_err(|e| format!("cannot create a window: {e}"))?);
+        let window = Arc::new(event_loop.create_window(self.window_attributes()).map_err(|e| format!("cannot create a window: {e}"))?);
         self.mark(Milestone::WindowCreated);
         let ctx = egui::Context::default();
         ctx.set_theme(if self.viewer.settings.light_theme { egui::Theme::Light } else { egui::Theme::Dark });
@@ -112,15 +140,34 @@ impl App {
                 let _ = p.send_event(Wake::Repaint);
             }
         });
-        let config = egui_wgpu::WgpuConfiguration {
-            wgpu_setup: egui_wgpu::WgpuSetup::from_display_handle(event_loop.owned_display_handle()),
-            ..Default::default()
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let config = egui_wgpu::WgpuConfiguration {
+                wgpu_setup: egui_wgpu::WgpuSetup::from_display_handle(event_loop.owned_display_handle()),
+                ..Default::default()
+            };
+            let painter = pollster::block_on(painter(ctx.clone(), window.clone(), config))?;
+            self.started(window, ctx, painter);
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            self.starting = Some(web::Starting::new(window, ctx, self.proxy.clone()));
+        }
+        Ok(())
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn window_attributes(&self) -> winit::window::WindowAttributes {
+        let (w, h) = self.viewer.settings.window_size;
+        Window::default_attributes().with_title("skelview").with_inner_size(winit::dpi::LogicalSize::new(w as f64, h as f64))
+    }
+
+    /// The graphics device is there: the window runs.
+    fn started(&mut self, window: Arc<Window>, ctx: egui::Context, mut painter: egui_wgpu::winit::Painter) {
+        let Some(state) = painter.render_state() else {
+            self.error = Some("no graphics device for the window".into());
+            return;
         };
-        let mut painter =
-            pollster::block_on(egui_wgpu::winit::Painter::new(ctx.clone(), config, false, egui_wgpu::RendererOptions::default()));
-        pollster::block_on(painter.set_window(egui::ViewportId::ROOT, Some(window.clone())))
-            .map_err(|e| format!("cannot set up graphics for the window: {e}"))?;
-        let state = painter.render_state().ok_or("no graphics device for the window")?;
         self.mark(Milestone::AdapterReady);
         let gpu = ViewportGpu::new(&state);
         let egui_state = egui_winit::State::new(
@@ -131,8 +178,13 @@ impl App {
             None,
             painter.max_texture_side(),
         );
+        // The first frame's size: a canvas sized by the page has no Resized event to come.
+        let size = window.inner_size();
+        if let (Some(w), Some(h)) = (std::num::NonZeroU32::new(size.width), std::num::NonZeroU32::new(size.height)) {
+            painter.on_window_resized(egui::ViewportId::ROOT, w, h);
+        }
+        window.request_redraw();
         self.running = Some(Running { window, ctx, egui_state, painter, gpu, last_frame: Instant::now(), frame_ms: 0.0, frames: 0 });
-        Ok(())
     }
 
     /// Prints a milestone's line the first time it is reached.
@@ -140,6 +192,8 @@ impl App {
         if let Some(line) = self.trace.reach(m, Instant::now()) {
             eprintln!("{line}");
         }
+        #[cfg(target_arch = "wasm32")]
+        web::milestone(m);
     }
 
     fn redraw(&mut self, event_loop: &ActiveEventLoop) {
@@ -148,6 +202,8 @@ impl App {
         let dt = started.duration_since(r.last_frame).as_secs_f64().min(0.25);
         r.last_frame = started;
         self.dropped_since_frame = false;
+        #[cfg(target_arch = "wasm32")]
+        web::take_inbox(&mut self.viewer);
         self.viewer.update(dt);
         let input = r.egui_state.take_egui_input(&r.window);
         let viewer = &mut self.viewer;
@@ -183,7 +239,8 @@ impl App {
         if phase == Phase::Settled {
             r.frames += 1;
         }
-        if self.trace.enabled() {
+        // A web page always reports its milestones (to the page, for its load-time figure).
+        if self.trace.enabled() || cfg!(target_arch = "wasm32") {
             self.trace.frame(app_time, frame_time, phase);
             self.mark(Milestone::FirstFrame);
             if self.viewer.pose_shown() {
@@ -196,6 +253,8 @@ impl App {
                 self.mark(Milestone::Settled);
             }
         }
+        #[cfg(target_arch = "wasm32")]
+        web::publish(&self.viewer);
         let Some(r) = &mut self.running else { return };
         if self.quit_after_frames.is_some_and(|n| r.frames >= n) {
             println!("rendered {} frames after loading and checks, {:.1} ms/frame", r.frames, r.frame_ms);
@@ -224,6 +283,17 @@ impl ApplicationHandler<Wake> for App {
     }
 
     fn user_event(&mut self, _event_loop: &ActiveEventLoop, _event: Wake) {
+        #[cfg(target_arch = "wasm32")]
+        if let Some(ready) = self.starting.as_mut().and_then(web::Starting::take) {
+            self.starting = None;
+            match ready {
+                Ok((window, ctx, painter)) => self.started(window, ctx, painter),
+                Err(e) => self.error = Some(e),
+            }
+            if let Some(e) = &self.error {
+                web::show_fatal(e);
+            }
+        }
         if let Some(r) = &self.running {
             r.window.request_redraw();
         }
@@ -278,3 +348,8 @@ impl ApplicationHandler<Wake> for App {
         }
     }
 }
+
+#[cfg(target_arch = "wasm32")]
+mod web;
+#[cfg(target_arch = "wasm32")]
+pub use web::run_web;

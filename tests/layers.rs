@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 const CRATES: &[(&str, &[(&str, u32)])] = &[
     ("crates/skelview-core/src", &[("par", 0), ("core", 1), ("formats", 2), ("compare", 3), ("export", 3), ("qa", 3)]),
     ("crates/skelview-render/src", &[("scene", 0), ("video", 0), ("render", 1)]),
-    ("src", &[("tasks", 0), ("app", 1), ("ui", 2), ("window", 3), ("cli", 3)]),
+    ("src", &[("browser", 0), ("tasks", 1), ("app", 2), ("ui", 3), ("window", 4), ("cli", 4)]),
 ];
 
 fn rank(layers: &[(&str, u32)], module: &str) -> Option<u32> {

@@ -50,6 +50,14 @@ pub enum FilesCommand {
     Open(Vec<PathBuf>),
     /// Open files as more clips beside those shown.
     Add(Vec<PathBuf>),
+    /// Open files held in memory (dropped on a web page): grouped as paths are (an AMC with
+    /// its ASF), replacing what is shown unless `add`.
+    OpenBytes {
+        /// Names and contents.
+        files: Vec<(PathBuf, std::sync::Arc<[u8]>)>,
+        /// Beside the clips shown.
+        add: bool,
+    },
     /// Stop the running loads.
     CancelLoads,
 }
@@ -139,6 +147,8 @@ pub enum CameraEdit {
         aspect: f32,
         /// Physical pixels.
         px: (u32, u32),
+        /// Top-left corner in the window, physical pixels.
+        origin: (u32, u32),
     },
 }
 

@@ -1,9 +1,12 @@
 //! File dialogs: a native dialog blocks until the user answers, so it runs as a task (see
 //! `jobs`) and must not freeze the window. The answer comes back as the command it stands for.
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::PathBuf;
 
-use super::{AppError, Command, Export, FilesCommand, JobCommand};
+#[cfg(not(target_arch = "wasm32"))]
+use super::FilesCommand;
+use super::{AppError, Command, Export, JobCommand};
 
 /// Which question a dialog asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,9 +29,31 @@ pub enum Dialog {
     NameMap,
 }
 
+/// In a browser: Open and Add click the page's file input (its files arrive through the
+/// page's inbox); a save "dialog" names the download; what needs a folder or a file read
+/// from disk is not offered.
+#[cfg(target_arch = "wasm32")]
+pub(super) fn ask(dialog: Dialog) -> Option<Command> {
+    let picked = |add| match crate::browser::pick_files(add) {
+        Ok(()) => None,
+        Err(e) => Some(Command::ShowError(AppError::NoDialog(e))),
+    };
+    match dialog {
+        Dialog::Open => picked(false),
+        Dialog::Add => picked(true),
+        Dialog::ExportPositions => Some(export(Export::Positions("positions.csv".into()))),
+        Dialog::ExportMeasures => Some(export(Export::Measures("measurements.csv".into()))),
+        Dialog::ExportVideo | Dialog::SaveScreenshot | Dialog::ExportFrames | Dialog::NameMap => {
+            Some(Command::ShowError(AppError::NoDialog(format!("{dialog:?} is not in the browser build (see the README)"))))
+        }
+    }
+}
+
 /// Message when no dialog can be shown at all.
+#[cfg(not(target_arch = "wasm32"))]
 const NO_DIALOG: &str = "No file dialog is available (needs an xdg-desktop-portal or zenity). Drop a file on the window or use the command line (skelview positions / render --range).";
 
+#[cfg(not(target_arch = "wasm32"))]
 fn which(program: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|d| d.join(program)).find(|p| p.is_file()))
 }
@@ -38,6 +63,7 @@ fn export(e: Export) -> Command {
 }
 
 /// Asks `dialog` and turns the answer into a command (`None`: cancelled).
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) fn ask(dialog: Dialog) -> Option<Command> {
     let motion = skelview_core::formats::table::dialog_extensions();
     let answer = match dialog {

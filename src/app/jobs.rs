@@ -87,6 +87,29 @@ fn no_thread(what: &'static str) -> impl FnOnce(std::io::Error) -> AppError {
     move |e| AppError::Thread { what, message: e.to_string() }
 }
 
+/// Pictures and videos render on a device of their own, which a browser hands out only
+/// asynchronously: the browser build does not offer them (its menus hide them).
+fn no_renderer_here() -> Result<(), AppError> {
+    if cfg!(target_arch = "wasm32") {
+        return Err(AppError::Export("screenshots, frames and videos are not in the browser build".into()));
+    }
+    Ok(())
+}
+
+/// Writes an export: atomically to `path` on the desktop; in a browser, into memory and then
+/// offered as a download named as `path`'s file name.
+fn write_out(path: &std::path::Path, write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> std::io::Result<()> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return skelview_core::export::write_atomically(path, write);
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut bytes = Vec::new();
+        write(&mut bytes)?;
+        let name = path.file_name().map_or("skelview-export".into(), |n| n.to_string_lossy());
+        crate::browser::download(&name, &bytes, "text/csv").map_err(std::io::Error::other)
+    }
+}
+
 /// Progress as the renderers and writers report it, cancel as they expect it.
 fn counts(p: &Progress) -> impl FnMut(usize, usize) -> ControlFlow<()> + '_ {
     move |done, total| p.report(done as u64, total as u64)
@@ -112,7 +135,7 @@ impl Jobs {
         self.start("Exporting positions", waker, move |p| {
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
             let mut progress = counts(p);
-            skelview_core::export::write_atomically(&path, |out| {
+            write_out(&path, |out| {
                 writeln!(out, "joint,frame,x,y,z")?;
                 skelview_core::export::positions::write_csv(&m, &frames, false, false, out, &mut |k, n| progress(k, n))
             })
@@ -131,10 +154,8 @@ impl Jobs {
     ) -> Result<(), AppError> {
         self.start("Exporting measurements", waker, move |_| {
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
-            skelview_core::export::write_atomically(&path, |out| {
-                skelview_core::export::measures::write_measures(&m, &curves.measures, &frames, &curves.values, out)
-            })
-            .map_err(|source| ExportError::Write { path: path.clone(), source })?;
+            write_out(&path, |out| skelview_core::export::measures::write_measures(&m, &curves.measures, &frames, &curves.values, out))
+                .map_err(|source| ExportError::Write { path: path.clone(), source })?;
             Ok(format!("wrote {} ({} frames)", path.display(), frames.len()))
         })
     }
@@ -151,6 +172,7 @@ impl Jobs {
         size: (u32, u32),
         waker: Waker,
     ) -> Result<(), AppError> {
+        no_renderer_here()?;
         self.start("Exporting frames", waker, move |p| {
             let gpu = offscreen::headless().map_err(ExportError::from)?;
             let mut target = Offscreen::new(&gpu, size, 4);
@@ -173,6 +195,7 @@ impl Jobs {
         fps: f64,
         waker: Waker,
     ) -> Result<(), AppError> {
+        no_renderer_here()?;
         self.start("Exporting video", waker, move |p| {
             let gpu = offscreen::headless().map_err(ExportError::from)?;
             let mut target = Offscreen::new(&gpu, size, 4);
@@ -193,6 +216,7 @@ impl Jobs {
         to: Option<PathBuf>,
         waker: Waker,
     ) -> Result<(), AppError> {
+        no_renderer_here()?;
         let mut render = move || -> Result<Vec<u8>, RenderError> {
             let gpu = offscreen::headless()?;
             Offscreen::new(&gpu, size, 4).picture(&gpu, &mut scene, &frame, &camera)

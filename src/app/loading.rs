@@ -27,6 +27,27 @@ impl Viewer {
         }
     }
 
+    /// Opens files held in memory (dropped on a web page), grouped as paths are: the first
+    /// replaces what is shown (unless `add`), the others are added. A file no format reads
+    /// (or an AMC without its ASF) is reported as a failed open.
+    pub fn open_memory(&mut self, files: Vec<(PathBuf, std::sync::Arc<[u8]>)>, add: bool) {
+        let mut requests = Vec::new();
+        for request in LoadRequest::from_memory(files) {
+            match request {
+                Ok(r) => requests.push(r),
+                Err(e) => self.messages.fail(AppError::Open(e.to_string())),
+            }
+        }
+        if requests.is_empty() {
+            return;
+        }
+        let name = requests.iter().map(|r| r.main_path().display().to_string()).collect::<Vec<_>>().join(", ");
+        match crate::tasks::spawn_requests(requests, self.options.clone(), self.waker.clone()) {
+            Ok(task) => self.session.track(name, task, !add, None, None),
+            Err(e) => self.messages.fail(AppError::Thread { what: "loader", message: e.to_string() }),
+        }
+    }
+
     /// Opens paths as the command line groups them (an AMC finds its ASF, on the loader
     /// thread): the first replaces what is shown (unless `add`), the others are added.
     pub fn open_paths(&mut self, paths: Vec<PathBuf>, add: bool) {

@@ -211,6 +211,7 @@ impl Viewer {
             }
             Command::Files(FilesCommand::Open(paths)) => self.open_paths(paths, false),
             Command::Files(FilesCommand::Add(paths)) => self.open_paths(paths, true),
+            Command::Files(FilesCommand::OpenBytes { files, add }) => self.open_memory(files, add),
             Command::Files(FilesCommand::CancelLoads) => self.session.cancel_loads(),
             Command::Clip(id, edit) => self.apply_clip(id, edit),
             Command::Scene(edit) => self.apply_scene(edit),
@@ -310,7 +311,7 @@ impl Viewer {
             CameraEdit::Orbit(d) => view.camera.orbit(d),
             CameraEdit::Pan(d, h) => view.camera.pan(d, h),
             CameraEdit::Zoom(f, ndc, aspect) => view.camera.zoom_towards(f, ndc, aspect),
-            CameraEdit::Viewport { aspect, px } => (view.aspect, view.viewport_px) = (aspect, px),
+            CameraEdit::Viewport { aspect, px, origin } => (view.aspect, view.viewport_px, view.viewport_origin_px) = (aspect, px, origin),
         }
     }
 

@@ -2,7 +2,8 @@
 //! costs. Plain data: the window reports the moments, this decides what to print.
 
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 static PROCESS_START: OnceLock<Instant> = OnceLock::new();
 

@@ -28,6 +28,8 @@ pub struct View {
     pub aspect: f32,
     /// Size of the viewport in physical pixels, for screenshots.
     pub viewport_px: (u32, u32),
+    /// Top-left corner of the viewport in the window, physical pixels (a web page reports it).
+    pub viewport_origin_px: (u32, u32),
     /// Frame the figures as posed when the next picture is composed (half the view's height).
     pub frame_on_next_pose: bool,
     /// With `frame_on_next_pose`: fit the whole clips' extent instead (F, "frame all").
@@ -94,6 +96,7 @@ impl Default for View {
             joint_filter: String::new(),
             aspect: 16.0 / 9.0,
             viewport_px: (1280, 720),
+            viewport_origin_px: (0, 0),
             frame_on_next_pose: true,
             frame_whole_clip: false,
             choose_follow: true,

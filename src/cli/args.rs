@@ -16,6 +16,7 @@ use skelview_core::formats::LoadOptions;
 use skelview_core::formats::acclaim::FRAME_RATE;
 use skelview_core::formats::bvh::POSITIONS;
 use skelview_core::qa::Kind;
+use skelview_render::scene::OrbitCamera;
 use skelview_render::scene::{Layout, ViewPreset};
 
 /// The whole command line.
@@ -248,6 +249,10 @@ enum Sub {
         /// Colour the second clip's bones by their distance to the first's.
         #[arg(long)]
         heat_map: bool,
+        /// Camera as X,Y,Z,DISTANCE,YAW,PITCH (target and distance in metres, Y up; angles in
+        /// degrees) instead of framing the figure: the viewer's camera, to reproduce its view.
+        #[arg(long, value_name = "X,Y,Z,D,YAW,PITCH", value_parser = super::render_cmd::parse_camera, allow_hyphen_values = true)]
+        camera: Option<OrbitCamera>,
     },
     /// A square thumbnail of the middle frame: INPUT... OUTPUT.png.
     Thumbnail {
@@ -375,7 +380,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
             };
             Command::Compare { files, align, offset_secs: offset, csv, mnm }
         }
-        Some(Sub::Render { files, out, frame, time, size, view, ortho, axes, range, layout, heat_map }) => {
+        Some(Sub::Render { files, out, frame, time, size, view, ortho, axes, range, layout, heat_map, camera }) => {
             let video = has_ext(&out, "gif") || has_ext(&out, "mp4");
             if video && (frame.is_some() || time.is_some()) {
                 return Err(usage("a video shows --range A:B[:STEP] (or the whole clip), not one --frame or --time".into()));
@@ -404,7 +409,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
                 LayoutArg::AlignRoots => Layout::AlignRoots,
                 LayoutArg::AlignRootsHeading => Layout::AlignRootsHeading,
             };
-            Command::Render { files, options: RenderOptions { at, size, view, ortho, axes, out, range, fps, layout, heat_map } }
+            Command::Render { files, options: RenderOptions { at, size, view, ortho, axes, out, range, fps, layout, heat_map, camera } }
         }
         Some(Sub::Formats { json }) => Command::Formats { json },
         Some(Sub::Completions { shell }) => Command::Completions(shell),

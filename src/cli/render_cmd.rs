@@ -33,6 +33,34 @@ pub struct RenderOptions {
     pub layout: Layout,
     /// Colour the second clip's bones by their distance to the first's.
     pub heat_map: bool,
+    /// A camera given as is (the viewer's, to reproduce its view) instead of framing.
+    pub camera: Option<OrbitCamera>,
+}
+
+/// `--camera X,Y,Z,DISTANCE,YAW,PITCH`: the orbit target in metres (Y up), the distance in
+/// metres and the angles in degrees, as the viewer's inspector shows its camera.
+pub fn parse_camera(s: &str) -> Result<OrbitCamera, String> {
+    let bad = || format!("expected X,Y,Z,DISTANCE,YAW,PITCH (metres and degrees), not '{s}'");
+    let v: Vec<f32> = s.split(',').map(|p| p.trim().parse::<f32>().map_err(|_| bad())).collect::<Result<_, _>>()?;
+    let [x, y, z, distance, yaw, pitch] = v[..] else { return Err(bad()) };
+    if v.iter().any(|x| !x.is_finite()) || !(distance > 0.0) {
+        return Err(bad());
+    }
+    Ok(OrbitCamera {
+        target: glam::Vec3::new(x, y, z),
+        distance,
+        yaw: yaw.to_radians(),
+        pitch: pitch.to_radians(),
+        ..OrbitCamera::default()
+    })
+}
+
+/// The camera: the one given, else framing `bounds`.
+fn camera_for(options: &RenderOptions, bounds: Option<(glam::Vec3, glam::Vec3)>, aspect: f32) -> OrbitCamera {
+    match options.camera {
+        Some(c) => OrbitCamera { orthographic: options.ortho, ..c },
+        None => framing(bounds, options.view, aspect, options.ortho),
+    }
 }
 
 /// Which instant to render.
@@ -69,7 +97,7 @@ pub fn render_image(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, sampl
     let frame = FrameSpec::at(time_secs, style);
     let aspect = options.size.0 as f32 / options.size.1 as f32;
     let bounds = scene.bounds_over_times(&frame, [time_secs]);
-    let camera = framing(bounds, options.view, aspect, options.ortho);
+    let camera = camera_for(options, bounds, aspect);
     let mut target = Offscreen::new(gpu, options.size, samples);
     let pixels = target.picture(gpu, scene, &frame, &camera)?;
     Ok((pixels, camera))
@@ -131,7 +159,7 @@ fn render_range(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, range: (i
     let aspect = options.size.0 as f32 / options.size.1 as f32;
     let probe = frames.iter().step_by((frames.len() / 64).max(1)).chain(frames.last()).map(|f| f.1);
     let bounds = scene.bounds_over_times(&frame, probe.collect::<Vec<_>>());
-    let camera = framing(bounds, options.view, aspect, options.ortho);
+    let camera = camera_for(options, bounds, aspect);
     let mut target = Offscreen::new(gpu, options.size, 4);
     let progress = super::progress::bar(frames.len() as u64, "rendering");
     let mut report = |k: usize, _| {
@@ -169,6 +197,7 @@ pub(super) fn thumbnail(args: &Args, inputs: &[PathBuf], output: &Path, size: u3
         fps: None,
         layout: Layout::Overlay,
         heat_map: false,
+        camera: None,
     };
     let mut scene = scene_of(motions, &options);
     match render_image(&gpu, &mut scene, &options, 4).and_then(|(pixels, _)| offscreen::write_png(output, options.size, &pixels)) {

@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use skelview_core::core::{Clip, Motion, Skeleton};
-use skelview_core::formats::Rayon;
 use skelview_core::formats::{self, LoadError, LoadObserver, LoadOptions, LoadRequest};
 
 use super::{Priority, Progress, Task, Waker};
@@ -68,6 +67,14 @@ impl LoadObserver for Reporter<'_> {
 /// options) apply.
 pub type OptionsFor = Box<dyn Fn(Option<&Path>) -> LoadOptions + Send>;
 
+/// Parsing over rayon's pool where there are threads; in a browser tab on the one thread.
+fn parallel() -> &'static dyn skelview_core::formats::Parallel {
+    #[cfg(not(target_arch = "wasm32"))]
+    return &skelview_core::formats::Rayon;
+    #[cfg(target_arch = "wasm32")]
+    return &skelview_core::formats::Sequential;
+}
+
 /// What the loader is given.
 enum Work {
     Requests(Vec<LoadRequest>),
@@ -77,6 +84,12 @@ enum Work {
 /// Starts loading `request` on a thread named `skelview-loader`.
 pub fn spawn_load(request: LoadRequest, options: LoadOptions, wake: Waker) -> std::io::Result<LoadTask> {
     spawn(Work::Requests(vec![request]), Box::new(move |_| options.clone()), wake)
+}
+
+/// Starts loading several requests one after another (files dropped on a web page, grouped
+/// by [`LoadRequest::from_memory`]).
+pub fn spawn_requests(requests: Vec<LoadRequest>, options: LoadOptions, wake: Waker) -> std::io::Result<LoadTask> {
+    spawn(Work::Requests(requests), Box::new(move |_| options.clone()), wake)
 }
 
 /// Starts loading `paths` on a thread named `skelview-loader`: they are grouped there as the
@@ -114,7 +127,7 @@ fn spawn(work: Work, options: OptionsFor, wake: Waker) -> std::io::Result<LoadTa
                     let key = request.file_path().map(file_key);
                     let _ = progress.report(0, 0);
                     let options = options(key.as_deref());
-                    match formats::load(&request, &options, &Rayon, &mut Reporter(progress)) {
+                    match formats::load(&request, &options, parallel(), &mut Reporter(progress)) {
                         Ok(motion) => {
                             let companions = request.format.companions(&motion);
                             LoadEvent::Done(Box::new(Loaded { motion, key, companions, read_with: options.format }))

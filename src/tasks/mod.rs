@@ -8,6 +8,6 @@ pub mod task;
 pub mod threads;
 
 pub use keyed::Keyed;
-pub use loader::{LoadEvent, LoadTask, Loaded, OptionsFor, file_key, spawn_load, spawn_open};
+pub use loader::{LoadEvent, LoadTask, Loaded, OptionsFor, file_key, spawn_load, spawn_open, spawn_requests};
 pub use task::{Priority, Progress, Task, TaskError, TaskEvent, TaskId, Waker};
 pub use threads::{background_pool, background_priority};

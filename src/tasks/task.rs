@@ -5,7 +5,7 @@
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
+use std::sync::mpsc::{Receiver, TryRecvError};
 
 use thiserror::Error;
 
@@ -43,6 +43,22 @@ impl<E> From<E> for TaskError<E> {
     }
 }
 
+/// Where a task's messages go.
+#[cfg(not(target_arch = "wasm32"))]
+type MessageSender<M> = std::sync::mpsc::SyncSender<M>;
+#[cfg(target_arch = "wasm32")]
+type MessageSender<M> = std::sync::mpsc::Sender<M>;
+
+/// A few messages may wait for the handle: enough for a loader's preview and progress to
+/// overlap the UI's frame, few enough that memory stays bounded. In a browser the work and
+/// the UI share one thread, so a full channel would wait forever: there it is unbounded.
+fn message_channel<M>() -> (MessageSender<M>, Receiver<M>) {
+    #[cfg(not(target_arch = "wasm32"))]
+    return std::sync::mpsc::sync_channel(8);
+    #[cfg(target_arch = "wasm32")]
+    return std::sync::mpsc::channel();
+}
+
 /// How a task's thread is scheduled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Priority {
@@ -64,7 +80,7 @@ struct Shared {
 /// should stop.
 pub struct Progress<M = ()> {
     shared: Arc<Shared>,
-    messages: SyncSender<M>,
+    messages: MessageSender<M>,
     waker: Waker,
 }
 
@@ -77,6 +93,9 @@ impl<M> Progress<M> {
         if percent(done, total) != before {
             (self.waker)();
         }
+        // In a browser tab: let it draw a frame now and then (the work shares its thread).
+        #[cfg(target_arch = "wasm32")]
+        crate::browser::yield_now();
         if self.cancelled() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     }
 
@@ -98,6 +117,8 @@ impl<M> Progress<M> {
             self.shared.cancel.store(true, Ordering::Relaxed);
         }
         (self.waker)();
+        #[cfg(target_arch = "wasm32")]
+        crate::browser::yield_now();
         if self.cancelled() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     }
 }
@@ -136,12 +157,10 @@ impl<T: Send + 'static, E: Send + 'static, M: Send + 'static> Task<T, E, M> {
         work: impl FnOnce(&Progress<M>) -> Result<T, TaskError<E>> + Send + 'static,
     ) -> std::io::Result<Self> {
         let shared = Arc::new(Shared::default());
-        // A few messages may wait: enough for a loader's preview and progress to overlap
-        // the UI's frame, few enough that memory stays bounded.
-        let (message_tx, messages) = sync_channel(8);
-        let (result_tx, result) = sync_channel(1);
+        let (message_tx, messages) = message_channel();
+        let (result_tx, result) = std::sync::mpsc::sync_channel(1);
         let progress = Progress { shared: shared.clone(), messages: message_tx, waker };
-        std::thread::Builder::new().name(format!("skelview-{thread}")).spawn(move || {
+        let run = move || {
             if priority == Priority::Background {
                 super::background_priority();
             }
@@ -151,7 +170,13 @@ impl<T: Send + 'static, E: Send + 'static, M: Send + 'static> Task<T, E, M> {
             };
             let _ = result_tx.send(outcome);
             (progress.waker)();
-        })?;
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        std::thread::Builder::new().name(format!("skelview-{thread}")).spawn(run)?;
+        // A browser tab has one thread: the work runs between frames, after the page has
+        // shown what was asked before it (the task's label, its progress bar).
+        #[cfg(target_arch = "wasm32")]
+        crate::browser::spawn_task(run);
         Ok(Self { id: TaskId::next(), thread, label: label.into(), shared, messages, result, outcome: None, finished: false })
     }
 }

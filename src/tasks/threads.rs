@@ -16,6 +16,7 @@ pub fn background_priority() {
 /// Sets up rayon's global pool for the viewer: named workers at [`background_priority`].
 /// Does nothing when the pool already exists.
 pub fn background_pool() {
+    #[cfg(not(target_arch = "wasm32"))]
     let _ = rayon::ThreadPoolBuilder::new()
         .thread_name(|k| format!("skelview-worker-{}", k + 1))
         .start_handler(|_| background_priority())

@@ -57,7 +57,10 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         }
     });
     ui.horizontal_wrapped(|ui| {
-        if ui.button("Name map…").on_hover_text("An MNM file mapping both skeletons' names to Biped names").clicked() {
+        // A name map is read by path: not in the browser build.
+        if !cfg!(target_arch = "wasm32")
+            && ui.button("Name map…").on_hover_text("An MNM file mapping both skeletons' names to Biped names").clicked()
+        {
             out.send(Command::Job(crate::app::JobCommand::Ask(crate::app::Dialog::NameMap)));
         }
         match &viewer.session.scene.compare.name_map {

@@ -144,6 +144,10 @@ fn action_button(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, id: Act
     clicked
 }
 
+/// The browser build: menus leave out what a tab cannot do (files by path, pictures rendered
+/// on a device of their own).
+const WEB: bool = cfg!(target_arch = "wasm32");
+
 /// A menu checkbox for an on/off action of the table, showing `on`.
 fn action_checkbox(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, id: ActionId, on: bool) -> egui::Response {
     let mut shown = on;
@@ -175,6 +179,9 @@ pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                 if ui.button("Export positions CSV…").clicked() {
                     out.send(Command::Job(JobCommand::Ask(Dialog::ExportPositions)));
                 }
+                if WEB {
+                    return;
+                }
                 if ui.button("Export frames (in/out range) as PNG…").clicked() {
                     out.send(Command::Job(JobCommand::Ask(Dialog::ExportFrames)));
                 }
@@ -182,6 +189,9 @@ pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                     out.send(Command::Job(JobCommand::Ask(Dialog::ExportVideo)));
                 }
             });
+            if WEB {
+                return;
+            }
             ui.menu_button("Open recent", |ui| {
                 if viewer.settings.recent.is_empty() {
                     ui.label("(none yet)");
@@ -209,7 +219,7 @@ pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             {
                 action_button(ui, viewer, out, id);
             }
-            ui.add_enabled_ui(viewer.motion().is_some(), |ui| {
+            ui.add_enabled_ui(viewer.motion().is_some() && !WEB, |ui| {
                 if ui.button("Copy screenshot").on_hover_text("The viewport, without panels, to the clipboard").clicked() {
                     out.send(Command::Job(JobCommand::Export(Export::Screenshot(None))));
                 }

@@ -35,7 +35,12 @@ impl ViewportGpu {
             device: state.device.clone(),
             queue: state.queue.clone(),
             egui_renderer: state.renderer.clone(),
-            renderer: SkeletonRenderer::new(&state.device, wgpu::TextureFormat::Rgba8UnormSrgb, samples),
+            renderer: {
+                let renderer = SkeletonRenderer::new(&state.device, wgpu::TextureFormat::Rgba8UnormSrgb, samples);
+                // WebGL2 cannot view the target without its sRGB decoding: copy it instead.
+                let views = state.adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::VIEW_FORMATS);
+                if views { renderer } else { renderer.with_gamma_copy(&state.device) }
+            },
             target: None,
             texture: None,
         }
@@ -96,8 +101,9 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands
     }
     let ppp = ui.ctx().pixels_per_point();
     let size = ((rect.width() * ppp).round().max(1.0) as u32, (rect.height() * ppp).round().max(1.0) as u32);
-    if (aspect, size) != (viewer.view.aspect, viewer.view.viewport_px) {
-        out.send(Command::Camera(CameraEdit::Viewport { aspect, px: size }));
+    let origin = ((rect.min.x * ppp).round().max(0.0) as u32, (rect.min.y * ppp).round().max(0.0) as u32);
+    if (aspect, size, origin) != (viewer.view.aspect, viewer.view.viewport_px, viewer.view.viewport_origin_px) {
+        out.send(Command::Camera(CameraEdit::Viewport { aspect, px: size, origin }));
     }
     let texture = gpu.render(size, viewer);
     let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));

@@ -1,10 +1,11 @@
 //! Every WGSL shader parses and validates with naga (no GPU needed).
 
+use skelview_render::render::gamma::GAMMA_WGSL;
 use skelview_render::render::renderer::{LINES_WGSL, MESH_WGSL};
 
 #[test]
 fn shaders_validate() {
-    for (name, source) in [("mesh.wgsl", MESH_WGSL), ("lines.wgsl", LINES_WGSL)] {
+    for (name, source) in [("mesh.wgsl", MESH_WGSL), ("lines.wgsl", LINES_WGSL), ("gamma.wgsl", GAMMA_WGSL)] {
         let module = naga::front::wgsl::parse_str(source).unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
         naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
             .validate(&module)

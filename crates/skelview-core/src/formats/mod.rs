@@ -152,33 +152,53 @@ impl LoadRequest {
     /// after it), or with one its format finds on disk; a skeleton that no motion took is
     /// loaded alone (rest pose).
     pub fn from_paths(paths: &[PathBuf]) -> Vec<Result<LoadRequest, LoadError>> {
-        let formats: Vec<Option<&'static dyn FileFormat>> = paths.iter().map(|p| table::detect(p, &read_head(p))).collect();
-        let role = |k: usize| formats[k].map(|f| f.role(&paths[k]));
+        let heads: Vec<Vec<u8>> = paths.iter().map(|p| read_head(p)).collect();
+        Self::group(paths.iter().cloned().map(Source::File).collect(), &heads)
+    }
+
+    /// Groups files held in memory (dropped on a web page) as [`LoadRequest::from_paths`]
+    /// groups paths, except that a motion needing a skeleton finds it only among `files`.
+    pub fn from_memory(files: Vec<(PathBuf, Arc<[u8]>)>) -> Vec<Result<LoadRequest, LoadError>> {
+        let heads: Vec<Vec<u8>> = files.iter().map(|(_, b)| b[..b.len().min(4096)].to_vec()).collect();
+        Self::group(files.into_iter().map(|(name, bytes)| Source::Memory { name, bytes }).collect(), &heads)
+    }
+
+    fn group(sources: Vec<Source>, heads: &[Vec<u8>]) -> Vec<Result<LoadRequest, LoadError>> {
+        let formats: Vec<Option<&'static dyn FileFormat>> = sources.iter().zip(heads).map(|(s, h)| table::detect(s.path(), h)).collect();
+        let role = |k: usize| formats[k].map(|f| f.role(sources[k].path()));
         let same = |a: usize, b: usize| match (formats[a], formats[b]) {
             (Some(x), Some(y)) => x.name() == y.name(),
             _ => false,
         };
-        let mut skeleton_used = vec![false; paths.len()];
+        let mut skeleton_used = vec![false; sources.len()];
         let mut out = Vec::new();
-        for (i, p) in paths.iter().enumerate() {
+        for (i, source) in sources.iter().enumerate() {
+            let p = source.path();
             let Some(format) = formats[i] else {
                 out.push((i, Err(unknown(p))));
                 continue;
             };
             match format.role(p) {
-                Role::Whole | Role::Skeleton => out.push((i, Ok(Self::single(format, Source::File(p.clone()))))),
+                Role::Whole | Role::Skeleton => out.push((i, Ok(Self::single(format, source.clone())))),
                 Role::NeedsSkeleton => {
                     let is_skeleton = |k: &usize| role(*k) == Some(Role::Skeleton) && same(*k, i);
                     let before = (0..i).rev().find(is_skeleton);
-                    let after = (i + 1..paths.len()).find(is_skeleton);
-                    let skeleton = match before.or(after) {
-                        Some(k) => {
+                    let after = (i + 1..sources.len()).find(is_skeleton);
+                    let skeleton = match (before.or(after), source) {
+                        (Some(k), _) => {
                             skeleton_used[k] = true;
-                            Ok(paths[k].clone())
+                            Ok(sources[k].clone())
                         }
-                        None => format.find_skeleton(p).map_err(|message| LoadError::Unsupported { path: p.clone(), message }),
+                        (None, Source::File(path)) => format
+                            .find_skeleton(path)
+                            .map(Source::File)
+                            .map_err(|message| LoadError::Unsupported { path: path.clone(), message }),
+                        (None, Source::Memory { name, .. }) => Err(LoadError::Unsupported {
+                            path: name.clone(),
+                            message: format!("{} needs its skeleton file: open both together", format.name()),
+                        }),
                     };
-                    let request = skeleton.map(|s| Self { format, sources: vec![Source::File(s), Source::File(p.clone())] });
+                    let request = skeleton.map(|s| Self { format, sources: vec![s, source.clone()] });
                     out.push((i, request));
                 }
             }

@@ -60,6 +60,9 @@ pub struct Gpu {
     pub queue: wgpu::Queue,
     /// Adapter name and backend, for messages.
     pub adapter: String,
+    /// The device can view a texture in a second format (not so on OpenGL/WebGL2): render
+    /// targets then need no copy for their gamma-space view.
+    pub view_formats: bool,
 }
 
 /// Opens the default adapter (a real GPU, else a software one) without any window.
@@ -79,7 +82,8 @@ pub fn headless() -> Result<Gpu, RenderError> {
         ..Default::default()
     }))
     .map_err(|e| RenderError::Device(e.to_string()))?;
-    Ok(Gpu { device, queue, adapter: format!("{} ({:?})", info.name, info.backend) })
+    let view_formats = adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::VIEW_FORMATS);
+    Ok(Gpu { device, queue, adapter: format!("{} ({:?})", info.name, info.backend), view_formats })
 }
 
 /// Uniforms for a camera: a head light slightly above the eye.

@@ -6,6 +6,7 @@
 //! 2. Instance buffers grow by doubling and are reused: no allocation per frame once warm.
 //! 3. The same code renders into the window's viewport texture and into PNGs.
 
+use super::gamma::GammaCopy;
 use wgpu::util::DeviceExt;
 
 use super::meshes;
@@ -76,6 +77,9 @@ pub struct SkeletonRenderer {
     pub color_format: wgpu::TextureFormat,
     /// MSAA samples of the colour and depth targets.
     pub sample_count: u32,
+    /// Set on devices that cannot view a texture in a second format: targets then keep a
+    /// gamma-space copy made by a pass of its own.
+    gamma_copy: Option<GammaCopy>,
 }
 
 /// WGSL of the solid meshes.
@@ -204,7 +208,15 @@ impl SkeletonRenderer {
             line_vertices: Growable::new(device, "line vertices"),
             color_format,
             sample_count,
+            gamma_copy: None,
         }
+    }
+
+    /// Makes targets' `gamma_view` a copy written by a pass of its own, for devices without
+    /// `DownlevelFlags::VIEW_FORMATS` (WebGL2), where it cannot be a second view.
+    pub fn with_gamma_copy(mut self, device: &wgpu::Device) -> Self {
+        self.gamma_copy = Some(GammaCopy::new(device, self.color_format.remove_srgb_suffix()));
+        self
     }
 
     /// Uploads this frame's uniforms and draw data.
@@ -252,6 +264,8 @@ pub struct RenderTarget {
     /// The same pixels viewed without sRGB decoding, for UIs that blend in gamma space (egui).
     pub gamma_view: wgpu::TextureView,
     depth: wgpu::TextureView,
+    /// Where the gamma view is a copy: the copy's source binding.
+    gamma_source: Option<wgpu::BindGroup>,
 }
 
 impl RenderTarget {
@@ -269,7 +283,12 @@ impl RenderTarget {
                 dimension: wgpu::TextureDimension::D2,
                 format,
                 usage,
-                view_formats: if format == renderer.color_format && samples == 1 && format != gamma_format { &view_formats } else { &[] },
+                view_formats: if format == renderer.color_format && samples == 1 && format != gamma_format && renderer.gamma_copy.is_none()
+                {
+                    &view_formats
+                } else {
+                    &[]
+                },
             })
         };
         let color = texture(
@@ -285,8 +304,15 @@ impl RenderTarget {
         let depth = texture("viewport depth", DEPTH_FORMAT, renderer.sample_count, wgpu::TextureUsages::RENDER_ATTACHMENT)
             .create_view(&Default::default());
         let color_view = color.create_view(&Default::default());
-        let gamma_view = color.create_view(&wgpu::TextureViewDescriptor { format: Some(gamma_format), ..Default::default() });
-        Self { size: (extent.width, extent.height), msaa, color, color_view, gamma_view, depth }
+        let (gamma_view, gamma_source) = match &renderer.gamma_copy {
+            None => (color.create_view(&wgpu::TextureViewDescriptor { format: Some(gamma_format), ..Default::default() }), None),
+            Some(copy) => {
+                let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+                let view = texture("viewport gamma copy", copy.format, 1, usage).create_view(&Default::default());
+                (view, Some(copy.bind(device, &color_view)))
+            }
+        };
+        Self { size: (extent.width, extent.height), msaa, color, color_view, gamma_view, depth, gamma_source }
     }
 
     /// Clears to `background` and draws the prepared frame.
@@ -314,5 +340,9 @@ impl RenderTarget {
             multiview_mask: None,
         });
         renderer.draw(&mut pass);
+        drop(pass);
+        if let (Some(copy), Some(source)) = (&renderer.gamma_copy, &self.gamma_source) {
+            copy.copy(encoder, source, &self.gamma_view);
+        }
     }
 }

@@ -20,6 +20,9 @@ impl Offscreen {
     /// Pipelines and a target of `size` pixels with `samples` (1 or 4) MSAA samples.
     pub fn new(gpu: &Gpu, size: (u32, u32), samples: u32) -> Self {
         let renderer = SkeletonRenderer::new(&gpu.device, wgpu::TextureFormat::Rgba8UnormSrgb, samples);
+        // Without VIEW_FORMATS (OpenGL when no Vulkan driver is installed) the target's
+        // gamma view must be a copy, or creating it fails.
+        let renderer = if gpu.view_formats { renderer } else { renderer.with_gamma_copy(&gpu.device) };
         let target = RenderTarget::new(&gpu.device, &renderer, size);
         Self { renderer, target, size, draw: DrawData::default() }
     }

@@ -2,6 +2,8 @@
 //! (and the nulls that carry them) as the skeleton, every animation stack a take, each frame
 //! the pose the file evaluates to. See [`nodes`] for the skeleton and [`sample`] for the takes.
 
+#[cfg(target_arch = "wasm32")]
+mod no_libc;
 pub mod nodes;
 pub mod sample;
 

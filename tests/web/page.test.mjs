@@ -1,0 +1,138 @@
+// skelview's page in headless Chromium (Debian's, driven by playwright-core): the sample is
+// drawn on a WebGL2 (or WebGPU) canvas, files given through the page's file input load,
+// scrubbing changes the picture, a truncated file shows the command line's message and the
+// page keeps working, and a 20 MB BVH loads while frames keep being presented.
+// Run by tests/web_page.rs, which serves the built page and checks what this writes:
+//   node page.test.mjs BASE_URL OUT_DIR FILES_JSON
+// FILES_JSON: {"bvh": path, "asf": path, "amc": path, "fbx": path, "glb": path,
+//              "truncated": path, "big": path}
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const [base, out, filesJson] = process.argv.slice(2);
+const files = JSON.parse(fs.readFileSync(filesJson, 'utf8'));
+const results = { steps: [] };
+const step = (name, data) => { results.steps.push({ name, ...data }); console.log(name, JSON.stringify(data)); };
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader', '--use-angle=swiftshader'],
+});
+const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+const consoleLines = [];
+page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
+
+const state = async () => JSON.parse((await page.evaluate(() => window.skelview?.state?.() ?? '')) || 'null');
+async function until(what, predicate, timeoutMs = 60000) {
+  const start = Date.now();
+  for (;;) {
+    const s = await state();
+    if (s && predicate(s)) return s;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}; last state ${JSON.stringify(s)}`);
+    await page.waitForTimeout(50);
+  }
+}
+const fatal = async () => page.evaluate(() => {
+  const el = document.getElementById('skelview-fatal');
+  return el && el.style.display === 'block' ? el.textContent : null;
+});
+async function viewport(name) {
+  const s = await state();
+  const [x, y, w, h] = s.viewport;
+  const file = path.join(out, `${name}.png`);
+  await page.screenshot({ path: file, clip: { x, y, width: w, height: h } });
+  return { file, viewport: s.viewport, frame: s.frame, camera: s.camera };
+}
+// Gives files to the page's file input, as File > Open does.
+async function open(paths, add = false) {
+  await page.evaluate((a) => { document.getElementById('skelview-files').dataset.add = a ? '1' : '0'; }, add);
+  await page.setInputFiles('#skelview-files', paths);
+}
+const pause = async () => {
+  if ((await state()).playing) await page.keyboard.press('Space');
+  await until('paused', (s) => !s.playing);
+};
+
+try {
+  // 1. The page loads and draws the sample.
+  await page.goto(base);
+  const first = await until('the sample', (s) => s.pose_shown && s.clips.length === 1 && !s.loading);
+  const timing = await page.evaluate(() => {
+    const mark = (n) => performance.getEntriesByName(`skelview:${n}`)[0]?.startTime ?? null;
+    return { adapter_ms: mark('adapter-ready'), first_frame_ms: mark('first-frame-presented'), first_pose_ms: mark('first-pose-drawn') };
+  });
+  const context = await page.evaluate(() => {
+    const c = document.getElementById('skelview-canvas');
+    return c.getContext('webgl2') ? 'webgl2' : (navigator.gpu ? 'webgpu' : 'unknown');
+  });
+  step('sample', { clips: first.clips, context, ...timing });
+  await page.focus('#skelview-canvas');
+  await pause();
+  await page.keyboard.press('Home');
+  await until('frame 0', (s) => s.frame === 0);
+  await page.waitForTimeout(300);
+  step('sample_frame0', await viewport('sample_frame0'));
+  await page.screenshot({ path: path.join(out, 'page.png') });
+
+  // 2. Scrubbing changes the picture.
+  await page.keyboard.press('End');
+  const scrubbed = await until('the last frame', (s) => s.frame > 0);
+  await page.waitForTimeout(300);
+  step('scrubbed', { ...(await viewport('sample_scrubbed')), frame: scrubbed.frame });
+
+  // 3. Files through the file input: a BVH, an ASF + AMC pair, an FBX and a glb.
+  for (const [name, paths] of [['bvh', [files.bvh]], ['asfamc', [files.asf, files.amc]], ['fbx', [files.fbx]], ['glb', [files.glb]]]) {
+    await open(paths);
+    const want = path.basename(paths[paths.length - 1]);
+    const s = await until(`${name} loaded`, (s) => !s.loading && s.clips.length === 1 && (s.clips[0].name ?? '').endsWith(want) || !!s.error, 120000);
+    step(`open_${name}`, { clips: s.clips, error: s.error });
+    if (s.error) break;
+  }
+
+  // 4. A truncated file: the command line's message, and the page keeps working.
+  await open([files.truncated]);
+  const broken = await until('the error', (s) => !!s.error && !s.loading);
+  step('truncated', { error: broken.error, clips: broken.clips });
+  await page.keyboard.press('Escape');
+  await open([files.bvh]);
+  const after = await until('a file after the error', (s) => !s.loading && s.clips.length === 1 && (s.clips[0].name ?? '').endsWith(path.basename(files.bvh)));
+  step('after_error', { clips: after.clips });
+
+  // 5. A 20 MB BVH: frames keep being presented while it loads. Each animation frame
+  // records whether the viewer was still loading then.
+  await page.evaluate(() => {
+    window.__frames = [];
+    const tick = (t) => {
+      const s = JSON.parse(window.skelview.state() || 'null');
+      window.__frames.push([t, !!s?.loading]);
+      if (window.__frames.length < 100000) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const startMs = await page.evaluate(() => performance.now());
+  await open([files.big]);
+  const big = await until('the big file', (s) => !s.loading && s.clips.length === 1 && (s.clips[0].name ?? '').endsWith(path.basename(files.big)) || !!s.error, 300000);
+  const gaps = await page.evaluate((t0) => {
+    const f = window.__frames.filter(([t]) => t >= t0);
+    const loading = f.filter(([, l]) => l);
+    // From the first frame that saw the load under way to the first that saw it done.
+    const first = f.findIndex(([, l]) => l);
+    const last = f.findIndex(([, l], k) => k > first && !l);
+    let longest = 0;
+    for (let k = Math.max(first, 1); first >= 0 && k <= (last < 0 ? f.length - 1 : last); k++) longest = Math.max(longest, f[k][0] - f[k - 1][0]);
+    return { frames_while_loading: loading.length, load_ms: first >= 0 && last >= 0 ? f[last][0] - f[first][0] : null, longest_gap_ms: longest };
+  }, startMs);
+  step('big', { clips: big.clips, error: big.error, ...gaps });
+  results.fatal = await fatal();
+} catch (e) {
+  results.failure = String(e?.stack ?? e);
+  results.fatal = await fatal().catch(() => null);
+  await page.screenshot({ path: path.join(out, 'failure.png') }).catch(() => {});
+} finally {
+  results.console = consoleLines.slice(-200);
+  fs.writeFileSync(path.join(out, 'results.json'), JSON.stringify(results, null, 2));
+  await browser.close();
+}

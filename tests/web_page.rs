@@ -1,0 +1,215 @@
+//! The browser build: `web/build.sh` builds the page (setting up its toolchain the first time),
+//! a static server serves it, and `tests/web/page.test.mjs` drives it in headless Chromium
+//! with playwright-core. Checked here: the sample is drawn on a WebGL2/WebGPU canvas and its
+//! viewport matches `skelview render` of the same frame, camera and size; a BVH, an ASF + AMC
+//! pair, an FBX and a glb load with the command line's joint counts; scrubbing changes the
+//! picture; a truncated file shows the command line's `file:line:col` message and the page
+//! keeps working; a 20 MB BVH loads while frames keep being presented.
+//!
+//! Needs Debian's chromium, Node.js with npm and the web toolchain (`.ci/run` installs them);
+//! without them it says what to install, and fails under `CI=true`.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// Skips (or fails in CI) when `program` is missing.
+fn have(program: &str, install: &str) -> bool {
+    let found = Command::new(program).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success());
+    if !found {
+        assert!(!ci(), "CI needs {program} for the browser tests: {install}");
+        eprintln!("skipping the browser tests: {program} is missing ({install})");
+    }
+    found
+}
+
+fn run(cmd: &mut Command, what: &str) {
+    let status = cmd.status().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(status.success(), "{what} failed ({status})");
+}
+
+/// The command line's joint count of `files` (one motion).
+fn joints(files: &[&Path]) -> usize {
+    let out = Command::new(env!("CARGO_BIN_EXE_skelview")).arg("info").arg("--json").args(files).output().unwrap();
+    assert!(out.status.success(), "skelview info {files:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let first = if v.is_array() { v[0].clone() } else { v };
+    first["joints"].as_u64().or_else(|| first["skeleton"]["joints"].as_u64()).unwrap_or_else(|| panic!("no joint count in {first}"))
+        as usize
+}
+
+/// A BVH of at least `bytes`: `source`'s frames repeated, the frame count set to match.
+fn big_bvh(source: &Path, bytes: usize, to: &Path) {
+    let text = std::fs::read_to_string(source).unwrap();
+    let motion = text.find("MOTION").unwrap();
+    let lines: Vec<&str> = text[motion..].lines().collect();
+    let frame_time = lines.iter().find(|l| l.starts_with("Frame Time")).unwrap();
+    let data: Vec<&str> =
+        lines.iter().skip_while(|l| !l.starts_with("Frame Time")).skip(1).filter(|l| !l.trim().is_empty()).copied().collect();
+    let per_frame = data.iter().map(|l| l.len() + 1).sum::<usize>() / data.len();
+    let frames = bytes / per_frame + 1;
+    let mut out = String::with_capacity(bytes + motion + 1024);
+    out.push_str(&text[..motion]);
+    out.push_str(&format!("MOTION\nFrames: {frames}\n{frame_time}\n"));
+    for line in data.iter().cycle().take(frames) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    std::fs::write(to, out).unwrap();
+}
+
+/// Mean absolute difference per channel (0..255) and the share of pixels off by more than 48
+/// in any channel, of two same-sized RGB pictures.
+fn difference(a: &image::RgbImage, b: &image::RgbImage) -> (f64, f64) {
+    assert_eq!(a.dimensions(), b.dimensions());
+    let (mut sum, mut off) = (0u64, 0usize);
+    for (p, q) in a.pixels().zip(b.pixels()) {
+        let d: Vec<u64> = (0..3).map(|k| (p[k] as i64 - q[k] as i64).unsigned_abs()).collect();
+        sum += d.iter().sum::<u64>();
+        off += usize::from(d.iter().any(|&x| x > 48));
+    }
+    let n = (a.width() * a.height()) as f64;
+    (sum as f64 / (3.0 * n), off as f64 / n)
+}
+
+#[test]
+fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
+    if !(have("node", "apt-get install nodejs npm")
+        && have("chromium", "apt-get install chromium")
+        && have("python3", "apt-get install python3"))
+    {
+        return;
+    }
+    let Some(corpus) = common::corpus() else { return };
+    let root = common::workspace_root();
+    let work = root.join("target/web-test");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let dist = root.join("target/web/dist");
+    run(Command::new("bash").arg(root.join("web/build.sh")).arg(&dist), "web/build.sh");
+    let web_tests = root.join("tests/web");
+    if !web_tests.join("node_modules/playwright-core").is_dir() {
+        run(Command::new("npm").args(["install", "--no-audit", "--no-fund"]).current_dir(&web_tests), "npm install (tests/web)");
+    }
+
+    // The inputs.
+    let bvh = corpus.join("bvh/bandai2_walk_normal_001.bvh");
+    let (asf, amc) = (corpus.join("asfamc/cmu_backflip.asf"), corpus.join("asfamc/cmu_backflip.amc"));
+    let fbx = corpus.join("fbx/ozz_robot.fbx");
+    let glb = corpus.join("gltf/Fox.glb");
+    let truncated = work.join("truncated.bvh");
+    let whole = std::fs::read(corpus.join("bvh/bvhtoolbox_walk01.bvh")).unwrap();
+    // Cut inside the hierarchy: an error (a file cut in its motion section loads with a warning).
+    let motion = whole.windows(6).position(|w| w == b"MOTION").unwrap();
+    std::fs::write(&truncated, &whole[..motion / 2]).unwrap();
+    let big = work.join("big20.bvh");
+    big_bvh(&corpus.join("bvh/cmu_cgspeed_01_03.bvh"), 20 << 20, &big);
+    let files = serde_json::json!({
+        "bvh": bvh, "asf": asf, "amc": amc, "fbx": fbx, "glb": glb, "truncated": truncated, "big": big,
+    });
+    std::fs::write(work.join("files.json"), files.to_string()).unwrap();
+
+    // Serve the page.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut server = Command::new("python3")
+        .args(["-m", "http.server", &port.to_string(), "--bind", "127.0.0.1", "--directory"])
+        .arg(&dist)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let status = Command::new("node")
+        .arg(web_tests.join("page.test.mjs"))
+        .arg(format!("http://127.0.0.1:{port}/"))
+        .arg(&work)
+        .arg(work.join("files.json"))
+        .status();
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(status.unwrap().success(), "node page.test.mjs failed");
+    let results: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(work.join("results.json")).unwrap()).unwrap();
+    let step = |name: &str| -> serde_json::Value {
+        results["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("the page test did not reach '{name}': {}\nconsole: {}", results["failure"], results["console"]))
+    };
+    assert!(results["fatal"].is_null(), "the page stopped: {}", results["fatal"]);
+    assert!(results["failure"].is_null(), "the page test failed: {}\nconsole: {}", results["failure"], results["console"]);
+
+    // 1. The sample, on a WebGL2 or WebGPU context, against `skelview render`.
+    let sample = step("sample");
+    assert!(["webgl2", "webgpu"].contains(&sample["context"].as_str().unwrap()), "{sample}");
+    assert_eq!(sample["clips"][0]["joints"].as_u64().unwrap() as usize, joints(&[&root.join("assets/walk01.bvh")]));
+    let shot = step("sample_frame0");
+    let [_, _, w, h] = [0, 1, 2, 3].map(|k| shot["viewport"][k].as_u64().unwrap() as u32);
+    let native = work.join("native_frame0.png");
+    // The page's camera, as `render --camera` takes it.
+    let c = &shot["camera"];
+    let t = |k: usize| c["target"][k].as_f64().unwrap();
+    let camera = format!("{},{},{},{},{},{}", t(0), t(1), t(2), c["distance"], c["yaw_deg"], c["pitch_deg"]);
+    run(
+        Command::new(env!("CARGO_BIN_EXE_skelview"))
+            .args(["render", "--frame", "0", "--size", &format!("{w}x{h}"), &format!("--camera={camera}"), "--out"])
+            .arg(&native),
+        "skelview render",
+    );
+    // The viewport's display toggles sit over its top rows: compared below them.
+    let below_toggles = |p: image::RgbImage| image::imageops::crop_imm(&p, 0, 40, w, h - 40).to_image();
+    let web = below_toggles(image::open(shot["file"].as_str().unwrap()).unwrap().to_rgb8());
+    let native = below_toggles(image::open(&native).unwrap().to_rgb8());
+    let (mean, off) = difference(&web, &native);
+    // WebGL2 on SwiftShader and Vulkan on lavapipe rasterise thin lines and MSAA edges a
+    // little differently (measured: mean 1.8, 1.05% of pixels, all on edges and grid lines);
+    // a wrong camera, frame, colour space or style is far outside these.
+    assert!(
+        mean < 3.0 && off < 0.025,
+        "the page's viewport differs from skelview render: mean {mean:.2}, {:.2}% of pixels off",
+        off * 100.0
+    );
+
+    // 2. Scrubbing changes the picture.
+    let scrubbed = below_toggles(image::open(step("scrubbed")["file"].as_str().unwrap()).unwrap().to_rgb8());
+    let (moved, _) = difference(&web, &scrubbed);
+    assert!(moved > 0.2, "frame 60 looks like frame 0 ({moved:.3})");
+
+    // 3. Files through the page, with the command line's joint counts.
+    for (name, inputs) in [("open_bvh", vec![&bvh]), ("open_asfamc", vec![&asf, &amc]), ("open_fbx", vec![&fbx]), ("open_glb", vec![&glb])]
+    {
+        let s = step(name);
+        assert!(s["error"].is_null(), "{name}: {}", s["error"]);
+        let paths: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
+        assert_eq!(s["clips"][0]["joints"].as_u64().unwrap() as usize, joints(&paths), "{name}: {s}");
+    }
+
+    // 4. The truncated file: the command line's message (the page names the file as dropped).
+    let cli = Command::new(env!("CARGO_BIN_EXE_skelview")).args(["info", "truncated.bvh"]).current_dir(&work).output().unwrap();
+    let cli_message = String::from_utf8_lossy(&cli.stderr).lines().next().unwrap_or_default().trim_start_matches("skelview: ").to_owned();
+    assert!(cli_message.starts_with("truncated.bvh:"), "{cli_message}");
+    let shown = step("truncated")["error"].as_str().unwrap().to_owned();
+    assert!(shown.contains(&cli_message), "the page says\n  {shown}\nthe command line\n  {cli_message}");
+    step("after_error");
+
+    // 5. The big file loads and the page keeps presenting frames meanwhile. On SwiftShader a
+    // frame of the page takes ~100 ms to draw, which bounds how often frames can come.
+    let big_step = step("big");
+    assert!(big_step["error"].is_null(), "{big_step}");
+    let longest = big_step["longest_gap_ms"].as_f64().unwrap();
+    let frames = big_step["frames_while_loading"].as_u64().unwrap();
+    eprintln!("20 MB BVH: {frames} frames presented while loading ({} ms), longest gap {longest:.0} ms", big_step["load_ms"]);
+    assert!(frames >= 2 && longest < 500.0, "the page froze while loading: {big_step}");
+}

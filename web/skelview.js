@@ -1,0 +1,78 @@
+// The page's side of skelview: starts the WebAssembly viewer on the canvas and hands it files
+// (the file input that File > Open clicks, files dropped on the page, a ?file=URL). Everything
+// else (the viewer, the panels, the loaders) is the Rust code of the desktop viewer.
+import init, { start, stage_file, open_staged, report_error, state, set_suspendable } from './pkg/skelview_web.js';
+import { install, jspi } from './pkg/jspi.js';
+
+const fatal = (message) => {
+  const el = document.getElementById('skelview-fatal');
+  el.textContent = message;
+  el.style.display = 'block';
+};
+
+// Hands a batch of File objects to the viewer (read as bytes; an ASF and its AMC dropped
+// together pair up).
+async function openFiles(files, add) {
+  const list = Array.from(files);
+  if (list.length === 0) return;
+  for (const file of list) {
+    stage_file(file.name, new Uint8Array(await file.arrayBuffer()));
+  }
+  open_staged(add);
+}
+
+// ?file=URL (one or several): fetched from the page's origin, opened together.
+async function openFromUrl(urls) {
+  try {
+    for (const url of urls) {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
+      const name = decodeURIComponent(new URL(url, location.href).pathname.split('/').pop() || url);
+      stage_file(name, new Uint8Array(await response.arrayBuffer()));
+    }
+    open_staged(false);
+  } catch (e) {
+    report_error(`cannot fetch ${e.message ?? e}`);
+  }
+}
+
+async function main() {
+  if (!('WebAssembly' in window)) {
+    fatal('This browser has no WebAssembly: skelview cannot run here.');
+    return;
+  }
+  const wasm = await init();
+  // Background work runs through promising where the browser has JSPI, so that it can pause
+  // for frames (see jspi.js).
+  install(jspi ? WebAssembly.promising(wasm.run_tasks) : wasm.run_tasks);
+  set_suspendable(jspi);
+  const urls = new URLSearchParams(location.search).getAll('file');
+  start(urls.length === 0);
+  // For a page that embeds the viewer, and for its tests: the viewer's state after the last
+  // frame (clips, frame, time, viewport, error) and a way to hand it files.
+  window.skelview = { state: () => state(), openFiles };
+  document.getElementById('skelview-loading').remove();
+  document.getElementById('skelview-canvas').focus();
+
+  const input = document.getElementById('skelview-files');
+  input.addEventListener('change', async () => {
+    await openFiles(input.files, input.dataset.add === '1');
+    input.value = '';
+  });
+
+  const overlay = document.getElementById('skelview-drop');
+  let depth = 0;
+  window.addEventListener('dragenter', (e) => { e.preventDefault(); depth++; overlay.style.display = 'flex'; });
+  window.addEventListener('dragleave', () => { if (--depth <= 0) { depth = 0; overlay.style.display = 'none'; } });
+  window.addEventListener('dragover', (e) => e.preventDefault());
+  window.addEventListener('drop', async (e) => {
+    e.preventDefault();
+    depth = 0;
+    overlay.style.display = 'none';
+    if (e.dataTransfer?.files?.length) await openFiles(e.dataTransfer.files, e.shiftKey || e.ctrlKey);
+  });
+
+  if (urls.length > 0) await openFromUrl(urls);
+}
+
+main().catch((e) => fatal(`skelview could not start: ${e?.message ?? e}`));
