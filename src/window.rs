@@ -229,6 +229,13 @@ impl App {
             Vec::new(),
             &r.window,
         );
+        #[cfg(target_arch = "wasm32")]
+        if let Some(name) = self.viewer.frame.capture_viewport.take() {
+            match web::save_viewport(&r.window, &self.viewer, &name) {
+                Ok(notice) => self.viewer.messages.notice = Some(notice),
+                Err(e) => self.viewer.messages.fail(crate::app::AppError::Export(e)),
+            }
+        }
         let frame_time = started.elapsed();
         r.frame_ms = r.frame_ms * 0.9 + frame_time.as_secs_f32() * 1000.0 * 0.1;
         let phase = match (self.viewer.loading(), self.viewer.working()) {

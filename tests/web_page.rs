@@ -182,6 +182,22 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
         off * 100.0
     );
 
+    // View > Save screenshot: the viewport as shown, downloaded as a PNG.
+    let download = step("screenshot_download");
+    assert_eq!(download["suggested"], "skelview.png");
+    let downloaded = image::open(download["file"].as_str().unwrap()).unwrap().to_rgb8();
+    assert_eq!(downloaded.dimensions(), (w, h), "the download is the viewport");
+    let (mean, _) = difference(&below_toggles(downloaded), &web);
+    assert!(mean < 3.0, "the downloaded screenshot is not the viewport as shown: mean difference {mean:.2}");
+
+    // Settings live in the browser's local storage and survive a reload.
+    let settings = step("settings");
+    assert!(settings["stored"].as_str().is_some_and(|t| t.contains("theme = \"light\"")), "{settings}");
+    assert_eq!(settings["stored"], settings["after_reload"]);
+    let light = image::open(work.join("light.png")).unwrap().to_rgb8();
+    let luma = |p: &image::Rgb<u8>| p.0.iter().map(|&c| u32::from(c)).sum::<u32>() / 3;
+    assert!(luma(light.get_pixel(150, 400)) > 150, "the reloaded page is not in the light theme");
+
     // 2. Scrubbing changes the picture.
     let scrubbed = below_toggles(image::open(step("scrubbed")["file"].as_str().unwrap()).unwrap().to_rgb8());
     let (moved, _) = difference(&web, &scrubbed);

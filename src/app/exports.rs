@@ -34,6 +34,12 @@ impl Viewer {
                 let size = video_size(&path, self.view.aspect);
                 self.jobs.export_video(scene, spec, frames, self.view.camera, path, size, fps, waker)
             }
+            // In a browser the window copies the viewport out of the canvas it just drew.
+            #[cfg(target_arch = "wasm32")]
+            Export::Screenshot(Some(to)) => {
+                self.frame.capture_viewport = Some(to);
+                Ok(())
+            }
             Export::Screenshot(to) => {
                 let (spec, scene) = (self.frame_spec(), self.session.scene.clone());
                 self.jobs.screenshot(scene, spec, self.view.camera, self.view.viewport_px, to, waker)

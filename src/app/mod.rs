@@ -53,6 +53,8 @@ pub struct Frame {
     preview: Sampler,
     /// A picture for the UI to put on the clipboard (Copy screenshot).
     pub to_clipboard: Option<jobs::Picture>,
+    /// In a browser: save the viewport as drawn this frame, as a PNG download of this name.
+    pub capture_viewport: Option<std::path::PathBuf>,
 }
 
 /// Messages for the user.

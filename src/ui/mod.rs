@@ -219,8 +219,8 @@ pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             {
                 action_button(ui, viewer, out, id);
             }
-            ui.add_enabled_ui(viewer.motion().is_some() && !WEB, |ui| {
-                if ui.button("Copy screenshot").on_hover_text("The viewport, without panels, to the clipboard").clicked() {
+            ui.add_enabled_ui(viewer.motion().is_some(), |ui| {
+                if !WEB && ui.button("Copy screenshot").on_hover_text("The viewport, without panels, to the clipboard").clicked() {
                     out.send(Command::Job(JobCommand::Export(Export::Screenshot(None))));
                 }
                 if ui.button("Save screenshot…").clicked() {

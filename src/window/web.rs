@@ -132,6 +132,32 @@ pub(super) fn publish(viewer: &Viewer) {
     browser::publish_state(state.to_string());
 }
 
+/// Saves the viewport as the canvas shows it right now (called in the frame that drew it,
+/// while the drawing buffer is still there) as a PNG download; the notice, or why not.
+pub(super) fn save_viewport(window: &Window, viewer: &Viewer, name: &std::path::Path) -> Result<String, String> {
+    use winit::platform::web::WindowExtWebSys;
+    let canvas = window.canvas().ok_or("the window has no canvas")?;
+    let fail = |e: wasm_bindgen::JsValue| format!("cannot save the screenshot: {e:?}");
+    let (x, y) = viewer.view.viewport_origin_px;
+    let (w, h) = viewer.view.viewport_px;
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let copy: web_sys::HtmlCanvasElement = document.create_element("canvas").map_err(fail)?.unchecked_into();
+    copy.set_width(w);
+    copy.set_height(h);
+    let context: web_sys::CanvasRenderingContext2d = copy.get_context("2d").map_err(fail)?.ok_or("no 2D context")?.unchecked_into();
+    let (x, y, w, h) = (f64::from(x), f64::from(y), f64::from(w), f64::from(h));
+    context
+        .draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(&canvas, x, y, w, h, 0.0, 0.0, w, h)
+        .map_err(fail)?;
+    let url = copy.to_data_url_with_type("image/png").map_err(fail)?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a").map_err(fail)?.unchecked_into();
+    a.set_href(&url);
+    let file = name.file_name().map_or("skelview.png".into(), |n| n.to_string_lossy());
+    a.set_download(&file);
+    a.click();
+    Ok(format!("saved {file} ({w}x{h})"))
+}
+
 thread_local! {
     static MARKED: RefCell<u32> = const { RefCell::new(0) };
 }

@@ -77,6 +77,35 @@ try {
   step('sample_frame0', await viewport('sample_frame0'));
   await page.screenshot({ path: path.join(out, 'page.png') });
 
+  // View > Save screenshot...: the viewport as a PNG download (the menu's places at 1280x800).
+  await page.mouse.click(55, 12);
+  await page.waitForTimeout(300);
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), page.mouse.click(100, 324)]);
+  const saved = path.join(out, 'downloaded_screenshot.png');
+  await download.saveAs(saved);
+  step('screenshot_download', { file: saved, suggested: download.suggestedFilename() });
+
+  // Settings persist in local storage: View > Light theme, then a reload.
+  await page.mouse.click(55, 12);
+  await page.waitForTimeout(300);
+  await page.mouse.click(100, 526);
+  await page.waitForTimeout(500);
+  const stored = await page.evaluate(() => localStorage.getItem('skelview.settings.toml'));
+  await page.reload();
+  await until('the sample after a reload', (s) => s.pose_shown && !s.loading);
+  await page.waitForTimeout(300);
+  step('settings', { stored, after_reload: await page.evaluate(() => localStorage.getItem('skelview.settings.toml')) });
+  await page.screenshot({ path: path.join(out, 'light.png') });
+  // Back to the dark theme for the rest.
+  await page.mouse.click(55, 12);
+  await page.waitForTimeout(300);
+  await page.mouse.click(100, 526);
+  await page.waitForTimeout(300);
+  await page.focus('#skelview-canvas');
+  await pause();
+  await page.keyboard.press('Home');
+  await until('frame 0', (s) => s.frame === 0);
+
   // 2. Scrubbing changes the picture.
   await page.keyboard.press('End');
   const scrubbed = await until('the last frame', (s) => s.frame > 0);
