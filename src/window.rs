@@ -57,6 +57,9 @@ struct App {
     /// In a browser: the window and egui, waiting for the graphics device.
     #[cfg(target_arch = "wasm32")]
     starting: Option<web::Starting>,
+    /// In a browser: a GIF being recorded from the canvas.
+    #[cfg(target_arch = "wasm32")]
+    recording: Option<web::Recording>,
 }
 
 /// The event loop and the viewer it drives, before it runs.
@@ -87,6 +90,8 @@ fn prepare(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) 
         sample_when_empty: true,
         #[cfg(target_arch = "wasm32")]
         starting: None,
+        #[cfg(target_arch = "wasm32")]
+        recording: None,
     };
     Ok((event_loop, app))
 }
@@ -203,7 +208,12 @@ impl App {
         r.last_frame = started;
         self.dropped_since_frame = false;
         #[cfg(target_arch = "wasm32")]
-        web::take_inbox(&mut self.viewer);
+        {
+            web::take_inbox(&mut self.viewer);
+            if let Some(recording) = &self.recording {
+                recording.seek(&mut self.viewer);
+            }
+        }
         self.viewer.update(dt);
         let input = r.egui_state.take_egui_input(&r.window);
         let viewer = &mut self.viewer;
@@ -229,13 +239,6 @@ impl App {
             Vec::new(),
             &r.window,
         );
-        #[cfg(target_arch = "wasm32")]
-        if let Some(name) = self.viewer.frame.capture_viewport.take() {
-            match web::save_viewport(&r.window, &self.viewer, &name) {
-                Ok(notice) => self.viewer.messages.notice = Some(notice),
-                Err(e) => self.viewer.messages.fail(crate::app::AppError::Export(e)),
-            }
-        }
         let frame_time = started.elapsed();
         r.frame_ms = r.frame_ms * 0.9 + frame_time.as_secs_f32() * 1000.0 * 0.1;
         let phase = match (self.viewer.loading(), self.viewer.working()) {
@@ -261,7 +264,10 @@ impl App {
             }
         }
         #[cfg(target_arch = "wasm32")]
-        web::publish(&self.viewer);
+        {
+            self.capture_web();
+            web::publish(&self.viewer);
+        }
         let Some(r) = &mut self.running else { return };
         if self.quit_after_frames.is_some_and(|n| r.frames >= n) {
             println!("rendered {} frames after loading and checks, {:.1} ms/frame", r.frames, r.frame_ms);

@@ -190,6 +190,30 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     let (mean, _) = difference(&below_toggles(downloaded), &web);
     assert!(mean < 3.0, "the downloaded screenshot is not the viewport as shown: mean difference {mean:.2}");
 
+    // File > Export positions CSV: the command line's positions of the sample, as a download.
+    let csv_step = step("csv_download");
+    assert_eq!(csv_step["suggested"], "positions.csv");
+    let csv = std::fs::read_to_string(csv_step["file"].as_str().unwrap()).unwrap();
+    assert_eq!(csv.lines().next(), Some("joint,frame,x,y,z"));
+    let (joints_n, frames_n) = (sample["clips"][0]["joints"].as_u64().unwrap(), sample["clips"][0]["frames"].as_u64().unwrap());
+    assert_eq!(csv.lines().count() as u64 - 1, joints_n * frames_n, "a row per joint and frame");
+
+    // File > Export GIF: every frame of the range (the whole sample), at most 480 high.
+    let gif_step = step("gif_download");
+    assert_eq!(gif_step["suggested"], "skelview.gif");
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(std::fs::File::open(gif_step["file"].as_str().unwrap()).unwrap()).unwrap();
+    let (gw, gh) = (decoder.width(), decoder.height());
+    let mut frames = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        frames.push(frame.buffer.to_vec());
+    }
+    eprintln!("GIF: {} frames, {gw}x{gh}, recorded in {} ms", frames.len(), gif_step["ms"]);
+    assert_eq!(frames.len(), sample["clips"][0]["frames"].as_u64().unwrap() as usize, "one GIF frame per frame of the range");
+    assert_eq!(u32::from(gh), h.min(480));
+    assert!(frames[0] != frames[frames.len() / 2], "the GIF does not move");
+
     // Settings live in the browser's local storage and survive a reload.
     let settings = step("settings");
     assert!(settings["stored"].as_str().is_some_and(|t| t.contains("theme = \"light\"")), "{settings}");

@@ -44,7 +44,8 @@ pub(super) fn ask(dialog: Dialog) -> Option<Command> {
         Dialog::ExportPositions => Some(export(Export::Positions("positions.csv".into()))),
         Dialog::ExportMeasures => Some(export(Export::Measures("measurements.csv".into()))),
         Dialog::SaveScreenshot => Some(export(Export::Screenshot(Some("skelview.png".into())))),
-        Dialog::ExportVideo | Dialog::ExportFrames | Dialog::NameMap => {
+        Dialog::ExportVideo => Some(export(Export::Video("skelview.gif".into()))),
+        Dialog::ExportFrames | Dialog::NameMap => {
             Some(Command::ShowError(AppError::NoDialog(format!("{dialog:?} is not in the browser build (see the README)"))))
         }
     }

@@ -4,10 +4,22 @@
 use super::{AppError, Export, Viewer};
 
 /// Height in pixels of exported videos: GIFs are kept small, MP4s are HD.
+#[cfg(not(target_arch = "wasm32"))]
 fn video_size(path: &std::path::Path, aspect: f32) -> (u32, u32) {
     let height = if skelview_render::video::VideoFormat::of(path) == Some(skelview_render::video::VideoFormat::Gif) { 480 } else { 720 };
     let width = ((height as f32 * aspect.clamp(0.25, 4.0)) / 2.0).round() as u32 * 2;
     (width.max(2), height)
+}
+
+/// In a browser: the in/out range to record from the canvas into a GIF download.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RangeCapture {
+    /// The download's name.
+    pub name: std::path::PathBuf,
+    /// `(frame, shared-clock time)` of each frame of the range.
+    pub frames: Vec<(usize, f64)>,
+    /// The GIF's frame rate (the clip's).
+    pub fps: f64,
 }
 
 impl Viewer {
@@ -27,12 +39,22 @@ impl Viewer {
                 (Some(m), Some(curves)) => self.jobs.export_measures(m, curves, path, waker),
                 _ => Err(AppError::Export("nothing measured yet: pick joints in the Measure tool".into())),
             },
+            #[cfg(not(target_arch = "wasm32"))]
             Export::Video(path) => {
                 let (spec, frames, scene) = (self.frame_spec(), self.session.range_frames(), self.session.scene.clone());
                 // The clips play at their own rate: one video frame per frame of the range.
                 let fps = 1.0 / self.session.playback.frame_time_secs();
                 let size = video_size(&path, self.view.aspect);
                 self.jobs.export_video(scene, spec, frames, self.view.camera, path, size, fps, waker)
+            }
+            // In a browser the window records the range from the canvas, a frame per frame
+            // it draws (its own offscreen device would come asynchronously).
+            #[cfg(target_arch = "wasm32")]
+            Export::Video(name) => {
+                self.session.playback.playing = false;
+                let fps = 1.0 / self.session.playback.frame_time_secs();
+                self.frame.capture_range = Some(RangeCapture { name, frames: self.session.range_frames(), fps });
+                Ok(())
             }
             // In a browser the window copies the viewport out of the canvas it just drew.
             #[cfg(target_arch = "wasm32")]

@@ -22,6 +22,7 @@ mod curves;
 mod dialogs;
 mod error;
 mod exports;
+pub use exports::RangeCapture;
 mod jobs;
 mod loading;
 pub mod measure;
@@ -55,6 +56,8 @@ pub struct Frame {
     pub to_clipboard: Option<jobs::Picture>,
     /// In a browser: save the viewport as drawn this frame, as a PNG download of this name.
     pub capture_viewport: Option<std::path::PathBuf>,
+    /// In a browser: record the range from the canvas into a GIF download.
+    pub capture_range: Option<exports::RangeCapture>,
 }
 
 /// Messages for the user.

@@ -180,6 +180,9 @@ pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                     out.send(Command::Job(JobCommand::Ask(Dialog::ExportPositions)));
                 }
                 if WEB {
+                    if ui.button("Export GIF (in/out range)").on_hover_text("Recorded from the page, as a download").clicked() {
+                        out.send(Command::Job(JobCommand::Ask(Dialog::ExportVideo)));
+                    }
                     return;
                 }
                 if ui.button("Export frames (in/out range) as PNG…").clicked() {

@@ -1,7 +1,7 @@
 //! The window in a browser tab: winit's web backend on the page's canvas. The graphics device
 //! arrives asynchronously (a promise), so the window waits for it in [`Starting`]; files the
 //! page hands in are taken once a frame; milestones are marked on the page's performance
-//! timeline (`skelview:first-pose` and the others) for the page and its tests.
+//! timeline (`skelview:first-pose-drawn` and the others) for the page and its tests.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -14,8 +14,9 @@ use winit::window::Window;
 
 use super::{App, Wake};
 use crate::app::trace::Milestone;
-use crate::app::{AppError, Command, FilesCommand, Viewer};
+use crate::app::{AppError, Command, FilesCommand, RangeCapture, Viewer};
 use crate::browser::{self, Inbound};
+use skelview_core::core::PlaybackCommand;
 use skelview_core::formats::LoadOptions;
 
 /// The id of the page's canvas.
@@ -51,6 +52,43 @@ impl Starting {
 }
 
 impl App {
+    /// After a frame is drawn (in the same turn, while the canvas still holds it): the
+    /// screenshot asked for, and the next frame of a GIF being recorded.
+    pub(super) fn capture_web(&mut self) {
+        let Some(window) = self.running.as_ref().map(|r| r.window.clone()) else { return };
+        let viewer = &mut self.viewer;
+        if let Some(name) = viewer.frame.capture_viewport.take() {
+            match save_viewport(&window, viewer, &name) {
+                Ok(notice) => viewer.messages.notice = Some(notice),
+                Err(e) => viewer.messages.fail(AppError::Export(e)),
+            }
+        }
+        if let Some(recording) = &mut self.recording {
+            match recording.capture(&window, viewer) {
+                Ok(false) => viewer.messages.notice = Some(recording.progress()),
+                Ok(true) => match self.recording.take().map(Recording::finish) {
+                    Some(Ok(notice)) => viewer.messages.notice = Some(notice),
+                    Some(Err(e)) => viewer.messages.fail(AppError::Export(e)),
+                    None => {}
+                },
+                Err(e) => {
+                    self.recording = None;
+                    viewer.messages.fail(AppError::Export(e));
+                }
+            }
+        }
+        if let Some(capture) = viewer.frame.capture_range.take() {
+            match (&self.recording, Recording::start(capture, viewer.view.viewport_px)) {
+                (Some(_), _) => viewer.messages.fail(AppError::Export("a GIF is already being recorded".into())),
+                (None, Ok(recording)) => self.recording = Some(recording),
+                (None, Err(e)) => viewer.messages.fail(AppError::Export(e)),
+            }
+        }
+        if self.recording.is_some() {
+            window.request_redraw();
+        }
+    }
+
     pub(super) fn window_attributes(&self) -> winit::window::WindowAttributes {
         let canvas = web_sys::window()
             .and_then(|w| w.document())
@@ -132,30 +170,107 @@ pub(super) fn publish(viewer: &Viewer) {
     browser::publish_state(state.to_string());
 }
 
-/// Saves the viewport as the canvas shows it right now (called in the frame that drew it,
-/// while the drawing buffer is still there) as a PNG download; the notice, or why not.
-pub(super) fn save_viewport(window: &Window, viewer: &Viewer, name: &std::path::Path) -> Result<String, String> {
+/// The viewport as the canvas shows it right now, copied (scaled to `size`) into a 2D
+/// canvas: called in the frame that drew it, while the drawing buffer is still there.
+fn copy_viewport(
+    window: &Window,
+    viewer: &Viewer,
+    size: (u32, u32),
+) -> Result<(web_sys::HtmlCanvasElement, web_sys::CanvasRenderingContext2d), String> {
     use winit::platform::web::WindowExtWebSys;
     let canvas = window.canvas().ok_or("the window has no canvas")?;
-    let fail = |e: wasm_bindgen::JsValue| format!("cannot save the screenshot: {e:?}");
+    let fail = |e: wasm_bindgen::JsValue| format!("cannot copy the viewport: {e:?}");
     let (x, y) = viewer.view.viewport_origin_px;
     let (w, h) = viewer.view.viewport_px;
     let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
     let copy: web_sys::HtmlCanvasElement = document.create_element("canvas").map_err(fail)?.unchecked_into();
-    copy.set_width(w);
-    copy.set_height(h);
+    copy.set_width(size.0);
+    copy.set_height(size.1);
     let context: web_sys::CanvasRenderingContext2d = copy.get_context("2d").map_err(fail)?.ok_or("no 2D context")?.unchecked_into();
     let (x, y, w, h) = (f64::from(x), f64::from(y), f64::from(w), f64::from(h));
+    let (dw, dh) = (f64::from(size.0), f64::from(size.1));
     context
-        .draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(&canvas, x, y, w, h, 0.0, 0.0, w, h)
+        .draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(&canvas, x, y, w, h, 0.0, 0.0, dw, dh)
         .map_err(fail)?;
-    let url = copy.to_data_url_with_type("image/png").map_err(fail)?;
-    let a: web_sys::HtmlAnchorElement = document.create_element("a").map_err(fail)?.unchecked_into();
-    a.set_href(&url);
-    let file = name.file_name().map_or("skelview.png".into(), |n| n.to_string_lossy());
-    a.set_download(&file);
-    a.click();
+    Ok((copy, context))
+}
+
+/// Saves the viewport as the canvas shows it right now as a PNG download; the notice, or why
+/// not.
+pub(super) fn save_viewport(window: &Window, viewer: &Viewer, name: &std::path::Path) -> Result<String, String> {
+    let (w, h) = viewer.view.viewport_px;
+    let (copy, _) = copy_viewport(window, viewer, (w, h))?;
+    let url = copy.to_data_url_with_type("image/png").map_err(|e| format!("cannot encode the screenshot: {e:?}"))?;
+    let file = name.file_name().map_or("skelview.png".into(), |n| n.to_string_lossy().into_owned());
+    download_url(&url, &file)?;
     Ok(format!("saved {file} ({w}x{h})"))
+}
+
+fn download_url(url: &str, file: &str) -> Result<(), String> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a").map_err(|e| format!("{e:?}"))?.unchecked_into();
+    a.set_href(url);
+    a.set_download(file);
+    a.click();
+    Ok(())
+}
+
+/// A GIF recorded from the canvas: each frame of the range is shown, drawn, then copied out
+/// (480 pixels high at most, as the desktop's GIFs) and encoded, one per drawn frame.
+pub(super) struct Recording {
+    name: String,
+    frames: Vec<(usize, f64)>,
+    next: usize,
+    fps: f64,
+    size: (u16, u16),
+    encoder: gif::Encoder<Vec<u8>>,
+}
+
+impl Recording {
+    /// Starts recording `capture` of a viewport of `viewport` pixels.
+    pub(super) fn start(capture: RangeCapture, viewport: (u32, u32)) -> Result<Self, String> {
+        let h = viewport.1.clamp(2, 480);
+        let w = ((viewport.0 as f64 * h as f64 / viewport.1.max(1) as f64 / 2.0).round() as u32 * 2).clamp(2, 4096);
+        let size = (w as u16, h as u16);
+        let fail = |e: gif::EncodingError| format!("cannot record the GIF: {e}");
+        let mut encoder = gif::Encoder::new(Vec::new(), size.0, size.1, &[]).map_err(fail)?;
+        encoder.set_repeat(gif::Repeat::Infinite).map_err(fail)?;
+        let name = capture.name.file_name().map_or("skelview.gif".into(), |n| n.to_string_lossy().into_owned());
+        Ok(Self { name, frames: capture.frames, next: 0, fps: capture.fps, size, encoder })
+    }
+
+    /// Before the frame is composed: show the next frame of the range.
+    pub(super) fn seek(&self, viewer: &mut Viewer) {
+        if let Some(&(_, time_secs)) = self.frames.get(self.next) {
+            viewer.send(Command::Playback(PlaybackCommand::Seek(time_secs)));
+        }
+    }
+
+    /// After the frame is drawn: encodes it. `Ok(true)` once every frame is in.
+    pub(super) fn capture(&mut self, window: &Window, viewer: &Viewer) -> Result<bool, String> {
+        let (w, h) = (u32::from(self.size.0), u32::from(self.size.1));
+        let (_, context) = copy_viewport(window, viewer, (w, h))?;
+        let data = context.get_image_data(0.0, 0.0, f64::from(w), f64::from(h)).map_err(|e| format!("cannot read the viewport: {e:?}"))?;
+        let mut pixels = data.data().0;
+        let mut frame = gif::Frame::from_rgba_speed(self.size.0, self.size.1, &mut pixels, 10);
+        frame.delay = skelview_render::video::gif_delay_cs(self.next, self.fps);
+        self.encoder.write_frame(&frame).map_err(|e| format!("cannot record the GIF: {e}"))?;
+        self.next += 1;
+        Ok(self.next >= self.frames.len())
+    }
+
+    /// "recording NAME: k / n frames", for the status bar.
+    pub(super) fn progress(&self) -> String {
+        format!("recording {}: {} / {} frames", self.name, self.next, self.frames.len())
+    }
+
+    /// Offers the GIF as a download; the notice.
+    pub(super) fn finish(self) -> Result<String, String> {
+        let (name, frames, size) = (self.name.clone(), self.next, self.size);
+        let bytes = self.encoder.into_inner().map_err(|e| format!("cannot finish the GIF: {e}"))?;
+        browser::download(&name, &bytes, "image/gif")?;
+        Ok(format!("saved {name} ({frames} frames, {}x{}, {} kB)", size.0, size.1, bytes.len() / 1024))
+    }
 }
 
 thread_local! {

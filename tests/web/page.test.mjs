@@ -11,6 +11,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const [base, out, filesJson] = process.argv.slice(2);
+// Where File > Export positions CSV and Export GIF sit in the File menu at 1280x800.
+const CSV_ITEM_Y = 85;
+const GIF_ITEM_Y = 108;
 const files = JSON.parse(fs.readFileSync(filesJson, 'utf8'));
 const results = { steps: [] };
 const step = (name, data) => { results.steps.push({ name, ...data }); console.log(name, JSON.stringify(data)); };
@@ -84,6 +87,24 @@ try {
   const saved = path.join(out, 'downloaded_screenshot.png');
   await download.saveAs(saved);
   step('screenshot_download', { file: saved, suggested: download.suggestedFilename() });
+
+  // File > Export positions CSV: a download.
+  await page.mouse.click(19, 12);
+  await page.waitForTimeout(300);
+  const [csv] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.mouse.click(80, CSV_ITEM_Y)]);
+  const csvFile = path.join(out, 'downloaded_positions.csv');
+  await csv.saveAs(csvFile);
+  step('csv_download', { file: csvFile, suggested: csv.suggestedFilename() });
+
+  // File > Export GIF (in/out range): recorded from the canvas, a download.
+  await page.mouse.click(19, 12);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(out, 'file_menu.png') });
+  const gifStart = Date.now();
+  const [gif] = await Promise.all([page.waitForEvent('download', { timeout: 180000 }), page.mouse.click(80, GIF_ITEM_Y)]);
+  const gifFile = path.join(out, 'downloaded.gif');
+  await gif.saveAs(gifFile);
+  step('gif_download', { file: gifFile, suggested: gif.suggestedFilename(), ms: Date.now() - gifStart, notice: (await state()).error });
 
   // Settings persist in local storage: View > Light theme, then a reload.
   await page.mouse.click(55, 12);
