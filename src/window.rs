@@ -153,6 +153,9 @@ impl App {
             };
             let painter = pollster::block_on(painter(ctx.clone(), window.clone(), config))?;
             self.started(window, ctx, painter);
+            if let Some(e) = self.error.take() {
+                return Err(e);
+            }
         }
         #[cfg(target_arch = "wasm32")]
         {

@@ -109,8 +109,11 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     std::fs::write(&truncated, &whole[..motion / 2]).unwrap();
     let big = work.join("big20.bvh");
     big_bvh(&corpus.join("bvh/cmu_cgspeed_01_03.bvh"), 20 << 20, &big);
+    // A take served beside the page, for ?file=.
+    let served = "served-take.bvh";
+    std::fs::copy(corpus.join("bvh/bvhtoolbox_walk01.bvh"), dist.join(served)).unwrap();
     let files = serde_json::json!({
-        "bvh": bvh, "asf": asf, "amc": amc, "fbx": fbx, "glb": glb, "truncated": truncated, "big": big,
+        "bvh": bvh, "asf": asf, "amc": amc, "fbx": fbx, "glb": glb, "truncated": truncated, "big": big, "served": served,
     });
     std::fs::write(work.join("files.json"), files.to_string()).unwrap();
 
@@ -123,11 +126,16 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            break;
+    let up = (0..200).any(|_| {
+        let ok = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
+        if !ok {
+            std::thread::sleep(std::time::Duration::from_millis(50));
         }
-        std::thread::sleep(std::time::Duration::from_millis(50));
+        ok
+    });
+    if !up {
+        let _ = server.kill();
+        panic!("the static server (python3 -m http.server) did not start on port {port}");
     }
     let status = Command::new("node")
         .arg(web_tests.join("page.test.mjs"))
@@ -221,6 +229,8 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     let light = image::open(work.join("light.png")).unwrap().to_rgb8();
     let luma = |p: &image::Rgb<u8>| p.0.iter().map(|&c| u32::from(c)).sum::<u32>() / 3;
     assert!(luma(light.get_pixel(150, 400)) > 150, "the reloaded page is not in the light theme");
+    let dark = step("dark_again");
+    assert!(dark["stored"].as_str().is_some_and(|t| t.contains("theme = \"dark\"")), "back to the dark theme for the rest: {dark}");
 
     // 2. Scrubbing changes the picture.
     let scrubbed = below_toggles(image::open(step("scrubbed")["file"].as_str().unwrap()).unwrap().to_rgb8());
@@ -244,6 +254,14 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     assert!(shown.contains(&cli_message), "the page says\n  {shown}\nthe command line\n  {cli_message}");
     step("after_error");
 
+    // ?file=URL: the take fetched from the page's origin, with the command line's joint count;
+    // a missing file says so.
+    let url_file = step("url_file");
+    assert!(url_file["error"].is_null(), "{url_file}");
+    assert_eq!(url_file["clips"][0]["joints"].as_u64().unwrap() as usize, joints(&[&corpus.join("bvh/bvhtoolbox_walk01.bvh")]));
+    let url_missing = step("url_missing");
+    assert!(url_missing["error"].as_str().is_some_and(|e| e.contains("missing.bvh") && e.contains("404")), "{url_missing}");
+
     // 5. The big file loads and the page keeps presenting frames meanwhile. On SwiftShader a
     // frame of the page takes ~100 ms to draw, which bounds how often frames can come.
     let big_step = step("big");
@@ -251,5 +269,7 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     let longest = big_step["longest_gap_ms"].as_f64().unwrap();
     let frames = big_step["frames_while_loading"].as_u64().unwrap();
     eprintln!("20 MB BVH: {frames} frames presented while loading ({} ms), longest gap {longest:.0} ms", big_step["load_ms"]);
-    assert!(frames >= 2 && longest < 500.0, "the page froze while loading: {big_step}");
+    // Responsive: no pause over half a second, and frames came during the load (or it was
+    // over before a pause of two SwiftShader frames could show).
+    assert!(longest < 500.0 && (frames >= 2 || longest < 200.0), "the page froze while loading: {big_step}");
 }

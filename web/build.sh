@@ -7,6 +7,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-target/web/dist}"
+# The folder is emptied first: only a folder under target/ (or a new or empty one) is taken.
+case "$(realpath -m "$out")" in
+  "$(realpath -m target)"/*) ;;
+  *) if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+       echo "web/build.sh: $out is not under target/ and not empty; refusing to replace it" >&2; exit 2
+     fi ;;
+esac
 source web/env.sh
 cargo +stable build -p skelview-web --lib --target wasm32-unknown-unknown --profile web --target-dir target/web --locked
 rm -rf "$out"

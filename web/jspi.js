@@ -28,5 +28,11 @@ export function skelview_schedule() {
 // Suspends the running task until the browser has drawn a frame (and handled the input that
 // came meanwhile): resumed from a timer queued in the next animation frame, so that the
 // frame is painted first. A timer alone would let the work starve rendering.
-const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+// A hidden tab gets no animation frames: then a timer resumes the work after 100 ms.
+const nextFrame = () => new Promise((resolve) => {
+  let done = false;
+  const go = () => { if (!done) { done = true; resolve(); } };
+  requestAnimationFrame(() => setTimeout(go, 0));
+  setTimeout(go, 100);
+});
 export const skelview_suspend = jspi ? new WebAssembly.Suspending(nextFrame) : () => {};

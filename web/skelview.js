@@ -15,22 +15,28 @@ const fatal = (message) => {
 async function openFiles(files, add) {
   const list = Array.from(files);
   if (list.length === 0) return;
-  for (const file of list) {
-    stage_file(file.name, new Uint8Array(await file.arrayBuffer()));
-  }
+  // Everything is read before anything is staged, and staged and opened with no await in
+  // between: batches that overlap (two drops, a drop during a fetch) stay apart.
+  const read = await Promise.all(list.map(async (file) => [file.name, new Uint8Array(await file.arrayBuffer())]));
+  stageAndOpen(read, add);
+}
+
+function stageAndOpen(read, add) {
+  for (const [name, bytes] of read) stage_file(name, bytes);
   open_staged(add);
 }
 
-// ?file=URL (one or several): fetched from the page's origin, opened together.
+// ?file=URL (one or several), opened together: fetched by the browser, so from the page's
+// origin or a server that allows cross-origin requests.
 async function openFromUrl(urls) {
   try {
-    for (const url of urls) {
+    const read = await Promise.all(urls.map(async (url) => {
       const response = await fetch(url);
       if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
       const name = decodeURIComponent(new URL(url, location.href).pathname.split('/').pop() || url);
-      stage_file(name, new Uint8Array(await response.arrayBuffer()));
-    }
-    open_staged(false);
+      return [name, new Uint8Array(await response.arrayBuffer())];
+    }));
+    stageAndOpen(read, false);
   } catch (e) {
     report_error(`cannot fetch ${e.message ?? e}`);
   }

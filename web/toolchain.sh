@@ -24,7 +24,7 @@ say() { echo "web toolchain: $*" >&2; }
 die() { echo "web toolchain: error: $*" >&2; exit 1; }
 sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
 
-lock_version="$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p' | head -1)"
+lock_version="$( (grep -A1 '^name = "wasm-bindgen"$' Cargo.lock || true) | sed -n 's/^version = "\(.*\)"/\1/p' | head -1)"
 if [ -n "$lock_version" ] && [ "$lock_version" != "$WASM_BINDGEN_VERSION" ]; then
   die "Cargo.lock has wasm-bindgen $lock_version but this script pins wasm-bindgen-cli $WASM_BINDGEN_VERSION; they must match"
 fi

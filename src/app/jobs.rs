@@ -80,6 +80,8 @@ pub struct Jobs {
     name_map: Option<Task<(PathBuf, NameMap), NameMapError>>,
     dialog: Option<Task<Option<Command>, Infallible>>,
     picture: Option<Task<Picture, RenderError>>,
+    /// Dialogs answered at once (in a browser), handed on at the next poll.
+    answered: Vec<Command>,
 }
 
 /// A failed start: no thread for the work.
@@ -118,11 +120,19 @@ fn counts(p: &Progress) -> impl FnMut(usize, usize) -> ControlFlow<()> + '_ {
 impl Jobs {
     /// True while something runs.
     pub fn busy(&self) -> bool {
-        self.export.is_some() || self.name_map.is_some() || self.dialog.is_some() || self.picture.is_some()
+        self.export.is_some() || self.name_map.is_some() || self.dialog.is_some() || self.picture.is_some() || !self.answered.is_empty()
     }
 
     /// Shows a file dialog without blocking the UI (one at a time).
     pub fn dialog(&mut self, dialog: super::dialogs::Dialog, waker: Waker) -> Result<(), AppError> {
+        // In a browser the picker must open now, within the click's user activation (a task
+        // could wait behind a long load); its files arrive through the page.
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = waker;
+            self.answered.extend(super::dialogs::ask(dialog));
+        }
+        #[cfg(not(target_arch = "wasm32"))]
         if self.dialog.is_none() {
             let task = Task::spawn("dialog", "file dialog", Priority::Normal, waker, move |_| Ok(super::dialogs::ask(dialog)));
             self.dialog = Some(task.map_err(no_thread("dialog"))?);
@@ -279,6 +289,7 @@ impl Jobs {
         out.extend(take(&mut self.name_map).map(Finished::NameMap));
         out.extend(take(&mut self.picture).map(Finished::Picture));
         out.extend(take(&mut self.dialog).map(|answer| Finished::Dialog(answer.ok().flatten())));
+        out.extend(self.answered.drain(..).map(|c| Finished::Dialog(Some(c))));
         out
     }
 }

@@ -31,6 +31,8 @@ impl Viewer {
     /// replaces what is shown (unless `add`), the others are added. A file no format reads
     /// (or an AMC without its ASF) is reported as a failed open.
     pub fn open_memory(&mut self, files: Vec<(PathBuf, std::sync::Arc<[u8]>)>, add: bool) {
+        // Kept for reloads (another take, a format option): there is no file to read again.
+        self.opened_bytes.extend(files.iter().cloned());
         let mut requests = Vec::new();
         for request in LoadRequest::from_memory(files) {
             match request {
@@ -42,7 +44,8 @@ impl Viewer {
             return;
         }
         let name = requests.iter().map(|r| r.main_path().display().to_string()).collect::<Vec<_>>().join(", ");
-        match crate::tasks::spawn_requests(requests, self.options.clone(), self.waker.clone()) {
+        let base = self.options.clone();
+        match crate::tasks::spawn_requests(requests, Box::new(move |_| base.clone()), self.waker.clone()) {
             Ok(task) => self.session.track(name, task, !add, None, None),
             Err(e) => self.messages.fail(AppError::Thread { what: "loader", message: e.to_string() }),
         }
@@ -79,7 +82,17 @@ impl Viewer {
             }
             o
         };
-        match spawn_open(paths, Box::new(options), self.waker.clone()) {
+        // Files that came as bytes (dropped on a web page) reload from the bytes kept.
+        let in_memory: Option<Vec<(PathBuf, std::sync::Arc<[u8]>)>> =
+            paths.iter().map(|p| self.opened_bytes.get(p).map(|b| (p.clone(), b.clone()))).collect();
+        let task = match in_memory {
+            Some(files) => {
+                let requests = LoadRequest::from_memory(files).into_iter().filter_map(Result::ok).collect();
+                crate::tasks::spawn_requests(requests, Box::new(options), self.waker.clone())
+            }
+            None => spawn_open(paths, Box::new(options), self.waker.clone()),
+        };
+        match task {
             Ok(task) => self.session.track(name, task, replace, reload.map(|r| r.0), reload.map(|r| r.1)),
             Err(e) => self.messages.fail(AppError::Thread { what: "loader", message: e.to_string() }),
         }

@@ -119,6 +119,8 @@ pub struct Viewer {
     pub options: LoadOptions,
     store: SettingsStore,
     waker: Waker,
+    /// Files opened from memory (a web page's), by name, for reloading them.
+    opened_bytes: std::collections::HashMap<std::path::PathBuf, Arc<[u8]>>,
 }
 
 impl Viewer {
@@ -157,6 +159,7 @@ impl Viewer {
             options,
             store,
             waker,
+            opened_bytes: Default::default(),
         }
     }
 

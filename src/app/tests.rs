@@ -533,3 +533,35 @@ fn an_export_failure_is_shown_as_an_export_error() {
     wait_for(&mut v, |v| v.messages.error.is_some());
     assert_eq!(v.messages.error_title, "Export failed", "{:?}", v.messages.error);
 }
+
+#[test]
+fn files_opened_from_memory_pair_and_reload_from_their_bytes() {
+    // As a web page hands them in: names and bytes, no file on disk.
+    let asf = ":version 1.10\n:name test\n:units\n  mass 1.0\n  length 1.0\n  angle deg\n:root\n  order TX TY TZ RX RY RZ\n  axis XYZ\n  position 0 0 0\n  orientation 0 0 0\n:bonedata\n  begin\n    id 1\n    name bone1\n    direction 0 1 0\n    length 1\n    axis 0 0 0 XYZ\n  end\n:hierarchy\n  begin\n    root bone1\n  end\n";
+    let mut v = viewer();
+    v.open_memory(vec![("in-memory-only.bvh".into(), Arc::from(skelview_core::formats::SAMPLE_BVH))], false);
+    wait_for(&mut v, |v| v.session.scene.clips.len() == 1 && v.session.loads.is_empty());
+    assert!(v.messages.error.is_none(), "{:?}", v.messages.error);
+    v.commands
+        .push(Command::Clip(v.session.active_clip().unwrap().id(), ClipEdit::FormatOption { key: "bvh.positions", value: "add".into() }));
+    v.update(0.0);
+    wait_for(&mut v, |v| v.session.loads.is_empty());
+    assert!(v.messages.error.is_none(), "a reload reads the bytes kept, not a file: {:?}", v.messages.error);
+    assert_eq!(v.session.scene.clips[0].motion.skeleton.position_rule, skelview_core::core::PositionRule::Add);
+    // An AMC without its ASF says what to do; with it, the two pair.
+    {
+        let amc = b":FULLY-SPECIFIED\n:DEGREES\n1\nroot 0 0 0 0 0 0\n2\nroot 1 0 0 0 0 0\n".to_vec();
+        v.open_memory(vec![("take.amc".into(), Arc::from(amc.clone()))], false);
+        v.update(0.0);
+        assert!(
+            v.messages.error.as_deref().is_some_and(|e| e.contains("take.amc") && e.contains("open both together")),
+            "{:?}",
+            v.messages.error
+        );
+        v.messages.error = None;
+        v.open_memory(vec![("take.amc".into(), Arc::from(amc)), ("skeleton.asf".into(), Arc::from(asf.as_bytes()))], false);
+        wait_for(&mut v, |v| v.session.loads.is_empty() && v.session.scene.clips.iter().any(|c| c.motion.source.paths.len() == 2));
+        assert!(v.messages.error.is_none(), "{:?}", v.messages.error);
+        assert_eq!(v.session.scene.clips[0].motion.clip.num_frames(), 2);
+    }
+}

@@ -88,8 +88,8 @@ pub fn spawn_load(request: LoadRequest, options: LoadOptions, wake: Waker) -> st
 
 /// Starts loading several requests one after another (files dropped on a web page, grouped
 /// by [`LoadRequest::from_memory`]).
-pub fn spawn_requests(requests: Vec<LoadRequest>, options: LoadOptions, wake: Waker) -> std::io::Result<LoadTask> {
-    spawn(Work::Requests(requests), Box::new(move |_| options.clone()), wake)
+pub fn spawn_requests(requests: Vec<LoadRequest>, options: OptionsFor, wake: Waker) -> std::io::Result<LoadTask> {
+    spawn(Work::Requests(requests), options, wake)
 }
 
 /// Starts loading `paths` on a thread named `skelview-loader`: they are grouped there as the

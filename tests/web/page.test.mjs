@@ -5,7 +5,7 @@
 // Run by tests/web_page.rs, which serves the built page and checks what this writes:
 //   node page.test.mjs BASE_URL OUT_DIR FILES_JSON
 // FILES_JSON: {"bvh": path, "asf": path, "amc": path, "fbx": path, "glb": path,
-//              "truncated": path, "big": path}
+//              "truncated": path, "big": path, "served": name of a BVH beside index.html}
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -122,6 +122,7 @@ try {
   await page.waitForTimeout(300);
   await page.mouse.click(100, 526);
   await page.waitForTimeout(300);
+  step('dark_again', { stored: await page.evaluate(() => localStorage.getItem('skelview.settings.toml')) });
   await page.focus('#skelview-canvas');
   await pause();
   await page.keyboard.press('Home');
@@ -150,6 +151,18 @@ try {
   await open([files.bvh]);
   const after = await until('a file after the error', (s) => !s.loading && s.clips.length === 1 && (s.clips[0].name ?? '').endsWith(path.basename(files.bvh)));
   step('after_error', { clips: after.clips });
+
+  // ?file=URL opens a file fetched from the page's origin; a missing one is an open error.
+  await page.goto(`${base}?file=${encodeURIComponent(files.served)}`);
+  const fetched = await until('the ?file= take', (s) => !s.loading && s.clips.length === 1 && (s.clips[0].name ?? '').endsWith(files.served) || !!s.error);
+  step('url_file', { clips: fetched.clips, error: fetched.error });
+  await page.goto(`${base}?file=missing.bvh`);
+  const missing = await until('the fetch error', (s) => !!s.error);
+  step('url_missing', { error: missing.error, clips: missing.clips });
+  // A fresh page (no error shown) for the big file.
+  await page.goto(base);
+  await until('the sample again', (s) => s.pose_shown && !s.loading && !s.error);
+  await page.focus('#skelview-canvas');
 
   // 5. A 20 MB BVH: frames keep being presented while it loads. Each animation frame
   // records whether the viewer was still loading then.

@@ -25,10 +25,11 @@ unsafe extern "C" fn ufbx_realloc(ptr: *mut c_void, old_size: usize, new_size: u
     if ptr.is_null() {
         return ufbx_malloc(new_size);
     }
-    match layout(old_size) {
-        // SAFETY: ufbx allocated `ptr` with ufbx_malloc(old_size) (or a realloc to it).
-        Some(l) => unsafe { realloc(ptr.cast(), l, new_size.max(1)) }.cast(),
-        None => std::ptr::null_mut(),
+    match (layout(old_size), layout(new_size)) {
+        // SAFETY: ufbx allocated `ptr` with ufbx_malloc(old_size) (or a realloc to it), and the
+        // new size is a valid layout's (no overflow when rounded up to the alignment).
+        (Some(l), Some(_)) => unsafe { realloc(ptr.cast(), l, new_size.max(1)) }.cast(),
+        _ => std::ptr::null_mut(),
     }
 }
 
