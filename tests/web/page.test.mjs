@@ -54,6 +54,32 @@ async function open(paths, add = false) {
   await page.evaluate((a) => { document.getElementById('skelview-files').dataset.add = a ? '1' : '0'; }, add);
   await page.setInputFiles('#skelview-files', paths);
 }
+// Opens a menu of the menu bar and clicks an item (egui draws both in the canvas, so they are
+// found by place), until `done` (a promise made before the clicks) settles; on a busy machine
+// a click can come before the menu is drawn, so it is tried again.
+async function menuItem(menuX, itemX, itemY, waitDone, what, patienceMs = 15000) {
+  for (let attempt = 1; ; attempt++) {
+    const done = waitDone();
+    await page.mouse.click(menuX, 12);
+    await page.waitForTimeout(500);
+    await page.mouse.click(itemX, itemY);
+    const result = await Promise.race([done, new Promise((r) => setTimeout(() => r(null), patienceMs))]);
+    if (result !== null) return result;
+    if (attempt >= 4) throw new Error(`${what}: no effect after ${attempt} tries`);
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(500);
+  }
+}
+const storedTheme = (theme) => async () => {
+  for (let k = 0; k < 100; k++) {
+    const t = await page.evaluate(() => localStorage.getItem('skelview.settings.toml'));
+    if (t && t.includes(`theme = "${theme}"`)) return t;
+    await page.waitForTimeout(100);
+  }
+  return new Promise(() => {});
+};
+const download = () => page.waitForEvent('download', { timeout: 200000 });
+
 const pause = async () => {
   if ((await state()).playing) await page.keyboard.press('Space');
   await until('paused', (s) => !s.playing);
@@ -81,48 +107,34 @@ try {
   await page.screenshot({ path: path.join(out, 'page.png') });
 
   // View > Save screenshot...: the viewport as a PNG download (the menu's places at 1280x800).
-  await page.mouse.click(55, 12);
-  await page.waitForTimeout(300);
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), page.mouse.click(100, 324)]);
+  const shot = await menuItem(55, 100, 324, download, 'View > Save screenshot');
   const saved = path.join(out, 'downloaded_screenshot.png');
-  await download.saveAs(saved);
-  step('screenshot_download', { file: saved, suggested: download.suggestedFilename() });
+  await shot.saveAs(saved);
+  step('screenshot_download', { file: saved, suggested: shot.suggestedFilename() });
 
   // File > Export positions CSV: a download.
-  await page.mouse.click(19, 12);
-  await page.waitForTimeout(300);
-  const [csv] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.mouse.click(80, CSV_ITEM_Y)]);
+  const csv = await menuItem(19, 80, CSV_ITEM_Y, download, 'File > Export positions CSV');
   const csvFile = path.join(out, 'downloaded_positions.csv');
   await csv.saveAs(csvFile);
   step('csv_download', { file: csvFile, suggested: csv.suggestedFilename() });
 
   // File > Export GIF (in/out range): recorded from the canvas, a download.
-  await page.mouse.click(19, 12);
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(out, 'file_menu.png') });
   const gifStart = Date.now();
-  const [gif] = await Promise.all([page.waitForEvent('download', { timeout: 180000 }), page.mouse.click(80, GIF_ITEM_Y)]);
+  // A GIF takes a while (a drawn frame per GIF frame): one try, waited for long.
+  const gif = await menuItem(19, 80, GIF_ITEM_Y, download, 'File > Export GIF', 240000);
   const gifFile = path.join(out, 'downloaded.gif');
   await gif.saveAs(gifFile);
   step('gif_download', { file: gifFile, suggested: gif.suggestedFilename(), ms: Date.now() - gifStart, notice: (await state()).error });
 
   // Settings persist in local storage: View > Light theme, then a reload.
-  await page.mouse.click(55, 12);
-  await page.waitForTimeout(300);
-  await page.mouse.click(100, 526);
-  await page.waitForTimeout(500);
-  const stored = await page.evaluate(() => localStorage.getItem('skelview.settings.toml'));
+  const stored = await menuItem(55, 100, 526, storedTheme('light'), 'View > Light theme');
   await page.reload();
   await until('the sample after a reload', (s) => s.pose_shown && !s.loading);
   await page.waitForTimeout(300);
   step('settings', { stored, after_reload: await page.evaluate(() => localStorage.getItem('skelview.settings.toml')) });
   await page.screenshot({ path: path.join(out, 'light.png') });
   // Back to the dark theme for the rest.
-  await page.mouse.click(55, 12);
-  await page.waitForTimeout(300);
-  await page.mouse.click(100, 526);
-  await page.waitForTimeout(300);
-  step('dark_again', { stored: await page.evaluate(() => localStorage.getItem('skelview.settings.toml')) });
+  step('dark_again', { stored: await menuItem(55, 100, 526, storedTheme('dark'), 'View > Light theme (off)') });
   await page.focus('#skelview-canvas');
   await pause();
   await page.keyboard.press('Home');
