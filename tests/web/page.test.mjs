@@ -63,7 +63,9 @@ async function menuItem(menuX, itemX, itemY, waitDone, what, patienceMs = 15000)
     await page.mouse.click(menuX, 12);
     await page.waitForTimeout(500);
     await page.mouse.click(itemX, itemY);
-    const result = await Promise.race([done, new Promise((r) => setTimeout(() => r(null), patienceMs))]);
+    let timer;
+    const result = await Promise.race([done, new Promise((r) => { timer = setTimeout(() => r(null), patienceMs); })]);
+    clearTimeout(timer);
     if (result !== null) return result;
     if (attempt >= 4) throw new Error(`${what}: no effect after ${attempt} tries`);
     await page.keyboard.press('Escape');
