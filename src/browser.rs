@@ -179,22 +179,28 @@ pub fn store(key: &str, value: &str) -> Result<(), String> {
 /// Offers `bytes` to the user as a download named `name`.
 pub fn download(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
     let fail = |e: wasm_bindgen::JsValue| format!("cannot offer {name} for download: {e:?}");
-    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
     let array = js_sys::Uint8Array::from(bytes);
     let parts = js_sys::Array::of1(&array);
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
     let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(fail)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
-    let a: web_sys::HtmlAnchorElement = document.create_element("a").map_err(fail)?.unchecked_into();
-    a.set_href(&url);
+    download_url(&url, name)?;
+    // The download has its own reference to the blob once started.
+    later(move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    });
+    Ok(())
+}
+
+/// Offers what `url` names (a blob or data URL) as a download named `name`.
+pub fn download_url(url: &str, name: &str) -> Result<(), String> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement =
+        document.create_element("a").map_err(|e| format!("cannot offer {name} for download: {e:?}"))?.unchecked_into();
+    a.set_href(url);
     a.set_download(name);
     a.click();
-    // The download has its own reference to the blob once started.
-    let revoke = url.clone();
-    later(move || {
-        let _ = web_sys::Url::revoke_object_url(&revoke);
-    });
     Ok(())
 }
 

@@ -202,17 +202,8 @@ pub(super) fn save_viewport(window: &Window, viewer: &Viewer, name: &std::path::
     let (copy, _) = copy_viewport(window, viewer, (w, h))?;
     let url = copy.to_data_url_with_type("image/png").map_err(|e| format!("cannot encode the screenshot: {e:?}"))?;
     let file = name.file_name().map_or("skelview.png".into(), |n| n.to_string_lossy().into_owned());
-    download_url(&url, &file)?;
+    browser::download_url(&url, &file)?;
     Ok(format!("saved {file} ({w}x{h})"))
-}
-
-fn download_url(url: &str, file: &str) -> Result<(), String> {
-    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
-    let a: web_sys::HtmlAnchorElement = document.create_element("a").map_err(|e| format!("{e:?}"))?.unchecked_into();
-    a.set_href(url);
-    a.set_download(file);
-    a.click();
-    Ok(())
 }
 
 /// A GIF recorded from the canvas: each frame of the range is shown, drawn, then copied out

@@ -110,26 +110,15 @@ macro_rules! math1 {
 math1!(ufbx_sqrt => sqrt, ufbx_sin => sin, ufbx_cos => cos, ufbx_tan => tan, ufbx_asin => asin, ufbx_acos => acos,
     ufbx_atan => atan, ufbx_fabs => abs, ufbx_floor => floor, ufbx_ceil => ceil, ufbx_rint => round_ties_even);
 
-#[unsafe(no_mangle)]
-extern "C" fn ufbx_atan2(y: f64, x: f64) -> f64 {
-    y.atan2(x)
+macro_rules! math2 {
+    ($($name:ident($a:ident, $b:ident) => $e:expr),* $(,)?) => {$(
+        #[unsafe(no_mangle)]
+        extern "C" fn $name($a: f64, $b: f64) -> f64 { $e }
+    )*};
 }
-#[unsafe(no_mangle)]
-extern "C" fn ufbx_pow(x: f64, y: f64) -> f64 {
-    x.powf(y)
-}
-#[unsafe(no_mangle)]
-extern "C" fn ufbx_fmin(a: f64, b: f64) -> f64 {
-    a.min(b)
-}
-#[unsafe(no_mangle)]
-extern "C" fn ufbx_fmax(a: f64, b: f64) -> f64 {
-    a.max(b)
-}
-#[unsafe(no_mangle)]
-extern "C" fn ufbx_copysign(x: f64, y: f64) -> f64 {
-    x.copysign(y)
-}
+math2!(ufbx_atan2(y, x) => y.atan2(x), ufbx_pow(x, y) => x.powf(y), ufbx_fmin(a, b) => a.min(b), ufbx_fmax(a, b) => a.max(b),
+    ufbx_copysign(x, y) => x.copysign(y));
+
 #[unsafe(no_mangle)]
 extern "C" fn ufbx_isnan(x: f64) -> c_int {
     x.is_nan() as c_int
