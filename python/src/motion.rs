@@ -10,11 +10,11 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use rayon::prelude::*;
+use skelview_core::core::batch::{PositionSpace, RotationSpace, joint_positions, joint_rotations};
 use skelview_core::core::capture::Capture;
-use skelview_core::core::sampler::unknown_joints;
 use skelview_core::core::{Interpolation, Motion, PoseAt, Sampler};
 use skelview_core::export::{BvhWriteOptions, write_atomically, write_bvh};
+use skelview_core::par::Rayon;
 
 use crate::errors::value_error;
 
@@ -57,15 +57,6 @@ impl PyMotion {
             (other, _) => return Err(PyValueError::new_err(format!("units must be 'm' or 'file', not {other:?}"))),
         })
     }
-}
-
-/// Runs `per_frame(sampler, frame, row)` for every frame on rayon's pool, rows of `width`.
-fn per_frames(frames: &[usize], width: usize, per_frame: impl Fn(&mut Sampler, usize, &mut [f32]) + Sync) -> Vec<f32> {
-    let mut out = vec![0f32; frames.len() * width];
-    if width > 0 {
-        out.par_chunks_mut(width).zip(frames.par_iter()).for_each_init(Sampler::default, |s, (row, &f)| per_frame(s, f, row));
-    }
-    out
 }
 
 fn shaped3<'py>(py: Python<'py>, v: Vec<f32>, a: usize, b: usize, c: usize) -> PyResult<Bound<'py, PyArray3<f32>>> {
@@ -221,26 +212,10 @@ impl PyMotion {
             other => return Err(PyValueError::new_err(format!("space must be 'world' or 'local', not {other:?}"))),
         };
         let transform = if local { self.space(units, false)? } else { self.space(units, y_up)? };
+        let space = if local { PositionSpace::Local } else { PositionSpace::World };
         let m = self.inner.clone();
-        let j = m.skeleton.len();
-        let values = py.detach(|| {
-            per_frames(&frames, j * 3, |s, f, row| {
-                let placed = s.positions(&m, PoseAt::Frame(f), Interpolation::Nearest, transform).to_vec();
-                let mut unknown = Vec::new();
-                unknown_joints(&m.skeleton, &m.clip, f, &mut unknown);
-                for k in 0..j {
-                    let p = if unknown.get(k).copied().unwrap_or(false) {
-                        Vec3::NAN
-                    } else if local {
-                        transform.transform_vector3(s.local.parent_from_joint[k].translation)
-                    } else {
-                        placed[k]
-                    };
-                    row[k * 3..k * 3 + 3].copy_from_slice(&p.to_array());
-                }
-            })
-        });
-        shaped3(py, values, frames.len(), j, 3)
+        let values = py.detach(|| joint_positions(&m, &frames, space, transform, &Rayon));
+        shaped3(py, values, frames.len(), m.skeleton.len(), 3)
     }
 
     /// Joint rotations: `kind="quat"` (x, y, z, w), frames × joints × 4, or `"matrix"`,
@@ -262,26 +237,15 @@ impl PyMotion {
         let m = self.inner.clone();
         let j = m.skeleton.len();
         let display = Quat::from_mat3(&Mat3::from_mat4(m.display_from_file()).mul_scalar(1.0 / m.metres_per_raw_unit().max(1e-30)));
-        let width = if matrix { 9 } else { 4 };
+        let space = if world { RotationSpace::World(display) } else { RotationSpace::Local };
         let values = py.detach(|| {
-            per_frames(&frames, j * width, |s, f, row| {
-                s.pose(&m.skeleton, &m.clip, PoseAt::Frame(f), Interpolation::Nearest);
-                for k in 0..j {
-                    let q = if world {
-                        display * Quat::from_mat3a(&s.global.world_from_joint[k].matrix3).normalize()
-                    } else {
-                        s.local.parent_from_joint[k].rotation.normalize()
-                    };
-                    let out = &mut row[k * width..(k + 1) * width];
-                    if matrix {
-                        // Row-major 3 × 3.
-                        let r = Mat3::from_quat(q).transpose().to_cols_array();
-                        out.copy_from_slice(&r);
-                    } else {
-                        out.copy_from_slice(&q.to_array());
-                    }
-                }
-            })
+            let quats = joint_rotations(&m, &frames, space, &Rayon);
+            // Row-major 3 × 3 from each quaternion.
+            if matrix {
+                quats.chunks(4).flat_map(|q| Mat3::from_quat(Quat::from_slice(q)).transpose().to_cols_array()).collect()
+            } else {
+                quats
+            }
         });
         let n = frames.len();
         if matrix {

@@ -5,6 +5,7 @@
 
 use glam::{Quat, Vec3};
 
+use super::half_angles::half_sin_cos;
 use super::pose::{self, GlobalPose, LocalPose};
 use super::skeleton::{ChannelKind, EulerConvention, PositionRule, Skeleton, stretched_tail, unit_quaternion};
 
@@ -42,7 +43,11 @@ pub struct ClipFk {
     scales: bool,
     local: LocalPose,
     global: GlobalPose,
-    world_rotation: Vec<Quat>,
+    /// Some joint has Euler channels (else no half angles are needed).
+    has_euler: bool,
+    /// sin and cos of half of every value of the row being posed.
+    half_sin: Vec<f32>,
+    half_cos: Vec<f32>,
 }
 
 /// One frame's result: per joint, the local rotation and translation and the world origin.
@@ -52,6 +57,8 @@ pub struct FramePose {
     pub local_rotation: Vec<Quat>,
     /// `parent_from_joint` translation (file units).
     pub local_translation: Vec<Vec3>,
+    /// `world_from_joint` rotation (file axes): the chain of local rotations, scales left out.
+    pub world_rotation: Vec<Quat>,
     /// Joint origin in file space.
     pub world_position: Vec<Vec3>,
 }
@@ -65,8 +72,10 @@ fn axis_of(kind: ChannelKind) -> Option<u8> {
     }
 }
 
-fn axis_rotation(axis: u8, radians: f32) -> Quat {
-    let (s, c) = (0.5 * radians).sin_cos();
+/// The rotation by a column's angle about `axis`, from the row's half-angle sines and cosines.
+#[inline(always)]
+fn axis_rotation(axis: u8, col: usize, sin: &[f32], cos: &[f32]) -> Quat {
+    let (s, c) = (sin[col], cos[col]);
     match axis {
         0 => Quat::from_xyzw(s, 0.0, 0.0, c),
         1 => Quat::from_xyzw(0.0, s, 0.0, c),
@@ -78,7 +87,7 @@ impl ClipFk {
     /// Compiles `skeleton`.
     pub fn new(skeleton: &Skeleton) -> Self {
         let mut scales = false;
-        let plans = skeleton
+        let plans: Vec<JointPlan> = skeleton
             .joints()
             .iter()
             .map(|j| {
@@ -123,12 +132,14 @@ impl ClipFk {
             })
             .collect();
         Self {
+            has_euler: plans.iter().any(|p: &JointPlan| p.euler_len > 0),
             plans,
             rule: skeleton.position_rule,
             scales,
             local: LocalPose::default(),
             global: GlobalPose::default(),
-            world_rotation: Vec::new(),
+            half_sin: Vec::new(),
+            half_cos: Vec::new(),
         }
     }
 
@@ -138,10 +149,15 @@ impl ClipFk {
         out.local_rotation.resize(n, Quat::IDENTITY);
         out.local_translation.resize(n, Vec3::ZERO);
         out.world_position.resize(n, Vec3::ZERO);
+        out.world_rotation.resize(n, Quat::IDENTITY);
         if self.scales {
             return self.pose_general(skeleton, row, out);
         }
-        self.world_rotation.resize(n, Quat::IDENTITY);
+        // Every column at once (translations too: cheaper than picking the angles out).
+        if self.has_euler {
+            half_sin_cos(row, &mut self.half_sin, &mut self.half_cos);
+        }
+        let (sin, cos) = (&self.half_sin[..], &self.half_cos[..]);
         for (j, plan) in self.plans.iter().enumerate() {
             let mut rotation = match plan.quat {
                 Some(cols) => {
@@ -149,18 +165,15 @@ impl ClipFk {
                     unit_quaternion(std::array::from_fn(|k| row.get(cols[k]).copied().unwrap_or(identity[k])))
                 }
                 None => {
+                    let e = |k: usize| axis_rotation(plan.euler[k].0, plan.euler[k].1, sin, cos);
                     let mut r = match plan.euler_len {
                         0 => Quat::IDENTITY,
-                        1 => axis_rotation(plan.euler[0].0, row[plan.euler[0].1]),
-                        2 => axis_rotation(plan.euler[0].0, row[plan.euler[0].1]) * axis_rotation(plan.euler[1].0, row[plan.euler[1].1]),
-                        _ => {
-                            axis_rotation(plan.euler[0].0, row[plan.euler[0].1])
-                                * axis_rotation(plan.euler[1].0, row[plan.euler[1].1])
-                                * axis_rotation(plan.euler[2].0, row[plan.euler[2].1])
-                        }
+                        1 => e(0),
+                        2 => e(0) * e(1),
+                        _ => e(0) * e(1) * e(2),
                     };
                     for &(axis, col) in &plan.extra_euler {
-                        r *= axis_rotation(axis, row[col]);
+                        r *= axis_rotation(axis, col, sin, cos);
                     }
                     r
                 }
@@ -183,12 +196,12 @@ impl ClipFk {
             out.local_rotation[j] = rotation;
             out.local_translation[j] = translation;
             let (world_rotation, world_position) = match plan.parent {
-                Some(p) => (self.world_rotation[p] * rotation, out.world_position[p] + self.world_rotation[p] * translation),
+                Some(p) => (out.world_rotation[p] * rotation, out.world_position[p] + out.world_rotation[p] * translation),
                 None => (rotation, translation),
             };
             // Unit quaternions multiplied down a chain of a few dozen joints stay unit to
             // rounding: no renormalising per joint.
-            self.world_rotation[j] = world_rotation;
+            out.world_rotation[j] = world_rotation;
             out.world_position[j] = world_position;
         }
     }
@@ -207,6 +220,12 @@ impl ClipFk {
             out.local_rotation[j] = l.rotation;
             out.local_translation[j] = l.translation;
             out.world_position[j] = w.translation.into();
+            // The chain of rotations, scales left out: under a non-uniform or zero scale the
+            // world matrix holds no rotation to take out.
+            out.world_rotation[j] = match skeleton.joints()[j].parent {
+                Some(p) => out.world_rotation[p] * l.rotation,
+                None => l.rotation,
+            };
         }
     }
 }

@@ -5,8 +5,8 @@
 
 use glam::{Mat4, Vec3};
 
-use super::sampler::unknown_joints;
-use super::{Interpolation, Motion, PoseAt, Sampler};
+use super::Motion;
+use super::batch::{FramePoser, Gaps, Unknown};
 
 /// One quantity measured at every frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -80,7 +80,7 @@ impl Measure {
 struct Posed {
     frame: Option<usize>,
     positions: Vec<Vec3>,
-    unknown: Vec<bool>,
+    unknown: Unknown,
 }
 
 /// Poses frames on demand, keeping the last four so that a run of consecutive frames costs
@@ -88,14 +88,22 @@ struct Posed {
 struct Poser<'a> {
     motion: &'a Motion,
     space_from_file: Mat4,
-    sampler: Sampler,
+    poser: FramePoser,
+    gaps: Gaps,
     slots: [Posed; 4],
     next_slot: usize,
 }
 
 impl<'a> Poser<'a> {
     fn new(motion: &'a Motion, space_from_file: Mat4) -> Self {
-        Self { motion, space_from_file, sampler: Sampler::default(), slots: Default::default(), next_slot: 0 }
+        Self {
+            motion,
+            space_from_file,
+            poser: FramePoser::new(motion),
+            gaps: Gaps::new(&motion.skeleton, &motion.clip),
+            slots: Default::default(),
+            next_slot: 0,
+        }
     }
 
     fn at(&mut self, f: usize) -> usize {
@@ -105,11 +113,11 @@ impl<'a> Poser<'a> {
         let k = self.next_slot;
         self.next_slot = (k + 1) % self.slots.len();
         let m = self.motion;
-        let positions = self.sampler.positions(m, PoseAt::Frame(f), Interpolation::Nearest, self.space_from_file);
+        let pose = self.poser.pose(m, f);
         let slot = &mut self.slots[k];
         slot.positions.clear();
-        slot.positions.extend_from_slice(positions);
-        unknown_joints(&m.skeleton, &m.clip, f, &mut slot.unknown);
+        slot.positions.extend(pose.world_position.iter().map(|&p| self.space_from_file.transform_point3(p)));
+        self.gaps.unknown_at(&m.skeleton, f, &mut slot.unknown);
         slot.frame = Some(f);
         k
     }
@@ -118,7 +126,7 @@ impl<'a> Poser<'a> {
     fn point(&mut self, f: usize, j: usize) -> Option<Vec3> {
         let k = self.at(f);
         let s = &self.slots[k];
-        if s.unknown.get(j).copied().unwrap_or(false) {
+        if s.unknown.get(j) {
             return None;
         }
         s.positions.get(j).copied().filter(|p| p.is_finite())

@@ -3,12 +3,14 @@
 //! Depends on glam only: no GPU, no UI, no threads, so everything here is
 //! testable on a machine without a display.
 
+pub mod batch;
 pub mod bounds;
 pub mod capture;
 pub mod clip;
 pub mod clip_fk;
 pub mod envelope;
 pub mod force_plates;
+mod half_angles;
 pub mod measure;
 pub mod motion;
 pub mod playback;

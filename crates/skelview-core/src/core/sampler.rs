@@ -1,6 +1,8 @@
-//! The one way from a clip to a pose: time (or frame, or rest) → local pose → global pose →
-//! joint positions in any space, in buffers the caller keeps so that nothing allocates once
-//! warm. The viewer, comparison, overlays, curves, exports and the command line all use it.
+//! The viewer's way from a clip to a pose: time (or frame, or rest) → local pose → global pose
+//! → joint positions in any space, in buffers the caller keeps so that nothing allocates once
+//! warm. The viewer, comparison, overlays and renders use it; passes over whole frames
+//! (positions, measurements, checks, the Python package) use [`super::batch`], which gives
+//! the same poses to rounding (tests/batch_poses.rs).
 
 use glam::{Mat4, Vec3};
 
@@ -53,34 +55,6 @@ impl Sampler {
     pub fn positions(&mut self, m: &Motion, at: PoseAt, interpolation: Interpolation, space_from_file: Mat4) -> &[Vec3] {
         self.pose(&m.skeleton, &m.clip, at, interpolation);
         self.place(space_from_file)
-    }
-}
-
-/// Which joints' positions at `frame` rest on values the file left missing: a joint whose
-/// own translation is missing, or any of whose ancestors has a missing channel. Empty when
-/// the clip misses nothing.
-pub fn unknown_joints(skeleton: &super::Skeleton, clip: &Clip, frame: usize, out: &mut Vec<bool>) {
-    out.clear();
-    if clip.missing().is_empty() {
-        return;
-    }
-    out.resize(skeleton.len(), false);
-    let mut moves_children = vec![false; skeleton.len()];
-    for run in clip.missing().iter().filter(|r| (r.first as usize..=r.last as usize).contains(&frame)) {
-        let c = run.channel as usize;
-        let Some(j) = skeleton.joints().iter().position(|j| (j.first_channel..j.first_channel + j.channels.len()).contains(&c)) else {
-            continue;
-        };
-        moves_children[j] = true;
-        let kind = skeleton.joints()[j].channels[c - skeleton.joints()[j].first_channel];
-        if kind.is_translation() {
-            out[j] = true;
-        }
-    }
-    for (i, joint) in skeleton.joints().iter().enumerate() {
-        if let Some(p) = joint.parent {
-            out[i] |= out[p] || moves_children[p];
-        }
     }
 }
 
