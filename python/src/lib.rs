@@ -204,6 +204,12 @@ fn convert(py: Python<'_>, src: PathBuf, dst: PathBuf, take: Option<String>) -> 
 /// The extension module.
 #[pymodule]
 fn _skelview(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The importing thread (usually Python's main thread) joins the pool: its calls then take
+    // a share of their own parallel work at once, and jobs no helper has started yet run on it,
+    // instead of the call waiting for a sleeping worker to wake (after a busy stretch of
+    // Python, that wait cost more than the parallelism gained). Fails harmlessly when the
+    // pool was already set up.
+    let _ = rayon::ThreadPoolBuilder::new().use_current_thread().build_global();
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(load_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(load_many, m)?)?;

@@ -181,6 +181,26 @@ def test_load_many_runs_in_parallel_and_releases_the_gil(corpus):
     assert parallel < 0.85 * serial, f"two threads {parallel:.3f} s, one after the other {serial:.3f} s"
 
 
+def test_load_and_positions_from_other_threads_while_the_importing_thread_waits(corpus):
+    # The importing thread is one of the pool's workers: calls from other threads must still
+    # run (on the other workers) while it sits in Python, and give the same arrays.
+    path = corpus / "bvh" / "cmu_cgspeed_01_01.bvh"
+    want = skelview.load(path).positions()
+    results = {}
+
+    def work(k):
+        results[k] = skelview.load(path).positions()
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads), "a call from another thread did not finish"
+    for k in range(3):
+        np.testing.assert_array_equal(results[k], want)
+
+
 def test_bad_arguments_are_value_errors(corpus):
     m = skelview.load(corpus / "bvh/cmu_cgspeed_01_01.bvh")
     with pytest.raises(IndexError):
