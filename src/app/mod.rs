@@ -28,6 +28,7 @@ mod loading;
 pub mod measure;
 mod session;
 pub mod settings;
+pub mod settings_store;
 pub mod trace;
 mod view;
 
@@ -42,7 +43,8 @@ pub use dialogs::Dialog;
 pub use error::AppError;
 pub use jobs::{ExportError, Finished, Jobs, NameMapError};
 pub use session::{Arrived, Loading, Session};
-pub use settings::{FileOverride, PanelLayout, Settings, SettingsStore};
+pub use settings::{FileOverride, PanelLayout, Settings};
+pub use settings_store::{SettingsError, SettingsStore};
 pub use view::{IssueSort, IssuesView, Start, View};
 
 /// This frame's picture.
