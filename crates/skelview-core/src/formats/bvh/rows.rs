@@ -144,41 +144,100 @@ impl RowParser {
     /// by `\n` (or `\r\n`), at least [`PLAIN_MARGIN`] bytes from the end. Returns where it
     /// stopped (the start of the first row it did not take) and the rows taken. The general
     /// loop gives the same values for these rows: this one only leaves out its checks.
+    ///
+    /// Long runs are read as two halves in step, a value of each at a time: reading one value
+    /// waits on where the one before ended (a chain of dependent loads and bit tricks that set
+    /// the pace), and two independent chains keep the processor twice as busy.
     #[inline(never)]
-    fn plain_rows(&self, bytes: &[u8], mut i: usize, out: &mut [f32]) -> (usize, usize) {
-        let n = self.scales.len();
-        let len = bytes.len();
-        let (mut rows, mut w) = (0, 0);
-        'rows: while i + PLAIN_MARGIN <= len && w + n <= out.len() {
-            let mut k = i;
-            for (slot, &scale) in out[w..w + n].iter_mut().zip(&self.scales) {
-                while k < len && matches!(bytes[k], b' ' | b'\t') {
-                    k += 1;
+    fn plain_rows(&self, bytes: &[u8], i: usize, out: &mut [f32]) -> (usize, usize) {
+        let (n, len) = (self.scales.len(), bytes.len());
+        let half = i + (len - i) / 2;
+        let split = (len - i >= PAIRED_BYTES).then(|| memchr::memchr(b'\n', &bytes[half..]).map(|p| half + p + 1)).flatten();
+        let Some(m) = split.filter(|&m| m < len) else { return self.single_rows(bytes, i, usize::MAX, out, 0) };
+        // The second half's rows wait aside until the first half is known to be all plain
+        // (where it is not, the general loop takes over there, and they are dropped).
+        let (mut second, mut row_b) = (Vec::new(), vec![0f32; n]);
+        let (mut ka, mut kb, mut rows) = (i, m, 0);
+        while ka < m && (rows + 1) * n <= out.len() {
+            match self.plain_row_pair(bytes, ka, kb, &mut out[rows * n..(rows + 1) * n], &mut row_b) {
+                Some((next_a, next_b)) => {
+                    second.extend_from_slice(&row_b);
+                    (ka, kb, rows) = (next_a, next_b, rows + 1);
                 }
-                // Near the end (a long run of blanks, a long number) the general loop reads on.
-                if k + PLAIN_MARGIN > len {
-                    break 'rows;
-                }
-                let Some((value, end)) = parse_number_at(bytes, k) else { break 'rows };
-                let v = value as f32 * scale;
-                if !matches!(bytes.get(end), Some(b' ' | b'\t' | b'\r' | b'\n')) || !v.is_finite() {
-                    break 'rows;
-                }
-                *slot = v;
-                k = end;
+                None => break,
             }
-            while k < len && matches!(bytes[k], b' ' | b'\t' | b'\r') {
-                k += 1;
-            }
-            if bytes.get(k) != Some(&b'\n') {
-                break;
-            }
-            i = k + 1;
-            w += n;
-            rows += 1;
         }
-        (i, rows)
+        let (end_a, rows) = self.single_rows(bytes, ka, m, &mut out[rows * n..], rows);
+        let placed = rows * n + second.len();
+        if end_a != m || placed > out.len() {
+            return (end_a, rows);
+        }
+        out[rows * n..placed].copy_from_slice(&second);
+        self.single_rows(bytes, kb, usize::MAX, &mut out[placed..], placed / n)
     }
+
+    /// Plain rows from `k` into `out` while they start before `stop`, one after the other;
+    /// returns where it stopped and `done` plus the rows taken.
+    fn single_rows(&self, bytes: &[u8], mut k: usize, stop: usize, out: &mut [f32], done: usize) -> (usize, usize) {
+        let n = self.scales.len();
+        let mut w = 0;
+        while k < stop && w + n <= out.len() {
+            let Some(next) = self.plain_row(bytes, k, &mut out[w..w + n]) else { break };
+            (k, w) = (next, w + n);
+        }
+        (k, done + w / n.max(1))
+    }
+
+    /// One plain row at `k` into `slots`: the offset after its newline, or `None`.
+    #[inline(always)]
+    fn plain_row(&self, bytes: &[u8], mut k: usize, slots: &mut [f32]) -> Option<usize> {
+        for (slot, &scale) in slots.iter_mut().zip(&self.scales) {
+            (*slot, k) = plain_value(bytes, k, scale)?;
+        }
+        row_end(bytes, k)
+    }
+
+    /// Two plain rows at once, a value of each in turn (see [`RowParser::plain_rows`]).
+    #[inline(always)]
+    fn plain_row_pair(&self, bytes: &[u8], mut ka: usize, mut kb: usize, a: &mut [f32], b: &mut [f32]) -> Option<(usize, usize)> {
+        for ((sa, sb), &scale) in a.iter_mut().zip(b.iter_mut()).zip(&self.scales) {
+            let va = plain_value(bytes, ka, scale);
+            let vb = plain_value(bytes, kb, scale);
+            ((*sa, ka), (*sb, kb)) = (va?, vb?);
+        }
+        Some((row_end(bytes, ka)?, row_end(bytes, kb)?))
+    }
+}
+
+/// Runs shorter than this are read as one (the split costs more than it gives); the unit
+/// tests pair short texts too.
+const PAIRED_BYTES: usize = if cfg!(test) { 64 } else { 16 << 10 };
+
+/// The plain value after the blanks at `k`, scaled, and where it ends; `None` for anything
+/// else (the general loop reads it).
+#[inline(always)]
+fn plain_value(bytes: &[u8], mut k: usize, scale: f32) -> Option<(f32, usize)> {
+    let len = bytes.len();
+    while k < len && matches!(bytes[k], b' ' | b'\t') {
+        k += 1;
+    }
+    // Near the end (a long run of blanks, a long number) the general loop reads on.
+    if k + PLAIN_MARGIN > len {
+        return None;
+    }
+    let (value, end) = parse_number_at(bytes, k)?;
+    let v = value as f32 * scale;
+    (matches!(bytes.get(end), Some(b' ' | b'\t' | b'\r' | b'\n')) && v.is_finite()).then_some((v, end))
+}
+
+/// After a row's last value at `k`: the offset after its newline (trailing blanks and a CR
+/// allowed), or `None`.
+#[inline(always)]
+fn row_end(bytes: &[u8], mut k: usize) -> Option<usize> {
+    while k < bytes.len() && matches!(bytes[k], b' ' | b'\t' | b'\r') {
+        k += 1;
+    }
+    (bytes.get(k) == Some(&b'\n')).then_some(k + 1)
 }
 
 /// Bytes kept after a value that [`RowParser::plain_rows`] reads: the number parser's fast
