@@ -5,7 +5,8 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::clip::{Clip, Interpolation};
-use super::clip_fk::{ClipFk, FramePose};
+use super::clip_fk::ClipFk;
+pub use super::clip_fk::FramePose;
 use super::motion::Motion;
 use super::sampler::{PoseAt, Sampler};
 use super::skeleton::Skeleton;
@@ -36,20 +37,23 @@ const MIN_FRAMES_PER_JOB: usize = 64;
 /// frames is the rest pose), `frames.len() × joints × 3` values mapped by `space_from_file`.
 /// NaN where a position rests on a value the file left missing.
 pub fn joint_positions(m: &Motion, frames: &[usize], space: PositionSpace, space_from_file: Mat4, parallel: &dyn Parallel) -> Vec<f32> {
-    let joints = m.skeleton.len();
-    per_frame(m, frames, joints * 3, parallel, |pose, unknown, row| {
-        for k in 0..joints {
-            let p = if unknown.get(k) {
-                Vec3::NAN
-            } else {
-                match space {
-                    PositionSpace::World => space_from_file.transform_point3(pose.world_position[k]),
-                    PositionSpace::Local => space_from_file.transform_vector3(pose.local_translation[k]),
-                }
-            };
-            row[k * 3..k * 3 + 3].copy_from_slice(&p.to_array());
-        }
-    })
+    per_frame(m, frames, m.skeleton.len() * 3, parallel, |pose, unknown, row| positions_row(pose, unknown, space, space_from_file, row))
+}
+
+/// One frame's row of [`joint_positions`] (x, y, z per joint), for callers that pose frames
+/// one at a time with a [`FramePoser`].
+pub fn positions_row(pose: &FramePose, unknown: &Unknown, space: PositionSpace, space_from_file: Mat4, row: &mut [f32]) {
+    for (k, xyz) in row.chunks_exact_mut(3).enumerate() {
+        let p = if unknown.get(k) {
+            Vec3::NAN
+        } else {
+            match space {
+                PositionSpace::World => space_from_file.transform_point3(pose.world_position[k]),
+                PositionSpace::Local => space_from_file.transform_vector3(pose.local_translation[k]),
+            }
+        };
+        xyz.copy_from_slice(&p.to_array());
+    }
 }
 
 /// Joint rotations at `frames` as unit quaternions (x, y, z, w), `frames.len() × joints × 4`.

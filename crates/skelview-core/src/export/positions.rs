@@ -5,8 +5,7 @@ use std::io::Write;
 use std::ops::ControlFlow;
 
 use crate::core::Motion;
-use crate::core::batch::{PositionSpace, joint_positions};
-use crate::par::Sequential;
+use crate::core::batch::{FramePoser, Gaps, PositionSpace, Unknown, positions_row};
 
 /// Quotes a CSV field when it needs it.
 pub fn csv_field(s: &str) -> String {
@@ -27,21 +26,21 @@ pub fn write_csv(
     let file = m.source.paths.last().map(|p| csv_field(&p.display().to_string()) + ",").unwrap_or_default();
     let prefix = if with_file { file.as_str() } else { "" };
     let names: Vec<String> = m.skeleton.joints().iter().map(|j| csv_field(&j.name)).collect();
-    // Blocks between progress calls; formatting the numbers costs far more than posing.
-    for (b, block) in frames.chunks(256).enumerate() {
-        if progress(b * 256, frames.len()).is_break() {
+    let (mut poser, gaps) = (FramePoser::new(m), Gaps::new(&m.skeleton, &m.clip));
+    let (mut unknown, mut row) = (Unknown::default(), vec![0f32; names.len() * 3]);
+    for (k, &f) in frames.iter().enumerate() {
+        if k % 256 == 0 && progress(k, frames.len()).is_break() {
             return Err(std::io::Error::new(std::io::ErrorKind::Interrupted, "cancelled"));
         }
-        let values = joint_positions(m, block, PositionSpace::World, space_from_file, &Sequential);
-        for (&f, row) in block.iter().zip(values.chunks(names.len() * 3)) {
-            for (name, p) in names.iter().zip(row.chunks(3)) {
-                // Held values are for drawing; a position that rests on a missing value is
-                // not data (NaN here): an empty field.
-                if p[0].is_nan() {
-                    writeln!(out, "{prefix}{name},{f},,,")?;
-                } else {
-                    writeln!(out, "{prefix}{name},{f},{},{},{}", p[0], p[1], p[2])?;
-                }
+        gaps.unknown_at(&m.skeleton, f, &mut unknown);
+        positions_row(poser.pose(m, f), &unknown, PositionSpace::World, space_from_file, &mut row);
+        for (name, p) in names.iter().zip(row.chunks_exact(3)) {
+            // Held values are for drawing; a position that rests on a missing value is not
+            // data (NaN here): an empty field.
+            if p[0].is_nan() {
+                writeln!(out, "{prefix}{name},{f},,,")?;
+            } else {
+                writeln!(out, "{prefix}{name},{f},{},{},{}", p[0], p[1], p[2])?;
             }
         }
     }
