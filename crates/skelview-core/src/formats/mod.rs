@@ -38,6 +38,11 @@ pub use crate::par::{Parallel, Sequential};
 pub trait LoadObserver {
     /// Called once, as soon as the skeleton and the first frames are parsed.
     fn skeleton_ready(&mut self, _skeleton: &Skeleton, _first_frames: &Clip) {}
+    /// False when [`LoadObserver::skeleton_ready`] ignores its frames: a streaming reader
+    /// then skips copying them out.
+    fn wants_first_frames(&self) -> bool {
+        true
+    }
     /// Called after each block; `Break` cancels the load.
     fn progress(&mut self, _bytes_done: u64, _bytes_total: Option<u64>) -> ControlFlow<()> {
         ControlFlow::Continue(())
@@ -46,7 +51,11 @@ pub trait LoadObserver {
 
 /// An observer that ignores everything.
 pub struct Quiet;
-impl LoadObserver for Quiet {}
+impl LoadObserver for Quiet {
+    fn wants_first_frames(&self) -> bool {
+        false
+    }
+}
 
 /// Choices a user can make about how files are read.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -1,6 +1,7 @@
 //! Biovision BVH: a joint hierarchy, then one row of channel values per frame.
 //!
-//! The file is streamed in blocks: the header is parsed from the first block, then each
+//! A file of known size up to a block is read whole and its rows split between the workers.
+//! A bigger one is streamed in blocks: the header is parsed from the first block, then each
 //! block's complete lines are parsed (split across workers when a [`Parallel`] runner is
 //! given, with the read of the next block as one more job, so reading and parsing overlap)
 //! and appended to one contiguous `Vec<f32>`. Memory stays near the size of the values, not
@@ -26,7 +27,7 @@ const FIRST_READ: usize = 256 << 10;
 /// Bytes read per block of motion rows.
 const BLOCK: usize = 4 << 20;
 /// Blocks smaller than this are parsed on the calling thread.
-const MIN_PARALLEL_BYTES: usize = 512 << 10;
+const MIN_PARALLEL_BYTES: usize = 128 << 10;
 /// Frames handed to the observer before the whole clip is parsed.
 const FIRST_FRAMES: usize = 240;
 /// Frame count accepted for a skeleton with no channels (rows carry no values to count).
@@ -55,8 +56,12 @@ pub fn load(
 ) -> Result<Parsed, ParseError> {
     let mut buf = Vec::new();
     let mut eof;
+    // A file of known size up to a block is read whole: its rows then split evenly between
+    // the cores, where a first block parsed beside the read of the rest leaves one core
+    // reading. Reads are sized by what the file has left, so a small file takes no more room.
+    let first_read = if total.is_some_and(|t| t <= BLOCK as u64) { BLOCK } else { FIRST_READ };
     let header = loop {
-        let want = FIRST_READ.max(buf.len());
+        let want = sized_read(first_read.max(buf.len()), total, buf.len() as u64);
         eof = read_more(&mut reader, &mut buf, want)?;
         match parse_header(&buf, eof, rule) {
             Ok(h) => break h,
@@ -65,25 +70,32 @@ pub fn load(
             Err(HeaderError::Parse(e)) => return Err(e),
         }
     };
+    if eof {
+        return rows_of_slice(header, &buf, parallel, observer);
+    }
+    let mut read_so_far = buf.len() as u64;
     let bytes_left = total.map_or(buf.len() as u64, |t| t.saturating_sub(header.motion_start as u64));
-    buf.drain(..header.motion_start);
+    let mut start = header.motion_start;
     let mut rows = Rows::new(header, bytes_left);
-    // While the whole lines of `buf` are parsed, the next block is read into `next` after the
-    // partial line that ends `buf`.
+    // While the whole lines of `buf[start..]` are parsed, the next block is read into `next`
+    // after the partial line that ends `buf`.
     let mut next = Vec::new();
     loop {
-        let cut = if eof { buf.len() } else { memchr::memrchr(b'\n', &buf).map_or(0, |p| p + 1) };
+        let cut = if eof { buf.len() } else { memchr::memrchr(b'\n', &buf[start..]).map_or(start, |p| start + p + 1) };
         if eof {
-            rows.feed(&buf[..cut], true, parallel, observer, total, None)?;
+            rows.feed(&buf[start..cut], true, parallel, observer, total, None)?;
             break;
         }
         next.clear();
         next.extend_from_slice(&buf[cut..]);
         let mut read = None;
+        let want = sized_read(BLOCK, total, read_so_far);
         let (source, into, slot) = (&mut reader, &mut next, &mut read);
-        rows.feed(&buf[..cut], false, parallel, observer, total, Some(Box::new(move || *slot = Some(read_more(source, into, BLOCK)))))?;
+        rows.feed(&buf[start..cut], false, parallel, observer, total, Some(Box::new(move || *slot = Some(read_more(source, into, want)))))?;
         eof = read.expect("the read job ran")?;
+        read_so_far += (next.len() - (buf.len() - cut)) as u64;
         std::mem::swap(&mut buf, &mut next);
+        start = 0;
     }
     Ok(rows.finish())
 }
@@ -100,6 +112,11 @@ pub fn parse_slice(
         Err(HeaderError::NeedMore) => return Err(ParseError::eof(bytes.len() as u64, "the rest of the header")),
         Err(HeaderError::Parse(e)) => return Err(e),
     };
+    rows_of_slice(header, bytes, parallel, observer)
+}
+
+/// The rows of a whole file held in `bytes`, after its `header`.
+fn rows_of_slice(header: Header, bytes: &[u8], parallel: &dyn Parallel, observer: &mut dyn LoadObserver) -> Result<Parsed, ParseError> {
     let total = Some(bytes.len() as u64);
     let mut start = header.motion_start;
     let mut rows = Rows::new(header, (bytes.len() - start) as u64);
@@ -175,7 +192,7 @@ impl Rows {
         }
         let n = self.parser.scales.len();
         if !self.announced && (n > 0 && self.filled >= n || eof) {
-            let frames = self.filled.checked_div(n).unwrap_or(0).min(FIRST_FRAMES);
+            let frames = if observer.wants_first_frames() { self.filled.checked_div(n).unwrap_or(0).min(FIRST_FRAMES) } else { 0 };
             let mut first = Clip::new(self.header.frame_time_secs, n, frames, self.values[..frames * n].to_vec());
             first.hold_missing();
             observer.skeleton_ready(&self.header.skeleton, &first);
@@ -243,7 +260,9 @@ fn parse_block<'a>(
     let parts = if parallel.width() <= 1 || bytes.len() < MIN_PARALLEL_BYTES {
         vec![(0, bytes)]
     } else {
-        split_lines(bytes, parallel.width() * if side.is_some() { 4 } else { 1 })
+        // Four parts per worker: one whose rows parse slowly (long numbers, exponents) does
+        // not hold the others up.
+        split_lines(bytes, parallel.width() * 4)
     };
     let rows: Vec<usize> = parts.iter().map(|(_, p)| max_rows(p)).collect();
     let need = *filled + rows.iter().sum::<usize>() * n;
@@ -288,28 +307,44 @@ fn parse_block<'a>(
     Ok(total)
 }
 
+/// Bytes to ask for next: `block`, or what a file of `total` bytes has left after `done`
+/// plus one (the short read that says it ended). A file read past its size has grown since:
+/// it is read on by blocks.
+fn sized_read(block: usize, total: Option<u64>, done: u64) -> usize {
+    match total.map(|t| t.saturating_sub(done)) {
+        Some(left @ 1..) => usize::try_from(left.saturating_add(1)).map_or(block, |want| want.min(block)),
+        _ => block,
+    }
+}
+
 /// Appends up to `want` bytes; returns true at end of stream.
 fn read_more(reader: &mut impl Read, buf: &mut Vec<u8>, want: usize) -> Result<bool, ParseError> {
-    // Zero-filling the spare room and reading into it is faster here than `read_to_end`'s
-    // probing reads, and the buffer's capacity is reused from block to block.
-    let start = buf.len();
-    buf.resize(start + want, 0);
-    let mut filled = start;
-    let mut eof = false;
-    while filled < buf.len() {
-        match reader.read(&mut buf[filled..]) {
-            Ok(0) => {
-                eof = true;
-                break;
-            }
-            Ok(k) => filled += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                buf.truncate(filled);
-                return Err(ParseError::invalid(0, format!("read error: {e}")));
-            }
+    // Into reserved room, which the standard library's readers fill without zeroing it first.
+    buf.reserve_exact(want);
+    let got = reader.take(want as u64).read_to_end(buf).map_err(|e| ParseError::invalid(0, format!("read error: {e}")))?;
+    Ok(got < want)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::{Quiet, Sequential};
+
+    /// A file read whole (its size known and within a block) and one whose size was given
+    /// wrong (it grew or shrank since it was asked) parse as the same bytes in memory.
+    #[test]
+    fn reads_whole_or_by_a_wrong_size_give_the_same_rows() {
+        let mut text =
+            String::from("HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 2 Xposition Zrotation\n}\nMOTION\nFrames: 3000\nFrame Time: 0.01\n");
+        for i in 0..3000 {
+            text.push_str(&format!("{i}.5 -{}.25\n", i % 360));
+        }
+        let bytes = text.as_bytes();
+        let want = parse_slice(bytes, PositionRule::Replace, &Sequential, &mut Quiet).unwrap();
+        for total in [Some(bytes.len() as u64), Some(10), Some(bytes.len() as u64 * 3), None] {
+            let got = load(bytes, total, PositionRule::Replace, &Sequential, &mut Quiet).unwrap();
+            assert_eq!(got.clip, want.clip, "{total:?}");
+            assert_eq!(got.clip.num_frames(), 3000);
         }
     }
-    buf.truncate(filled);
-    Ok(eof)
 }
