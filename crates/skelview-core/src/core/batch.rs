@@ -5,8 +5,8 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::clip::{Clip, Interpolation};
-use super::clip_fk::ClipFk;
 pub use super::clip_fk::FramePose;
+use super::clip_fk::{ClipFk, LANES, LanePose, Lanes, lanes};
 use super::motion::Motion;
 use super::sampler::{PoseAt, Sampler};
 use super::skeleton::Skeleton;
@@ -37,12 +37,11 @@ const MIN_FRAMES_PER_JOB: usize = 64;
 /// frames is the rest pose), `frames.len() × joints × 3` values mapped by `space_from_file`.
 /// NaN where a position rests on a value the file left missing.
 pub fn joint_positions(m: &Motion, frames: &[usize], space: PositionSpace, space_from_file: Mat4, parallel: &dyn Parallel) -> Vec<f32> {
-    per_frame(m, frames, m.skeleton.len() * 3, parallel, |pose, unknown, row| positions_row(pose, unknown, space, space_from_file, row))
+    per_frame(m, frames, Output::Positions(space, space_from_file), parallel)
 }
 
-/// One frame's row of [`joint_positions`] (x, y, z per joint), for callers that pose frames
-/// one at a time with a [`FramePoser`].
-pub fn positions_row(pose: &FramePose, unknown: &Unknown, space: PositionSpace, space_from_file: Mat4, row: &mut [f32]) {
+/// One frame's row of [`joint_positions`] (x, y, z per joint) from its pose.
+fn positions_row(pose: &FramePose, unknown: &Unknown, space: PositionSpace, space_from_file: Mat4, row: &mut [f32]) {
     for (k, xyz) in row.chunks_exact_mut(3).enumerate() {
         let p = if unknown.get(k) {
             Vec3::NAN
@@ -58,26 +57,90 @@ pub fn positions_row(pose: &FramePose, unknown: &Unknown, space: PositionSpace, 
 
 /// Joint rotations at `frames` as unit quaternions (x, y, z, w), `frames.len() × joints × 4`.
 pub fn joint_rotations(m: &Motion, frames: &[usize], space: RotationSpace, parallel: &dyn Parallel) -> Vec<f32> {
-    let joints = m.skeleton.len();
-    per_frame(m, frames, joints * 4, parallel, |pose, _, row| {
-        for k in 0..joints {
-            let q = match space {
-                RotationSpace::Local => pose.local_rotation[k],
-                RotationSpace::World(display) => display * pose.world_rotation[k],
-            };
-            row[k * 4..k * 4 + 4].copy_from_slice(&q.normalize().to_array());
-        }
-    })
+    per_frame(m, frames, Output::Rotations(space), parallel)
 }
 
-/// Poses each of `frames` and lets `write` fill its row of `width` values in the result.
-fn per_frame(
-    m: &Motion,
-    frames: &[usize],
-    width: usize,
-    parallel: &dyn Parallel,
-    write: impl Fn(&FramePose, &Unknown, &mut [f32]) + Sync,
-) -> Vec<f32> {
+/// What [`per_frame`] writes for each joint of each frame.
+#[derive(Clone, Copy, Debug)]
+enum Output {
+    Positions(PositionSpace, Mat4),
+    Rotations(RotationSpace),
+}
+
+impl Output {
+    fn per_joint(self) -> usize {
+        match self {
+            Self::Positions(..) => 3,
+            Self::Rotations(_) => 4,
+        }
+    }
+
+    /// One frame's row, from a frame's pose.
+    fn frame(self, pose: &FramePose, unknown: &Unknown, row: &mut [f32]) {
+        match self {
+            Self::Positions(space, space_from_file) => positions_row(pose, unknown, space, space_from_file, row),
+            Self::Rotations(space) => {
+                for (k, xyzw) in row.chunks_exact_mut(4).enumerate() {
+                    let q = match space {
+                        RotationSpace::Local => pose.local_rotation[k],
+                        RotationSpace::World(display) => display * pose.world_rotation[k],
+                    };
+                    xyzw.copy_from_slice(&q.normalize().to_array());
+                }
+            }
+        }
+    }
+
+    /// The rows of a group's frames (back to back in `rows`, lane k's first), from their
+    /// poses in lanes: the same arithmetic as [`Output::frame`], eight frames at a time.
+    fn lanes(self, pose: &LanePose, rows: &mut [f32]) {
+        let per_joint = self.per_joint();
+        let width = pose.world_position.len() * per_joint;
+        for j in 0..pose.world_position.len() {
+            let values: [Lanes; 4] = match self {
+                Self::Positions(space, m) => {
+                    let (v, w) = match space {
+                        PositionSpace::World => (&pose.world_position[j], 1.0),
+                        PositionSpace::Local => (&pose.local_translation[j], 0.0),
+                    };
+                    let (c0, c1, c2, c3) = (m.x_axis, m.y_axis, m.z_axis, m.w_axis * w);
+                    let mut out = [[0.0; LANES]; 4];
+                    for k in 0..LANES {
+                        let (x, y, z) = (v[0][k], v[1][k], v[2][k]);
+                        out[0][k] = c0.x * x + c1.x * y + c2.x * z + c3.x;
+                        out[1][k] = c0.y * x + c1.y * y + c2.y * z + c3.y;
+                        out[2][k] = c0.z * x + c1.z * y + c2.z * z + c3.z;
+                    }
+                    out
+                }
+                Self::Rotations(space) => {
+                    let q = match space {
+                        RotationSpace::Local => pose.local_rotation[j],
+                        RotationSpace::World(display) => {
+                            lanes::multiply(&[display.x, display.y, display.z, display.w].map(|v| [v; LANES]), &pose.world_rotation[j])
+                        }
+                    };
+                    let mut out = [[0.0; LANES]; 4];
+                    for k in 0..LANES {
+                        let recip = 1.0 / (q[0][k] * q[0][k] + q[1][k] * q[1][k] + q[2][k] * q[2][k] + q[3][k] * q[3][k]).sqrt();
+                        (0..4).for_each(|i| out[i][k] = q[i][k] * recip);
+                    }
+                    out
+                }
+            };
+            for (k, row) in rows.chunks_exact_mut(width).enumerate() {
+                for (i, slot) in row[j * per_joint..(j + 1) * per_joint].iter_mut().enumerate() {
+                    *slot = values[i][k];
+                }
+            }
+        }
+    }
+}
+
+/// Poses each of `frames` and writes its row of `output` in the result: eight frames at a
+/// time in vector lanes where the skeleton allows, else one by one.
+fn per_frame(m: &Motion, frames: &[usize], output: Output, parallel: &dyn Parallel) -> Vec<f32> {
+    let width = m.skeleton.len() * output.per_joint();
     let mut out = vec![0f32; frames.len() * width];
     if width == 0 || frames.is_empty() {
         return out;
@@ -85,16 +148,15 @@ fn per_frame(
     let poser = FramePoser::new(m);
     let gaps = Gaps::new(&m.skeleton, &m.clip);
     let per_job = frames.len().div_ceil(parallel.width().max(1) * 4).max(MIN_FRAMES_PER_JOB);
-    let (write, poser, gaps) = (&write, &poser, &gaps);
+    let (poser, gaps) = (&poser, &gaps);
     let jobs: Vec<Box<dyn FnOnce() + Send + '_>> = out
         .chunks_mut(per_job * width)
         .zip(frames.chunks(per_job))
         .map(|(rows, frames)| {
             Box::new(move || {
                 let (mut poser, mut unknown) = (poser.clone(), Unknown::default());
-                for (row, &f) in rows.chunks_mut(width).zip(frames) {
-                    gaps.unknown_at(&m.skeleton, f, &mut unknown);
-                    write(poser.pose(m, f), &unknown, row);
+                for (rows, group) in rows.chunks_mut(width * LANES).zip(frames.chunks(LANES)) {
+                    write_group(m, &mut poser, gaps, &mut unknown, group, output, rows);
                 }
             }) as Box<dyn FnOnce() + Send + '_>
         })
@@ -103,25 +165,89 @@ fn per_frame(
     out
 }
 
+/// Rows of [`joint_positions`] for `frames` (at most [`LANES`]), written back to back into
+/// `rows`, by a caller that holds its own poser (the CSV export goes a group at a time).
+pub fn positions_group(
+    m: &Motion,
+    poser: &mut FramePoser,
+    gaps: &Gaps,
+    frames: &[usize],
+    space: PositionSpace,
+    space_from_file: Mat4,
+    rows: &mut [f32],
+) {
+    write_group(m, poser, gaps, &mut Unknown::default(), frames, Output::Positions(space, space_from_file), rows);
+}
+
+/// Poses a group of frames (at most [`LANES`]) and writes their rows of `output`.
+fn write_group(m: &Motion, poser: &mut FramePoser, gaps: &Gaps, unknown: &mut Unknown, group: &[usize], output: Output, rows: &mut [f32]) {
+    let width = m.skeleton.len() * output.per_joint();
+    if let Some(lanes) = poser.pose_group(m, group) {
+        output.lanes(lanes, rows);
+        if matches!(output, Output::Positions(..)) && !gaps.is_empty() {
+            for (row, &f) in rows.chunks_mut(width).zip(group) {
+                gaps.unknown_at(&m.skeleton, f, unknown);
+                (0..m.skeleton.len()).filter(|&j| unknown.get(j)).for_each(|j| row[j * 3..j * 3 + 3].fill(f32::NAN));
+            }
+        }
+        return;
+    }
+    for (row, &f) in rows.chunks_mut(width).zip(group) {
+        gaps.unknown_at(&m.skeleton, f, unknown);
+        output.frame(poser.pose(m, f), unknown, row);
+    }
+}
+
 /// Poses single frames of one motion the way [`joint_positions`] does (for callers that
 /// need frames one at a time, such as the measurements), so both give the same numbers.
 #[derive(Clone, Debug)]
 pub struct FramePoser {
     fk: ClipFk,
     pose: FramePose,
+    lanes: LanePose,
+    /// The first frame of the group in `lanes` when [`FramePoser::pose`] posed it.
+    lanes_from: Option<usize>,
 }
 
 impl FramePoser {
     /// A poser for `m`'s skeleton.
     pub fn new(m: &Motion) -> Self {
-        Self { fk: ClipFk::new(&m.skeleton), pose: FramePose::default() }
+        Self { fk: ClipFk::new(&m.skeleton), pose: FramePose::default(), lanes: LanePose::default(), lanes_from: None }
     }
 
-    /// Frame `frame` of `m` (clamped to the clip; the rest pose when it has no frames).
+    /// Up to [`LANES`] frames of `m` posed together in vector lanes (lane k for `frames[k]`;
+    /// lanes past the group repeat its last frame), or `None` when the skeleton or clip does
+    /// not allow it (scale channels, no frames): then [`FramePoser::pose`] each.
+    pub fn pose_group(&mut self, m: &Motion, frames: &[usize]) -> Option<&LanePose> {
+        let n = m.clip.num_frames();
+        if n == 0 || frames.is_empty() || frames.len() > LANES || !self.fk.poses_lanes() {
+            return None;
+        }
+        let row = |k: usize| m.clip.frame(frames[k.min(frames.len() - 1)].min(n - 1));
+        self.fk.pose_lanes(std::array::from_fn(row), &mut self.lanes);
+        self.lanes_from = None;
+        Some(&self.lanes)
+    }
+
+    /// Frame `frame` of `m` (clamped to the clip; the rest pose when it has no frames). Where
+    /// the skeleton allows, frames are posed eight at a time as [`FramePoser::pose_group`]
+    /// does (the same numbers as [`joint_positions`]), and the group kept for the next call:
+    /// callers that walk frames in order (the measurements) pose each group once.
     pub fn pose(&mut self, m: &Motion, frame: usize) -> &FramePose {
         let n = m.clip.num_frames();
         if n > 0 {
-            self.fk.pose_frame(&m.skeleton, m.clip.frame(frame.min(n - 1)), &mut self.pose);
+            let frame = frame.min(n - 1);
+            if !self.fk.poses_lanes() {
+                self.fk.pose_frame(&m.skeleton, m.clip.frame(frame), &mut self.pose);
+                return &self.pose;
+            }
+            let from = frame - frame % LANES;
+            if self.lanes_from != Some(from) {
+                let group: Vec<usize> = (from..n.min(from + LANES)).collect();
+                self.pose_group(m, &group);
+                self.lanes_from = Some(from);
+            }
+            self.lanes.lane_into(frame - from, &mut self.pose);
             return &self.pose;
         }
         let mut s = Sampler::default();
@@ -193,6 +319,11 @@ impl Gaps {
             })
             .collect();
         Self { runs, reach }
+    }
+
+    /// True when the clip misses no value.
+    pub fn is_empty(&self) -> bool {
+        self.runs.iter().all(Vec::is_empty)
     }
 
     /// Fills `out` with the joints whose position at `frame` rests on a missing value: a

@@ -3,7 +3,10 @@
 //! instead of matching channel kinds, and transforms stay rotation + translation (no
 //! matrices) when nothing scales.
 
+pub(crate) mod lanes;
+
 use glam::{Quat, Vec3};
+pub use lanes::{LANES, LanePose, Lanes};
 
 use super::half_angles::half_sin_cos;
 use super::pose::{self, GlobalPose, LocalPose};
@@ -45,9 +48,12 @@ pub struct ClipFk {
     global: GlobalPose,
     /// Some joint has Euler channels (else no half angles are needed).
     has_euler: bool,
-    /// sin and cos of half of every value of the row being posed.
+    /// sin and cos of half of every value of the row being posed (of the group, channel-major,
+    /// for [`ClipFk::pose_lanes`]).
     half_sin: Vec<f32>,
     half_cos: Vec<f32>,
+    /// The group's values, channel-major ([`ClipFk::pose_lanes`]).
+    lane_values: Vec<f32>,
 }
 
 /// One frame's result: per joint, the local rotation and translation and the world origin.
@@ -140,6 +146,7 @@ impl ClipFk {
             global: GlobalPose::default(),
             half_sin: Vec::new(),
             half_cos: Vec::new(),
+            lane_values: Vec::new(),
         }
     }
 

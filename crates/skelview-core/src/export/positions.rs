@@ -5,7 +5,8 @@ use std::io::Write;
 use std::ops::ControlFlow;
 
 use crate::core::Motion;
-use crate::core::batch::{FramePoser, Gaps, PositionSpace, Unknown, positions_row};
+use crate::core::batch::{FramePoser, Gaps, PositionSpace, positions_group};
+use crate::core::clip_fk::LANES;
 
 /// Quotes a CSV field when it needs it.
 pub fn csv_field(s: &str) -> String {
@@ -27,20 +28,25 @@ pub fn write_csv(
     let prefix = if with_file { file.as_str() } else { "" };
     let names: Vec<String> = m.skeleton.joints().iter().map(|j| csv_field(&j.name)).collect();
     let (mut poser, gaps) = (FramePoser::new(m), Gaps::new(&m.skeleton, &m.clip));
-    let (mut unknown, mut row) = (Unknown::default(), vec![0f32; names.len() * 3]);
-    for (k, &f) in frames.iter().enumerate() {
-        if k % 256 == 0 && progress(k, frames.len()).is_break() {
+    let width = names.len() * 3;
+    let mut rows = vec![0f32; width * LANES];
+    // A group of frames at a time, posed as `joint_positions` poses them (the same numbers).
+    for (g, group) in frames.chunks(LANES).enumerate() {
+        let k = g * LANES;
+        if k.is_multiple_of(256) && progress(k, frames.len()).is_break() {
             return Err(std::io::Error::new(std::io::ErrorKind::Interrupted, "cancelled"));
         }
-        gaps.unknown_at(&m.skeleton, f, &mut unknown);
-        positions_row(poser.pose(m, f), &unknown, PositionSpace::World, space_from_file, &mut row);
-        for (name, p) in names.iter().zip(row.chunks_exact(3)) {
-            // Held values are for drawing; a position that rests on a missing value is not
-            // data (NaN here): an empty field.
-            if p[0].is_nan() {
-                writeln!(out, "{prefix}{name},{f},,,")?;
-            } else {
-                writeln!(out, "{prefix}{name},{f},{},{},{}", p[0], p[1], p[2])?;
+        let rows = &mut rows[..group.len() * width];
+        positions_group(m, &mut poser, &gaps, group, PositionSpace::World, space_from_file, rows);
+        for (&f, row) in group.iter().zip(rows.chunks_exact(width.max(1))) {
+            for (name, p) in names.iter().zip(row.chunks_exact(3)) {
+                // Held values are for drawing; a position that rests on a missing value is not
+                // data (NaN here): an empty field.
+                if p[0].is_nan() {
+                    writeln!(out, "{prefix}{name},{f},,,")?;
+                } else {
+                    writeln!(out, "{prefix}{name},{f},{},{},{}", p[0], p[1], p[2])?;
+                }
             }
         }
     }
