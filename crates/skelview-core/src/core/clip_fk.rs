@@ -243,8 +243,9 @@ mod tests {
     use crate::core::{Clip, Joint};
 
     /// Every kind of joint the compiler sorts: Euler in both conventions, fixed rotations,
-    /// a tail with a stretch, a quaternion, translations under both position rules.
-    fn skeletons() -> Vec<(Skeleton, usize)> {
+    /// a tail with a stretch, a quaternion, a repeated axis, a plain tail, translations under
+    /// both position rules; last, one that scales.
+    pub(super) fn skeletons() -> Vec<(Skeleton, usize)> {
         use ChannelKind::*;
         let mut out = Vec::new();
         for rule in [PositionRule::Replace, PositionRule::Add] {
@@ -258,9 +259,14 @@ mod tests {
             asf.tail = Vec3::new(0.0, 0.0, 2.0);
             let mut q = Joint::new("quat", Some(1), Vec3::new(0.5, 0.0, 0.0));
             q.channels = vec![QuatX, QuatY, QuatZ, QuatW, TranslateY];
-            let mut end = Joint::new("end", Some(2), Vec3::new(0.0, 0.3, 0.0));
+            let mut twice = Joint::new("twice", Some(2), Vec3::new(0.0, 0.3, 0.0));
+            twice.channels = vec![RotateY, RotateX, RotateY, RotateZ];
+            let mut tailed = Joint::new("tailed", Some(3), Vec3::new(0.2, 0.0, 0.1));
+            tailed.channels = vec![RotateX];
+            tailed.tail = Vec3::new(0.0, 0.4, 0.0);
+            let mut end = Joint::new("end", Some(4), Vec3::new(0.0, 0.3, 0.0));
             end.is_end_site = true;
-            out.push((Skeleton::new(vec![root, asf, q, end], rule).unwrap(), 15));
+            out.push((Skeleton::new(vec![root, asf, q, twice, tailed, end], rule).unwrap(), 20));
         }
         let mut scaled = Joint::new("scaled", None, Vec3::ZERO);
         scaled.channels = vec![RotateZ, ScaleX];
