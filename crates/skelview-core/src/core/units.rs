@@ -3,6 +3,7 @@
 use glam::{Mat4, Vec3};
 
 use super::clip::Clip;
+use super::clip_fk::{ClipFk, FramePose, LANES, LanePose};
 use super::pose::{self, GlobalPose, LocalPose};
 use super::skeleton::Skeleton;
 
@@ -289,6 +290,38 @@ pub fn named(skeleton: &Skeleton, keys: &[&str]) -> Vec<usize> {
     joints.filter(|(_, j)| keys.iter().any(|k| j.name.to_ascii_lowercase().contains(k))).map(|(i, _)| i).collect()
 }
 
+/// Every joint's origin (file space) at each of `frames` (`None`: the rest pose), posed as
+/// the batch tools pose them: eight frames at a time where the skeleton allows.
+fn sampled_positions(skeleton: &Skeleton, clip: &Clip, frames: &[Option<usize>]) -> Vec<Vec<Vec3>> {
+    let mut fk = ClipFk::new(skeleton);
+    let rows: Vec<usize> = frames.iter().flatten().copied().collect();
+    if rows.len() == frames.len() && fk.poses_lanes() {
+        let mut lanes = LanePose::default();
+        let mut out = Vec::with_capacity(rows.len());
+        for group in rows.chunks(LANES) {
+            fk.pose_lanes(std::array::from_fn(|k| clip.frame(group[k.min(group.len() - 1)])), &mut lanes);
+            out.extend((0..group.len()).map(|k| lanes.world_position.iter().map(|p| Vec3::new(p[0][k], p[1][k], p[2][k])).collect()));
+        }
+        return out;
+    }
+    let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
+    let mut one = FramePose::default();
+    frames
+        .iter()
+        .map(|&f| match f {
+            Some(f) => {
+                fk.pose_frame(skeleton, clip.frame(f), &mut one);
+                one.world_position.clone()
+            }
+            None => {
+                pose::rest_pose(skeleton, &mut local);
+                pose::global_pose(skeleton, &local, &mut global);
+                (0..skeleton.len()).map(|i| global.position(i)).collect()
+            }
+        })
+        .collect()
+}
+
 /// Detects the up direction, the height and the travel from up to 16 frames spread over the
 /// clip (the rest pose when there are none), in three steps:
 /// 1. Joint names: the direction from the feet (`foot`, `toe`, `ankle`…) to the head (`head`,
@@ -304,8 +337,6 @@ pub fn named(skeleton: &Skeleton, keys: &[&str]) -> Vec<usize> {
 /// a root at the origin while the hips travel. NaN and absurd samples (beyond 1e12) are
 /// ignored.
 pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
-    let mut local = LocalPose::default();
-    let mut global = GlobalPose::default();
     let n = clip.num_frames();
     let frames: Vec<Option<usize>> = if n == 0 {
         vec![None]
@@ -320,24 +351,20 @@ pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
     // Per joint, its bone's length in each sampled pose: rotations do not change lengths, so
     // the median is the bone whatever the poses (a bind pose may be far from the motion).
     let mut lengths: Vec<Vec<f32>> = vec![Vec::new(); skeleton.len()];
-    for f in frames {
-        match f {
-            Some(f) => pose::frame_pose(skeleton, clip, f, &mut local),
-            None => pose::rest_pose(skeleton, &mut local),
-        }
-        pose::global_pose(skeleton, &local, &mut global);
+    for world in sampled_positions(skeleton, clip, &frames) {
         for (i, j) in skeleton.joints().iter().enumerate() {
             if let Some(p) = j.parent {
-                let l = (global.position(i) - global.position(p)).length();
+                let l = (world[i] - world[p]).length();
                 if l.is_finite() && l < 1e12 {
                     lengths[i].push(l);
                 }
             }
         }
-        let pose = skeleton.joints().iter().zip(&global.world_from_joint).map(|(j, m)| {
-            let p: Vec3 = m.translation.into();
-            if (skip_roots && j.parent.is_none()) || !usable(p) { Vec3::NAN } else { p }
-        });
+        let pose = skeleton
+            .joints()
+            .iter()
+            .zip(&world)
+            .map(|(j, &p)| if (skip_roots && j.parent.is_none()) || !usable(p) { Vec3::NAN } else { p });
         poses.push(pose.collect());
     }
     let bounds = |pose: &[Vec3]| {

@@ -222,22 +222,25 @@ fn digits_value(v: u64, n: usize) -> u64 {
         >> 32
 }
 
-/// `ddd.dddd` within the eight bytes at `b[i..]` (sign already taken; `b[i + 8]` must
-/// exist): the shape of nearly every motion-capture value. The point is squeezed out and
-/// the digits on both sides are converted in one go. `None` for any other shape.
+/// `ddd.dddd` or `ddd` within the eight bytes at `b[i..]` (sign already taken; `b[i + 8]`
+/// must exist): the shapes of nearly every motion-capture value. The point, if there is one,
+/// is squeezed out and the digits on both sides are converted in one go; both shapes take
+/// the same steps (a choice of two words, not a branch), so rows that mix `0` and `12.34`
+/// cost no mispredictions. `None` for any other shape.
 #[inline(always)]
 fn short_decimal(b: &[u8], i: usize) -> Option<(f64, usize)> {
     let v = u64::from_le_bytes(b[i..i + 8].try_into().ok()?);
     let n_int = leading_digits(v);
-    if n_int == 8 || b[i + n_int] != b'.' {
+    if n_int == 8 {
         return None;
     }
+    let point = b[i + n_int] == b'.';
     // Bytes before the point stay; those after move down over it (the top byte becomes 0,
     // which is not a digit, so at most seven digits are read).
     let below = (1u64 << (8 * n_int)) - 1;
-    let packed = (v & below) | ((v >> 8) & !below);
+    let packed = if point { (v & below) | ((v >> 8) & !below) } else { v };
     let n = leading_digits(packed);
-    let end = i + n + 1;
+    let end = i + n + usize::from(point);
     if n == 0 || matches!(b[end], b'0'..=b'9' | b'.' | b'e' | b'E') {
         return None;
     }
@@ -253,6 +256,14 @@ fn short_decimal(b: &[u8], i: usize) -> Option<(f64, usize)> {
 /// correctly rounded one except, at worst, one f32 ulp off in vanishingly rare ties.
 #[inline(always)]
 pub fn parse_number_at(b: &[u8], start: usize) -> Option<(f64, usize)> {
+    parse_short_number_at(b, start).or_else(|| parse_number_at_slow(b, start))
+}
+
+/// The fast paths of [`parse_number_at`] alone: `None` for anything else (exponents, more
+/// than seven digits on a side of the point, fewer than 17 bytes left). A value it gives is
+/// below 10⁸ in magnitude.
+#[inline(always)]
+pub fn parse_short_number_at(b: &[u8], start: usize) -> Option<(f64, usize)> {
     if start + 17 <= b.len() {
         let mut i = start;
         let negative = b[i] == b'-';
@@ -278,14 +289,14 @@ pub fn parse_number_at(b: &[u8], start: usize) -> Option<(f64, usize)> {
             }
         }
     }
-    parse_number_at_slow(b, start)
+    None
 }
 
 /// The general case of [`parse_number_at`], kept out of line so that the fast path inlines
 /// into the row loops.
 #[cold]
 #[inline(never)]
-fn parse_number_at_slow(b: &[u8], start: usize) -> Option<(f64, usize)> {
+pub fn parse_number_at_slow(b: &[u8], start: usize) -> Option<(f64, usize)> {
     parse_number(&b[start..]).map(|(v, n)| (v, start + n))
 }
 

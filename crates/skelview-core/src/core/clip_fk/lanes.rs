@@ -64,7 +64,7 @@ impl ClipFk {
         let n = rows[0].len();
         // Channel-major, a lane per frame: each channel's eight values side by side.
         self.lane_values.resize(n * LANES, 0.0);
-        for (k, row) in rows.iter().enumerate() {
+        for (k, row) in rows.iter().enumerate().filter(|_| n > 0) {
             for (slot, &v) in self.lane_values[k..].iter_mut().step_by(LANES).zip(*row) {
                 *slot = v;
             }

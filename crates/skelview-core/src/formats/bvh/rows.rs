@@ -1,12 +1,13 @@
 //! The MOTION rows: one frame per line, one number per channel. This is the hot loop.
 
 use crate::formats::error::ParseError;
-use crate::formats::text::{describe, is_blank, parse_number_at, token_end};
+use crate::formats::text::{describe, is_blank, parse_number_at, parse_number_at_slow, parse_short_number_at, token_end};
 
 /// Parses rows of a fixed number of channels, scaling each column (degrees → radians).
 #[derive(Clone, Debug)]
 pub struct RowParser {
-    /// Multiplier per column; its length is the number of values per row.
+    /// Multiplier per column; its length is the number of values per row. Each is at most
+    /// 10³⁰ in magnitude (degrees to radians, or 1), so a short number times it stays finite.
     pub scales: Vec<f32>,
 }
 
@@ -225,9 +226,14 @@ fn plain_value(bytes: &[u8], mut k: usize, scale: f32) -> Option<(f32, usize)> {
     if k + PLAIN_MARGIN > len {
         return None;
     }
-    let (value, end) = parse_number_at(bytes, k)?;
+    let gap = |end: usize| matches!(bytes[end], b' ' | b'\t' | b'\r' | b'\n');
+    // The short shapes give values below 10⁸: finite once scaled (scales are 1 or π/180).
+    if let Some((value, end)) = parse_short_number_at(bytes, k) {
+        return gap(end).then_some((value as f32 * scale, end));
+    }
+    let (value, end) = parse_number_at_slow(bytes, k)?;
     let v = value as f32 * scale;
-    (matches!(bytes.get(end), Some(b' ' | b'\t' | b'\r' | b'\n')) && v.is_finite()).then_some((v, end))
+    (end < len && gap(end) && v.is_finite()).then_some((v, end))
 }
 
 /// After a row's last value at `k`: the offset after its newline (trailing blanks and a CR
