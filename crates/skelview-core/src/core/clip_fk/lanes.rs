@@ -64,9 +64,11 @@ impl ClipFk {
         let n = rows[0].len();
         // Channel-major, a lane per frame: each channel's eight values side by side.
         self.lane_values.resize(n * LANES, 0.0);
-        for (k, row) in rows.iter().enumerate().filter(|_| n > 0) {
-            for (slot, &v) in self.lane_values[k..].iter_mut().step_by(LANES).zip(*row) {
-                *slot = v;
+        // Rows cut to one length, so that reading column c of each needs no bounds check.
+        let rows = rows.map(|row| &row[..n.min(row.len())]);
+        for (c, lanes) in self.lane_values.chunks_exact_mut(LANES).enumerate() {
+            for (slot, row) in lanes.iter_mut().zip(&rows) {
+                *slot = row.get(c).copied().unwrap_or(0.0);
             }
         }
         if self.has_euler {
