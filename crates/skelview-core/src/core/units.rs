@@ -287,7 +287,13 @@ pub fn has_head_and_feet(skeleton: &Skeleton) -> bool {
 /// Joints whose lower-case name contains one of `keys` (`FOOT_NAMES`, `HEAD_NAMES`).
 pub fn named(skeleton: &Skeleton, keys: &[&str]) -> Vec<usize> {
     let joints = skeleton.joints().iter().enumerate();
-    joints.filter(|(_, j)| keys.iter().any(|k| j.name.to_ascii_lowercase().contains(k))).map(|(i, _)| i).collect()
+    joints
+        .filter(|(_, j)| {
+            let name = j.name.to_ascii_lowercase();
+            keys.iter().any(|k| name.contains(k))
+        })
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// Every joint's origin (file space) at each of `frames` (`None`: the rest pose), posed as

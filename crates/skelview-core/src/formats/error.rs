@@ -180,10 +180,14 @@ impl LineSource for FileLines<'_> {
     fn line_cols(&mut self, offsets: &[u64]) -> Vec<(usize, usize)> {
         use std::io::Read;
         let mut out = Vec::with_capacity(offsets.len());
+        if offsets.is_empty() {
+            // Nothing to locate (most loads): no file to open, no buffer to clear.
+            return out;
+        }
         let Ok(mut file) = std::fs::File::open(self.0) else {
             return vec![(0, 0); offsets.len()];
         };
-        let mut buf = vec![0u8; 1 << 20];
+        let mut buf = vec![0u8; 64 << 10];
         // Position of the start of `buf` in the file, current line, and where that line starts.
         let (mut base, mut line, mut line_start) = (0u64, 1usize, 0u64);
         let mut n = 0usize;
@@ -249,10 +253,12 @@ mod tests {
 
     #[test]
     fn file_lines_match_in_memory_lines() {
-        let text: Vec<u8> = (0..5000).map(|i| if i % 7 == 0 { b'\n' } else { b'a' }).collect();
+        // Longer than the read buffer, so that offsets fall in later chunks and on their edges.
+        let text: Vec<u8> = (0..200_000).map(|i| if i % 7 == 0 { b'\n' } else { b'a' }).collect();
         let path = std::env::temp_dir().join(format!("skelview-lines-{}.txt", std::process::id()));
         std::fs::write(&path, &text).unwrap();
-        let offsets = [0u64, 1, 7, 8, 999, 4999, 5000, 6000];
+        let offsets = [0u64, 1, 7, 8, 999, 4999, 65_535, 65_536, 65_537, 131_072, 199_999, 200_000, 260_000];
+        assert!(FileLines(&path).line_cols(&[]).is_empty());
         let from_file = FileLines(&path).line_cols(&offsets);
         std::fs::remove_file(&path).ok();
         let expected: Vec<_> = offsets.iter().map(|&o| line_col(&text, o)).collect();
