@@ -116,7 +116,14 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, mut parsed: Parsed, mut warni
 /// the range of a 32-bit float that a reader let through) is marked missing and holds its
 /// channel's last value, with a warning naming the first; a pose never turns to NaN unwarned.
 fn hold_non_finite(skeleton: &Skeleton, clip: &mut Clip, path: Option<&PathBuf>) -> Option<Warning> {
-    let (f, c) = (0..clip.num_frames()).find_map(|f| clip.frame(f).iter().position(|v| !v.is_finite()).map(|c| (f, c)))?;
+    // Blocks of values checked without an exit per value (so the check vectorises), then
+    // the first block that holds one is searched.
+    const BLOCK: usize = 256;
+    let values = clip.values();
+    let block = values.chunks(BLOCK).position(|b| b.iter().fold(false, |bad, v| bad | !v.is_finite()))?;
+    let at = block * BLOCK + values[block * BLOCK..].iter().position(|v| !v.is_finite())?;
+    let cpf = clip.channels_per_frame().max(1);
+    let (f, c) = (at / cpf, at % cpf);
     let value = clip.frame(f)[c];
     let count = clip.hold_missing();
     let joint = skeleton.joints().iter().find(|j| (j.first_channel..j.first_channel + j.channels.len()).contains(&c));
@@ -249,6 +256,13 @@ mod tests {
         assert_eq!(m.clip.frame(1), [1.0, 0.5]);
         assert_eq!(m.clip.frame(2), [3.0, 0.5]);
         assert!(m.clip.is_missing(1, 0) && m.clip.is_missing(2, 1) && !m.clip.is_missing(0, 0));
+        // The first one past the first block of values the scan checks at once.
+        let mut long = vec![0.25; 1000];
+        long[601] = f32::NEG_INFINITY;
+        long[998] = f32::NAN;
+        let m = two_joints(long);
+        let w = m.warnings.iter().find(|w| w.message.contains("not finite")).expect("a warning");
+        assert!(w.message.starts_with("2 values") && w.message.contains("-inf at frame 300, joint 'root' channel rz"), "{}", w.message);
         let clean = two_joints(vec![1.0, 0.0]);
         assert!(clean.warnings.iter().all(|w| !w.message.contains("not finite")), "{:?}", clean.warnings);
     }
