@@ -1,16 +1,16 @@
 //! Forward kinematics for passes over a whole clip (checks, batch tools): each joint's
 //! channels are sorted once by what they drive, so posing a frame walks plain column indices
 //! instead of matching channel kinds, and transforms stay rotation + translation (no
-//! matrices) when nothing scales.
+//! matrices) when nothing scales. Frames are posed eight at a time ([`lanes`]); skeletons
+//! that scale take the viewer's matrix path.
 
 pub(crate) mod lanes;
 
 use glam::{Quat, Vec3};
 pub use lanes::{LANES, LanePose, Lanes};
 
-use super::half_angles::half_sin_cos;
 use super::pose::{self, GlobalPose, LocalPose};
-use super::skeleton::{ChannelKind, EulerConvention, PositionRule, Skeleton, stretched_tail, unit_quaternion};
+use super::skeleton::{ChannelKind, EulerConvention, PositionRule, Skeleton};
 
 /// How one joint's row values become its `parent_from_joint`.
 #[derive(Clone, Debug)]
@@ -48,12 +48,14 @@ pub struct ClipFk {
     global: GlobalPose,
     /// Some joint has Euler channels (else no half angles are needed).
     has_euler: bool,
-    /// sin and cos of half of every value of the row being posed (of the group, channel-major,
-    /// for [`ClipFk::pose_lanes`]).
+    /// sin and cos of half of every value of the group being posed, channel-major
+    /// ([`ClipFk::pose_lanes`]).
     half_sin: Vec<f32>,
     half_cos: Vec<f32>,
     /// The group's values, channel-major ([`ClipFk::pose_lanes`]).
     lane_values: Vec<f32>,
+    /// The lanes [`ClipFk::pose_frame`] poses one frame in.
+    one_frame: LanePose,
 }
 
 /// One frame's result: per joint, the local rotation and translation and the world origin.
@@ -75,17 +77,6 @@ fn axis_of(kind: ChannelKind) -> Option<u8> {
         ChannelKind::RotateY | ChannelKind::TranslateY => Some(1),
         ChannelKind::RotateZ | ChannelKind::TranslateZ => Some(2),
         _ => None,
-    }
-}
-
-/// The rotation by a column's angle about `axis`, from the row's half-angle sines and cosines.
-#[inline(always)]
-fn axis_rotation(axis: u8, col: usize, sin: &[f32], cos: &[f32]) -> Quat {
-    let (s, c) = (sin[col], cos[col]);
-    match axis {
-        0 => Quat::from_xyzw(s, 0.0, 0.0, c),
-        1 => Quat::from_xyzw(0.0, s, 0.0, c),
-        _ => Quat::from_xyzw(0.0, 0.0, s, c),
     }
 }
 
@@ -147,70 +138,27 @@ impl ClipFk {
             half_sin: Vec::new(),
             half_cos: Vec::new(),
             lane_values: Vec::new(),
+            one_frame: LanePose::default(),
         }
     }
 
-    /// Poses one clip row (`row` holds every channel of a frame) into `out`.
+    /// Poses one clip row (`row` holds every channel of a frame) into `out`. Skeletons that do
+    /// not scale go through [`ClipFk::pose_lanes`] (the one forward kinematics of the batch
+    /// tools) with the row in every lane; callers that pose runs of frames group them
+    /// ([`crate::core::batch::FramePoser`]) and pay once per eight.
     pub fn pose_frame(&mut self, skeleton: &Skeleton, row: &[f32], out: &mut FramePose) {
-        let n = self.plans.len();
-        out.local_rotation.resize(n, Quat::IDENTITY);
-        out.local_translation.resize(n, Vec3::ZERO);
-        out.world_position.resize(n, Vec3::ZERO);
-        out.world_rotation.resize(n, Quat::IDENTITY);
         if self.scales {
+            let n = self.plans.len();
+            out.local_rotation.resize(n, Quat::IDENTITY);
+            out.local_translation.resize(n, Vec3::ZERO);
+            out.world_position.resize(n, Vec3::ZERO);
+            out.world_rotation.resize(n, Quat::IDENTITY);
             return self.pose_general(skeleton, row, out);
         }
-        // Every column at once (translations too: cheaper than picking the angles out).
-        if self.has_euler {
-            half_sin_cos(row, &mut self.half_sin, &mut self.half_cos);
-        }
-        let (sin, cos) = (&self.half_sin[..], &self.half_cos[..]);
-        for (j, plan) in self.plans.iter().enumerate() {
-            let mut rotation = match plan.quat {
-                Some(cols) => {
-                    let identity = [0.0, 0.0, 0.0, 1.0];
-                    unit_quaternion(std::array::from_fn(|k| row.get(cols[k]).copied().unwrap_or(identity[k])))
-                }
-                None => {
-                    let e = |k: usize| axis_rotation(plan.euler[k].0, plan.euler[k].1, sin, cos);
-                    let mut r = match plan.euler_len {
-                        0 => Quat::IDENTITY,
-                        1 => e(0),
-                        2 => e(0) * e(1),
-                        _ => e(0) * e(1) * e(2),
-                    };
-                    for &(axis, col) in &plan.extra_euler {
-                        r *= axis_rotation(axis, col, sin, cos);
-                    }
-                    r
-                }
-            };
-            if let Some(pre) = plan.pre {
-                rotation = pre * rotation;
-            }
-            if let Some(post) = plan.post {
-                rotation *= post;
-            }
-            let mut translation = plan.offset;
-            for &(axis, col) in &plan.translate {
-                self.rule.apply(&mut translation, axis as usize, row[col]);
-            }
-            let tail =
-                if plan.length.is_empty() { plan.tail } else { stretched_tail(plan.tail, plan.length.iter().map(|&c| row[c]).sum()) };
-            if tail != Vec3::ZERO {
-                translation += rotation * tail;
-            }
-            out.local_rotation[j] = rotation;
-            out.local_translation[j] = translation;
-            let (world_rotation, world_position) = match plan.parent {
-                Some(p) => (out.world_rotation[p] * rotation, out.world_position[p] + out.world_rotation[p] * translation),
-                None => (rotation, translation),
-            };
-            // Unit quaternions multiplied down a chain of a few dozen joints stay unit to
-            // rounding: no renormalising per joint.
-            out.world_rotation[j] = world_rotation;
-            out.world_position[j] = world_position;
-        }
+        let mut lanes = std::mem::take(&mut self.one_frame);
+        self.pose_lanes([row; LANES], &mut lanes);
+        lanes.lane_into(0, out);
+        self.one_frame = lanes;
     }
 
     /// Scaling skeletons: the matrix path of the viewer.

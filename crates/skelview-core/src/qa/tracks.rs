@@ -7,7 +7,7 @@ use crate::par::*;
 use glam::{Quat, Vec3};
 
 use crate::core::Motion;
-use crate::core::clip_fk::{ClipFk, FramePose};
+use crate::core::batch::{FramePose, FramePoser};
 
 /// Frames per parallel chunk: large enough to amortise a chunk's first pose.
 const CHUNK: usize = 2048;
@@ -81,7 +81,7 @@ impl Tracks {
         let (mut positions, mut rot_steps, mut trans_steps) = (series(nj), series(rot_joints.len()), series(trans_joints.len()));
         let chunks = n.div_ceil(CHUNK);
         let done = AtomicUsize::new(0);
-        let fk = ClipFk::new(skeleton);
+        let poser = FramePoser::new(m);
         by_chunk(&mut positions, chunks)
             .into_par_iter()
             .zip(by_chunk(&mut rot_steps, chunks))
@@ -89,14 +89,15 @@ impl Tracks {
             .enumerate()
             .for_each(|(c, ((mut pos, mut rot), mut trans))| {
                 let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                let mut fk = fk.clone();
+                // Frames in order: the poser poses each group of eight once.
+                let mut poser = poser.clone();
                 let (mut now, mut prev) = (FramePose::default(), FramePose::default());
                 if start > 0 {
-                    fk.pose_frame(skeleton, m.clip.frame(start - 1), &mut prev);
+                    prev.clone_from(poser.pose(m, start - 1));
                 }
                 for f in start..end {
                     let i = f - start;
-                    fk.pose_frame(skeleton, m.clip.frame(f), &mut now);
+                    now.clone_from(poser.pose(m, f));
                     for (out, &p) in pos.iter_mut().zip(&now.world_position) {
                         out[i] = display.transform_point3(p);
                     }
