@@ -155,26 +155,27 @@ impl RowParser {
         let half = i + (len - i) / 2;
         let split = (len - i >= PAIRED_BYTES).then(|| memchr::memchr(b'\n', &bytes[half..]).map(|p| half + p + 1)).flatten();
         let Some(m) = split.filter(|&m| m < len) else { return self.single_rows(bytes, i, usize::MAX, out, 0) };
-        // The second half's rows wait aside until the first half is known to be all plain
-        // (where it is not, the general loop takes over there, and they are dropped).
-        let (mut second, mut row_b) = (Vec::new(), vec![0f32; n]);
-        let (mut ka, mut kb, mut rows) = (i, m, 0);
-        while ka < m && (rows + 1) * n <= out.len() {
-            match self.plain_row_pair(bytes, ka, kb, &mut out[rows * n..(rows + 1) * n], &mut row_b) {
-                Some((next_a, next_b)) => {
-                    second.extend_from_slice(&row_b);
-                    (ka, kb, rows) = (next_a, next_b, rows + 1);
-                }
+        // A plain row ends at its one newline, so the first half holds as many rows as it has
+        // newlines: the second half's rows go straight to where they belong. Where the first
+        // half is not all plain, the general loop takes over there and writes over them.
+        let rows_a = memchr::memchr_iter(b'\n', &bytes[i..m]).count();
+        if rows_a * n > out.len() {
+            return self.single_rows(bytes, i, usize::MAX, out, 0);
+        }
+        let (first, second) = out.split_at_mut(rows_a * n);
+        let (mut ka, mut kb, mut pairs) = (i, m, 0);
+        while ka < m && (pairs + 1) * n <= first.len().min(second.len()) {
+            let row = pairs * n..(pairs + 1) * n;
+            match self.plain_row_pair(bytes, ka, kb, &mut first[row.clone()], &mut second[row]) {
+                Some((next_a, next_b)) => (ka, kb, pairs) = (next_a, next_b, pairs + 1),
                 None => break,
             }
         }
-        let (end_a, rows) = self.single_rows(bytes, ka, m, &mut out[rows * n..], rows);
-        let placed = rows * n + second.len();
-        if end_a != m || placed > out.len() {
+        let (end_a, rows) = self.single_rows(bytes, ka, m, &mut first[pairs * n..], pairs);
+        if end_a != m || rows != rows_a {
             return (end_a, rows);
         }
-        out[rows * n..placed].copy_from_slice(&second);
-        self.single_rows(bytes, kb, usize::MAX, &mut out[placed..], placed / n)
+        self.single_rows(bytes, kb, usize::MAX, &mut second[pairs * n..], rows_a + pairs)
     }
 
     /// Plain rows from `k` into `out` while they start before `stop`, one after the other;
