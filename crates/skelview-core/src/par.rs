@@ -11,6 +11,9 @@ pub use rayon::prelude::{IndexedParallelIterator, IntoParallelIterator, IntoPara
 #[cfg(not(feature = "parallel"))]
 pub use sequential::*;
 
+use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 /// Runs independent jobs, possibly at the same time. The core never spawns threads itself;
 /// callers that may (the loader, the CLI) pass a runner that does.
 pub trait Parallel: Sync {
@@ -51,6 +54,49 @@ impl Parallel for Rayon {
             }
         });
     }
+}
+
+/// A job of [`extend_in_pieces`]: given its piece of the buffer, zeroed.
+pub type PieceJob<'a, T = f32> = Box<dyn FnOnce(&mut [T]) + Send + 'a>;
+
+/// Grows `out` by the pieces' lengths and runs each piece's job on `parallel` (after `first`,
+/// which starts at once), each given its own piece, in order. Each job clears its piece itself:
+/// zeroing megabytes up front on the calling thread kept the other cores waiting (an eighth of
+/// the time of a whole-clip pose on two cores).
+pub fn extend_in_pieces<'a, T: Copy + Default + Send>(
+    parallel: &dyn Parallel,
+    out: &mut Vec<T>,
+    first: Option<Box<dyn FnOnce() + Send + 'a>>,
+    pieces: Vec<(usize, PieceJob<'a, T>)>,
+) {
+    let total: usize = pieces.iter().map(|(len, _)| len).sum();
+    out.reserve(total);
+    let start = out.len();
+    let cleared = AtomicUsize::new(0);
+    let cleared_ref = &cleared;
+    let mut room = &mut out.spare_capacity_mut()[..total];
+    let mut jobs: Vec<Box<dyn FnOnce() + Send + '_>> = Vec::with_capacity(pieces.len() + 1);
+    jobs.extend(first);
+    for (len, job) in pieces {
+        let (piece, rest) = std::mem::take(&mut room).split_at_mut(len);
+        room = rest;
+        jobs.push(Box::new(move || {
+            piece.fill(MaybeUninit::new(T::default()));
+            cleared_ref.fetch_add(len, Ordering::Relaxed);
+            // SAFETY: every element was initialised just above, and `MaybeUninit<T>` has the
+            // layout of `T`.
+            job(unsafe { &mut *(std::ptr::from_mut(piece) as *mut [T]) });
+        }));
+    }
+    if jobs.len() == 1 {
+        jobs.into_iter().for_each(|job| job());
+    } else {
+        parallel.run(jobs);
+    }
+    assert_eq!(cleared.load(Ordering::Relaxed), total, "the runner ran every job");
+    // SAFETY: the pieces cover the `total` elements after `start`, each job zeroed its whole
+    // piece first, and the count shows that every job ran.
+    unsafe { out.set_len(start + total) };
 }
 
 #[cfg(not(feature = "parallel"))]

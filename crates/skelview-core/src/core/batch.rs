@@ -10,7 +10,7 @@ use super::clip_fk::{ClipFk, LANES, LanePose, Lanes, lanes};
 use super::motion::Motion;
 use super::sampler::{PoseAt, Sampler};
 use super::skeleton::Skeleton;
-use crate::par::Parallel;
+use crate::par::{Parallel, PieceJob, extend_in_pieces};
 
 /// Which joint positions [`joint_positions`] gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,27 +141,29 @@ impl Output {
 /// time in vector lanes where the skeleton allows, else one by one.
 fn per_frame(m: &Motion, frames: &[usize], output: Output, parallel: &dyn Parallel) -> Vec<f32> {
     let width = m.skeleton.len() * output.per_joint();
-    let mut out = vec![0f32; frames.len() * width];
+    let len = frames.len() * width;
     if width == 0 || frames.is_empty() {
-        return out;
+        return vec![0.0; len];
     }
     let poser = FramePoser::new(m);
     let gaps = Gaps::new(&m.skeleton, &m.clip);
-    let per_job = frames.len().div_ceil(parallel.width().max(1) * 4).max(MIN_FRAMES_PER_JOB);
+    // Whole groups of lanes per job: a group cut short costs as much as a full one.
+    let per_job = frames.len().div_ceil(parallel.width().max(1) * 4).max(MIN_FRAMES_PER_JOB).next_multiple_of(LANES);
+    let mut out = Vec::new();
     let (poser, gaps) = (&poser, &gaps);
-    let jobs: Vec<Box<dyn FnOnce() + Send + '_>> = out
-        .chunks_mut(per_job * width)
-        .zip(frames.chunks(per_job))
-        .map(|(rows, frames)| {
-            Box::new(move || {
+    let pieces = frames
+        .chunks(per_job)
+        .map(|frames| {
+            let job = move |rows: &mut [f32]| {
                 let (mut poser, mut unknown) = (poser.clone(), Unknown::default());
                 for (rows, group) in rows.chunks_mut(width * LANES).zip(frames.chunks(LANES)) {
                     write_group(m, &mut poser, gaps, &mut unknown, group, output, rows);
                 }
-            }) as Box<dyn FnOnce() + Send + '_>
+            };
+            (frames.len() * width, Box::new(job) as PieceJob<'_>)
         })
         .collect();
-    parallel.run(jobs);
+    extend_in_pieces(parallel, &mut out, None, pieces);
     out
 }
 

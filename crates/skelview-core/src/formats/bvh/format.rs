@@ -84,8 +84,7 @@ impl FileFormat for Bvh {
         let result = match source {
             Source::File(p) => {
                 let file = std::fs::File::open(p).map_err(|source| LoadError::Io { path: path.clone(), source })?;
-                let total = file.metadata().ok().map(|m| m.len());
-                super::load(file, total, position_rule(options), parallel, observer)
+                super::load_file(&file, position_rule(options), parallel, observer)
             }
             Source::Memory { bytes, .. } => super::parse_slice(bytes, position_rule(options), parallel, observer),
         };

@@ -10,6 +10,8 @@
 mod format;
 mod header;
 mod rows;
+#[cfg(any(unix, windows))]
+mod whole;
 
 pub use format::{Bvh, FORMAT, POSITIONS, position_rule};
 
@@ -21,6 +23,7 @@ pub use rows::{RowParser, RowStats, max_rows, split_lines};
 use crate::core::{Clip, PositionRule, Skeleton};
 use crate::formats::error::{ParseError, ParseErrorKind, RawWarning};
 use crate::formats::{LoadObserver, Parallel};
+use crate::par::{PieceJob, extend_in_pieces};
 
 /// Bytes read before the header is first tried.
 const FIRST_READ: usize = 256 << 10;
@@ -83,7 +86,7 @@ pub fn load(
     loop {
         let cut = if eof { buf.len() } else { memchr::memrchr(b'\n', &buf[start..]).map_or(start, |p| start + p + 1) };
         if eof {
-            rows.feed(&buf[start..cut], true, parallel, observer, total, None)?;
+            rows.feed(&buf[start..cut], None, true, parallel, observer, total, None)?;
             break;
         }
         next.clear();
@@ -91,13 +94,42 @@ pub fn load(
         let mut read = None;
         let want = sized_read(BLOCK, total, read_so_far);
         let (source, into, slot) = (&mut reader, &mut next, &mut read);
-        rows.feed(&buf[start..cut], false, parallel, observer, total, Some(Box::new(move || *slot = Some(read_more(source, into, want)))))?;
+        rows.feed(&buf[start..cut], None, false, parallel, observer, total, Some(Box::new(move || *slot = Some(read_more(source, into, want)))))?;
         eof = read.expect("the read job ran")?;
         read_so_far += (next.len() - (buf.len() - cut)) as u64;
         std::mem::swap(&mut buf, &mut next);
         start = 0;
     }
     Ok(rows.finish())
+}
+
+/// Reads and parses a BVH file. One of known size within a block, big enough to share out,
+/// is read whole by the workers (see `whole`); any other streams through [`load`].
+pub fn load_file(file: &std::fs::File, rule: PositionRule, parallel: &dyn Parallel, observer: &mut dyn LoadObserver) -> Result<Parsed, ParseError> {
+    let total = file.metadata().ok().map(|m| m.len());
+    #[cfg(any(unix, windows))]
+    if let Some(size) = total.filter(|&t| parallel.width() > 1 && (MIN_PARALLEL_BYTES as u64..=BLOCK as u64).contains(&t)) {
+        if let Some(whole) = whole::read(file, size as usize, parallel)? {
+            let header = complete_header(&whole.bytes, rule)?;
+            let start = header.motion_start;
+            let mut rows = Rows::new(header, (whole.bytes.len() - start) as u64);
+            rows.feed(&whole.bytes[start..], Some(whole.plan(start)), true, parallel, observer, total, None)?;
+            return Ok(rows.finish());
+        }
+        // It changed size since it was asked: read it again from the start, as a stream.
+        std::io::Seek::rewind(&mut &*file).map_err(|e| ParseError::invalid(0, format!("read error: {e}")))?;
+        return load(file, None, rule, parallel, observer);
+    }
+    load(file, total, rule, parallel, observer)
+}
+
+/// The header of a file held whole in `bytes`.
+fn complete_header(bytes: &[u8], rule: PositionRule) -> Result<Header, ParseError> {
+    match parse_header(bytes, true, rule) {
+        Ok(h) => Ok(h),
+        Err(HeaderError::NeedMore) => Err(ParseError::eof(bytes.len() as u64, "the rest of the header")),
+        Err(HeaderError::Parse(e)) => Err(e),
+    }
 }
 
 /// Parses a BVH file held in memory, without copying it.
@@ -107,12 +139,7 @@ pub fn parse_slice(
     parallel: &dyn Parallel,
     observer: &mut dyn LoadObserver,
 ) -> Result<Parsed, ParseError> {
-    let header = match parse_header(bytes, true, rule) {
-        Ok(h) => h,
-        Err(HeaderError::NeedMore) => return Err(ParseError::eof(bytes.len() as u64, "the rest of the header")),
-        Err(HeaderError::Parse(e)) => return Err(e),
-    };
-    rows_of_slice(header, bytes, parallel, observer)
+    rows_of_slice(complete_header(bytes, rule)?, bytes, parallel, observer)
 }
 
 /// The rows of a whole file held in `bytes`, after its `header`.
@@ -124,7 +151,7 @@ fn rows_of_slice(header: Header, bytes: &[u8], parallel: &dyn Parallel, observer
         let end = (start + BLOCK).min(bytes.len());
         let eof = end == bytes.len();
         let cut = if eof { end } else { memchr::memrchr(b'\n', &bytes[start..end]).map_or(end, |p| start + p + 1) };
-        rows.feed(&bytes[start..cut], cut == bytes.len(), parallel, observer, total, None)?;
+        rows.feed(&bytes[start..cut], None, cut == bytes.len(), parallel, observer, total, None)?;
         start = cut;
         if cut == bytes.len() {
             break;
@@ -137,10 +164,8 @@ fn rows_of_slice(header: Header, bytes: &[u8], parallel: &dyn Parallel, observer
 struct Rows {
     header: Header,
     parser: RowParser,
-    /// The clip's values: the first `filled` are parsed, the rest is zeroed room (allocated
-    /// zeroed, so untouched room costs no memory).
+    /// The clip's values parsed so far, with room reserved for the rows the file declares.
     values: Vec<f32>,
-    filled: usize,
     /// File offset of the next byte to feed.
     base: u64,
     announced: bool,
@@ -168,14 +193,15 @@ impl Rows {
         let declared = header.declared_frames.min(max_rows as u64) as usize;
         let rows_hint = declared.saturating_add(declared / 100 + 16).min(max_rows);
         let base = header.motion_start as u64;
-        Self { header, parser, values: vec![0.0; rows_hint * n], filled: 0, base, announced: false, dropped: None, missing: (0, None) }
+        Self { header, parser, values: Vec::with_capacity(rows_hint * n), base, announced: false, dropped: None, missing: (0, None) }
     }
 
-    /// Parses whole lines starting at `self.base` (with `side` running beside the parse),
-    /// then tells the observer.
+    /// Parses whole lines starting at `self.base`, cut as `plan` says (or as [`Plan::split`]
+    /// cuts them), with `side` running beside the parse; then tells the observer.
     fn feed<'a>(
         &mut self,
         bytes: &'a [u8],
+        plan: Option<Plan<'a>>,
         eof: bool,
         parallel: &dyn Parallel,
         observer: &mut dyn LoadObserver,
@@ -185,14 +211,15 @@ impl Rows {
         if bytes.is_empty() {
             side.into_iter().for_each(|job| job());
         } else {
-            let stats = parse_block(&self.parser, bytes, self.base, eof, parallel, &mut self.values, &mut self.filled, side)?;
+            let plan = plan.unwrap_or_else(|| Plan::split(bytes, parallel));
+            let stats = parse_block(&self.parser, plan, self.base, eof, parallel, &mut self.values, side)?;
             self.dropped = self.dropped.or(stats.dropped_partial_row);
             self.missing = (self.missing.0 + stats.missing, self.missing.1.or(stats.first_missing));
             self.base += bytes.len() as u64;
         }
         let n = self.parser.scales.len();
-        if !self.announced && (n > 0 && self.filled >= n || eof) {
-            let frames = if observer.wants_first_frames() { self.filled.checked_div(n).unwrap_or(0).min(FIRST_FRAMES) } else { 0 };
+        if !self.announced && (n > 0 && self.values.len() >= n || eof) {
+            let frames = if observer.wants_first_frames() { self.values.len().checked_div(n).unwrap_or(0).min(FIRST_FRAMES) } else { 0 };
             let mut first = Clip::new(self.header.frame_time_secs, n, frames, self.values[..frames * n].to_vec());
             first.hold_missing();
             observer.skeleton_ready(&self.header.skeleton, &first);
@@ -204,8 +231,7 @@ impl Rows {
         Ok(())
     }
 
-    fn finish(mut self) -> Parsed {
-        self.values.truncate(self.filled);
+    fn finish(self) -> Parsed {
         let Header { skeleton, declared_frames, frames_offset, frame_time_secs, mut warnings, .. } = self.header;
         let n = self.parser.scales.len();
         let rows = self.values.len().checked_div(n).unwrap_or(declared_frames.min(MAX_EMPTY_FRAMES) as usize);
@@ -241,69 +267,77 @@ impl Rows {
 /// A job run beside the parse of a block.
 type SideJob<'a> = Box<dyn FnOnce() + Send + 'a>;
 
-/// Parses whole lines into `values[filled..]` (growing it when the file has more rows than
-/// it declared), in parallel parts when the block is large enough; `side` runs as one more
-/// job. Each part is given its own piece of `values`, sized by its line count, so the parts
-/// are written where they belong; only blank lines leave gaps, closed afterwards.
-#[allow(clippy::too_many_arguments)]
+/// A block's lines cut into parts for the workers, with the most rows each part can hold.
+struct Plan<'b> {
+    /// Each part's offset in the block, and its bytes (whole lines).
+    parts: Vec<(usize, &'b [u8])>,
+    /// Per part: its newlines, plus one for a last line without one ([`max_rows`]).
+    rows: Vec<usize>,
+}
+
+impl<'b> Plan<'b> {
+    /// Cuts `bytes` for `parallel` and counts each part's lines.
+    fn split(bytes: &'b [u8], parallel: &dyn Parallel) -> Self {
+        let parts = if parallel.width() <= 1 || bytes.len() < MIN_PARALLEL_BYTES {
+            vec![(0, bytes)]
+        } else {
+            // Four parts per worker: one whose rows parse slowly (long numbers, exponents)
+            // does not hold the others up.
+            split_lines(bytes, parallel.width() * 4)
+        };
+        let rows = parts.iter().map(|(_, p)| max_rows(p)).collect();
+        Self { parts, rows }
+    }
+}
+
+/// Parses a block's whole lines, cut as `plan` says, onto the end of `values` (reserving
+/// more when the file has more rows than it declared); `side` runs as one more job. Each
+/// part is given its own piece of `values`, sized by its line count, so the parts are
+/// written where they belong; only blank lines leave gaps, closed afterwards.
 fn parse_block<'a>(
     parser: &'a RowParser,
-    bytes: &'a [u8],
+    plan: Plan<'a>,
     base: u64,
     at_eof: bool,
     parallel: &dyn Parallel,
-    values: &'a mut Vec<f32>,
-    filled: &mut usize,
+    values: &mut Vec<f32>,
     side: Option<SideJob<'a>>,
 ) -> Result<RowStats, ParseError> {
     let n = parser.scales.len();
-    let parts = if parallel.width() <= 1 || bytes.len() < MIN_PARALLEL_BYTES {
-        vec![(0, bytes)]
-    } else {
-        // Four parts per worker: one whose rows parse slowly (long numbers, exponents) does
-        // not hold the others up.
-        split_lines(bytes, parallel.width() * 4)
-    };
-    let rows: Vec<usize> = parts.iter().map(|(_, p)| max_rows(p)).collect();
-    let need = *filled + rows.iter().sum::<usize>() * n;
-    if values.len() < need {
+    let Plan { parts, rows } = plan;
+    let need = rows.iter().sum::<usize>() * n;
+    if values.capacity() - values.len() < need {
         // An under-declared frame count: grow by at least 1/8 so that it does not double.
-        let grown = need.max(values.len() + values.len() / 8);
-        values.resize(grown, 0.0);
+        values.reserve(need.max(values.capacity() / 8));
     }
     let last = parts.len() - 1;
     let mut results: Vec<Option<Result<RowStats, ParseError>>> = (0..parts.len()).map(|_| None).collect();
-    let mut jobs: Vec<Box<dyn FnOnce() + Send + '_>> = Vec::with_capacity(parts.len() + 1);
-    // First in the queue: the side job starts at once, and the parts fill in around it.
-    jobs.extend(side);
-    let mut room = &mut values[*filled..need];
+    let filled = values.len();
     let mut starts = Vec::with_capacity(parts.len());
-    let mut at = *filled;
+    let mut at = filled;
+    let mut pieces: Vec<(usize, PieceJob<'_>)> = Vec::with_capacity(parts.len());
     for (k, ((&(start, part), slot), &r)) in parts.iter().zip(results.iter_mut()).zip(&rows).enumerate() {
-        let (piece, after) = std::mem::take(&mut room).split_at_mut(r * n);
-        room = after;
         starts.push(at);
         at += r * n;
-        jobs.push(Box::new(move || *slot = Some(parser.parse_into(part, base + start as u64, at_eof && k == last, piece))));
+        let job = move |piece: &mut [f32]| *slot = Some(parser.parse_into(part, base + start as u64, at_eof && k == last, piece));
+        pieces.push((r * n, Box::new(job)));
     }
-    if jobs.len() == 1 {
-        jobs.into_iter().for_each(|job| job());
-    } else {
-        parallel.run(jobs);
-    }
+    extend_in_pieces(parallel, values, side, pieces);
     let mut total = RowStats::default();
+    let mut end = filled;
     for (r, at) in results.into_iter().zip(starts) {
         let s = r.expect("every job ran")?;
         let got = s.rows * n;
-        if at != *filled {
-            values.copy_within(at..at + got, *filled);
+        if at != end {
+            values.copy_within(at..at + got, end);
         }
-        *filled += got;
+        end += got;
         total.rows += s.rows;
         total.dropped_partial_row = total.dropped_partial_row.or(s.dropped_partial_row);
         total.missing += s.missing;
         total.first_missing = total.first_missing.or(s.first_missing);
     }
+    values.truncate(end);
     Ok(total)
 }
 
