@@ -30,8 +30,9 @@ pub enum RotationSpace {
     World(Quat),
 }
 
-/// Frames per job: enough to outweigh a job's set-up, few enough to share out.
-const MIN_FRAMES_PER_JOB: usize = 64;
+/// Work per job, in joint poses (a frame counts two more for its own set-up): enough to
+/// outweigh handing a job to another thread (tens of µs), few enough to share out.
+const MIN_WORK_PER_JOB: usize = 4096;
 
 /// Joint positions at `frames` (each below the clip's frame count; frame 0 of a clip without
 /// frames is the rest pose), `frames.len() × joints × 3` values mapped by `space_from_file`.
@@ -147,8 +148,14 @@ fn per_frame(m: &Motion, frames: &[usize], output: Output, parallel: &dyn Parall
     }
     let poser = FramePoser::new(m);
     let gaps = Gaps::new(&m.skeleton, &m.clip);
-    // Whole groups of lanes per job: a group cut short costs as much as a full one.
-    let per_job = frames.len().div_ceil(parallel.width().max(1) * 4).max(MIN_FRAMES_PER_JOB).next_multiple_of(LANES);
+    // Jobs: a multiple of the workers, so that none is left with one more than the others;
+    // each whole groups of lanes, as a group cut short costs as much as a full one.
+    let workers = parallel.width().max(1);
+    let jobs = match frames.len() * (m.skeleton.len() + 2) / MIN_WORK_PER_JOB {
+        0 | 1 => 1,
+        k => k.next_multiple_of(workers).min(workers * 4),
+    };
+    let per_job = frames.len().div_ceil(jobs).next_multiple_of(LANES);
     let mut out = Vec::new();
     let (poser, gaps) = (&poser, &gaps);
     let pieces = frames
