@@ -94,7 +94,15 @@ pub fn load(
         let mut read = None;
         let want = sized_read(BLOCK, total, read_so_far);
         let (source, into, slot) = (&mut reader, &mut next, &mut read);
-        rows.feed(&buf[start..cut], None, false, parallel, observer, total, Some(Box::new(move || *slot = Some(read_more(source, into, want)))))?;
+        rows.feed(
+            &buf[start..cut],
+            None,
+            false,
+            parallel,
+            observer,
+            total,
+            Some(Box::new(move || *slot = Some(read_more(source, into, want)))),
+        )?;
         eof = read.expect("the read job ran")?;
         read_so_far += (next.len() - (buf.len() - cut)) as u64;
         std::mem::swap(&mut buf, &mut next);
@@ -105,7 +113,12 @@ pub fn load(
 
 /// Reads and parses a BVH file. One of known size within a block, big enough to share out,
 /// is read whole by the workers (see `whole`); any other streams through [`load`].
-pub fn load_file(file: &std::fs::File, rule: PositionRule, parallel: &dyn Parallel, observer: &mut dyn LoadObserver) -> Result<Parsed, ParseError> {
+pub fn load_file(
+    file: &std::fs::File,
+    rule: PositionRule,
+    parallel: &dyn Parallel,
+    observer: &mut dyn LoadObserver,
+) -> Result<Parsed, ParseError> {
     let total = file.metadata().ok().map(|m| m.len());
     #[cfg(any(unix, windows))]
     if let Some(size) = total.filter(|&t| parallel.width() > 1 && (MIN_PARALLEL_BYTES as u64..=BLOCK as u64).contains(&t)) {

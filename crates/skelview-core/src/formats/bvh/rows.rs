@@ -215,7 +215,14 @@ impl RowParser {
 
     /// Two plain rows at once, a value of each in turn (see [`RowParser::plain_rows`]).
     #[inline(always)]
-    fn plain_row_pair<const ZEROS: bool>(&self, bytes: &[u8], mut ka: usize, mut kb: usize, a: &mut [f32], b: &mut [f32]) -> Option<(usize, usize)> {
+    fn plain_row_pair<const ZEROS: bool>(
+        &self,
+        bytes: &[u8],
+        mut ka: usize,
+        mut kb: usize,
+        a: &mut [f32],
+        b: &mut [f32],
+    ) -> Option<(usize, usize)> {
         for ((sa, sb), &scale) in a.iter_mut().zip(b.iter_mut()).zip(&self.scales) {
             let va = plain_value::<ZEROS>(bytes, ka, scale);
             let vb = plain_value::<ZEROS>(bytes, kb, scale);

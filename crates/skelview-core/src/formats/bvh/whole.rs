@@ -173,6 +173,24 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// The same on any bytes: runs of newlines, CRs, no final newline, a header longer
+        /// than a piece.
+        #[test]
+        fn plan_agrees_with_counting_the_parts(text in "[0-9 \r\n]{0,3000}", start in 0usize..3000, width in 1usize..9) {
+            let start = start.min(text.len());
+            let f = file_of(text.as_bytes());
+            let whole = read(f.as_file(), text.len(), &Wide(width)).unwrap().expect("same size");
+            let plan = whole.plan(start);
+            let joined: Vec<u8> = plan.parts.iter().flat_map(|(_, p)| p.iter().copied()).collect();
+            proptest::prop_assert_eq!(&joined[..], &text.as_bytes()[start..]);
+            for ((at, part), rows) in plan.parts.iter().zip(&plan.rows) {
+                proptest::prop_assert_eq!(&text.as_bytes()[start + at..start + at + part.len()], *part);
+                proptest::prop_assert_eq!(*rows, max_rows(part));
+            }
+        }
+    }
+
     /// A size given wrong (the file grew or shrank since) gives `None`, not a wrong read.
     #[test]
     fn a_file_of_another_size_is_not_read_whole() {
@@ -186,8 +204,9 @@ mod tests {
     /// A file read whole by parts parses as the same bytes in memory.
     #[test]
     fn whole_reads_parse_as_in_memory() {
-        let mut text =
-            String::from("HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 2 Xposition Zrotation\n}\nMOTION\nFrames: 30000\nFrame Time: 0.01\n");
+        let mut text = String::from(
+            "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 2 Xposition Zrotation\n}\nMOTION\nFrames: 30000\nFrame Time: 0.01\n",
+        );
         for i in 0..30000 {
             text.push_str(&format!("{i}.5 -{}.25\n", i % 360));
         }
