@@ -99,6 +99,28 @@ pub fn extend_in_pieces<'a, T: Copy + Default + Send>(
     unsafe { out.set_len(start + total) };
 }
 
+/// Runs each piece's job on its own piece of `room` (already initialised), in order, on
+/// `parallel` after `first`: [`extend_in_pieces`] for room that needs no clearing.
+pub fn run_in_pieces<'a, T: Send>(
+    parallel: &dyn Parallel,
+    mut room: &mut [T],
+    first: Option<Box<dyn FnOnce() + Send + 'a>>,
+    pieces: Vec<(usize, PieceJob<'a, T>)>,
+) {
+    let mut jobs: Vec<Box<dyn FnOnce() + Send + '_>> = Vec::with_capacity(pieces.len() + 1);
+    jobs.extend(first);
+    for (len, job) in pieces {
+        let (piece, rest) = std::mem::take(&mut room).split_at_mut(len);
+        room = rest;
+        jobs.push(Box::new(move || job(piece)));
+    }
+    if jobs.len() == 1 {
+        jobs.into_iter().for_each(|job| job());
+    } else {
+        parallel.run(jobs);
+    }
+}
+
 #[cfg(not(feature = "parallel"))]
 mod sequential {
     /// Runs `a` then `b` on the calling thread.

@@ -23,7 +23,7 @@ pub use rows::{RowParser, RowStats, max_rows, split_lines};
 use crate::core::{Clip, PositionRule, Skeleton};
 use crate::formats::error::{ParseError, ParseErrorKind, RawWarning};
 use crate::formats::{LoadObserver, Parallel};
-use crate::par::{PieceJob, extend_in_pieces};
+use crate::par::{PieceJob, extend_in_pieces, run_in_pieces};
 
 /// Bytes read before the header is first tried.
 const FIRST_READ: usize = 256 << 10;
@@ -31,6 +31,10 @@ const FIRST_READ: usize = 256 << 10;
 const BLOCK: usize = 4 << 20;
 /// Blocks smaller than this are parsed on the calling thread.
 const MIN_PARALLEL_BYTES: usize = 128 << 10;
+/// Values from which a clip's room is allocated zeroed rather than reserved (32 MiB: glibc
+/// and the other common allocators take blocks this big fresh from the system, already zero).
+/// The unit tests take both ways.
+const BIG_CLIP_VALUES: usize = if cfg!(test) { 4096 } else { 8 << 20 };
 /// Frames handed to the observer before the whole clip is parsed.
 const FIRST_FRAMES: usize = 240;
 /// Frame count accepted for a skeleton with no channels (rows carry no values to count).
@@ -177,8 +181,12 @@ fn rows_of_slice(header: Header, bytes: &[u8], parallel: &dyn Parallel, observer
 struct Rows {
     header: Header,
     parser: RowParser,
-    /// The clip's values parsed so far, with room reserved for the rows the file declares.
+    /// The clip's values: the first `filled` are parsed. A big clip's room for the rows the
+    /// file declares is allocated zeroed (fresh pages from the system: zero at no cost, and
+    /// untouched room costs no memory); a smaller one's is reserved, and each part's piece
+    /// cleared by the worker that parses it (reused memory would be cleared on this thread).
     values: Vec<f32>,
+    filled: usize,
     /// File offset of the next byte to feed.
     base: u64,
     announced: bool,
@@ -206,7 +214,8 @@ impl Rows {
         let declared = header.declared_frames.min(max_rows as u64) as usize;
         let rows_hint = declared.saturating_add(declared / 100 + 16).min(max_rows);
         let base = header.motion_start as u64;
-        Self { header, parser, values: Vec::with_capacity(rows_hint * n), base, announced: false, dropped: None, missing: (0, None) }
+        let values = if rows_hint * n >= BIG_CLIP_VALUES { vec![0.0; rows_hint * n] } else { Vec::with_capacity(rows_hint * n) };
+        Self { header, parser, values, filled: 0, base, announced: false, dropped: None, missing: (0, None) }
     }
 
     /// Parses whole lines starting at `self.base`, cut as `plan` says (or as [`Plan::split`]
@@ -225,14 +234,14 @@ impl Rows {
             side.into_iter().for_each(|job| job());
         } else {
             let plan = plan.unwrap_or_else(|| Plan::split(bytes, parallel));
-            let stats = parse_block(&self.parser, plan, self.base, eof, parallel, &mut self.values, side)?;
+            let stats = parse_block(&self.parser, plan, self.base, eof, parallel, &mut self.values, &mut self.filled, side)?;
             self.dropped = self.dropped.or(stats.dropped_partial_row);
             self.missing = (self.missing.0 + stats.missing, self.missing.1.or(stats.first_missing));
             self.base += bytes.len() as u64;
         }
         let n = self.parser.scales.len();
-        if !self.announced && (n > 0 && self.values.len() >= n || eof) {
-            let frames = if observer.wants_first_frames() { self.values.len().checked_div(n).unwrap_or(0).min(FIRST_FRAMES) } else { 0 };
+        if !self.announced && (n > 0 && self.filled >= n || eof) {
+            let frames = if observer.wants_first_frames() { self.filled.checked_div(n).unwrap_or(0).min(FIRST_FRAMES) } else { 0 };
             let mut first = Clip::new(self.header.frame_time_secs, n, frames, self.values[..frames * n].to_vec());
             first.hold_missing();
             observer.skeleton_ready(&self.header.skeleton, &first);
@@ -244,7 +253,8 @@ impl Rows {
         Ok(())
     }
 
-    fn finish(self) -> Parsed {
+    fn finish(mut self) -> Parsed {
+        self.values.truncate(self.filled);
         let Header { skeleton, declared_frames, frames_offset, frame_time_secs, mut warnings, .. } = self.header;
         let n = self.parser.scales.len();
         let rows = self.values.len().checked_div(n).unwrap_or(declared_frames.min(MAX_EMPTY_FRAMES) as usize);
@@ -303,10 +313,11 @@ impl<'b> Plan<'b> {
     }
 }
 
-/// Parses a block's whole lines, cut as `plan` says, onto the end of `values` (reserving
-/// more when the file has more rows than it declared); `side` runs as one more job. Each
+/// Parses a block's whole lines, cut as `plan` says, into `values` after the `filled` first
+/// (in its zeroed room, or reserving more); `side` runs as one more job. Each
 /// part is given its own piece of `values`, sized by its line count, so the parts are
 /// written where they belong; only blank lines leave gaps, closed afterwards.
+#[allow(clippy::too_many_arguments)]
 fn parse_block<'a>(
     parser: &'a RowParser,
     plan: Plan<'a>,
@@ -314,20 +325,25 @@ fn parse_block<'a>(
     at_eof: bool,
     parallel: &dyn Parallel,
     values: &mut Vec<f32>,
+    filled: &mut usize,
     side: Option<SideJob<'a>>,
 ) -> Result<RowStats, ParseError> {
     let n = parser.scales.len();
     let Plan { parts, rows } = plan;
     let need = rows.iter().sum::<usize>() * n;
-    if values.capacity() - values.len() < need {
-        // An under-declared frame count: grow by at least 1/8 so that it does not double.
-        values.reserve(need.max(values.capacity() / 8));
+    let zeroed_room = values.len() >= *filled + need;
+    if !zeroed_room {
+        values.truncate(*filled);
+        if values.capacity() - values.len() < need {
+            // An under-declared frame count: grow by at least 1/8 so that it does not double.
+            values.reserve(need.max(values.capacity() / 8));
+        }
     }
     let last = parts.len() - 1;
     let mut results: Vec<Option<Result<RowStats, ParseError>>> = (0..parts.len()).map(|_| None).collect();
-    let filled = values.len();
+    let filled_before = *filled;
     let mut starts = Vec::with_capacity(parts.len());
-    let mut at = filled;
+    let mut at = filled_before;
     let mut pieces: Vec<(usize, PieceJob<'_>)> = Vec::with_capacity(parts.len());
     for (k, ((&(start, part), slot), &r)) in parts.iter().zip(results.iter_mut()).zip(&rows).enumerate() {
         starts.push(at);
@@ -335,9 +351,13 @@ fn parse_block<'a>(
         let job = move |piece: &mut [f32]| *slot = Some(parser.parse_into(part, base + start as u64, at_eof && k == last, piece));
         pieces.push((r * n, Box::new(job)));
     }
-    extend_in_pieces(parallel, values, side, pieces);
+    if zeroed_room {
+        run_in_pieces(parallel, &mut values[filled_before..filled_before + need], side, pieces);
+    } else {
+        extend_in_pieces(parallel, values, side, pieces);
+    }
     let mut total = RowStats::default();
-    let mut end = filled;
+    let mut end = filled_before;
     for (r, at) in results.into_iter().zip(starts) {
         let s = r.expect("every job ran")?;
         let got = s.rows * n;
@@ -350,7 +370,10 @@ fn parse_block<'a>(
         total.missing += s.missing;
         total.first_missing = total.first_missing.or(s.first_missing);
     }
-    values.truncate(end);
+    *filled = end;
+    if !zeroed_room {
+        values.truncate(end);
+    }
     Ok(total)
 }
 
