@@ -152,29 +152,62 @@ impl RowParser {
     ///
     /// Rows where most values are a lone `0` (unused finger channels, a held pose) take a
     /// loop that tests for it first: twice as fast on those, 7% slower on rows of decimals,
-    /// so a row from the middle of the run decides.
+    /// so a row from the middle of each window decides.
     fn plain_rows(&self, bytes: &[u8], i: usize, out: &mut [f32]) -> (usize, usize) {
-        let (len, half) = (bytes.len(), i + (bytes.len() - i) / 2);
-        let split = (len - i >= PAIRED_BYTES).then(|| memchr::memchr(b'\n', &bytes[half..]).map(|p| half + p + 1)).flatten();
-        let split = split.filter(|&m| m < len);
-        if mostly_zeros(&bytes[split.unwrap_or(i)..]) {
-            self.plain_rows_with::<true>(bytes, i, split, out)
-        } else {
-            self.plain_rows_with::<false>(bytes, i, split, out)
+        let n = self.scales.len();
+        // A first stretch a row at a time: a run that stops soon (rows the general loop must
+        // read, such as a `nan` on every frame) costs no more than its rows. The counting and
+        // sampling of the windows below are paid for by runs that go on.
+        let (mut k, mut rows) = self.single_rows::<false>(bytes, i, i + PAIRED_BYTES, out, 0);
+        if k < i + PAIRED_BYTES {
+            return (k, rows);
+        }
+        loop {
+            let (end, got, goes_on) = self.plain_window(bytes, k, &mut out[rows * n..]);
+            (k, rows) = (end, rows + got);
+            if !goes_on {
+                return (k, rows);
+            }
         }
     }
 
-    /// [`RowParser::plain_rows`] with the run split at `split` (when long enough to pair).
+    /// The rows of the run from `k` that start within [`WINDOW`] bytes, read as two halves in
+    /// step; returns where it stopped, the rows taken, and whether the run goes on past the
+    /// window. The window bounds the counting of its first half, whatever the run's length.
+    fn plain_window(&self, bytes: &[u8], k: usize, out: &mut [f32]) -> (usize, usize, bool) {
+        let len = bytes.len();
+        let end = (k + WINDOW).min(len);
+        let half = k + (end - k) / 2;
+        let split = (end - k >= PAIRED_BYTES).then(|| memchr::memchr(b'\n', &bytes[half..end]).map(|p| half + p + 1)).flatten();
+        let split = split.filter(|&m| m < len);
+        let stop = if end == len { usize::MAX } else { end };
+        let (at, rows) = if mostly_zeros(&bytes[split.unwrap_or(k)..]) {
+            self.plain_rows_with::<true>(bytes, k, split, stop, out)
+        } else {
+            self.plain_rows_with::<false>(bytes, k, split, stop, out)
+        };
+        (at, rows, stop != usize::MAX && at >= stop)
+    }
+
+    /// [`RowParser::plain_window`]'s rows that start before `stop`, with the run split at
+    /// `split` (when long enough to pair).
     #[inline(never)]
-    fn plain_rows_with<const ZEROS: bool>(&self, bytes: &[u8], i: usize, split: Option<usize>, out: &mut [f32]) -> (usize, usize) {
+    fn plain_rows_with<const ZEROS: bool>(
+        &self,
+        bytes: &[u8],
+        i: usize,
+        split: Option<usize>,
+        stop: usize,
+        out: &mut [f32],
+    ) -> (usize, usize) {
         let n = self.scales.len();
-        let Some(m) = split else { return self.single_rows::<ZEROS>(bytes, i, usize::MAX, out, 0) };
+        let Some(m) = split else { return self.single_rows::<ZEROS>(bytes, i, stop, out, 0) };
         // A plain row ends at its one newline, so the first half holds as many rows as it has
         // newlines: the second half's rows go straight to where they belong. Where the first
         // half is not all plain, the general loop takes over there and writes over them.
         let rows_a = memchr::memchr_iter(b'\n', &bytes[i..m]).count();
         if rows_a * n > out.len() {
-            return self.single_rows::<ZEROS>(bytes, i, usize::MAX, out, 0);
+            return self.single_rows::<ZEROS>(bytes, i, stop, out, 0);
         }
         let (first, second) = out.split_at_mut(rows_a * n);
         let (mut ka, mut kb, mut pairs) = (i, m, 0);
@@ -189,7 +222,7 @@ impl RowParser {
         if end_a != m || rows != rows_a {
             return (end_a, rows);
         }
-        self.single_rows::<ZEROS>(bytes, kb, usize::MAX, &mut second[pairs * n..], rows_a + pairs)
+        self.single_rows::<ZEROS>(bytes, kb, stop, &mut second[pairs * n..], rows_a + pairs)
     }
 
     /// Plain rows from `k` into `out` while they start before `stop`, one after the other;
@@ -235,6 +268,8 @@ impl RowParser {
 /// Runs shorter than this are read as one (the split costs more than it gives); the unit
 /// tests pair short texts too.
 const PAIRED_BYTES: usize = if cfg!(test) { 64 } else { 16 << 10 };
+/// Bytes of a run read per window of two halves (see [`RowParser::plain_window`]).
+const WINDOW: usize = if cfg!(test) { 256 } else { 256 << 10 };
 
 /// The plain value after the blanks at `k`, scaled, and where it ends; `None` for anything
 /// else (the general loop reads it). With `ZEROS`, a lone `0` is tested for first.
