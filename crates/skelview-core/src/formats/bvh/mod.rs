@@ -18,7 +18,7 @@ pub use format::{Bvh, FORMAT, POSITIONS, position_rule};
 use std::io::Read;
 
 pub use header::{DEFAULT_FRAME_TIME_SECS, Header, HeaderError, parse_header};
-pub use rows::{RowParser, RowStats, max_rows, split_lines};
+pub use rows::{RowParser, RowStats, max_rows, row_room, split_lines};
 
 use crate::core::{Clip, PositionRule, Skeleton};
 use crate::formats::error::{ParseError, ParseErrorKind, RawWarning};
@@ -330,6 +330,7 @@ fn parse_block<'a>(
 ) -> Result<RowStats, ParseError> {
     let n = parser.scales.len();
     let Plan { parts, rows } = plan;
+    let rows: Vec<usize> = rows.iter().zip(&parts).map(|(&lines, (_, part))| row_room(lines, part.len(), n)).collect();
     let need = rows.iter().sum::<usize>() * n;
     let zeroed_room = values.len() >= *filled + need;
     if !zeroed_room {
@@ -399,6 +400,19 @@ fn read_more(reader: &mut impl Read, buf: &mut Vec<u8>, want: usize) -> Result<b
 mod tests {
     use super::*;
     use crate::formats::{Quiet, Sequential};
+
+    /// A block of blank lines under a wide header makes room for the rows its bytes can
+    /// hold, not one per line (a few MiB of newlines asked for gigabytes).
+    #[test]
+    fn blank_lines_make_no_room() {
+        let parser = RowParser { scales: vec![1.0; 1000] };
+        let bytes = vec![b'\n'; 256 << 10];
+        let plan = Plan::split(&bytes, &Sequential);
+        let (mut values, mut filled) = (Vec::new(), 0);
+        let stats = parse_block(&parser, plan, 0, true, &Sequential, &mut values, &mut filled, None).unwrap();
+        assert_eq!((stats.rows, filled), (0, 0));
+        assert!(values.capacity() <= 200 * 1000, "{}", values.capacity());
+    }
 
     /// A file read whole (its size known and within a block) and one whose size was given
     /// wrong (it grew or shrank since it was asked) parse as the same bytes in memory.

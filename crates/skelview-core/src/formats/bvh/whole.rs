@@ -126,7 +126,7 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::bvh::{max_rows, parse_slice};
+    use crate::formats::bvh::{MIN_PARALLEL_BYTES, max_rows, parse_slice};
     use crate::formats::{Quiet, Sequential};
 
     /// Runs jobs one after the other but asks for parts as if it had `0` cores.
@@ -199,6 +199,44 @@ mod tests {
         assert!(read(f.as_file(), text.len(), &Wide(2)).unwrap().is_some());
         assert!(read(f.as_file(), text.len() - 5, &Wide(2)).unwrap().is_none());
         assert!(read(f.as_file(), text.len() + 5, &Wide(2)).unwrap().is_none());
+    }
+
+    /// Messy rows (blank lines, CRLF, `nan`s, a bad value, a last row cut short or without
+    /// a newline) read whole on a real pool of four threads give what the same bytes give in
+    /// memory on one thread: the values, the warnings, or the same error at the same offset.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn messy_whole_reads_on_threads_parse_as_in_memory() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+        let rule = crate::core::PositionRule::Replace;
+        for (bad_row, tail) in [(None, ""), (None, "1 2"), (None, "1 2 3"), (Some(19_990), ""), (Some(7_001), "1 2 3\n")] {
+            let mut text = String::from(
+                "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Zrotation Yrotation\n}\nMOTION\nFrames: 20000\nFrame Time: 0.01\n",
+            );
+            for i in 0..20_000 {
+                let end = if i % 3 == 0 { "\r\n" } else { "\n" };
+                match i % 997 {
+                    _ if Some(i) == bad_row => text.push_str("1 2x 3\n"),
+                    5 => text.push_str(&format!("nan {i} 0{end}")),
+                    9 => text.push_str(&format!("\n\n{i} 0 0{end}")),
+                    _ => text.push_str(&format!("{i}.5 0 -{}.25{end}", i % 360)),
+                }
+            }
+            text.push_str(tail);
+            assert!(text.len() > MIN_PARALLEL_BYTES);
+            let want = parse_slice(text.as_bytes(), rule, &Sequential, &mut Quiet);
+            let f = file_of(text.as_bytes());
+            let got = pool.install(|| crate::formats::bvh::load_file(f.as_file(), rule, &crate::par::Rayon, &mut Quiet));
+            match (got, want) {
+                (Ok(got), Ok(want)) => {
+                    assert_eq!(got.clip, want.clip, "{bad_row:?} {tail:?}");
+                    assert_eq!(got.warnings, want.warnings, "{bad_row:?} {tail:?}");
+                    assert!(got.clip.num_frames() >= 20_000);
+                }
+                (Err(got), Err(want)) => assert_eq!(got, want, "{bad_row:?} {tail:?}"),
+                (got, want) => panic!("{bad_row:?} {tail:?}: {:?} against {:?}", got.err(), want.err()),
+            }
+        }
     }
 
     /// A file read whole by parts parses as the same bytes in memory.
