@@ -56,6 +56,13 @@ impl Parallel for Rayon {
     }
 }
 
+/// Runs `f` in a rayon pool of its own with `threads` threads: tests that need real threads
+/// on any machine, without naming rayon outside this module.
+#[cfg(all(test, feature = "parallel"))]
+pub(crate) fn in_test_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a test thread pool").install(f)
+}
+
 /// A job of [`extend_in_pieces`]: given its piece of the buffer, zeroed.
 pub type PieceJob<'a, T = f32> = Box<dyn FnOnce(&mut [T]) + Send + 'a>;
 

@@ -207,7 +207,6 @@ mod tests {
     #[cfg(feature = "parallel")]
     #[test]
     fn messy_whole_reads_on_threads_parse_as_in_memory() {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
         let rule = crate::core::PositionRule::Replace;
         for (bad_row, tail) in [(None, ""), (None, "1 2"), (None, "1 2 3"), (Some(19_990), ""), (Some(7_001), "1 2 3\n")] {
             let mut text = String::from(
@@ -226,7 +225,7 @@ mod tests {
             assert!(text.len() > MIN_PARALLEL_BYTES);
             let want = parse_slice(text.as_bytes(), rule, &Sequential, &mut Quiet);
             let f = file_of(text.as_bytes());
-            let got = pool.install(|| crate::formats::bvh::load_file(f.as_file(), rule, &crate::par::Rayon, &mut Quiet));
+            let got = crate::par::in_test_pool(4, || crate::formats::bvh::load_file(f.as_file(), rule, &crate::par::Rayon, &mut Quiet));
             match (got, want) {
                 (Ok(got), Ok(want)) => {
                     assert_eq!(got.clip, want.clip, "{bad_row:?} {tail:?}");
