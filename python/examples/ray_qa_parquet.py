@@ -1,17 +1,22 @@
 """Capture checks and joint positions of a folder of motion files with Ray Data, as Parquet.
 
-    python examples/ray_qa_parquet.py FOLDER OUT_DIR [--num-cpus N]
+    python examples/ray_qa_parquet.py SOURCE OUT_DIR [--num-cpus N]
 
-Writes OUT_DIR/qa (one row per `skelview qa --json` record: file, kind, joint, frames,
-value, message, and the whole record as JSON) and OUT_DIR/positions (file, joint, frame, x,
-y, z in metres with +Y up; NaN where the file left a value missing), each a folder of
-Parquet files.
+SOURCE is a folder (searched recursively) or a bucket URI (s3://, gs://, abfs://: Ray lists
+and reads it through pyarrow's filesystems). Writes OUT_DIR/qa (one row per `skelview qa
+--json` record: file, kind, joint, frames, value, message, and the whole record as JSON) and
+OUT_DIR/positions (file, joint, frame, x, y, z in metres with +Y up; NaN where the file left
+a value missing), each a folder of Parquet files. Every file whose name ends in an extension
+skelview reads is taken, except .amc (an AMC needs its ASF beside it; load those pairs with
+skelview.load).
 
 On one machine `ray.init()` starts a local Ray. On a cluster the same script runs unchanged:
-set RAY_ADDRESS (`RAY_ADDRESS=ray://head:10001 python examples/ray_qa_parquet.py s3://bucket/takes
-s3://bucket/out`) or submit it (`ray job submit --working-dir . -- python
-examples/ray_qa_parquet.py ...`); every worker needs `pip install skelview` (a runtime_env
-with the wheel, or the cluster image).
+set RAY_ADDRESS (`RAY_ADDRESS=ray://head:10001 python examples/ray_qa_parquet.py
+s3://bucket/takes s3://bucket/out`) or, from the repository root, submit it (`ray job submit
+--working-dir python -- python examples/ray_qa_parquet.py s3://bucket/takes s3://bucket/out`).
+There SOURCE and OUT_DIR must be places every node reaches (a bucket, or a shared
+filesystem), and every worker needs skelview installed (a runtime_env with the wheel, or the
+cluster image).
 """
 
 from __future__ import annotations
@@ -26,17 +31,8 @@ import ray
 
 import skelview
 
-EXTENSIONS = tuple("." + e for f in skelview.formats() for e in f["extensions"])
-
-
-def motion_files(folder: str) -> list[str]:
-    """Every file under `folder` that skelview reads (an .amc needs its .asf: left out)."""
-    out = []
-    for root, _, names in os.walk(folder):
-        for name in sorted(names):
-            if name.lower().endswith(EXTENSIONS) and not name.lower().endswith(".amc"):
-                out.append(os.path.join(root, name))
-    return sorted(out)
+# Every extension skelview reads but .amc (see the module's docstring).
+EXTENSIONS = sorted({e for f in skelview.formats() for e in f["extensions"]} - {"amc"})
 
 
 def qa_rows(row: dict[str, Any]) -> list[dict[str, Any]]:
@@ -82,16 +78,17 @@ def position_rows(row: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def run(folder: str, out_dir: str) -> None:
-    files = motion_files(folder)
-    data = ray.data.read_binary_files(files, include_paths=True)
+def run(source: str, out_dir: str) -> None:
+    # Ray lists SOURCE itself, on whichever filesystem its URI names, so the same call reads a
+    # local folder and a bucket.
+    data = ray.data.read_binary_files(source, include_paths=True, file_extensions=EXTENSIONS)
     data.flat_map(qa_rows).write_parquet(os.path.join(out_dir, "qa"))
     data.flat_map(position_rows).write_parquet(os.path.join(out_dir, "positions"))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("folder")
+    parser.add_argument("source", help="a folder or a bucket URI (s3://, gs://, abfs://)")
     parser.add_argument("out_dir")
     parser.add_argument("--num-cpus", type=int, default=None, help="local Ray only (ignored with RAY_ADDRESS)")
     args = parser.parse_args()
@@ -99,7 +96,7 @@ def main() -> None:
         ray.init()
     else:
         ray.init(num_cpus=args.num_cpus)
-    run(args.folder, args.out_dir)
+    run(args.source, args.out_dir)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,16 @@
 """Type stubs of the extension module (see skelview/__init__.py)."""
 
 import os
-from typing import Any, Literal, Optional, Sequence, Union
+from typing import Any, Literal, Optional, Sequence, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
+__all__ = ["load", "load_bytes", "load_many", "formats", "qa", "convert", "measure", "Motion", "LoadError"]
+
 _Path = Union[str, "os.PathLike[str]"]
+# Frames to pose: indices (negative from the end), a slice, or a bool mask of every frame.
+_Frames = Union[Sequence[int], slice, npt.NDArray[np.integer[Any]], npt.NDArray[np.bool_]]
 
 class LoadError(ValueError):
     """A file that could not be read."""
@@ -17,72 +21,111 @@ class LoadError(ValueError):
     offset: Optional[int]
     message: str
 
+@final
 class Motion:
     """A loaded motion: skeleton, clip, units and axes; a capture's markers and signals."""
 
     @property
-    def path(self) -> str: ...
+    def path(self) -> str:
+        """The file read (the AMC of an ASF/AMC pair)."""
     @property
-    def format(self) -> str: ...
+    def format(self) -> str:
+        """The format's name (`BVH`, `C3D`...)."""
     @property
-    def joint_names(self) -> list[str]: ...
+    def joint_names(self) -> list[str]:
+        """Joint names, parents first (a capture's markers are its joints)."""
     @property
-    def parents(self) -> npt.NDArray[np.int32]: ...
+    def parents(self) -> npt.NDArray[np.int32]:
+        """Each joint's parent index, -1 for roots (int32)."""
     @property
-    def fps(self) -> float: ...
+    def fps(self) -> float:
+        """Frames per second."""
     @property
-    def frame_time(self) -> float: ...
+    def frame_time(self) -> float:
+        """Seconds between frames, as the file states it."""
     @property
-    def frame_count(self) -> int: ...
+    def frame_count(self) -> int:
+        """Number of frames (0 for a skeleton without motion)."""
     @property
-    def takes(self) -> list[str]: ...
+    def takes(self) -> list[str]:
+        """The animations the file holds, when it holds several."""
     @property
-    def take(self) -> Optional[str]: ...
+    def take(self) -> Optional[str]:
+        """The take loaded, or None."""
     @property
-    def units(self) -> str: ...
+    def units(self) -> str:
+        """Length unit of the file (`mm`, `cm`, `m`, `in`...), declared or detected."""
     @property
-    def units_reason(self) -> str: ...
+    def units_reason(self) -> str:
+        """How the unit was settled: `declared` or `detected from the body's height`."""
     @property
-    def up_axis(self) -> str: ...
+    def up_axis(self) -> str:
+        """Up axis of the file (`+Y`, `+Z`...), declared or detected."""
     @property
-    def up_reason(self) -> str: ...
+    def up_reason(self) -> str:
+        """How the up axis was settled: `declared`, or what decided it."""
     @property
-    def warnings(self) -> list[str]: ...
+    def warnings(self) -> list[str]:
+        """Problems that did not stop the load, as the command line prints them."""
     @property
-    def channel_names(self) -> list[str]: ...
+    def channel_names(self) -> list[str]:
+        """`joint.channel` for every column of `channels`."""
     @property
-    def channels(self) -> npt.NDArray[np.float32]: ...
+    def channels(self) -> npt.NDArray[np.float32]:
+        """Channel values, frames x channels (float32), in the file's own units (degrees where the file writes
+        degrees); values the file left missing hold the last valid one (see `missing`)."""
     @property
-    def missing(self) -> npt.NDArray[np.bool_]: ...
+    def missing(self) -> npt.NDArray[np.bool_]:
+        """True where the file held no value (NaN, Inf, a marker's gap), frames x channels (bool)."""
     def positions(
         self,
-        frames: Optional[Sequence[int]] = None,
+        frames: Optional[_Frames] = None,
         *,
         space: Literal["world", "local"] = "world",
         units: Literal["m", "file"] = "m",
         y_up: bool = True,
-    ) -> npt.NDArray[np.float32]: ...
+    ) -> npt.NDArray[np.float32]:
+        """Joint positions, frames x joints x 3 (float32); `frames`: None for every frame, a slice, indices (negative
+        from the end) or a bool mask of every frame. `space="world"`: joint
+        origins; `"local"`: offset from the parent in its frame. `units` metres or the file's; `y_up` turns the
+        axes so +Y is up (world only). NaN where a position rests on a missing value."""
     def rotations(
         self,
-        frames: Optional[Sequence[int]] = None,
+        frames: Optional[_Frames] = None,
         *,
         kind: Literal["quat", "matrix"] = "quat",
         space: Literal["local", "world"] = "local",
-    ) -> npt.NDArray[np.float32]: ...
-    def rest_positions(self, *, units: Literal["m", "file"] = "m", y_up: bool = True) -> npt.NDArray[np.float32]: ...
+    ) -> npt.NDArray[np.float32]:
+        """Joint rotations (float32; `frames` None for every frame): `kind="quat"` (x, y, z, w), frames x joints x 4,
+        or `"matrix"`, frames x joints x 3 x 3. `space="local"`: relative to the parent, file axes; `"world"`:
+        display axes (metres, +Y up)."""
+    def rest_positions(self, *, units: Literal["m", "file"] = "m", y_up: bool = True) -> npt.NDArray[np.float32]:
+        """The rest pose's joint positions, joints x 3 (float32); `units` metres or the file's, `y_up` +Y up."""
     @property
-    def is_capture(self) -> bool: ...
-    def marker_positions(self, *, units: Literal["m", "file"] = "m", y_up: bool = True) -> npt.NDArray[np.float32]: ...
+    def is_capture(self) -> bool:
+        """True for a marker capture (C3D, TRC)."""
+    def marker_positions(self, *, units: Literal["m", "file"] = "m", y_up: bool = True) -> npt.NDArray[np.float32]:
+        """A capture's marker positions, frames x markers x 3 (float32), NaN in gaps; markers are the joints, in
+        order. Raises ValueError when the motion is not a capture."""
     @property
-    def residuals(self) -> npt.NDArray[np.float32]: ...
+    def residuals(self) -> npt.NDArray[np.float32]:
+        """A capture's residuals, frames x markers (float32, the file's units), NaN in gaps."""
     @property
-    def analog(self) -> dict[str, Any]: ...
+    def analog(self) -> dict[str, Any]:
+        """A capture's analog channels: `{"names", "units", "rate", "values"}` (values: samples x channels,
+        float32, scale and offset applied)."""
     @property
-    def events(self) -> list[dict[str, Any]]: ...
-    def force_plates(self) -> list[dict[str, Any]]: ...
-    def to_bvh(self, path: _Path, *, order: str = "ZXY") -> None: ...
-    def to_glb(self, path: _Path) -> None: ...
-    def to_trc(self, path: _Path) -> None: ...
+    def events(self) -> list[dict[str, Any]]:
+        """A capture's events: `{"label", "context", "time"}` each (time in seconds), by time."""
+    def force_plates(self) -> list[dict[str, Any]]:
+        """A capture's force platforms: `{"type", "corners", "force", "moment", "cop", "free_moment"}` each (per
+        analog sample, the lab's frame, float32), or `"error"` where the platform cannot be computed."""
+    def to_bvh(self, path: _Path, *, order: str = "ZXY") -> None:
+        """Writes BVH to `path`, rotations in `order` (X, Y and Z once each, first listed outermost)."""
+    def to_glb(self, path: _Path) -> None:
+        """Writes binary glTF (this take) to `path`, which must end in `.glb`."""
+    def to_trc(self, path: _Path) -> None:
+        """Writes TRC (a capture's markers, or the joints as virtual markers) to `path`, which must end in `.trc`."""
 
 def load(
     path: _Path,
@@ -91,7 +134,9 @@ def load(
     fps: Optional[float] = None,
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,
-) -> Motion: ...
+) -> Motion:
+    """Reads a motion file: BVH, ASF/AMC, HTR/GTR, ACL, H-Anim, FBX, glTF/VRM, C3D or TRC (an `.amc` finds its
+    `.asf`); the GIL is released while parsing. Raises LoadError when the file cannot be read."""
 def load_bytes(
     data: bytes,
     name: str,
@@ -100,24 +145,32 @@ def load_bytes(
     fps: Optional[float] = None,
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,
-) -> Motion: ...
+) -> Motion:
+    """Reads a motion from bytes in memory; `name` (a file name) chooses the format and names it in messages."""
 def load_many(
     paths: Sequence[_Path],
-    *,
     workers: Optional[int] = None,
+    *,
     take: Optional[str] = None,
     fps: Optional[float] = None,
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,
-) -> list[Motion]: ...
-def formats() -> list[dict[str, Any]]: ...
+) -> list[Motion]:
+    """Reads many files in parallel (all cores when `workers` is None, else `workers` threads) with the GIL
+    released; the first file that fails raises its LoadError."""
+def formats() -> list[dict[str, Any]]:
+    """Every format skelview reads: name, description, extensions, whether `convert` writes it, and its options."""
 def qa(
     path_or_motion: Union[_Path, Motion],
     *,
-    kinds: Optional[Sequence[str]] = None,
+    kinds: Optional[Union[str, Sequence[str]]] = None,
     thresholds: Optional[str] = None,
-) -> list[dict[str, Any]]: ...
-def convert(src: _Path, dst: _Path, *, take: Optional[str] = None) -> None: ...
+) -> list[dict[str, Any]]:
+    """The capture checks of a motion or a file: the records of `skelview qa --json`, one dict per finding, then
+    a `summary` dict. `kinds` None runs every check; `thresholds` is TOML text."""
+def convert(src: _Path, dst: _Path, *, take: Optional[str] = None) -> None:
+    """Converts a motion file: the extension of `dst` chooses BVH, glTF (`.glb`/`.gltf`), TRC or (for a C3D's
+    force platforms) OpenSim MOT."""
 def measure(
     motion: Motion,
     *,
@@ -125,5 +178,8 @@ def measure(
     angle: Optional[Sequence[tuple[str, str, str]]] = None,
     speed: Optional[Sequence[str]] = None,
     accel: Optional[Sequence[str]] = None,
-    frames: Optional[Sequence[int]] = None,
-) -> dict[str, npt.NDArray[Any]]: ...
+    frames: Optional[_Frames] = None,
+) -> dict[str, npt.NDArray[Any]]:
+    """Measures over time by joint name (distance, angle at b, speed, accel) at `frames` (None: all). Returns
+    `"frame"` and `"time"` arrays and a float64 array per measure keyed by its label (`distance A B [m]`);
+    units metres, degrees, m/s, m/s^2; NaN where a value rests on missing data."""

@@ -2,8 +2,9 @@
 //! names, and the command line's message.
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
+use skelview_core::export::files::WriteError;
 use skelview_core::formats;
 
 create_exception!(
@@ -35,4 +36,15 @@ pub fn load_error(py: Python<'_>, e: &formats::LoadError) -> PyErr {
 /// A `ValueError` with `message`.
 pub fn value_error(message: impl Into<String>) -> PyErr {
     PyValueError::new_err(message.into())
+}
+
+/// The Python error for a file not written to `path`: an `OSError` when the system refused
+/// (a missing folder, no permission, a full disk), a `ValueError` when the motion or the
+/// extension cannot be written.
+pub fn write_error(path: &std::path::Path, e: &WriteError) -> PyErr {
+    let message = format!("{}: {e}", path.display());
+    match e {
+        WriteError::Io(_) => PyOSError::new_err(message),
+        _ => PyValueError::new_err(message),
+    }
 }

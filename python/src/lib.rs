@@ -8,6 +8,7 @@ mod motion;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rayon::prelude::*;
@@ -19,6 +20,11 @@ use motion::PyMotion;
 
 /// The load options the keyword arguments ask for.
 fn options(take: Option<String>, fps: Option<f64>, bvh_positions: Option<String>, amc_fps: Option<f64>) -> PyResult<LoadOptions> {
+    for (name, rate) in [("fps", fps), ("amc_fps", amc_fps)] {
+        if let Some(r) = rate.filter(|r| !(r.is_finite() && *r > 0.0)) {
+            return Err(value_error(format!("{name} must be a number of frames per second above 0, not {r}")));
+        }
+    }
     let mut o = LoadOptions { take, sample_fps: fps, ..LoadOptions::default() };
     if let Some(rule) = bvh_positions {
         o.format.set("bvh.positions", &rule).map_err(|e| value_error(e.to_string()))?;
@@ -81,7 +87,7 @@ fn load_bytes(
 /// Reads many files in parallel (all cores, or `workers` threads) with the GIL released;
 /// the first file that fails raises its `LoadError`.
 #[pyfunction]
-#[pyo3(signature = (paths, *, workers=None, take=None, fps=None, bvh_positions=None, amc_fps=None))]
+#[pyo3(signature = (paths, workers=None, *, take=None, fps=None, bvh_positions=None, amc_fps=None))]
 #[allow(clippy::too_many_arguments)]
 fn load_many(
     py: Python<'_>,
@@ -93,7 +99,12 @@ fn load_many(
     amc_fps: Option<f64>,
 ) -> PyResult<Vec<PyMotion>> {
     let o = options(take, fps, bvh_positions, amc_fps)?;
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(workers.unwrap_or(0)).build().map_err(|e| value_error(e.to_string()))?;
+    if workers == Some(0) {
+        return Err(value_error("workers must be at least 1 (None: every core)"));
+    }
+    // More threads than files would only start idle ones.
+    let threads = workers.map_or(0, |w| w.min(paths.len().max(1)));
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| value_error(e.to_string()))?;
     let loaded: Vec<Result<Motion, engine::LoadError>> =
         py.detach(|| pool.install(|| paths.par_iter().map(|p| load_path(p, &o)).collect()));
     loaded.into_iter().map(|r| wrap(py, r)).collect()
@@ -120,7 +131,12 @@ fn formats(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
 /// --json` prints, one dict per finding, then a `summary` dict.
 #[pyfunction]
 #[pyo3(signature = (path_or_motion, *, kinds=None, thresholds=None))]
-fn qa(py: Python<'_>, path_or_motion: &Bound<'_, PyAny>, kinds: Option<Vec<String>>, thresholds: Option<String>) -> PyResult<Py<PyAny>> {
+fn qa(
+    py: Python<'_>,
+    path_or_motion: &Bound<'_, PyAny>,
+    kinds: Option<&Bound<'_, PyAny>>,
+    thresholds: Option<String>,
+) -> PyResult<Py<PyAny>> {
     use skelview_core::qa::{self, Kind, Thresholds};
     let (motion, file) = match path_or_motion.extract::<PyRef<'_, PyMotion>>() {
         Ok(m) => (m.inner.clone(), m.inner.source.paths.last().map(|p| p.display().to_string()).unwrap_or_default()),
@@ -130,9 +146,19 @@ fn qa(py: Python<'_>, path_or_motion: &Bound<'_, PyAny>, kinds: Option<Vec<Strin
             (Arc::new(m), path.display().to_string())
         }
     };
+    // One kind's name, a comma-separated list as the command line takes, or a list of names.
     let kinds = match kinds {
         None => Kind::ALL.to_vec(),
-        Some(k) => Kind::parse_list(&k.join(",")).map_err(value_error)?,
+        Some(k) => {
+            let names = match k.extract::<String>() {
+                Ok(one) => one,
+                Err(_) => k
+                    .extract::<Vec<String>>()
+                    .map_err(|_| PyTypeError::new_err("kinds must be a kind's name or a list of names"))?
+                    .join(","),
+            };
+            Kind::parse_list(&names).map_err(value_error)?
+        }
     };
     let thresholds = match thresholds {
         None => Thresholds::default(),
@@ -159,7 +185,7 @@ fn measure<'py>(
     angle: Option<Vec<(String, String, String)>>,
     speed: Option<Vec<String>>,
     accel: Option<Vec<String>>,
-    frames: Option<Vec<i64>>,
+    frames: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use numpy::IntoPyArray;
     use skelview_core::core::measure::{Measure, series};
@@ -179,7 +205,7 @@ fn measure<'py>(
     for j in accel.unwrap_or_default() {
         measures.push(Measure::Acceleration(joint(&j)?));
     }
-    let list = motion.frames(frames)?;
+    let list = motion.frames(frames.as_ref())?;
     let columns = py.detach(|| series(&m, &measures, &list, m.display_from_file(), &|_| true)).unwrap_or_default();
     let d = PyDict::new(py);
     d.set_item("frame", list.iter().map(|&f| f as i64).collect::<Vec<_>>().into_pyarray(py))?;
@@ -201,6 +227,16 @@ fn convert(py: Python<'_>, src: PathBuf, dst: PathBuf, take: Option<String>) -> 
     motion::write(py, &m, &dst)
 }
 
+/// The threads rayon starts when not told: `RAYON_NUM_THREADS` when set above 0, else one
+/// per core.
+fn rayon_default_threads() -> usize {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// The extension module.
 #[pymodule]
 fn _skelview(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -209,7 +245,11 @@ fn _skelview(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // instead of the call waiting for a sleeping worker to wake (after a busy stretch of
     // Python, that wait cost more than the parallelism gained). Fails harmlessly when the
     // pool was already set up.
-    let _ = rayon::ThreadPoolBuilder::new().use_current_thread().build_global();
+    // With one thread the importing thread would be the pool's only worker, and it runs
+    // jobs only while it waits in a call of its own: a call from another Python thread would
+    // wait for ever. So it joins only a pool of two threads or more.
+    let builder = rayon::ThreadPoolBuilder::new();
+    let _ = if rayon_default_threads() >= 2 { builder.use_current_thread() } else { builder }.build_global();
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(load_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(load_many, m)?)?;

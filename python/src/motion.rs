@@ -6,17 +6,18 @@ use std::sync::Arc;
 
 use glam::{Mat3, Mat4, Quat, Vec3};
 use numpy::ndarray::{Array2, Array3, Array4};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PySlice, PySliceMethods};
 use skelview_core::core::batch::{PositionSpace, RotationSpace, joint_positions, joint_rotations};
 use skelview_core::core::capture::Capture;
 use skelview_core::core::{Interpolation, Motion, PoseAt, Sampler};
 use skelview_core::export::{BvhWriteOptions, write_atomically, write_bvh};
 use skelview_core::par::Rayon;
 
-use crate::errors::value_error;
+use crate::errors::{value_error, write_error};
+use skelview_core::export::files::WriteError;
 
 /// A loaded motion (any format): skeleton, clip, units and axes, warnings; a capture's
 /// markers, analog channels, force platforms and events.
@@ -30,19 +31,41 @@ impl PyMotion {
         Self { inner }
     }
 
-    /// Frame numbers asked for (negative from the end), checked; all frames when `None`.
-    pub fn frames(&self, frames: Option<Vec<i64>>) -> PyResult<Vec<usize>> {
-        let n = self.inner.clip.num_frames() as i64;
-        match frames {
-            None => Ok((0..n as usize).collect()),
-            Some(list) => list
-                .into_iter()
-                .map(|f| {
-                    let k = if f < 0 { f + n } else { f };
-                    if (0..n).contains(&k) { Ok(k as usize) } else { Err(PyIndexError::new_err(format!("frame {f} is not in 0..{n}"))) }
-                })
-                .collect(),
+    /// The frames a call asks for, checked: every frame (`None`), a slice, indices (a list,
+    /// a tuple, a range or a NumPy integer array; negative ones count from the end), or a
+    /// boolean mask with one value per frame (a NumPy bool array).
+    pub fn frames(&self, frames: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<usize>> {
+        let n = self.inner.clip.num_frames();
+        let Some(frames) = frames else { return Ok((0..n).collect()) };
+        if let Ok(slice) = frames.cast::<PySlice>() {
+            let s = slice.indices(n as isize)?;
+            return Ok((0..s.slicelength as isize).map(|k| (s.start + k * s.step) as usize).collect());
         }
+        // A mask: a NumPy bool array, or a non-empty list of bools (which would otherwise
+        // read as the indices 0 and 1).
+        let mask = match frames.extract::<PyReadonlyArray1<'_, bool>>() {
+            Ok(array) => Some(array.as_array().to_vec()),
+            Err(_) => frames.extract::<Vec<bool>>().ok().filter(|m| !m.is_empty()),
+        };
+        if let Some(mask) = mask {
+            if mask.len() != n {
+                return Err(PyIndexError::new_err(format!("a frame mask needs {n} values (one per frame), not {}", mask.len())));
+            }
+            return Ok(mask.iter().enumerate().filter(|(_, keep)| **keep).map(|(f, _)| f).collect());
+        }
+        let list: Vec<i64> = frames.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "frames must be None, a slice, a sequence of frame indices or a bool mask of {n} frames, not {}",
+                frames.get_type().name().map_or_else(|_| "that".to_owned(), |t| t.to_string())
+            ))
+        })?;
+        let n = n as i64;
+        list.into_iter()
+            .map(|f| {
+                let k = if f < 0 { f + n } else { f };
+                if (0..n).contains(&k) { Ok(k as usize) } else { Err(PyIndexError::new_err(format!("frame {f} is not in 0..{n}"))) }
+            })
+            .collect()
     }
 
     /// File space to the asked units and axes.
@@ -186,7 +209,9 @@ impl PyMotion {
         let mut mask = vec![false; n * c];
         for r in m.clip.missing() {
             for f in r.first as usize..=r.last as usize {
-                mask[f * c + r.channel as usize] = true;
+                if let Some(slot) = mask.get_mut(f * c + r.channel as usize) {
+                    *slot = true;
+                }
             }
         }
         Ok(Array2::from_shape_vec((n, c), mask).map_err(|e| value_error(e.to_string()))?.into_pyarray(py))
@@ -200,12 +225,12 @@ impl PyMotion {
     fn positions<'py>(
         &self,
         py: Python<'py>,
-        frames: Option<Vec<i64>>,
+        frames: Option<Bound<'py, PyAny>>,
         space: &str,
         units: &str,
         y_up: bool,
     ) -> PyResult<Bound<'py, PyArray3<f32>>> {
-        let frames = self.frames(frames)?;
+        let frames = self.frames(frames.as_ref())?;
         let local = match space {
             "world" => false,
             "local" => true,
@@ -222,8 +247,8 @@ impl PyMotion {
     /// frames × joints × 3 × 3; `space="local"` (relative to the parent, file axes) or
     /// `"world"` (display axes: metres, +Y up).
     #[pyo3(signature = (frames=None, *, kind="quat", space="local"))]
-    fn rotations<'py>(&self, py: Python<'py>, frames: Option<Vec<i64>>, kind: &str, space: &str) -> PyResult<Bound<'py, PyAny>> {
-        let frames = self.frames(frames)?;
+    fn rotations<'py>(&self, py: Python<'py>, frames: Option<Bound<'py, PyAny>>, kind: &str, space: &str) -> PyResult<Bound<'py, PyAny>> {
+        let frames = self.frames(frames.as_ref())?;
         let world = match space {
             "world" => true,
             "local" => false,
@@ -356,25 +381,26 @@ impl PyMotion {
         Ok(list)
     }
 
-    /// Writes BVH (rotations in `order`, first listed outermost).
+    /// Writes BVH to `path` (rotations in `order`, any order of X, Y and Z, first listed
+    /// outermost).
     #[pyo3(signature = (path, *, order="ZXY"))]
     fn to_bvh(&self, py: Python<'_>, path: std::path::PathBuf, order: &str) -> PyResult<()> {
-        let chars: Vec<char> = order.chars().collect();
-        let [a, b, c] = chars[..] else { return Err(value_error(format!("order must be three axes such as ZXY, not {order:?}"))) };
-        let options = BvhWriteOptions { order: [a, b, c] };
+        let order = BvhWriteOptions::parse_order(order)
+            .ok_or_else(|| value_error(format!("order must name X, Y and Z once each, such as \"ZXY\", not {order:?}")))?;
+        let options = BvhWriteOptions { order };
         let m = self.inner.clone();
-        py.detach(|| write_atomically(&path, |out| write_bvh(&m, &options, out)))
-            .map_err(|e| value_error(format!("{}: {e}", path.display())))
+        py.detach(|| write_atomically(&path, |out| write_bvh(&m, &options, out))).map_err(|e| write_error(&path, &WriteError::Io(e)))
     }
 
-    /// Writes binary glTF (this take).
+    /// Writes binary glTF (this take) to `path`, which must end in `.glb`.
     fn to_glb(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
-        write(py, &self.inner, &path.with_extension("glb"))
+        write(py, &self.inner, &with_extension(path, "glb")?)
     }
 
-    /// Writes TRC (a capture's markers, or the joints as virtual markers).
+    /// Writes TRC (a capture's markers, or the joints as virtual markers) to `path`, which
+    /// must end in `.trc`.
     fn to_trc(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
-        write(py, &self.inner, &path.with_extension("trc"))
+        write(py, &self.inner, &with_extension(path, "trc")?)
     }
 
     fn __repr__(&self) -> String {
@@ -397,6 +423,14 @@ impl PyMotion {
 
 /// Writes `m` to `dst` in the format its extension names (the engine's one file writer).
 pub fn write(py: Python<'_>, m: &Motion, dst: &Path) -> PyResult<()> {
-    py.detach(|| skelview_core::export::files::write_file(m, dst, &BvhWriteOptions::default()))
-        .map_err(|e| value_error(format!("{}: {e}", dst.display())))
+    py.detach(|| skelview_core::export::files::write_file(m, dst, &BvhWriteOptions::default())).map_err(|e| write_error(dst, &e))
+}
+
+/// `path` when it ends in `.ext` (any case): a writer named for one format does not write
+/// another, nor quietly to a name the caller did not give.
+fn with_extension(path: std::path::PathBuf, ext: &str) -> PyResult<std::path::PathBuf> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case(ext) => Ok(path),
+        _ => Err(value_error(format!("{}: to_{ext} writes a .{ext} file (skelview.convert writes the other formats)", path.display()))),
+    }
 }

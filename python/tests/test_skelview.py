@@ -1,6 +1,9 @@
 """The Python package against the command line: same files, same numbers, same errors."""
 
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -97,8 +100,15 @@ def test_load_bytes_equals_load(corpus):
     assert a.joint_names == b.joint_names
 
 
-@pytest.mark.parametrize("text", [b"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xposition Ypos", b"\x00\x01binary junk\xff" * 20])
-def test_load_errors_carry_the_command_lines_place(tmp_path, cli, text):
+@pytest.mark.parametrize(
+    "text, place",
+    [
+        (b"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xposition Ypos", (5, 24)),
+        (b"HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 1 Xposition\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n1\n2x\n", (11, 1)),
+        (b"\x00\x01binary junk\xff" * 20, (1, 1)),
+    ],
+)
+def test_load_errors_carry_the_command_lines_place(tmp_path, cli, text, place):
     path = tmp_path / "bad.bvh"
     path.write_bytes(text)
     with pytest.raises(skelview.LoadError) as e:
@@ -107,8 +117,9 @@ def test_load_errors_carry_the_command_lines_place(tmp_path, cli, text):
     assert r.returncode != 0
     assert str(e.value) == r.stderr.strip().splitlines()[-1]
     assert isinstance(e.value, ValueError)
-    if e.value.line is not None:
-        assert f"{path}:{e.value.line}:{e.value.col}:" in r.stderr
+    assert (e.value.line, e.value.col) == place, str(e.value)
+    assert f"{path}:{e.value.line}:{e.value.col}:" in r.stderr
+    assert e.value.path == str(path) and e.value.message == str(e.value)
 
 
 def test_a_truncated_c3d_names_its_byte(tmp_path, corpus):
@@ -212,11 +223,103 @@ def test_bad_arguments_are_value_errors(corpus):
     assert m.positions([-1]).shape[0] == 1
 
 
+def test_frames_as_slices_masks_ranges_and_arrays(corpus):
+    m = skelview.load(corpus / "bvh/cmu_cgspeed_01_01.bvh")
+    every = m.positions()
+    n = m.frame_count
+    for frames, want in [
+        (slice(10, 200, 7), list(range(10, 200, 7))),
+        (slice(None, None, -500), list(range(n - 1, -1, -500))),
+        (slice(-3, None), [n - 3, n - 2, n - 1]),
+        (slice(5, 5), []),
+        (range(0, 40, 9), [0, 9, 18, 27, 36]),
+        (np.array([3, -1, 3], dtype=np.int32), [3, n - 1, 3]),
+        (np.arange(n) % 100 == 0, list(range(0, n, 100))),
+    ]:
+        got = m.positions(frames)
+        assert got.shape == (len(want), len(m.joint_names), 3), frames
+        np.testing.assert_array_equal(got, every[want])
+        np.testing.assert_array_equal(m.rotations(frames), m.rotations(want))
+    assert list(skelview.measure(m, speed=["Head"], frames=slice(0, 30, 10))["frame"]) == [0, 10, 20]
+    with pytest.raises(IndexError, match=f"needs {n} values"):
+        m.positions(np.ones(3, dtype=bool))
+    with pytest.raises(TypeError, match="slice, a sequence of frame indices"):
+        m.positions(5)
+    with pytest.raises(ValueError):
+        m.positions(slice(0, 10, 0))
+
+
+def test_arguments_are_checked_and_write_errors_are_os_errors(tmp_path, corpus):
+    path = corpus / "bvh/cmu_cgspeed_01_01.bvh"
+    m = skelview.load(path)
+    for bad in ["xyz", "ZZX", "ZX", "abc"]:
+        if sorted(bad.upper()) == ["X", "Y", "Z"]:
+            m.to_bvh(tmp_path / "lower.bvh", order=bad)
+            assert "Xrotation Yrotation Zrotation" in (tmp_path / "lower.bvh").read_text()
+            continue
+        with pytest.raises(ValueError, match="X, Y and Z once each"):
+            m.to_bvh(tmp_path / "o.bvh", order=bad)
+    with pytest.raises(ValueError, match="to_glb writes a .glb file"):
+        m.to_glb(tmp_path / "a.gltf")
+    with pytest.raises(ValueError, match="to_trc writes a .trc file"):
+        m.to_trc(tmp_path / "a")
+    assert not list(tmp_path.glob("a.*"))
+    for write in [lambda p: m.to_bvh(p / "a.bvh"), lambda p: m.to_glb(p / "a.glb"), lambda p: skelview.convert(path, p / "a.bvh")]:
+        with pytest.raises(OSError):
+            write(tmp_path / "no such folder")
+    for rate in [0, -24.0, float("nan"), float("inf")]:
+        with pytest.raises(ValueError, match="fps must be"):
+            skelview.load(path, fps=rate)
+        with pytest.raises(ValueError, match="amc_fps must be"):
+            skelview.load(path, amc_fps=rate)
+    with pytest.raises(ValueError, match="workers must be at least 1"):
+        skelview.load_many([path], workers=0)
+    assert len(skelview.load_many([path, path], workers=10_000)) == 2
+    assert skelview.qa(m, kinds="pop") == skelview.qa(m, kinds=["pop"]) == skelview.qa(m, kinds="pop,pop")
+    with pytest.raises(TypeError, match="kinds must be"):
+        skelview.qa(m, kinds=3)
+    with pytest.raises(ValueError):
+        skelview.qa(m, kinds="popcorn")
+    # A list of Python bools is a mask, not the indices 0 and 1.
+    mask = [False] * m.frame_count
+    mask[7] = mask[9] = True
+    np.testing.assert_array_equal(m.positions(mask), m.positions([7, 9]))
+    assert m.positions([]).shape == (0, len(m.joint_names), 3)
+
+
+def test_one_thread_pool_serves_calls_from_other_threads(tmp_path, corpus):
+    # With one rayon thread the importing thread must not be the pool's only worker: a call
+    # from another Python thread would wait for ever while it sits in Python.
+    script = tmp_path / "one.py"
+    script.write_text(
+        "import sys, threading, skelview\n"
+        "out = []\n"
+        "t = threading.Thread(target=lambda: out.append(skelview.load(sys.argv[1]).positions().shape), daemon=True)\n"
+        "t.start(); t.join(60)\n"
+        "sys.exit(0 if out else 3)\n"
+    )
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    r = subprocess.run([sys.executable, str(script), str(corpus / "bvh/cmu_cgspeed_01_01.bvh")], env=env, timeout=120)
+    assert r.returncode == 0, "a call from another thread did not finish under RAYON_NUM_THREADS=1"
+
+
 def test_the_stubs_pass_mypy_strict(tmp_path):
-    mypy = pytest.importorskip("mypy.api")
+    if os.environ.get("CI") in ("true", "1"):
+        import mypy.api as mypy
+    else:
+        mypy = pytest.importorskip("mypy.api")
     example = Path(__file__).with_name("typed_example.py")
     out, err, status = mypy.run(["--strict", str(example)])
     assert status == 0, out + err
+
+
+def test_the_stubs_match_the_module(tmp_path):
+    # Every name, argument, default and keyword-only marker of the stubs against the compiled
+    # module's own signatures (mypy's stubtest), so the two cannot drift apart.
+    if os.environ.get("CI") not in ("true", "1"):
+        pytest.importorskip("mypy.stubtest")
+    r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "skelview._skelview"], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_measure_equals_the_command_line(corpus, cli):
