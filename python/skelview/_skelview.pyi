@@ -164,10 +164,11 @@ def qa(
     path_or_motion: Union[_Path, Motion],
     *,
     kinds: Optional[Union[str, Sequence[str]]] = None,
-    thresholds: Optional[str] = None,
+    thresholds: Optional[Union[str, dict[str, dict[str, float]]]] = None,
 ) -> list[dict[str, Any]]:
     """The capture checks of a motion or a file: the records of `skelview qa --json`, one dict per finding, then
-    a `summary` dict. `kinds` None runs every check; `thresholds` is TOML text."""
+    a `summary` dict. `kinds` None runs every check (or a name, "pop,jitter", a list); `thresholds` is TOML text
+    or a dict of the same tables (`{"pop": {"factor": 10.0}}`)."""
 def convert(src: _Path, dst: _Path, *, take: Optional[str] = None) -> None:
     """Converts a motion file: the extension of `dst` chooses BVH, glTF (`.glb`/`.gltf`), TRC or (for a C3D's
     force platforms) OpenSim MOT."""

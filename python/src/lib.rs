@@ -135,7 +135,7 @@ fn qa(
     py: Python<'_>,
     path_or_motion: &Bound<'_, PyAny>,
     kinds: Option<&Bound<'_, PyAny>>,
-    thresholds: Option<String>,
+    thresholds: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     use skelview_core::qa::{self, Kind, Thresholds};
     let (motion, file) = match path_or_motion.extract::<PyRef<'_, PyMotion>>() {
@@ -160,9 +160,19 @@ fn qa(
             Kind::parse_list(&names).map_err(value_error)?
         }
     };
+    // TOML text (the command line's `--thresholds` file) or a dict of the same tables.
     let thresholds = match thresholds {
         None => Thresholds::default(),
-        Some(text) => Thresholds::from_toml(&text).map_err(value_error)?,
+        Some(t) => match t.extract::<String>() {
+            Ok(text) => Thresholds::from_toml(&text).map_err(value_error)?,
+            Err(_) if t.is_instance_of::<PyDict>() => {
+                let json: String = py.import("json")?.call_method1("dumps", (t,))?.extract()?;
+                let parsed: Thresholds = serde_json::from_str(&json).map_err(|e| value_error(format!("thresholds: {e}")))?;
+                parsed.check().map_err(value_error)?;
+                parsed
+            }
+            Err(_) => return Err(PyTypeError::new_err("thresholds must be TOML text or a dict such as {\"pop\": {\"factor\": 10.0}}")),
+        },
     };
     let records = py.detach(|| {
         let report = qa::analyse(&motion, &thresholds, &kinds, &|_| {});

@@ -280,6 +280,15 @@ def test_arguments_are_checked_and_write_errors_are_os_errors(tmp_path, corpus):
         skelview.qa(m, kinds=3)
     with pytest.raises(ValueError):
         skelview.qa(m, kinds="popcorn")
+    # Thresholds as a dict give what the same TOML gives, and are checked as strictly.
+    strict = skelview.qa(m, kinds=["pop", "jitter"], thresholds={"pop": {"factor": 2.0}, "jitter": {"rms_mm": 0.5}})
+    assert strict == skelview.qa(m, kinds=["pop", "jitter"], thresholds="[pop]\nfactor = 2.0\n[jitter]\nrms_mm = 0.5\n")
+    assert len(strict) > len(skelview.qa(m, kinds=["pop", "jitter"]))
+    for bad in [{"pop": {"fator": 2.0}}, {"pop": {"factor": -1.0}}, {"popcorn": {}}, {"pop": {"factor": "high"}}]:
+        with pytest.raises(ValueError):
+            skelview.qa(m, thresholds=bad)
+    with pytest.raises(TypeError, match="thresholds must be"):
+        skelview.qa(m, thresholds=3)
     # A list of Python bools is a mask, not the indices 0 and 1.
     mask = [False] * m.frame_count
     mask[7] = mask[9] = True
