@@ -121,7 +121,8 @@ class Motion:
         """A capture's force platforms: `{"type", "corners", "force", "moment", "cop", "free_moment"}` each (per
         analog sample, the lab's frame, float32), or `"error"` where the platform cannot be computed."""
     def to_bvh(self, path: _Path, *, order: str = "ZXY") -> None:
-        """Writes BVH to `path`, rotations in `order` (X, Y and Z once each, first listed outermost)."""
+        """Writes BVH to `path`, which must end in `.bvh`; rotations in `order` (X, Y and Z once each, first listed
+        outermost)."""
     def to_glb(self, path: _Path) -> None:
         """Writes binary glTF (this take) to `path`, which must end in `.glb`."""
     def to_trc(self, path: _Path) -> None:

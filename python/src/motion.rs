@@ -13,11 +13,10 @@ use pyo3::types::{PyDict, PyList, PySlice, PySliceMethods};
 use skelview_core::core::batch::{PositionSpace, RotationSpace, joint_positions, joint_rotations};
 use skelview_core::core::capture::Capture;
 use skelview_core::core::{Interpolation, Motion, PoseAt, Sampler};
-use skelview_core::export::{BvhWriteOptions, write_atomically, write_bvh};
+use skelview_core::export::BvhWriteOptions;
 use skelview_core::par::Rayon;
 
 use crate::errors::{value_error, write_error};
-use skelview_core::export::files::WriteError;
 
 /// A loaded motion (any format): skeleton, clip, units and axes, warnings; a capture's
 /// markers, analog channels, force platforms and events.
@@ -381,15 +380,13 @@ impl PyMotion {
         Ok(list)
     }
 
-    /// Writes BVH to `path` (rotations in `order`, any order of X, Y and Z, first listed
-    /// outermost).
+    /// Writes BVH to `path`, which must end in `.bvh` (rotations in `order`, any order of X,
+    /// Y and Z, first listed outermost).
     #[pyo3(signature = (path, *, order="ZXY"))]
     fn to_bvh(&self, py: Python<'_>, path: std::path::PathBuf, order: &str) -> PyResult<()> {
         let order = BvhWriteOptions::parse_order(order)
             .ok_or_else(|| value_error(format!("order must name X, Y and Z once each, such as \"ZXY\", not {order:?}")))?;
-        let options = BvhWriteOptions { order };
-        let m = self.inner.clone();
-        py.detach(|| write_atomically(&path, |out| write_bvh(&m, &options, out))).map_err(|e| write_error(&path, &WriteError::Io(e)))
+        write_with(py, &self.inner, &with_extension(path, "bvh")?, &BvhWriteOptions { order })
     }
 
     /// Writes binary glTF (this take) to `path`, which must end in `.glb`.
@@ -423,7 +420,12 @@ impl PyMotion {
 
 /// Writes `m` to `dst` in the format its extension names (the engine's one file writer).
 pub fn write(py: Python<'_>, m: &Motion, dst: &Path) -> PyResult<()> {
-    py.detach(|| skelview_core::export::files::write_file(m, dst, &BvhWriteOptions::default())).map_err(|e| write_error(dst, &e))
+    write_with(py, m, dst, &BvhWriteOptions::default())
+}
+
+/// [`write`], with a BVH's rotation order.
+fn write_with(py: Python<'_>, m: &Motion, dst: &Path, bvh: &BvhWriteOptions) -> PyResult<()> {
+    py.detach(|| skelview_core::export::files::write_file(m, dst, bvh)).map_err(|e| write_error(dst, &e))
 }
 
 /// `path` when it ends in `.ext` (any case): a writer named for one format does not write

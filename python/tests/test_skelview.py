@@ -259,6 +259,8 @@ def test_arguments_are_checked_and_write_errors_are_os_errors(tmp_path, corpus):
             continue
         with pytest.raises(ValueError, match="X, Y and Z once each"):
             m.to_bvh(tmp_path / "o.bvh", order=bad)
+    with pytest.raises(ValueError, match="to_bvh writes a .bvh file"):
+        m.to_bvh(tmp_path / "a.txt")
     with pytest.raises(ValueError, match="to_glb writes a .glb file"):
         m.to_glb(tmp_path / "a.gltf")
     with pytest.raises(ValueError, match="to_trc writes a .trc file"):
