@@ -227,7 +227,10 @@ pub fn parse(b: &[u8], start: usize, proc: Processor, warnings: &mut Vec<RawWarn
         let next = proc.i16([next[0], next[1]]);
         let body = name_end + 2;
         if id < 0 {
-            by_id.insert(-id, name.clone());
+            // Group -128 has no positive id, so no parameter can name it (ids go to 127).
+            if let Some(group_id) = id.checked_neg() {
+                by_id.insert(group_id, name.clone());
+            }
             groups.push(name);
         } else {
             match param(b, body, proc) {
@@ -296,6 +299,21 @@ mod tests {
             assert_eq!(dec_f32(dec), v);
         }
         assert_eq!(dec_f32([0, 0, 0, 0]), 0.0);
+    }
+
+    /// A group numbered -128 (the fuzzer's find: negating it overflowed) is listed and owns
+    /// no parameter; the parameter after it is read and warned about.
+    #[test]
+    fn a_group_numbered_minus_128_is_read() {
+        let mut b = vec![0u8; 4];
+        b.extend_from_slice(&[1, 0x80, b'G', 3, 0, 0]);
+        b.extend_from_slice(&[1, 1, b'P', 7, 0, 2, 0, 42, 0, 0]);
+        b.extend_from_slice(&[0, 0]);
+        let mut warnings = Vec::new();
+        let params = parse(&b, 0, Processor::Intel, &mut warnings).unwrap();
+        assert_eq!(params.groups, ["G"]);
+        assert_eq!(params.len(), 1);
+        assert!(warnings[0].message.contains("belongs to group 1, which has no entry"), "{warnings:?}");
     }
 
     #[test]
