@@ -2,7 +2,7 @@
 //! corpus file, one skeleton and sixteen. Run: `cargo bench --bench pose`.
 
 use skelview::app::ClipEdit;
-use skelview_render::scene::ClipId;
+use skelview_scene::ClipId;
 use std::hint::black_box;
 use std::path::Path;
 
@@ -10,8 +10,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use skelview_core::core::Interpolation;
 use skelview_core::core::pose::{self, GlobalPose, LocalPose};
 use skelview_core::formats;
-use skelview_render::scene::draw as scene;
-use skelview_render::scene::{DrawData, Style};
+use skelview_scene::draw as scene;
+use skelview_scene::{DrawData, Style};
 
 fn pose_bench(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bvh/mocapnet_05_01_165joints_mixedorder.bvh");

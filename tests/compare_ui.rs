@@ -3,7 +3,7 @@
 //! the window does, so that commands take effect.
 
 use skelview::app::{ClipEdit, SceneEdit};
-use skelview_render::scene::ClipId;
+use skelview_scene::ClipId;
 use std::sync::Arc;
 
 use egui_kittest::Harness;
@@ -11,7 +11,7 @@ use egui_kittest::kittest::Queryable;
 use skelview::app::Viewer;
 use skelview_core::core::PlaybackCommand;
 use skelview_core::formats::{LoadOptions, LoadRequest, Source};
-use skelview_render::scene::Layout;
+use skelview_scene::Layout;
 
 fn request(name: &str) -> LoadRequest {
     LoadRequest::single(

@@ -12,9 +12,9 @@ use std::sync::Arc;
 
 use skelview_core::core::Motion;
 use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
-use skelview_render::render::offscreen::{self, Gpu};
-use skelview_render::render::sequence::Offscreen;
-use skelview_render::scene::{FrameSpec, Layout, Scene, Style, ViewPreset, framing};
+use skelview_render::offscreen::{self, Gpu};
+use skelview_scene::{FrameSpec, Layout, Scene, Style, ViewPreset, framing};
+use skelview_video::Offscreen;
 
 const SIZE: (u32, u32) = (320, 240);
 /// Largest difference of a channel (0-255) that still counts as the same pixel.
@@ -65,7 +65,7 @@ fn differing(a: &[u8], b: &[u8], tolerance: u8) -> usize {
 fn check(name: &str, rgba: &[u8]) {
     let path = golden_path(name);
     if std::env::var("SKELVIEW_UPDATE_GOLDEN").is_ok_and(|v| v == "1") {
-        offscreen::write_png(&path, SIZE, rgba).unwrap();
+        skelview_video::write_png(&path, SIZE, rgba).unwrap();
         eprintln!("updated {}", path.display());
         return;
     }
@@ -76,7 +76,7 @@ fn check(name: &str, rgba: &[u8]) {
     if bad > allowed {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/golden-diff");
         std::fs::create_dir_all(&dir).unwrap();
-        offscreen::write_png(&dir.join(format!("{name}.actual.png")), SIZE, rgba).unwrap();
+        skelview_video::write_png(&dir.join(format!("{name}.actual.png")), SIZE, rgba).unwrap();
         panic!("{name}: {bad} pixels differ from {} (at most {allowed}); the picture is in {}", path.display(), dir.display());
     }
 }

@@ -9,9 +9,9 @@ use glam::Vec3;
 use skelview_core::core::Motion;
 use skelview_core::core::pose::{self, GlobalPose, LocalPose};
 use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
-use skelview_render::render::offscreen::{self, Gpu};
-use skelview_render::render::sequence::Offscreen;
-use skelview_render::scene::{BACKGROUND, FrameSpec, Layout, Scene, Style, ViewPreset, framing};
+use skelview_render::offscreen::{self, Gpu};
+use skelview_scene::{BACKGROUND, FrameSpec, Layout, Scene, Style, ViewPreset, framing};
+use skelview_video::Offscreen;
 
 fn gpu() -> Option<Gpu> {
     match offscreen::headless() {
@@ -218,7 +218,7 @@ fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
     std::fs::remove_dir_all(&dir).ok();
 
     // With a second clip side by side, every exported frame shows both, each in its colour.
-    use skelview_render::scene::PALETTE;
+    use skelview_scene::PALETTE;
     v.add(LoadRequest::single(
         &skelview_core::formats::bvh::Bvh,
         Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
@@ -248,8 +248,8 @@ fn two_viewer_clips_appear_in_their_colours() {
     let Some(gpu) = gpu() else { return };
     use skelview::app::{Command, Viewer};
     use skelview_core::core::PlaybackCommand;
-    use skelview_render::render::renderer::{RenderTarget, SkeletonRenderer};
-    use skelview_render::scene::{Layout, PALETTE};
+    use skelview_render::renderer::{RenderTarget, SkeletonRenderer};
+    use skelview_scene::{Layout, PALETTE};
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
     v.open(LoadRequest::single(
         &skelview_core::formats::bvh::Bvh,
@@ -275,10 +275,10 @@ fn two_viewer_clips_appear_in_their_colours() {
     v.view.aspect = 320.0 / 240.0;
     v.commands.push(Command::Playback(PlaybackCommand::Pause));
     // Front view first: side by side spreads along the screen's X as it is when chosen.
-    v.commands.push(Command::Camera(CameraEdit::Preset(skelview_render::scene::ViewPreset::Front)));
+    v.commands.push(Command::Camera(CameraEdit::Preset(skelview_scene::ViewPreset::Front)));
     v.commands.push(Command::Scene(SceneEdit::Layout(Layout::SideBySide)));
     // The first frames only, so that framing fits the two bodies rather than the walk.
-    v.commands.push(Command::Scene(SceneEdit::PoseMode(skelview_render::scene::PoseMode::FirstFrame)));
+    v.commands.push(Command::Scene(SceneEdit::PoseMode(skelview_scene::PoseMode::FirstFrame)));
     v.update(0.0);
     v.update(0.0);
     let mut renderer = SkeletonRenderer::new(&gpu.device, wgpu::TextureFormat::Rgba8UnormSrgb, 1);
@@ -316,7 +316,7 @@ fn the_viewer_and_the_command_line_compose_the_same_scene() {
     // No adapter needed: this compares draw data, not pixels.
     use skelview::app::{Command, Viewer};
     use skelview_core::core::PlaybackCommand;
-    use skelview_render::scene::DrawData;
+    use skelview_scene::DrawData;
     let a = Arc::new(load("a.bvh", skelview_core::formats::SAMPLE_BVH));
     // A second take: the same skeleton with its root moved and a few frames later.
     let mut b = (*a).clone();

@@ -10,7 +10,7 @@
 mod common;
 use common::{have_gpu, wait};
 use skelview::app::{ClipEdit, SelectionEdit};
-use skelview_render::scene::ClipId;
+use skelview_scene::ClipId;
 
 use std::sync::Arc;
 

@@ -17,7 +17,7 @@ fn loaded() -> Viewer {
     );
     let motion = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
-    v.session.scene = skelview_render::scene::Scene::from_motions([Arc::new(motion)]);
+    v.session.scene = skelview_scene::Scene::from_motions([Arc::new(motion)]);
     v.session.reclock();
     v.update(0.0);
     v

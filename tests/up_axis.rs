@@ -189,9 +189,9 @@ const SIZE: u32 = 256;
 /// Renders `m` at its first frame, front view, and returns how many pixels differ from the
 /// background, and the rows (top, bottom) the drawing spans; `None` without an adapter.
 fn render_rows(m: &Motion) -> Option<(usize, u32, u32)> {
-    use skelview_render::render::offscreen;
-    use skelview_render::render::sequence::Offscreen;
-    use skelview_render::scene::{BACKGROUND, FrameSpec, Layout, Scene, Style, ViewPreset, framing};
+    use skelview_render::offscreen;
+    use skelview_scene::{BACKGROUND, FrameSpec, Layout, Scene, Style, ViewPreset, framing};
+    use skelview_video::Offscreen;
     let gpu = match offscreen::headless() {
         Ok(g) => g,
         Err(e) if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") => panic!("CI needs a graphics adapter: {e}"),

@@ -3,7 +3,7 @@
 
 use super::{CameraEdit, Command, Dialog, FilesCommand, JobCommand, SelectionEdit, Viewer, WindowEdit};
 use skelview_core::core::PlaybackCommand;
-use skelview_render::scene::ViewPreset;
+use skelview_scene::ViewPreset;
 
 /// A key an action can be bound to (the UI maps it to its toolkit's key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use skelview_core::core::{LengthUnit, Motion, UpAxis};
 use skelview_core::qa::{self, Kind, Report, Space, Thresholds};
-use skelview_render::scene::{ClipView, PoseMode};
+use skelview_scene::{ClipView, PoseMode};
 
 use crate::tasks::{Keyed, TaskError, Waker};
 

@@ -12,7 +12,7 @@ use super::view::IssueSort;
 use crate::tasks::TaskId;
 use skelview_core::core::{Interpolation, LengthDisplay, LengthUnit, PlaybackCommand, UpAxis};
 use skelview_core::qa::{Kind, Thresholds};
-use skelview_render::scene::{ClipId, CompareMode, Layout, Overlays, PoseMode, Style, ViewPreset};
+use skelview_scene::{ClipId, CompareMode, Layout, Overlays, PoseMode, Style, ViewPreset};
 
 /// A change requested by the UI, applied once per frame by the owner of what it changes.
 #[derive(Clone, Debug, PartialEq)]

@@ -12,9 +12,9 @@ use thiserror::Error;
 
 use skelview_core::core::Motion;
 use skelview_core::formats::mnm::NameMap;
-use skelview_render::render::offscreen::{self, RenderError};
-use skelview_render::render::sequence::{Offscreen, render_sequence, render_video};
-use skelview_render::scene::{FrameSpec, OrbitCamera, Scene};
+use skelview_render::offscreen::{self, RenderError};
+use skelview_scene::{FrameSpec, OrbitCamera, Scene};
+use skelview_video::{Offscreen, SequenceError, render_sequence, render_video};
 
 use super::{AppError, Command};
 use crate::tasks::{Priority, Progress, Task, TaskError, TaskId, Waker};
@@ -30,9 +30,15 @@ pub enum ExportError {
         /// The system's reason.
         source: std::io::Error,
     },
-    /// Rendering (or encoding the video) failed.
+    /// Rendering failed.
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// Rendering a sequence or encoding the video failed.
+    #[error(transparent)]
+    Sequence(#[from] SequenceError),
+    /// The picture could not be written.
+    #[error(transparent)]
+    Png(#[from] skelview_video::PngError),
 }
 
 /// Why a name map could not be read.
@@ -234,7 +240,7 @@ impl Jobs {
         if let Some(path) = to {
             return self.start("Saving screenshot", waker, move |_| {
                 let pixels = render().map_err(ExportError::from)?;
-                offscreen::write_png(&path, size, &pixels).map_err(ExportError::from)?;
+                skelview_video::write_png(&path, size, &pixels).map_err(ExportError::from)?;
                 Ok(format!("wrote {} ({}x{})", path.display(), size.0, size.1))
             });
         }

@@ -13,7 +13,7 @@ use skelview_core::core::{GlobalPose, Motion, PlaybackCommand, Sampler};
 use skelview_core::formats::{FormatOptions, LoadOptions};
 
 use crate::tasks::TaskError;
-use skelview_render::scene::{self, ClipId, DrawData, FrameSpec, OverlapCurve, OverlapInput, PoseMode};
+use skelview_scene::{self as scene, ClipId, DrawData, FrameSpec, OverlapCurve, OverlapInput, PoseMode};
 
 pub mod actions;
 mod checks;

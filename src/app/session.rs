@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::tasks::{LoadEvent, LoadTask, Loaded, TaskEvent};
 use skelview_core::core::{Clip, Motion, Playback, PlaybackCommand, Skeleton};
-use skelview_render::scene::{ClipId, ClipView, PoseMode, Scene, first_free, match_start, shared_end_secs};
+use skelview_scene::{ClipId, ClipView, PoseMode, Scene, first_free, match_start, shared_end_secs};
 
 /// A load in progress (one loader thread, one or more files).
 pub struct Loading {

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use skelview_core::core::Interpolation;
 use skelview_core::core::units::{LengthUnit, UpAxis};
 use skelview_core::formats::FormatOptions;
-use skelview_render::scene::Style;
+use skelview_scene::Style;
 
 /// What the user chose for one file.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -4,7 +4,7 @@ use super::*;
 use glam::Vec2;
 use skelview_core::core::LengthUnit;
 use skelview_core::formats::{LoadRequest, Source};
-use skelview_render::scene::{CompareMode, PALETTE};
+use skelview_scene::{CompareMode, PALETTE};
 
 fn viewer() -> Viewer {
     Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), Settings::default())

@@ -1,7 +1,7 @@
 //! How the scene is looked at: the camera, the selection, and which windows are open.
 //! Plain data; commands change it.
 
-use skelview_render::scene::OrbitCamera;
+use skelview_scene::OrbitCamera;
 
 /// The view's state.
 #[derive(Clone, Debug, PartialEq)]

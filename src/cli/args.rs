@@ -16,8 +16,8 @@ use skelview_core::formats::LoadOptions;
 use skelview_core::formats::acclaim::FRAME_RATE;
 use skelview_core::formats::bvh::POSITIONS;
 use skelview_core::qa::Kind;
-use skelview_render::scene::OrbitCamera;
-use skelview_render::scene::{Layout, ViewPreset};
+use skelview_scene::OrbitCamera;
+use skelview_scene::{Layout, ViewPreset};
 
 /// The whole command line.
 #[derive(Parser, Debug)]

@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use super::{Args, ExitCode, fail, load_all};
 use skelview_core::core::Motion;
-use skelview_render::render::offscreen::{self, Gpu, RenderError};
-use skelview_render::render::sequence::{Offscreen, render_sequence, render_video};
-use skelview_render::scene::{FrameSpec, Layout, OrbitCamera, Scene, Style, ViewPreset, framing, shared_end_secs};
-use skelview_render::video::VideoFormat;
+use skelview_render::offscreen::{self, Gpu, RenderError};
+use skelview_scene::{FrameSpec, Layout, OrbitCamera, Scene, Style, ViewPreset, framing, shared_end_secs};
+use skelview_video::VideoFormat;
+use skelview_video::{Offscreen, render_sequence, render_video};
 
 /// Options of `render`.
 #[derive(Clone, Debug, PartialEq)]
@@ -132,7 +132,10 @@ pub(super) fn run(args: &Args, files: &[PathBuf], options: &RenderOptions) -> Ex
             }
         };
     }
-    match render_image(&gpu, &mut scene, options, 4).and_then(|(pixels, _)| offscreen::write_png(&options.out, options.size, &pixels)) {
+    match render_image(&gpu, &mut scene, options, 4)
+        .map_err(|e| e.to_string())
+        .and_then(|(pixels, _)| skelview_video::write_png(&options.out, options.size, &pixels).map_err(|e| e.to_string()))
+    {
         Ok(()) => {
             println!("wrote {} ({}x{}, {})", options.out.display(), options.size.0, options.size.1, gpu.adapter);
             0
@@ -200,7 +203,10 @@ pub(super) fn thumbnail(args: &Args, inputs: &[PathBuf], output: &Path, size: u3
         camera: None,
     };
     let mut scene = scene_of(motions, &options);
-    match render_image(&gpu, &mut scene, &options, 4).and_then(|(pixels, _)| offscreen::write_png(output, options.size, &pixels)) {
+    match render_image(&gpu, &mut scene, &options, 4)
+        .map_err(|e| e.to_string())
+        .and_then(|(pixels, _)| skelview_video::write_png(output, options.size, &pixels).map_err(|e| e.to_string()))
+    {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("skelview: {e}");

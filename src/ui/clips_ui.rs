@@ -2,7 +2,7 @@
 //! match start, remove) and the layout choice.
 
 use crate::app::{ClipEdit, Command, Commands, SceneEdit, Viewer};
-use skelview_render::scene::Layout;
+use skelview_scene::Layout;
 
 /// Lays out the clip list; every edit goes through a command.
 pub fn clips_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {

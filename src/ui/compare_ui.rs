@@ -4,7 +4,7 @@
 use crate::app::{Command, Commands, CompareEdit, Viewer};
 use skelview_core::core::PlaybackCommand;
 use skelview_core::core::envelope::decimate;
-use skelview_render::scene::{CompareMode, heat_color};
+use skelview_scene::{CompareMode, heat_color};
 
 /// The comparison panel (in the inspector's column while two or more clips are open).
 pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {

@@ -6,7 +6,7 @@ use crate::app::{Command, Commands, FilesCommand, SceneEdit, SelectionEdit, View
 use skelview_core::core::ChannelKind;
 use skelview_core::core::readout::{JointReadout, global_readout};
 use skelview_core::core::rest::rest_readout;
-use skelview_render::scene::PoseMode;
+use skelview_scene::PoseMode;
 
 pub fn joint_tree_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     ui.heading("Joints");

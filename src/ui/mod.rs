@@ -22,7 +22,7 @@ pub mod viewport_ui;
 
 use crate::app::actions::{ACTIONS, ActionId, Key};
 use crate::app::{ClipEdit, Command, Commands, Dialog, Export, JobCommand, SceneEdit, SettingEdit, Viewer, WindowEdit};
-use skelview_render::scene::PoseMode;
+use skelview_scene::PoseMode;
 pub use viewport_ui::ViewportGpu;
 
 /// Lays out the whole window for one frame.
@@ -461,8 +461,8 @@ fn error_ui(ctx: &egui::Context, viewer: &Viewer, out: &mut Commands) {
 }
 
 /// A capture's drawing choices: marker colours and force platforms.
-fn marker_overlays_ui(ui: &mut egui::Ui, o: &mut skelview_render::scene::Overlays) {
-    use skelview_render::scene::markers::MarkerColor;
+fn marker_overlays_ui(ui: &mut egui::Ui, o: &mut skelview_scene::Overlays) {
+    use skelview_scene::markers::MarkerColor;
     egui::ComboBox::from_label("Marker colour").selected_text(o.marker_color.label()).show_ui(ui, |ui| {
         for c in MarkerColor::ALL {
             ui.selectable_value(&mut o.marker_color, c, c.label());

@@ -7,8 +7,8 @@ use egui::PointerButton;
 use glam::Vec2;
 
 use crate::app::{CameraEdit, Command, Commands, FilesCommand, SelectionEdit, SettingEdit, Viewer};
-use skelview_render::render::offscreen;
-use skelview_render::render::{RenderTarget, SkeletonRenderer};
+use skelview_render::offscreen;
+use skelview_render::{RenderTarget, SkeletonRenderer};
 
 /// GPU resources of the viewport, created once.
 pub struct ViewportGpu {
@@ -21,7 +21,7 @@ pub struct ViewportGpu {
 }
 
 /// Background of the viewport (linear RGB), matching `skelview render`.
-use skelview_render::scene::BACKGROUND;
+use skelview_scene::BACKGROUND;
 /// Background with the light theme.
 const LIGHT_BACKGROUND: [f64; 4] = [0.45, 0.48, 0.52, 1.0];
 
@@ -115,10 +115,9 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands
     {
         // A capture's markers in a gap are not drawn, so they are not named either.
         let gaps = match (&m.capture, viewer.session.active_clip()) {
-            (Some(c), Some(clip)) => skelview_render::scene::markers::gaps(
-                c,
-                skelview_render::scene::markers::frame_at(clip, c, viewer.session.playback.time_secs),
-            ),
+            (Some(c), Some(clip)) => {
+                skelview_scene::markers::gaps(c, skelview_scene::markers::frame_at(clip, c, viewer.session.playback.time_secs))
+            }
             _ => Vec::new(),
         };
         for (i, j) in m.skeleton.joints().iter().enumerate().filter(|(i, j)| !j.is_end_site && !gaps.get(*i).copied().unwrap_or(false)) {

@@ -244,7 +244,7 @@ impl Recording {
         let data = context.get_image_data(0.0, 0.0, f64::from(w), f64::from(h)).map_err(|e| format!("cannot read the viewport: {e:?}"))?;
         let mut pixels = data.data().0;
         let mut frame = gif::Frame::from_rgba_speed(self.size.0, self.size.1, &mut pixels, 10);
-        frame.delay = skelview_render::video::gif_delay_cs(self.next, self.fps);
+        frame.delay = skelview_video::gif_delay_cs(self.next, self.fps);
         self.encoder.write_frame(&frame).map_err(|e| format!("cannot record the GIF: {e}"))?;
         self.next += 1;
         Ok(self.next >= self.frames.len())

@@ -9,7 +9,7 @@ pub use corpus::*;
 /// True when a graphics adapter exists; without one, a note naming the package (and a
 /// failure under `CI=true`).
 pub fn have_gpu() -> bool {
-    match skelview_render::render::offscreen::headless() {
+    match skelview_render::offscreen::headless() {
         Ok(_) => true,
         Err(e) if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") => panic!("CI needs a graphics adapter: {e}"),
         Err(e) => {

@@ -1,10 +1,16 @@
-//! skelview's pictures, for every front door that draws: the scene composer turns clips,
-//! their layout, colours and overlays into draw data ([`scene`]), the wgpu renderer turns
-//! draw data into pixels on screen or offscreen ([`render`]), and [`video`] encodes rendered
-//! frames as GIF or (through ffmpeg) MP4. Knows nothing of egui or windows.
+//! skelview's renderer: draw data ([`skelview_draw`]) → pixels with wgpu (bones, joints,
+//! axes, grid and shadow), on screen or offscreen with read-back to RGBA and PNG. Knows no
+//! motion model, no UI and no files but the PNG it is asked to write, as rerun's
+//! `re_renderer` knows no data model: the window shows its target as an image, the
+//! offscreen path serves `render`, `thumbnail` and the viewer's exports.
 //!
-//! Layers, bottom to top: `scene`, `video` ← `render`; all of them over `skelview_core`.
+//! Layers, bottom to top: `gamma`, `meshes` ← `renderer` ← `offscreen`.
 
-pub mod render;
-pub mod scene;
-pub mod video;
+pub mod gamma;
+pub mod meshes;
+pub mod offscreen;
+pub mod renderer;
+
+pub use renderer::{RenderTarget, SkeletonRenderer};
+pub use skelview_draw as draw;
+pub use wgpu;

@@ -1,7 +1,7 @@
 //! Every WGSL shader parses and validates with naga (no GPU needed).
 
-use skelview_render::render::gamma::GAMMA_WGSL;
-use skelview_render::render::renderer::{LINES_WGSL, MESH_WGSL};
+use skelview_render::gamma::GAMMA_WGSL;
+use skelview_render::renderer::{LINES_WGSL, MESH_WGSL};
 
 #[test]
 fn shaders_validate() {

@@ -3,7 +3,7 @@
 //! texture (decoded to linear) and writes a non-sRGB one, encoding sRGB in the shader.
 
 /// WGSL of the copy.
-pub const GAMMA_WGSL: &str = include_str!("../../../../shaders/gamma.wgsl");
+pub const GAMMA_WGSL: &str = include_str!("../../../shaders/gamma.wgsl");
 
 /// The copy's pipeline, for one pair of formats.
 pub struct GammaCopy {

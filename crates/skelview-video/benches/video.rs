@@ -1,11 +1,11 @@
 //! GIF encoding of one rendered frame: what `render --out x.gif` and the viewer's Export
-//! video spend per frame besides rendering. Run: `cargo bench -p skelview-render --bench video`.
+//! video spend per frame besides rendering. Run: `cargo bench -p skelview-video --bench video`.
 
 use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use skelview_render::video;
+use skelview_video::encode as video;
 
 fn gif_bench(c: &mut Criterion) {
     // A real rendered frame: the golden picture of the sample walk.

@@ -1,15 +1,10 @@
 //! Rendering without a window: a headless device, read-back to RGBA, PNG output.
 
-use std::path::Path;
-
-use image::ImageEncoder;
-
 use glam::Vec3;
 use thiserror::Error;
 
 use super::renderer::{RenderTarget, SkeletonRenderer};
-use crate::scene::gpu_types::Globals;
-use crate::scene::{DrawData, OrbitCamera};
+use skelview_draw::{DrawData, Globals, OrbitCamera};
 
 /// Failures of headless rendering.
 #[derive(Debug, Error)]
@@ -23,33 +18,6 @@ pub enum RenderError {
     /// Reading the image back failed.
     #[error("cannot read the rendered image back: {0}")]
     Readback(String),
-    /// A folder for the frames could not be made.
-    #[error("{}: {source}", path.display())]
-    Folder {
-        /// The folder.
-        path: std::path::PathBuf,
-        /// The system's reason.
-        source: std::io::Error,
-    },
-    /// The video could not be written.
-    #[error(transparent)]
-    Video(#[from] crate::video::VideoError),
-    /// Stopped before the last frame.
-    #[error("cancelled after {done} of {total} frames")]
-    Cancelled {
-        /// Frames written.
-        done: usize,
-        /// Frames asked for.
-        total: usize,
-    },
-    /// Writing the PNG failed.
-    #[error("{path}: cannot write PNG: {message}")]
-    Png {
-        /// Output file.
-        path: String,
-        /// Why.
-        message: String,
-    },
 }
 
 /// A device and queue for offscreen work.
@@ -141,14 +109,4 @@ pub fn render_rgba(
     drop(data);
     readback.unmap();
     Ok(pixels)
-}
-
-/// Writes RGBA8 pixels as a PNG, atomically: a failed write leaves no partial file.
-pub fn write_png(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), RenderError> {
-    let err = |message: String| RenderError::Png { path: path.display().to_string(), message };
-    let mut png = Vec::new();
-    image::codecs::png::PngEncoder::new(&mut png)
-        .write_image(rgba, size.0, size.1, image::ExtendedColorType::Rgba8)
-        .map_err(|e| err(e.to_string()))?;
-    skelview_core::export::write_atomically(path, |out| out.write_all(&png)).map_err(|e| err(e.to_string()))
 }

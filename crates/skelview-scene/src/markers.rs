@@ -5,9 +5,10 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::clips::ClipView;
-use super::draw::{DrawData, Style};
-use super::gpu_types::{LineVertex, MeshInstance};
+use super::draw::Style;
 use skelview_core::core::capture::Capture;
+use skelview_draw::DrawData;
+use skelview_draw::{LineVertex, MeshInstance};
 
 /// How markers are coloured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -13,7 +13,7 @@ fn an_absurd_sample_warns_with_its_frame_and_joint_and_does_not_move_the_camera(
     .unwrap();
     let w = m.warnings.iter().find(|w| w.message.contains("absurd")).expect("a warning");
     assert!(w.message.starts_with("frame 1, joint 'hip': value 1e25"), "{}", w.message);
-    let scene = skelview_render::scene::Scene::from_motions([std::sync::Arc::new(m)]);
+    let scene = skelview_scene::Scene::from_motions([std::sync::Arc::new(m)]);
     let (lo, hi) = scene.bounds_over_clips(0).unwrap();
     assert!((hi - lo).max_element() < 10.0, "framing ignores the sample: {lo} {hi}");
 }

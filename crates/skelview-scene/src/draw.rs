@@ -3,9 +3,8 @@
 
 use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
 
-use super::camera::OrbitCamera;
-use super::gpu_types::{LineVertex, MeshInstance};
 use skelview_core::core::{GlobalPose, Skeleton};
+use skelview_draw::{DrawData, LineVertex, MeshInstance, OrbitCamera};
 
 /// What to draw and in which colours.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,29 +45,6 @@ impl Default for Style {
             selected_color: [0.15, 0.85, 1.0, 1.0],
             grid_color: [0.5, 0.5, 0.55, 0.55],
         }
-    }
-}
-
-/// Everything one frame draws: two instanced meshes and one line list.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct DrawData {
-    /// Bones (unit octahedron from y=0 to y=1).
-    pub bones: Vec<MeshInstance>,
-    /// Joints (unit sphere).
-    pub joints: Vec<MeshInstance>,
-    /// Shadow discs (unit disc in the XZ plane).
-    pub shadows: Vec<MeshInstance>,
-    /// Line segments, two vertices each.
-    pub lines: Vec<LineVertex>,
-}
-
-impl DrawData {
-    /// Empties every list, keeping capacity (no allocation per frame once warm).
-    pub fn clear(&mut self) {
-        self.bones.clear();
-        self.joints.clear();
-        self.shadows.clear();
-        self.lines.clear();
     }
 }
 
@@ -283,7 +259,7 @@ mod tests {
     fn picking_hits_the_joint_or_bone_under_the_cursor() {
         let (s, pos) = chain();
         let mut cam = OrbitCamera::default();
-        cam.set_preset(super::super::camera::ViewPreset::Front);
+        cam.set_preset(skelview_draw::ViewPreset::Front);
         cam.frame_bounds(Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 2.0, 1.0), 1.0);
         let ndc_of = |p: Vec3| {
             let (px, _) = cam.project(p, 100.0, 100.0).unwrap();

@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use crate::scene::gpu_types::MeshVertex;
+use skelview_draw::MeshVertex;
 
 fn flat(triangles: &[[Vec3; 3]]) -> Vec<MeshVertex> {
     let mut v = Vec::with_capacity(triangles.len() * 3);

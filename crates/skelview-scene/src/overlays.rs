@@ -5,9 +5,10 @@
 use glam::Vec3;
 
 use super::clips::ClipView;
-use super::draw::{self, DrawData, Style};
-use super::gpu_types::LineVertex;
+use super::draw::{self, Style};
 use skelview_core::core::{Interpolation, PoseAt, Sampler};
+use skelview_draw::DrawData;
+use skelview_draw::LineVertex;
 
 /// What is drawn around the current pose.
 #[derive(Clone, Copy, Debug, PartialEq)]

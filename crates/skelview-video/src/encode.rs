@@ -1,12 +1,34 @@
-//! Videos of rendered frames: animated GIF written here (the `gif` crate, NeuQuant colours),
-//! MP4 by piping raw frames to `ffmpeg` when it is installed. Both write beside the target
-//! and rename when done, so a cancelled or failed export leaves no half file.
+//! Files of rendered frames: PNG pictures, animated GIF written here (the `gif` crate,
+//! NeuQuant colours), MP4 by piping raw frames to `ffmpeg` when it is installed. All write
+//! beside the target and rename when done, so a cancelled or failed export leaves no half
+//! file.
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 
 use thiserror::Error;
+
+/// Why a PNG could not be written.
+#[derive(Debug, Error)]
+#[error("{path}: cannot write PNG: {message}")]
+pub struct PngError {
+    /// Output file.
+    pub path: String,
+    /// Why.
+    pub message: String,
+}
+
+/// Writes RGBA8 pixels as a PNG, atomically: a failed write leaves no partial file.
+pub fn write_png(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), PngError> {
+    use image::ImageEncoder;
+    let err = |message: String| PngError { path: path.display().to_string(), message };
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png)
+        .write_image(rgba, size.0, size.1, image::ExtendedColorType::Rgba8)
+        .map_err(|e| err(e.to_string()))?;
+    skelview_core::export::write_atomically(path, |out| out.write_all(&png)).map_err(|e| err(e.to_string()))
+}
 
 /// Why a video could not be written; each names the file.
 #[derive(Debug, Error)]

@@ -4,9 +4,42 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use super::offscreen::{self, Gpu, RenderError};
-use super::renderer::{RenderTarget, SkeletonRenderer};
-use crate::scene::{BACKGROUND, DrawData, FrameSpec, OrbitCamera, Scene};
+use skelview_render::offscreen::{self, Gpu, RenderError};
+use skelview_render::{RenderTarget, SkeletonRenderer};
+use skelview_scene::{BACKGROUND, DrawData, FrameSpec, OrbitCamera, Scene};
+use thiserror::Error;
+
+use crate::encode::{self, PngError, VideoError};
+
+/// Why a sequence or a video of a scene could not be made.
+#[derive(Debug, Error)]
+pub enum SequenceError {
+    /// Rendering or writing a picture failed.
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    /// The video could not be written.
+    #[error(transparent)]
+    Video(#[from] VideoError),
+    /// A picture could not be written.
+    #[error(transparent)]
+    Png(#[from] PngError),
+    /// A folder for the frames could not be made.
+    #[error("{}: {source}", path.display())]
+    Folder {
+        /// The folder.
+        path: std::path::PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// Stopped before the last frame.
+    #[error("cancelled after {done} of {total} frames")]
+    Cancelled {
+        /// Frames written.
+        done: usize,
+        /// Frames asked for.
+        total: usize,
+    },
+}
 
 /// A renderer and a target of one size, reused for every picture of a sequence.
 pub struct Offscreen {
@@ -19,7 +52,7 @@ pub struct Offscreen {
 impl Offscreen {
     /// Pipelines and a target of `size` pixels with `samples` (1 or 4) MSAA samples.
     pub fn new(gpu: &Gpu, size: (u32, u32), samples: u32) -> Self {
-        let renderer = SkeletonRenderer::new(&gpu.device, wgpu::TextureFormat::Rgba8UnormSrgb, samples);
+        let renderer = SkeletonRenderer::new(&gpu.device, skelview_render::wgpu::TextureFormat::Rgba8UnormSrgb, samples);
         // Without VIEW_FORMATS (OpenGL when no Vulkan driver is installed) the target's
         // gamma view must be a copy, or creating it fails.
         let renderer = if gpu.view_formats { renderer } else { renderer.with_gamma_copy(&gpu.device) };
@@ -49,11 +82,11 @@ pub fn render_sequence(
     offscreen: &mut Offscreen,
     dir: &Path,
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
-) -> Result<usize, RenderError> {
-    std::fs::create_dir_all(dir).map_err(|source| RenderError::Folder { path: dir.to_owned(), source })?;
+) -> Result<usize, SequenceError> {
+    std::fs::create_dir_all(dir).map_err(|source| SequenceError::Folder { path: dir.to_owned(), source })?;
     let size = offscreen.size;
     render_each(gpu, scene, frame, frames, camera, offscreen, progress, &mut |number, pixels| {
-        offscreen::write_png(&dir.join(format!("frame_{number:06}.png")), size, pixels)
+        Ok(encode::write_png(&dir.join(format!("frame_{number:06}.png")), size, pixels)?)
     })
 }
 
@@ -70,8 +103,8 @@ pub fn render_video(
     path: &Path,
     fps: f64,
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
-) -> Result<usize, RenderError> {
-    let mut sink = crate::video::open(path, offscreen.size, fps)?;
+) -> Result<usize, SequenceError> {
+    let mut sink = encode::open(path, offscreen.size, fps)?;
     let n = render_each(gpu, scene, frame, frames, camera, offscreen, progress, &mut |_, pixels| Ok(sink.push(pixels)?))?;
     sink.finish()?;
     Ok(n)
@@ -87,11 +120,11 @@ fn render_each(
     camera: &OrbitCamera,
     offscreen: &mut Offscreen,
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
-    put: &mut dyn FnMut(usize, &[u8]) -> Result<(), RenderError>,
-) -> Result<usize, RenderError> {
+    put: &mut dyn FnMut(usize, &[u8]) -> Result<(), SequenceError>,
+) -> Result<usize, SequenceError> {
     for (k, &(number, time_secs)) in frames.iter().enumerate() {
         if progress(k, frames.len()).is_break() {
-            return Err(RenderError::Cancelled { done: k, total: frames.len() });
+            return Err(SequenceError::Cancelled { done: k, total: frames.len() });
         }
         let pixels = offscreen.picture(gpu, scene, &FrameSpec { time_secs, ..*frame }, camera)?;
         put(number, &pixels)?;

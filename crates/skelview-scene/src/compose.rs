@@ -8,14 +8,15 @@ use std::sync::Arc;
 
 use glam::{Mat4, Vec3};
 
-use super::camera::{OrbitCamera, ViewPreset};
 use super::clips::{ClipId, ClipView, Layout, apply_layout};
 use super::comparison::CompareView;
-use super::draw::{self, DrawData, Style};
-use super::gpu_types::{LineVertex, MeshInstance};
+use super::draw::{self, Style};
 use super::overlays::{OverlayScratch, Overlays, onion_skin, trails};
 use skelview_core::core::bounds::{bounds_of, clip_bounds, robust_bounds};
 use skelview_core::core::{Clip, Interpolation, LengthUnit, Motion, PoseAt, Sampler, Skeleton};
+use skelview_draw::DrawData;
+use skelview_draw::{LineVertex, MeshInstance};
+use skelview_draw::{OrbitCamera, ViewPreset};
 
 /// Which pose is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

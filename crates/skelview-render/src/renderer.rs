@@ -10,8 +10,7 @@ use super::gamma::GammaCopy;
 use wgpu::util::DeviceExt;
 
 use super::meshes;
-use crate::scene::DrawData;
-use crate::scene::gpu_types::{Globals, LineVertex, MeshInstance, MeshVertex};
+use skelview_draw::{DrawData, Globals, LineVertex, MeshInstance, MeshVertex};
 
 /// Depth format of every target.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -83,9 +82,9 @@ pub struct SkeletonRenderer {
 }
 
 /// WGSL of the solid meshes.
-pub const MESH_WGSL: &str = include_str!("../../../../shaders/mesh.wgsl");
+pub const MESH_WGSL: &str = include_str!("../../../shaders/mesh.wgsl");
 /// WGSL of the lines.
-pub const LINES_WGSL: &str = include_str!("../../../../shaders/lines.wgsl");
+pub const LINES_WGSL: &str = include_str!("../../../shaders/lines.wgsl");
 
 impl SkeletonRenderer {
     /// Creates pipelines for targets of `color_format` with `sample_count` samples.
