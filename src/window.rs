@@ -76,6 +76,8 @@ fn prepare(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) 
     });
     let quit_after_frames = std::env::var("SKELVIEW_QUIT_AFTER_FRAMES").ok().and_then(|v| v.parse().ok());
     let mut viewer = Viewer::new(options, waker);
+    #[cfg(not(target_arch = "wasm32"))]
+    viewer.set_host(Arc::new(crate::host::Desktop));
     viewer.start_with(start);
     let app = App {
         proxy,

@@ -188,6 +188,7 @@ fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
     use skelview::app::{Command, Viewer};
     use skelview_core::core::PlaybackCommand;
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
+    v.set_host(Arc::new(skelview::host::Desktop));
     v.open(LoadRequest::single(
         &skelview_core::formats::bvh::Bvh,
         Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
@@ -251,6 +252,7 @@ fn two_viewer_clips_appear_in_their_colours() {
     use skelview_render::renderer::{RenderTarget, SkeletonRenderer};
     use skelview_scene::{Layout, PALETTE};
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
+    v.set_host(Arc::new(skelview::host::Desktop));
     v.open(LoadRequest::single(
         &skelview_core::formats::bvh::Bvh,
         Source::Memory { name: "a.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
@@ -326,6 +328,7 @@ fn the_viewer_and_the_command_line_compose_the_same_scene() {
     b.source.paths = vec!["b.bvh".into()];
     let b = Arc::new(b);
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
+    v.set_host(Arc::new(skelview::host::Desktop));
     for (m, add) in [(&a, false), (&b, true)] {
         let mut text = Vec::new();
         skelview_core::export::write_bvh(m, &skelview_core::export::BvhWriteOptions::default(), &mut text).unwrap();

@@ -104,6 +104,7 @@ fn render_writes_an_mp4_through_ffmpeg_or_names_it_as_missing() {
 
 fn viewer_with_sample() -> Viewer {
     let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
+    v.set_host(Arc::new(skelview::host::Desktop));
     v.open(LoadRequest::single(
         &skelview_core::formats::bvh::Bvh,
         Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },

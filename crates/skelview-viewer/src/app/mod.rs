@@ -23,6 +23,10 @@ mod dialogs;
 mod error;
 mod exports;
 pub use exports::RangeCapture;
+mod host;
+#[cfg(target_arch = "wasm32")]
+pub use dialogs::Page;
+pub use host::{Host, NoHost, NoRenderer, PictureError, Shot, ShotOutput};
 mod jobs;
 mod loading;
 pub mod measure;
@@ -163,6 +167,12 @@ impl Viewer {
             waker,
             opened_bytes: Default::default(),
         }
+    }
+
+    /// Who answers file dialogs and renders pictures (the desktop's dialogs and renderer;
+    /// without one, each says it is not in this build).
+    pub fn set_host(&mut self, host: Arc<dyn Host>) {
+        self.jobs.host = host;
     }
 
     /// The active clip's motion.

@@ -6,7 +6,8 @@ use super::{AppError, Export, Viewer};
 /// Height in pixels of exported videos: GIFs are kept small, MP4s are HD.
 #[cfg(not(target_arch = "wasm32"))]
 fn video_size(path: &std::path::Path, aspect: f32) -> (u32, u32) {
-    let height = if skelview_video::VideoFormat::of(path) == Some(skelview_video::VideoFormat::Gif) { 480 } else { 720 };
+    let gif = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gif"));
+    let height = if gif { 480 } else { 720 };
     let width = ((height as f32 * aspect.clamp(0.25, 4.0)) / 2.0).round() as u32 * 2;
     (width.max(2), height)
 }

@@ -1,61 +1,58 @@
-//! File dialogs: a native dialog blocks until the user answers, so it runs as a task (see
-//! `jobs`) and must not freeze the window. The answer comes back as the command it stands for.
+//! The desktop program as the viewer's host: native file dialogs (rfd) and pictures of the
+//! scene rendered off screen (the wgpu renderer, PNG sequences and videos). The viewer's
+//! state names neither; the window hands it this.
 
-#[cfg(not(target_arch = "wasm32"))]
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
-#[cfg(not(target_arch = "wasm32"))]
-use super::FilesCommand;
-use super::{AppError, Command, Export, JobCommand};
+use skelview_render::offscreen;
+use skelview_video::{Offscreen, render_sequence, render_video};
 
-/// Which question a dialog asks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialog {
-    /// Files to open, replacing what is shown.
-    Open,
-    /// Files to add beside the clips shown.
-    Add,
-    /// Where to write the positions CSV.
-    ExportPositions,
-    /// Where to write the Measure tool's CSV.
-    ExportMeasures,
-    /// Where to write a video of the in/out range (`.gif` or `.mp4`).
-    ExportVideo,
-    /// Where to save a screenshot of the viewport.
-    SaveScreenshot,
-    /// A folder for the PNG frames of the in/out range.
-    ExportFrames,
-    /// An MNM name map for the comparison.
-    NameMap,
-}
+use crate::app::{AppError, Command, Dialog, Export, FilesCommand, Host, JobCommand, PictureError, Shot, ShotOutput};
 
-/// In a browser: Open and Add click the page's file input (its files arrive through the
-/// page's inbox); a save "dialog" names the download; what needs a folder or a file read
-/// from disk is not offered.
-#[cfg(target_arch = "wasm32")]
-pub(super) fn ask(dialog: Dialog) -> Option<Command> {
-    let picked = |add| match crate::browser::pick_files(add) {
-        Ok(()) => None,
-        Err(e) => Some(Command::ShowError(AppError::NoDialog(e))),
-    };
-    match dialog {
-        Dialog::Open => picked(false),
-        Dialog::Add => picked(true),
-        Dialog::ExportPositions => Some(export(Export::Positions("positions.csv".into()))),
-        Dialog::ExportMeasures => Some(export(Export::Measures("measurements.csv".into()))),
-        Dialog::SaveScreenshot => Some(export(Export::Screenshot(Some("skelview.png".into())))),
-        Dialog::ExportVideo => Some(export(Export::Video("skelview.gif".into()))),
-        Dialog::ExportFrames | Dialog::NameMap => {
-            Some(Command::ShowError(AppError::NoDialog(format!("{dialog:?} is not in the browser build (see the README)"))))
+/// Native dialogs and the offscreen renderer.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Desktop;
+
+impl Host for Desktop {
+    fn ask(&self, dialog: Dialog) -> Option<Command> {
+        ask(dialog)
+    }
+
+    fn picture(&self, shot: Shot) -> Result<Vec<u8>, PictureError> {
+        let Shot { mut scene, frame, camera, size } = shot;
+        let gpu = offscreen::headless().map_err(PictureError::new)?;
+        Offscreen::new(&gpu, size, 4).picture(&gpu, &mut scene, &frame, &camera).map_err(PictureError::new)
+    }
+
+    fn write(
+        &self,
+        shot: Shot,
+        output: ShotOutput,
+        progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+    ) -> Result<usize, PictureError> {
+        let Shot { mut scene, frame, camera, size } = shot;
+        let gpu = offscreen::headless().map_err(PictureError::new)?;
+        let mut target = Offscreen::new(&gpu, size, 4);
+        match output {
+            ShotOutput::Png(path) => {
+                let pixels = target.picture(&gpu, &mut scene, &frame, &camera).map_err(PictureError::new)?;
+                skelview_video::write_png(&path, size, &pixels).map_err(PictureError::new)?;
+                Ok(1)
+            }
+            ShotOutput::Frames { dir, frames } => {
+                render_sequence(&gpu, &mut scene, &frame, &frames, &camera, &mut target, &dir, progress).map_err(PictureError::new)
+            }
+            ShotOutput::Video { path, frames, fps } => {
+                render_video(&gpu, &mut scene, &frame, &frames, &camera, &mut target, &path, fps, progress).map_err(PictureError::new)
+            }
         }
     }
 }
 
 /// Message when no dialog can be shown at all.
-#[cfg(not(target_arch = "wasm32"))]
 const NO_DIALOG: &str = "No file dialog is available (needs an xdg-desktop-portal or zenity). Drop a file on the window or use the command line (skelview positions / render --range).";
 
-#[cfg(not(target_arch = "wasm32"))]
 fn which(program: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|d| d.join(program)).find(|p| p.is_file()))
 }
@@ -64,9 +61,8 @@ fn export(e: Export) -> Command {
     Command::Job(JobCommand::Export(e))
 }
 
-/// Asks `dialog` and turns the answer into a command (`None`: cancelled).
-#[cfg(not(target_arch = "wasm32"))]
-pub(super) fn ask(dialog: Dialog) -> Option<Command> {
+/// Asks `dialog` with a native dialog and turns the answer into a command (`None`: cancelled).
+fn ask(dialog: Dialog) -> Option<Command> {
     let motion = skelview_core::formats::table::dialog_extensions();
     let answer = match dialog {
         Dialog::Open | Dialog::Add => {

@@ -308,7 +308,7 @@ fn reloading_one_clip_with_another_rule_keeps_the_others() {
 
 #[test]
 fn choosing_another_take_reloads_that_clip_in_place() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/three_takes.x3d");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/three_takes.x3d");
     let mut v = viewer();
     v.open_paths(vec![path], false);
     wait_for(&mut v, |v| v.session.scene.clips.len() == 1 && v.session.loads.is_empty());
@@ -564,4 +564,51 @@ fn files_opened_from_memory_pair_and_reload_from_their_bytes() {
         assert!(v.messages.error.is_none(), "{:?}", v.messages.error);
         assert_eq!(v.session.scene.clips[0].motion.clip.num_frames(), 2);
     }
+}
+
+#[test]
+fn pictures_and_dialogs_are_asked_of_the_host() {
+    use std::sync::Mutex;
+    // A host that records what it was asked and renders a picture of one grey pixel.
+    #[derive(Default)]
+    struct Recording(Mutex<Vec<String>>);
+    impl Host for Recording {
+        fn ask(&self, dialog: Dialog) -> Option<Command> {
+            self.0.lock().unwrap().push(format!("ask {dialog:?}"));
+            None
+        }
+        fn picture(&self, shot: Shot) -> Result<Vec<u8>, PictureError> {
+            self.0.lock().unwrap().push(format!("picture {}x{}", shot.size.0, shot.size.1));
+            Ok(vec![128; 4 * (shot.size.0 * shot.size.1) as usize])
+        }
+        fn write(
+            &self,
+            _: Shot,
+            output: ShotOutput,
+            progress: &mut dyn FnMut(usize, usize) -> std::ops::ControlFlow<()>,
+        ) -> Result<usize, PictureError> {
+            let _ = progress(1, 1);
+            self.0.lock().unwrap().push(format!("write {output:?}"));
+            Ok(1)
+        }
+    }
+    // Without a host, a picture is refused with a message, not a panic or a silent nothing.
+    let mut v = viewer();
+    load_sample(&mut v);
+    v.commands.push(Command::Job(JobCommand::Export(Export::Screenshot(Some("x.png".into())))));
+    wait_for(&mut v, |v| v.messages.error.is_some());
+    assert_eq!(v.messages.error.as_deref(), Some("pictures are not made in this build (no renderer)"));
+
+    let host = Arc::new(Recording::default());
+    v.set_host(host.clone());
+    v.view.viewport_px = (2, 3);
+    v.commands.push(Command::Job(JobCommand::Export(Export::Screenshot(None))));
+    wait_for(&mut v, |v| v.frame.to_clipboard.is_some());
+    assert_eq!(v.frame.to_clipboard.as_ref().map(|(size, px)| (*size, px.len())), Some(((2, 3), 24)));
+    v.commands.push(Command::Job(JobCommand::Export(Export::Screenshot(Some("x.png".into())))));
+    wait_for(&mut v, |v| v.jobs.export.is_none() && v.messages.notice.as_deref().is_some_and(|n| n.contains("x.png")));
+    v.commands.push(Command::Job(JobCommand::Ask(Dialog::NameMap)));
+    wait_for(&mut v, |_| host.0.lock().unwrap().len() == 3);
+    let asked = host.0.lock().unwrap().clone();
+    assert_eq!(asked, ["picture 2x3", "write Png(\"x.png\")", "ask NameMap"]);
 }

@@ -12,10 +12,11 @@ use thiserror::Error;
 
 use skelview_core::core::Motion;
 use skelview_core::formats::mnm::NameMap;
-use skelview_render::offscreen::{self, RenderError};
 use skelview_scene::{FrameSpec, OrbitCamera, Scene};
-use skelview_video::{Offscreen, SequenceError, render_sequence, render_video};
 
+#[cfg(not(target_arch = "wasm32"))]
+use super::host::NoHost;
+use super::host::{Host, PictureError, Shot, ShotOutput};
 use super::{AppError, Command};
 use crate::tasks::{Priority, Progress, Task, TaskError, TaskId, Waker};
 
@@ -30,15 +31,9 @@ pub enum ExportError {
         /// The system's reason.
         source: std::io::Error,
     },
-    /// Rendering failed.
+    /// Rendering, encoding or writing the pictures failed.
     #[error(transparent)]
-    Render(#[from] RenderError),
-    /// Rendering a sequence or encoding the video failed.
-    #[error(transparent)]
-    Sequence(#[from] SequenceError),
-    /// The picture could not be written.
-    #[error(transparent)]
-    Png(#[from] skelview_video::PngError),
+    Picture(#[from] PictureError),
 }
 
 /// Why a name map could not be read.
@@ -74,20 +69,31 @@ pub enum Finished {
     /// A file dialog was answered with this command (`None`: cancelled).
     Dialog(Option<Command>),
     /// A picture for the clipboard, or why there is none.
-    Picture(Result<Picture, TaskError<RenderError>>),
+    Picture(Result<Picture, TaskError<PictureError>>),
 }
 
 /// The viewer's background jobs: one export, one dialog, one name map and one clipboard
-/// picture at a time.
-#[derive(Default)]
+/// picture at a time; dialogs and pictures are the [`Host`]'s.
 pub struct Jobs {
+    /// Who answers dialogs and makes pictures.
+    pub host: Arc<dyn Host>,
     /// The running export, if any; its label and progress are shown with a Cancel button.
     pub export: Option<Task<String, ExportError>>,
     name_map: Option<Task<(PathBuf, NameMap), NameMapError>>,
     dialog: Option<Task<Option<Command>, Infallible>>,
-    picture: Option<Task<Picture, RenderError>>,
+    picture: Option<Task<Picture, PictureError>>,
     /// Dialogs answered at once (in a browser), handed on at the next poll.
     answered: Vec<Command>,
+}
+
+impl Default for Jobs {
+    fn default() -> Self {
+        #[cfg(target_arch = "wasm32")]
+        let host: Arc<dyn Host> = Arc::new(super::dialogs::Page);
+        #[cfg(not(target_arch = "wasm32"))]
+        let host: Arc<dyn Host> = Arc::new(NoHost);
+        Self { host, export: None, name_map: None, dialog: None, picture: None, answered: Vec::new() }
+    }
 }
 
 /// A failed start: no thread for the work.
@@ -136,11 +142,12 @@ impl Jobs {
         #[cfg(target_arch = "wasm32")]
         {
             let _ = waker;
-            self.answered.extend(super::dialogs::ask(dialog));
+            self.answered.extend(self.host.ask(dialog));
         }
         #[cfg(not(target_arch = "wasm32"))]
         if self.dialog.is_none() {
-            let task = Task::spawn("dialog", "file dialog", Priority::Normal, waker, move |_| Ok(super::dialogs::ask(dialog)));
+            let host = self.host.clone();
+            let task = Task::spawn("dialog", "file dialog", Priority::Normal, waker, move |_| Ok(host.ask(dialog)));
             self.dialog = Some(task.map_err(no_thread("dialog"))?);
         }
         Ok(())
@@ -180,7 +187,7 @@ impl Jobs {
     /// visible clip, in the viewer's layout and colours.
     pub fn export_frames(
         &mut self,
-        mut scene: Scene,
+        scene: Scene,
         frame: FrameSpec,
         frames: Vec<(usize, f64)>,
         camera: OrbitCamera,
@@ -189,11 +196,10 @@ impl Jobs {
         waker: Waker,
     ) -> Result<(), AppError> {
         no_renderer_here()?;
+        let host = self.host.clone();
         self.start("Exporting frames", waker, move |p| {
-            let gpu = offscreen::headless().map_err(ExportError::from)?;
-            let mut target = Offscreen::new(&gpu, size, 4);
-            let n = render_sequence(&gpu, &mut scene, &frame, &frames, &camera, &mut target, &dir, &mut counts(p))
-                .map_err(ExportError::from)?;
+            let shot = Shot { scene, frame, camera, size };
+            let n = host.write(shot, ShotOutput::Frames { dir: dir.clone(), frames }, &mut counts(p)).map_err(ExportError::from)?;
             Ok(format!("wrote {n} frames to {}", dir.display()))
         })
     }
@@ -202,7 +208,7 @@ impl Jobs {
     #[allow(clippy::too_many_arguments)]
     pub fn export_video(
         &mut self,
-        mut scene: Scene,
+        scene: Scene,
         frame: FrameSpec,
         frames: Vec<(usize, f64)>,
         camera: OrbitCamera,
@@ -212,11 +218,10 @@ impl Jobs {
         waker: Waker,
     ) -> Result<(), AppError> {
         no_renderer_here()?;
+        let host = self.host.clone();
         self.start("Exporting video", waker, move |p| {
-            let gpu = offscreen::headless().map_err(ExportError::from)?;
-            let mut target = Offscreen::new(&gpu, size, 4);
-            let n = render_video(&gpu, &mut scene, &frame, &frames, &camera, &mut target, &path, fps, &mut counts(p))
-                .map_err(ExportError::from)?;
+            let shot = Shot { scene, frame, camera, size };
+            let n = host.write(shot, ShotOutput::Video { path: path.clone(), frames, fps }, &mut counts(p)).map_err(ExportError::from)?;
             Ok(format!("wrote {} ({n} frames at {fps:.3} fps, {}x{})", path.display(), size.0, size.1))
         })
     }
@@ -225,7 +230,7 @@ impl Jobs {
     /// (`None`) back to the UI for the clipboard.
     pub fn screenshot(
         &mut self,
-        mut scene: Scene,
+        scene: Scene,
         frame: FrameSpec,
         camera: OrbitCamera,
         size: (u32, u32),
@@ -233,19 +238,16 @@ impl Jobs {
         waker: Waker,
     ) -> Result<(), AppError> {
         no_renderer_here()?;
-        let mut render = move || -> Result<Vec<u8>, RenderError> {
-            let gpu = offscreen::headless()?;
-            Offscreen::new(&gpu, size, 4).picture(&gpu, &mut scene, &frame, &camera)
-        };
+        let host = self.host.clone();
+        let shot = Shot { scene, frame, camera, size };
         if let Some(path) = to {
-            return self.start("Saving screenshot", waker, move |_| {
-                let pixels = render().map_err(ExportError::from)?;
-                skelview_video::write_png(&path, size, &pixels).map_err(ExportError::from)?;
+            return self.start("Saving screenshot", waker, move |p| {
+                host.write(shot, ShotOutput::Png(path.clone()), &mut counts(p)).map_err(ExportError::from)?;
                 Ok(format!("wrote {} ({}x{})", path.display(), size.0, size.1))
             });
         }
         if self.picture.is_none() {
-            let task = Task::spawn("screenshot", "Copying screenshot", Priority::Normal, waker, move |_| Ok((size, render()?)));
+            let task = Task::spawn("screenshot", "Copying screenshot", Priority::Normal, waker, move |_| Ok((size, host.picture(shot)?)));
             self.picture = Some(task.map_err(no_thread("screenshot"))?);
         }
         Ok(())

@@ -1,0 +1,75 @@
+//! File dialogs: which questions the viewer asks, and (in a browser) how the page answers
+//! them. A desktop dialog blocks until the user answers, so the desktop's [`Host`] answers on
+//! a task (see `jobs`); the answer comes back as the command it stands for.
+
+#[cfg(target_arch = "wasm32")]
+use super::{AppError, Command, Export, JobCommand};
+
+/// Which question a dialog asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialog {
+    /// Files to open, replacing what is shown.
+    Open,
+    /// Files to add beside the clips shown.
+    Add,
+    /// Where to write the positions CSV.
+    ExportPositions,
+    /// Where to write the Measure tool's CSV.
+    ExportMeasures,
+    /// Where to write a video of the in/out range (`.gif` or `.mp4`).
+    ExportVideo,
+    /// Where to save a screenshot of the viewport.
+    SaveScreenshot,
+    /// A folder for the PNG frames of the in/out range.
+    ExportFrames,
+    /// An MNM name map for the comparison.
+    NameMap,
+}
+
+/// The browser page as the viewer's host: Open and Add click the page's file input (its
+/// files arrive through the page's inbox); a save "dialog" names the download; what needs a
+/// folder or a file read from disk is not offered, nor are pictures made off screen (a
+/// browser hands out a second device only asynchronously; the window records the canvas).
+#[cfg(target_arch = "wasm32")]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Page;
+
+#[cfg(target_arch = "wasm32")]
+impl super::Host for Page {
+    fn ask(&self, dialog: Dialog) -> Option<Command> {
+        ask(dialog)
+    }
+
+    fn picture(&self, shot: super::Shot) -> Result<Vec<u8>, super::PictureError> {
+        super::NoHost.picture(shot)
+    }
+
+    fn write(
+        &self,
+        shot: super::Shot,
+        output: super::ShotOutput,
+        progress: &mut dyn FnMut(usize, usize) -> std::ops::ControlFlow<()>,
+    ) -> Result<usize, super::PictureError> {
+        super::NoHost.write(shot, output, progress)
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn ask(dialog: Dialog) -> Option<Command> {
+    let picked = |add| match crate::browser::pick_files(add) {
+        Ok(()) => None,
+        Err(e) => Some(Command::ShowError(AppError::NoDialog(e))),
+    };
+    let export = |e| Command::Job(JobCommand::Export(e));
+    match dialog {
+        Dialog::Open => picked(false),
+        Dialog::Add => picked(true),
+        Dialog::ExportPositions => Some(export(Export::Positions("positions.csv".into()))),
+        Dialog::ExportMeasures => Some(export(Export::Measures("measurements.csv".into()))),
+        Dialog::SaveScreenshot => Some(export(Export::Screenshot(Some("skelview.png".into())))),
+        Dialog::ExportVideo => Some(export(Export::Video("skelview.gif".into()))),
+        Dialog::ExportFrames | Dialog::NameMap => {
+            Some(Command::ShowError(AppError::NoDialog(format!("{dialog:?} is not in the browser build (see the README)"))))
+        }
+    }
+}
