@@ -156,6 +156,10 @@ fn every_subcommand_has_its_own_help_and_usage_errors_exit_2() {
     let o = skelview(&["render", "--out", "x.jpg"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--out must name a .png, .gif or .mp4 file"), "{}", stderr(&o));
+    // convert's refusal lists the writers' table.
+    let o = skelview(&["convert", "x.bvh", "y.fbx"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("convert writes INPUT... OUTPUT.bvh|.glb|.gltf|.trc|.mot; 'y.fbx' is none of those"), "{}", stderr(&o));
     let top = stdout(&skelview(&["--help"]));
     assert!(top.contains("Formats (") && top.contains("ASF/AMC  .asf .amc") && top.contains("H-Anim   .x3d .x3dv .wrl"), "{top}");
     let o = skelview(&["--version"]);
@@ -195,7 +199,15 @@ fn formats_lists_the_format_table() {
     assert!(out.lines().any(|l| l.trim_start().starts_with("Biovision hierarchy")), "{out}");
     let json: serde_json::Value = serde_json::from_slice(&skelview(&["formats", "--json"]).stdout).unwrap();
     let rows = json.as_array().unwrap();
-    assert_eq!(rows.len(), skelview_core::formats::table::entries().count());
+    let table = skelview_core::formats::table::entries().count() + skelview_core::formats::table::write_only().count();
+    assert_eq!(rows.len(), table);
+    // Writers come from the writers' table: glTF is written as .glb/.gltf, MOT only written.
+    let row = |name: &str| rows.iter().find(|r| r["name"] == name).unwrap_or_else(|| panic!("no {name} row"));
+    assert_eq!(row("glTF")["written_as"], serde_json::json!([".glb", ".gltf"]));
+    assert_eq!((row("MOT")["reads"].as_str(), row("MOT")["writes"].as_bool()), (Some("-"), Some(true)));
+    assert_eq!(row("FBX")["writes"], false);
+    let mot = out.lines().find(|l| l.starts_with("MOT")).unwrap();
+    assert!(mot.contains(" yes "), "{mot}");
     assert_eq!(rows.last().unwrap()["reads"], "name map");
     assert_eq!(rows[0]["options"][0]["key"], "bvh.positions");
     assert!(out.contains("--format-option amc.fps="), "{out}");

@@ -120,7 +120,7 @@ fn formats(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("name", f.name())?;
         d.set_item("description", f.description())?;
         d.set_item("extensions", f.extensions().to_vec())?;
-        d.set_item("writes", f.writes())?;
+        d.set_item("writes", engine::table::writer_of(*f).is_some())?;
         d.set_item("options", f.options().iter().map(|o| o.key).collect::<Vec<_>>())?;
         list.append(d)?;
     }

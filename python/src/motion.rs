@@ -425,7 +425,8 @@ pub fn write(py: Python<'_>, m: &Motion, dst: &Path) -> PyResult<()> {
 
 /// [`write`], with a BVH's rotation order.
 fn write_with(py: Python<'_>, m: &Motion, dst: &Path, bvh: &BvhWriteOptions) -> PyResult<()> {
-    py.detach(|| skelview_core::export::files::write_file(m, dst, bvh)).map_err(|e| write_error(dst, &e))
+    let options = skelview_core::export::files::WriteOptions { bvh: *bvh };
+    py.detach(|| skelview_core::export::files::write_file(m, dst, &options)).map_err(|e| write_error(dst, &e))
 }
 
 /// `path` when it ends in `.ext` (any case): a writer named for one format does not write

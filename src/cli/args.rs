@@ -12,6 +12,7 @@ use super::render_cmd::{At, RenderOptions};
 use skelview_core::compare::Align;
 use skelview_core::core::PositionRule;
 use skelview_core::export::BvhWriteOptions;
+use skelview_core::export::files::{WriteOptions, writer_for, written_extensions};
 use skelview_core::formats::LoadOptions;
 use skelview_core::formats::acclaim::FRAME_RATE;
 use skelview_core::formats::bvh::POSITIONS;
@@ -354,13 +355,14 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
         },
         Some(Sub::Convert { mut files, order }) => {
             let output = files.pop().unwrap_or_default();
-            if !["bvh", "glb", "gltf", "trc", "mot"].iter().any(|e| has_ext(&output, e)) {
+            if writer_for(&output).is_none() {
                 return Err(usage(format!(
-                    "convert writes INPUT... OUTPUT.bvh|.glb|.gltf|.trc|.mot; '{}' is none of those",
+                    "convert writes INPUT... OUTPUT{}; '{}' is none of those",
+                    written_extensions("|", "|"),
                     output.display()
                 )));
             }
-            Command::Convert { inputs: files, output, options: BvhWriteOptions { order } }
+            Command::Convert { inputs: files, output, options: WriteOptions { bvh: BvhWriteOptions { order } } }
         }
         Some(Sub::Thumbnail { mut files, size }) => {
             let output = files.pop().unwrap_or_default();

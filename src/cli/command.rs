@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::qa::QaOptions;
 use super::render_cmd::RenderOptions;
 use skelview_core::compare::Align;
-use skelview_core::export::BvhWriteOptions;
+use skelview_core::export::files::WriteOptions;
 use skelview_core::formats::LoadOptions;
 
 /// A parsed command line.
@@ -115,7 +115,7 @@ pub enum Command {
         /// The `.bvh` to write.
         output: PathBuf,
         /// Rotation order.
-        options: BvhWriteOptions,
+        options: WriteOptions,
     },
     /// Validate files and folders.
     Check {

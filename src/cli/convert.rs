@@ -1,14 +1,13 @@
-//! `skelview convert INPUT... OUTPUT.bvh|.glb|.gltf|.trc|.mot [--order ZXY]`: any loaded
-//! motion as BVH, as glTF 2.0 with every take of the file, or as TRC markers; a capture's
-//! force platforms as an OpenSim MOT.
+//! `skelview convert INPUT... OUTPUT [--order ZXY]`: any loaded motion in the format the
+//! output's extension names, through the writers' table (`skelview formats` lists them); a
+//! writer that holds every take (glTF) gets every take of the file.
 
 use std::path::{Path, PathBuf};
 
 use super::{Args, ExitCode, fail, load_all};
-use skelview_core::export::BvhWriteOptions;
-use skelview_core::export::files::{WriteError, write_file, write_gltf};
+use skelview_core::export::files::{WriteError, WriteOptions, Writer, writer_for};
 
-pub(super) fn run(args: &Args, inputs: &[PathBuf], output: &Path, options: &BvhWriteOptions) -> ExitCode {
+pub(super) fn run(args: &Args, inputs: &[PathBuf], output: &Path, options: &WriteOptions) -> ExitCode {
     let motions = match load_all(args, inputs) {
         Ok(m) => m,
         Err(e) => return fail(&e),
@@ -17,23 +16,17 @@ pub(super) fn run(args: &Args, inputs: &[PathBuf], output: &Path, options: &BvhW
         eprintln!("skelview: convert takes one motion (an ASF with its AMC counts as one), got {}", motions.len());
         return 2;
     };
-    if output.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf")) {
-        return gltf(args, inputs, output, motion);
+    let Some(writer) = writer_for(output) else {
+        let extension = output.extension().map_or_else(String::new, |e| e.to_string_lossy().into_owned());
+        eprintln!("skelview: {}: {}", output.display(), WriteError::Extension(extension));
+        return 2;
+    };
+    if writer.all_takes() {
+        return all_takes(args, inputs, output, motion, writer, options);
     }
-    match write_file(motion, output, options) {
+    match writer.write(motion, output, options) {
         Ok(()) => {
-            let frames = motion.clip.num_frames().max(1);
-            let what = match output.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).as_deref() {
-                Some("trc") if motion.capture.is_some() => format!("{} markers, {frames} frames", motion.skeleton.len()),
-                Some("trc") => format!("{} joints as virtual markers, metres, Y up, {frames} frames", motion.skeleton.len()),
-                Some("mot") => {
-                    let c = motion.capture.as_deref();
-                    let (plates, samples, rate) = c.map_or((0, 0, 0.0), |c| (c.plates.len(), c.analog.samples(), c.analog.rate_hz));
-                    format!("{plates} force platforms, {samples} samples at {rate} Hz")
-                }
-                _ => format!("{} joints, {frames} frames, rotations {}", motion.skeleton.len(), options.order.iter().collect::<String>()),
-            };
-            eprintln!("wrote {} ({what})", output.display());
+            eprintln!("wrote {} ({})", output.display(), writer.summary(motion, options));
             0
         }
         Err(e @ WriteError::Io(_)) => {
@@ -47,10 +40,17 @@ pub(super) fn run(args: &Args, inputs: &[PathBuf], output: &Path, options: &BvhW
     }
 }
 
-/// Writes every take of the input (or the one `--take` names) as one glTF animation each.
+/// Writes every take of the input (or the one `--take` names) as one animation each.
 #[allow(clippy::needless_range_loop)] // `i` is the take's index, not only a position in `names`
-fn gltf(args: &Args, inputs: &[PathBuf], output: &Path, first: &skelview_core::core::Motion) -> ExitCode {
-    use skelview_core::export::gltf_writer::{Animation, take_names};
+fn all_takes(
+    args: &Args,
+    inputs: &[PathBuf],
+    output: &Path,
+    first: &skelview_core::core::Motion,
+    writer: &dyn Writer,
+    options: &WriteOptions,
+) -> ExitCode {
+    use skelview_core::export::files::{Animation, take_names};
     let names = take_names(first);
     let mut others = Vec::new();
     if args.options.take.is_none() && first.source.takes.len() > 1 {
@@ -70,7 +70,7 @@ fn gltf(args: &Args, inputs: &[PathBuf], output: &Path, first: &skelview_core::c
     let chosen = first.source.take.unwrap_or(0);
     let mut animations = vec![Animation { name: names.get(chosen).cloned().unwrap_or_else(|| names[0].clone()), motion: first }];
     animations.extend(others.iter().map(|(i, m)| Animation { name: names[*i].clone(), motion: m }));
-    let written = write_gltf(output, &animations);
+    let written = writer.write_takes(&animations, output, options);
     match written {
         Ok(()) => {
             let takes: Vec<&str> = animations.iter().map(|a| a.name.as_str()).collect();

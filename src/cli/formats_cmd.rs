@@ -15,8 +15,11 @@ struct FormatRow {
     description: &'static str,
     extensions: Vec<String>,
     mime_types: Vec<&'static str>,
+    /// What skelview reads from its files (`motion`, `name map`), or `-`.
     reads: &'static str,
     writes: bool,
+    /// The extensions `convert` writes it as.
+    written_as: Vec<String>,
     options: Vec<OptionRow>,
 }
 
@@ -29,25 +32,44 @@ struct OptionRow {
     default: String,
 }
 
+fn dotted(extensions: &[&str]) -> Vec<String> {
+    extensions.iter().map(|e| format!(".{e}")).collect()
+}
+
+/// The readers' rows, then the formats only written, then the name maps.
 fn rows() -> Vec<FormatRow> {
-    table::entries()
-        .map(|entry| {
-            let f = entry.info();
-            let (writes, options) = match entry {
-                Entry::Motion(m) => (m.writes(), m.options().iter().map(option_row).collect()),
-                Entry::NameMap(_) => (false, Vec::new()),
-            };
-            FormatRow {
-                name: f.name(),
-                description: f.description(),
-                extensions: f.extensions().iter().map(|e| format!(".{e}")).collect(),
-                mime_types: f.mime_types().iter().map(|m| m.name).collect(),
-                reads: entry.holds(),
-                writes,
-                options,
-            }
-        })
-        .collect()
+    let read = table::entries().map(|entry| {
+        let f = entry.info();
+        let options = match entry {
+            Entry::Motion(m) => m.options().iter().map(option_row).collect(),
+            Entry::NameMap(_) => Vec::new(),
+        };
+        let writer = matches!(entry, Entry::Motion(_)).then(|| table::writer_of(f)).flatten();
+        FormatRow {
+            name: f.name(),
+            description: f.description(),
+            extensions: dotted(f.extensions()),
+            mime_types: f.mime_types().iter().map(|m| m.name).collect(),
+            reads: entry.holds(),
+            writes: writer.is_some(),
+            written_as: writer.map(|w| dotted(w.extensions())).unwrap_or_default(),
+            options,
+        }
+    });
+    let written = table::write_only().map(|w| FormatRow {
+        name: w.name(),
+        description: w.description(),
+        extensions: dotted(w.extensions()),
+        mime_types: Vec::new(),
+        reads: "-",
+        writes: true,
+        written_as: dotted(w.extensions()),
+        options: Vec::new(),
+    });
+    let (mut motions, names): (Vec<_>, Vec<_>) = read.partition(|r| r.reads != "name map");
+    motions.extend(written);
+    motions.extend(names);
+    motions
 }
 
 fn option_row(o: &'static skelview_core::formats::FormatOption) -> OptionRow {
@@ -68,6 +90,8 @@ pub(super) fn run(json: bool, out: &mut dyn Write) -> ExitCode {
             for r in &rows {
                 let mime = if r.mime_types.is_empty() { "-".to_owned() } else { r.mime_types.join(", ") };
                 let writes = if r.writes { "yes" } else { "no" };
+                let writes =
+                    if r.written_as.is_empty() || r.written_as == r.extensions { writes.to_owned() } else { r.written_as.join(" ") };
                 writeln!(out, "{:<8} {:<20} {:<9} {:<6} {mime}", r.name, r.extensions.join(" "), r.reads, writes)?;
                 writeln!(out, "{:<8} {}", "", r.description)?;
                 for o in &r.options {

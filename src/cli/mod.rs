@@ -106,10 +106,9 @@ fn load_all(args: &Args, files: &[PathBuf]) -> Result<Vec<Motion>, LoadError> {
     requests.into_iter().map(|r| formats::load(&r?, &args.options, &parallel, &mut Quiet)).collect()
 }
 
-/// Reads an MNM joint-name map, with `file:line:col` on errors.
+/// Reads a joint-name map through the format table, with `file:line:col` on errors.
 fn read_name_map(path: &std::path::Path) -> Result<skelview_core::formats::mnm::NameMap, LoadError> {
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io { path: path.to_owned(), source })?;
-    skelview_core::formats::mnm::parse_mnm(&bytes).map_err(|e| LoadError::from_parse(path, &mut &bytes[..], e))
+    skelview_core::formats::table::read_name_map(path)
 }
 
 /// Prints a load error as `file:line:col: message` and returns exit code 2.

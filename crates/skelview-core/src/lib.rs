@@ -7,7 +7,7 @@
 //! checks ([`qa`]), the comparison of two clips ([`compare`]) and the writers ([`export`]).
 //!
 //! Layers, bottom to top; a module imports only from layers below it (a test enforces it):
-//! `par`, `core` ← `formats` ← `compare`, `export`, `qa`.
+//! `par`, `core` ← `export` ← `formats` ← `compare`, `qa`.
 //!
 //! Feature `parallel` (default) spreads work over rayon's pool; without it every function
 //! runs on the calling thread and gives the same results.

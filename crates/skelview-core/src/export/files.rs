@@ -1,21 +1,79 @@
-//! A motion written to a path, the format chosen by the extension (`.bvh`, `.glb`, `.gltf`
-//! with its `.bin`, `.trc`, `.mot`): the one place `convert`, the Python package and other
-//! front doors write files.
+//! Motions written to files: one [`Writer`] per format skelview writes (BVH, glTF, TRC,
+//! MOT) in one table, [`WRITERS`], that the format table (`formats::table`), `convert`, the
+//! Python package and every other front door find writers through. The format is chosen by
+//! the path's extension.
 
 use std::path::Path;
 
 use thiserror::Error;
 
-use super::gltf_writer::{Animation, NonFinite, document, take_names, write_glb};
+pub use super::gltf_writer::{Animation, take_names};
+use super::gltf_writer::{NonFinite, document, write_glb};
 use super::mot_writer::{DEFAULT_THRESHOLD_N, MotError, write_mot};
 use super::{BvhWriteOptions, write_atomically, write_bvh};
 use crate::core::Motion;
+
+/// Choices for written files, typed per format (only BVH has any today).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// How BVH files are written (the rotation order).
+    pub bvh: BvhWriteOptions,
+}
+
+/// One format skelview writes.
+pub trait Writer: Sync {
+    /// The format's name: as the reader table names it (`BVH`), or its own where skelview
+    /// only writes it (`MOT`).
+    fn name(&self) -> &'static str;
+    /// One line on what the written file holds.
+    fn description(&self) -> &'static str;
+    /// The extensions it writes, without the dot.
+    fn extensions(&self) -> &'static [&'static str];
+    /// True when a file holds every take of the source (glTF), not only the loaded one.
+    fn all_takes(&self) -> bool {
+        false
+    }
+    /// Writes `m` (its loaded take) to `path`, atomically: a failed write leaves no file.
+    fn write(&self, m: &Motion, path: &Path, options: &WriteOptions) -> Result<(), WriteError>;
+    /// Writes takes sharing the first one's skeleton into one file (writers with
+    /// [`Writer::all_takes`]; the others write the first).
+    fn write_takes(&self, takes: &[Animation<'_>], path: &Path, options: &WriteOptions) -> Result<(), WriteError> {
+        takes.first().map_or(Ok(()), |t| self.write(t.motion, path, options))
+    }
+    /// What a written file holds, for reports (`31 joints, 120 frames, rotations ZXY`).
+    fn summary(&self, m: &Motion, options: &WriteOptions) -> String;
+}
+
+/// Every format skelview writes, in the order listings show them.
+pub static WRITERS: [&dyn Writer; 4] = [&BvhFile, &GltfFile, &TrcFile, &MotFile];
+
+/// The writer for a path's extension (`out.BVH`), if any.
+pub fn writer_for(path: &Path) -> Option<&'static dyn Writer> {
+    let ext = extension(path);
+    WRITERS.iter().copied().find(|w| w.extensions().contains(&ext.as_str()))
+}
+
+/// The writer of the format with this name (`BVH`, `glTF`), ignoring case.
+pub fn writer_named(name: &str) -> Option<&'static dyn Writer> {
+    WRITERS.iter().copied().find(|w| w.name().eq_ignore_ascii_case(name))
+}
+
+/// Every written extension with its dot, in table order, joined by `sep` and the last by
+/// `last` (`.bvh, .glb, .gltf, .trc or .mot`).
+pub fn written_extensions(sep: &str, last: &str) -> String {
+    let all: Vec<String> = WRITERS.iter().flat_map(|w| w.extensions().iter().map(|e| format!(".{e}"))).collect();
+    match all.split_last() {
+        Some((end, [])) => end.clone(),
+        Some((end, rest)) => format!("{}{last}{end}", rest.join(sep)),
+        None => String::new(),
+    }
+}
 
 /// Why a file was not written.
 #[derive(Debug, Error)]
 pub enum WriteError {
     /// The extension names no format skelview writes.
-    #[error("writes .bvh, .glb, .gltf, .trc or .mot, not '{0}'")]
+    #[error("writes {list}, not '{0}'", list = written_extensions(", ", " or "))]
     Extension(String),
     /// A `.mot` asked of a motion that is no capture with force platforms.
     #[error("a .mot holds force platforms, and this motion is not a capture with any")]
@@ -55,25 +113,137 @@ pub fn write_gltf(path: &Path, animations: &[Animation<'_>]) -> Result<(), Write
 }
 
 /// Writes `m` (its loaded take) in the format `path`'s extension names.
-pub fn write_file(m: &Motion, path: &Path, bvh: &BvhWriteOptions) -> Result<(), WriteError> {
-    match extension(path).as_str() {
-        "bvh" => Ok(write_atomically(path, |out| write_bvh(m, bvh, out))?),
-        "trc" => Ok(write_atomically(path, |out| super::trc_writer::write_trc(m, &file_name(path), out))?),
-        "mot" => {
-            let capture = m.capture.as_deref().ok_or(WriteError::NotACapture)?;
-            // Written to memory first: a capture that cannot be written leaves no file.
-            let mut text = Vec::new();
-            write_mot(capture, &file_name(path), DEFAULT_THRESHOLD_N, &mut text).map_err(|e| match e {
-                MotError::Io(io) => WriteError::Io(io),
-                other => WriteError::Mot(other),
-            })?;
-            Ok(write_atomically(path, |out| out.write_all(&text))?)
+pub fn write_file(m: &Motion, path: &Path, options: &WriteOptions) -> Result<(), WriteError> {
+    writer_for(path).ok_or_else(|| WriteError::Extension(extension(path)))?.write(m, path, options)
+}
+
+/// Biovision hierarchy: any motion's skeleton and rotations.
+struct BvhFile;
+
+impl Writer for BvhFile {
+    fn name(&self) -> &'static str {
+        "BVH"
+    }
+    fn description(&self) -> &'static str {
+        "any motion as rotations in a chosen Euler order (--order), positions where offsets move"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["bvh"]
+    }
+    fn write(&self, m: &Motion, path: &Path, options: &WriteOptions) -> Result<(), WriteError> {
+        Ok(write_atomically(path, |out| write_bvh(m, &options.bvh, out))?)
+    }
+    fn summary(&self, m: &Motion, options: &WriteOptions) -> String {
+        let order: String = options.bvh.order.iter().collect();
+        format!("{} joints, {} frames, rotations {order}", m.skeleton.len(), m.clip.num_frames().max(1))
+    }
+}
+
+/// glTF 2.0, binary or JSON with its buffer beside it.
+struct GltfFile;
+
+impl Writer for GltfFile {
+    fn name(&self) -> &'static str {
+        "glTF"
+    }
+    fn description(&self) -> &'static str {
+        "a skin and an animation per take, metres, Y up (.gltf with its .bin beside it)"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["glb", "gltf"]
+    }
+    fn all_takes(&self) -> bool {
+        true
+    }
+    fn write(&self, m: &Motion, path: &Path, _: &WriteOptions) -> Result<(), WriteError> {
+        let names = take_names(m);
+        let name = names.get(m.source.take.unwrap_or(0)).or(names.first()).cloned().unwrap_or_default();
+        write_gltf(path, &[Animation { name, motion: m }])
+    }
+    fn write_takes(&self, takes: &[Animation<'_>], path: &Path, _: &WriteOptions) -> Result<(), WriteError> {
+        write_gltf(path, takes)
+    }
+    fn summary(&self, m: &Motion, _: &WriteOptions) -> String {
+        format!("{} joints, {} frames", m.skeleton.len(), m.clip.num_frames().max(1))
+    }
+}
+
+/// Track row column markers: a capture's markers, or a skeleton's joints as virtual markers.
+struct TrcFile;
+
+impl Writer for TrcFile {
+    fn name(&self) -> &'static str {
+        "TRC"
+    }
+    fn description(&self) -> &'static str {
+        "a capture's markers, or a skeleton's joints as virtual markers (metres, Y up)"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["trc"]
+    }
+    fn write(&self, m: &Motion, path: &Path, _: &WriteOptions) -> Result<(), WriteError> {
+        Ok(write_atomically(path, |out| super::trc_writer::write_trc(m, &file_name(path), out))?)
+    }
+    fn summary(&self, m: &Motion, _: &WriteOptions) -> String {
+        let frames = m.clip.num_frames().max(1);
+        match m.capture {
+            Some(_) => format!("{} markers, {frames} frames", m.skeleton.len()),
+            None => format!("{} joints as virtual markers, metres, Y up, {frames} frames", m.skeleton.len()),
         }
-        "glb" | "gltf" => {
-            let names = take_names(m);
-            let name = names.get(m.source.take.unwrap_or(0)).or(names.first()).cloned().unwrap_or_default();
-            write_gltf(path, &[Animation { name, motion: m }])
+    }
+}
+
+/// OpenSim motion file: a capture's force platforms as ground reactions.
+struct MotFile;
+
+impl Writer for MotFile {
+    fn name(&self) -> &'static str {
+        "MOT"
+    }
+    fn description(&self) -> &'static str {
+        "OpenSim external loads: a capture's force platforms (forces, centres of pressure, free moments)"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["mot"]
+    }
+    fn write(&self, m: &Motion, path: &Path, _: &WriteOptions) -> Result<(), WriteError> {
+        let capture = m.capture.as_deref().ok_or(WriteError::NotACapture)?;
+        // Written to memory first: a capture that cannot be written leaves no file.
+        let mut text = Vec::new();
+        write_mot(capture, &file_name(path), DEFAULT_THRESHOLD_N, &mut text).map_err(|e| match e {
+            MotError::Io(io) => WriteError::Io(io),
+            other => WriteError::Mot(other),
+        })?;
+        Ok(write_atomically(path, |out| out.write_all(&text))?)
+    }
+    fn summary(&self, m: &Motion, _: &WriteOptions) -> String {
+        let c = m.capture.as_deref();
+        let (plates, samples, rate) = c.map_or((0, 0, 0.0), |c| (c.plates.len(), c.analog.samples(), c.analog.rate_hz));
+        format!("{plates} force platforms, {samples} samples at {rate} Hz")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writers_are_found_by_extension_and_name_and_listed_in_order() {
+        let name = |p: &str| writer_for(Path::new(p)).map(|w| w.name());
+        assert_eq!(name("out.BVH"), Some("BVH"));
+        assert_eq!(name("a.glb"), Some("glTF"));
+        assert_eq!(name("a.gltf"), Some("glTF"));
+        assert_eq!(name("a.trc"), Some("TRC"));
+        assert_eq!(name("a.mot"), Some("MOT"));
+        assert_eq!(name("a.fbx"), None, "skelview reads FBX but does not write it");
+        assert_eq!(name("bvh"), None);
+        assert_eq!(writer_named("gltf").map(|w| w.extensions()), Some(&["glb", "gltf"][..]));
+        assert_eq!(written_extensions(", ", " or "), ".bvh, .glb, .gltf, .trc or .mot");
+        assert_eq!(WriteError::Extension("fbx".into()).to_string(), "writes .bvh, .glb, .gltf, .trc or .mot, not 'fbx'");
+        let mut seen = std::collections::HashSet::new();
+        for w in WRITERS {
+            assert!(!w.description().is_empty() && !w.extensions().is_empty(), "{}", w.name());
+            assert!(w.extensions().iter().all(|e| seen.insert(*e)), "{} claims an extension twice", w.name());
         }
-        other => Err(WriteError::Extension(other.to_owned())),
     }
 }

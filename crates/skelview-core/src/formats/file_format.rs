@@ -63,10 +63,6 @@ pub trait NameMapFormat: FormatInfo {
 
 /// One motion file format.
 pub trait FileFormat: FormatInfo {
-    /// True when `skelview convert` writes it.
-    fn writes(&self) -> bool {
-        false
-    }
     /// The role of a file of this format (by its name).
     fn role(&self, _path: &Path) -> Role {
         Role::Whole

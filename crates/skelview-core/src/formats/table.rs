@@ -1,12 +1,15 @@
 //! The format table: every file format skelview knows, of two kinds: motion formats
 //! ([`FileFormat`], in [`FORMATS`]) and joint-name maps ([`NameMapFormat`], in
-//! [`NAME_MAPS`]), both described by [`FormatInfo`]. Detection (by extension first, then by
-//! content), the open dialog's filters, the desktop MIME types, `--help` and `skelview
-//! formats` all read this table; adding a format means its own folder plus one line here.
+//! [`NAME_MAPS`]), both described by [`FormatInfo`], and beside them the formats skelview
+//! writes (`export::files::WRITERS`, joined to a reader by its name: [`writer_of`]).
+//! Detection (by extension first, then by content), the open dialog's filters, the desktop
+//! MIME types, `--help`, `convert` and `skelview formats` all read this table; adding a
+//! format means its own folder plus one line here (and one in `WRITERS` if it is written).
 
 use std::path::Path;
 
 use super::file_format::{FileFormat, FormatInfo, NameMapFormat};
+use crate::export::files::{WRITERS, Writer, writer_named};
 
 /// Every motion format, in the order listings show them and content sniffing tries them.
 pub static FORMATS: [&dyn FileFormat; 9] = [
@@ -56,10 +59,33 @@ pub fn entries() -> impl Iterator<Item = Entry> {
     FORMATS.iter().map(|f| Entry::Motion(*f)).chain(NAME_MAPS.iter().map(|f| Entry::NameMap(*f)))
 }
 
+/// The writer of a format that skelview reads (`BVH`), if skelview also writes it.
+pub fn writer_of(format: &dyn FormatInfo) -> Option<&'static dyn Writer> {
+    writer_named(format.name())
+}
+
+/// The formats skelview writes but does not read (`MOT`), in table order.
+pub fn write_only() -> impl Iterator<Item = &'static dyn Writer> {
+    WRITERS.iter().copied().filter(|w| !entries().any(|e| e.info().name().eq_ignore_ascii_case(w.name())))
+}
+
 /// The name-map format a name ends in (`pairs.MNM`).
 pub fn name_map_by_name(path: &Path) -> Option<&'static dyn NameMapFormat> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
     NAME_MAPS.iter().copied().find(|f| f.extensions().iter().any(|e| name.len() > e.len() && name.ends_with(&format!(".{e}"))))
+}
+
+/// Reads the joint-name map at `path` with the name-map format its name ends in (a file of
+/// another name is read as the first, MNM, as `--mnm` promises); errors name `file:line:col`.
+pub fn read_name_map(path: &Path) -> Result<super::file_format::NameMap, super::LoadError> {
+    let bytes = std::fs::read(path).map_err(|source| super::LoadError::Io { path: path.to_owned(), source })?;
+    read_name_map_bytes(path, &bytes)
+}
+
+/// [`read_name_map`] of bytes already read (`path` names them in errors).
+pub fn read_name_map_bytes(path: &Path, bytes: &[u8]) -> Result<super::file_format::NameMap, super::LoadError> {
+    let format = name_map_by_name(path).unwrap_or(NAME_MAPS[0]);
+    format.read(bytes).map_err(|e| super::LoadError::from_parse(path, &mut &bytes[..], e))
 }
 
 /// The format a name ends in (`walk.BVH`, `x.acl.zip`), longest ending first.
@@ -179,6 +205,10 @@ mod tests {
         }
         assert!(dialog_extensions().contains(&"sjson") && !dialog_extensions().contains(&"mnm"));
         assert!(by_name(Path::new("pairs.mnm")).is_none(), "a name map is not a motion");
+        // Every writer is a reader's, found by name, or listed as written only.
+        let written: Vec<&str> = FORMATS.iter().filter(|f| writer_of(**f).is_some()).map(|f| f.name()).collect();
+        assert_eq!(written, ["BVH", "glTF", "TRC"]);
+        assert_eq!(write_only().map(|w| w.name()).collect::<Vec<_>>(), ["MOT"]);
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use skelview_core::core::Motion;
+use skelview_core::formats::LoadError;
 use skelview_core::formats::mnm::NameMap;
 use skelview_scene::{FrameSpec, OrbitCamera, Scene};
 
@@ -36,27 +37,6 @@ pub enum ExportError {
     Picture(#[from] PictureError),
 }
 
-/// Why a name map could not be read.
-#[derive(Debug, Error)]
-pub enum NameMapError {
-    /// The file could not be read.
-    #[error("{}: {source}", path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The system's reason.
-        source: std::io::Error,
-    },
-    /// It is not a name map.
-    #[error("{}: {message}", path.display())]
-    Parse {
-        /// The file.
-        path: PathBuf,
-        /// The parser's message.
-        message: String,
-    },
-}
-
 /// An RGBA8 picture and its size in pixels.
 pub type Picture = ((u32, u32), Vec<u8>);
 
@@ -65,7 +45,7 @@ pub enum Finished {
     /// An export ended: its message, or why it failed.
     Export(Result<String, TaskError<ExportError>>),
     /// A name map was read (or not).
-    NameMap(Result<(PathBuf, NameMap), TaskError<NameMapError>>),
+    NameMap(Result<(PathBuf, NameMap), TaskError<LoadError>>),
     /// A file dialog was answered with this command (`None`: cancelled).
     Dialog(Option<Command>),
     /// A picture for the clipboard, or why there is none.
@@ -79,7 +59,7 @@ pub struct Jobs {
     pub host: Arc<dyn Host>,
     /// The running export, if any; its label and progress are shown with a Cancel button.
     pub export: Option<Task<String, ExportError>>,
-    name_map: Option<Task<(PathBuf, NameMap), NameMapError>>,
+    name_map: Option<Task<(PathBuf, NameMap), LoadError>>,
     dialog: Option<Task<Option<Command>, Infallible>>,
     picture: Option<Task<Picture, PictureError>>,
     /// Dialogs answered at once (in a browser), handed on at the next poll.
@@ -253,12 +233,10 @@ impl Jobs {
         Ok(())
     }
 
-    /// Reads an MNM name map in the background.
+    /// Reads a joint-name map (MNM) in the background, through the format table.
     pub fn read_name_map(&mut self, path: PathBuf, waker: Waker) -> Result<(), AppError> {
         let task = Task::spawn("namemap", "Reading the name map", Priority::Background, waker, move |_| {
-            let bytes = std::fs::read(&path).map_err(|source| NameMapError::Read { path: path.clone(), source })?;
-            let map = skelview_core::formats::mnm::parse_mnm(&bytes)
-                .map_err(|e| NameMapError::Parse { path: path.clone(), message: e.to_string() })?;
+            let map = skelview_core::formats::table::read_name_map(&path)?;
             Ok((path, map))
         });
         self.name_map = Some(task.map_err(no_thread("name map"))?);

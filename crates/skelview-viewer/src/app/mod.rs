@@ -45,7 +45,7 @@ pub use command::{
 pub use curves::{ChannelCurve, CurvesInput, channel_curves, curves_of, signal_curves};
 pub use dialogs::Dialog;
 pub use error::AppError;
-pub use jobs::{ExportError, Finished, Jobs, NameMapError};
+pub use jobs::{ExportError, Finished, Jobs};
 pub use session::{Arrived, Loading, Session};
 pub use settings::{FileOverride, PanelLayout, Settings};
 pub use settings_store::{SettingsError, SettingsStore};

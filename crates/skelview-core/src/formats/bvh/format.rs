@@ -66,9 +66,6 @@ impl FormatInfo for Bvh {
 }
 
 impl FileFormat for Bvh {
-    fn writes(&self) -> bool {
-        true
-    }
     fn options(&self) -> &'static [FormatOption] {
         std::slice::from_ref(&POSITIONS)
     }

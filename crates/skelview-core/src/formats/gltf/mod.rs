@@ -177,9 +177,6 @@ impl FormatInfo for Gltf {
 }
 
 impl FileFormat for Gltf {
-    fn writes(&self) -> bool {
-        true
-    }
     fn load(
         &self,
         sources: &[Source],

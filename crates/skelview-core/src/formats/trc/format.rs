@@ -45,9 +45,6 @@ impl FormatInfo for Trc {
 }
 
 impl FileFormat for Trc {
-    fn writes(&self) -> bool {
-        true
-    }
     fn load(
         &self,
         sources: &[Source],
