@@ -157,18 +157,18 @@ fn qa(
                     .map_err(|_| PyTypeError::new_err("kinds must be a kind's name or a list of names"))?
                     .join(","),
             };
-            Kind::parse_list(&names).map_err(value_error)?
+            Kind::parse_list(&names).map_err(|e| value_error(e.to_string()))?
         }
     };
     // TOML text (the command line's `--thresholds` file) or a dict of the same tables.
     let thresholds = match thresholds {
         None => Thresholds::default(),
         Some(t) => match t.extract::<String>() {
-            Ok(text) => Thresholds::from_toml(&text).map_err(value_error)?,
+            Ok(text) => Thresholds::from_toml(&text).map_err(|e| value_error(e.to_string()))?,
             Err(_) if t.is_instance_of::<PyDict>() => {
                 let json: String = py.import("json")?.call_method1("dumps", (t,))?.extract()?;
                 let parsed: Thresholds = serde_json::from_str(&json).map_err(|e| value_error(format!("thresholds: {e}")))?;
-                parsed.check().map_err(value_error)?;
+                parsed.check().map_err(|e| value_error(e.to_string()))?;
                 parsed
             }
             Err(_) => return Err(PyTypeError::new_err("thresholds must be TOML text or a dict such as {\"pop\": {\"factor\": 10.0}}")),
@@ -200,8 +200,11 @@ fn measure<'py>(
     use numpy::IntoPyArray;
     use skelview_core::core::measure::{Measure, series};
     let m = motion.inner.clone();
-    let joint =
-        |name: &str| m.skeleton.find(name).ok_or_else(|| value_error(format!("no joint named {name:?} (Motion.joint_names lists them)")));
+    let joint = |name: &str| {
+        m.skeleton
+            .joint_named(name)
+            .map_err(|e| value_error(if e.like.is_empty() { format!("{e} (Motion.joint_names lists them)") } else { e.to_string() }))
+    };
     let mut measures = Vec::new();
     for (a, b) in distance.unwrap_or_default() {
         measures.push(Measure::Distance(joint(&a)?, joint(&b)?));

@@ -58,13 +58,7 @@ impl PyMotion {
                 frames.get_type().name().map_or_else(|_| "that".to_owned(), |t| t.to_string())
             ))
         })?;
-        let n = n as i64;
-        list.into_iter()
-            .map(|f| {
-                let k = if f < 0 { f + n } else { f };
-                if (0..n).contains(&k) { Ok(k as usize) } else { Err(PyIndexError::new_err(format!("frame {f} is not in 0..{n}"))) }
-            })
-            .collect()
+        skelview_core::core::frame_indices(&list, n).map_err(|e| PyIndexError::new_err(e.to_string()))
     }
 
     /// File space to the asked units and axes.
@@ -373,7 +367,7 @@ impl PyMotion {
                     d.set_item("cop", column(&|x| x.cop)?)?;
                     d.set_item("free_moment", column(&|x| x.free_moment)?)?;
                 }
-                Err(e) => d.set_item("error", e)?,
+                Err(e) => d.set_item("error", e.to_string())?,
             }
             list.append(d)?;
         }

@@ -202,11 +202,11 @@ enum Sub {
         #[arg(long)]
         print_thresholds: bool,
     },
-    /// Write a loaded motion as BVH or glTF 2.0: INPUT... OUTPUT.bvh|.glb|.gltf.
+    /// Write a loaded motion in the format OUTPUT's extension names: INPUT... OUTPUT
+    /// (`skelview formats` lists the writers).
     Convert {
-        /// Input files (one motion; an ASF with its AMC counts as one), then the .bvh, .glb or
-        /// .gltf to write (glTF: every take, metres, Y up), a .trc (markers, or joints as
-        /// virtual markers) or a .mot (a capture's force platforms, OpenSim).
+        /// Input files (one motion; an ASF with its AMC counts as one), then the file to write;
+        /// its extension chooses the writer (`skelview formats` lists them and what each holds).
         #[arg(value_name = "FILE", required = true, num_args = 2..)]
         files: Vec<PathBuf>,
         /// Rotation order of the written channels, first listed outermost.
@@ -470,7 +470,7 @@ fn finite(s: &str) -> Result<f64, String> {
 #[derive(Clone, Debug)]
 struct KindList(Vec<Kind>);
 
-fn parse_kinds(s: &str) -> Result<KindList, String> {
+fn parse_kinds(s: &str) -> Result<KindList, skelview_core::qa::UnknownKind> {
     Kind::parse_list(s).map(KindList)
 }
 

@@ -9,17 +9,18 @@ use super::args::{Shell, cli_command};
 use skelview_core::formats::OptionValues;
 use skelview_core::formats::table::{self, Entry};
 
+/// One row of `skelview formats` (and of the book's formats page).
 #[derive(Serialize)]
-struct FormatRow {
-    name: &'static str,
-    description: &'static str,
-    extensions: Vec<String>,
-    mime_types: Vec<&'static str>,
+pub(super) struct FormatRow {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub extensions: Vec<String>,
+    pub mime_types: Vec<&'static str>,
     /// What skelview reads from its files (`motion`, `name map`), or `-`.
-    reads: &'static str,
-    writes: bool,
+    pub reads: &'static str,
+    pub writes: bool,
     /// The extensions `convert` writes it as.
-    written_as: Vec<String>,
+    pub written_as: Vec<String>,
     options: Vec<OptionRow>,
 }
 
@@ -37,7 +38,7 @@ fn dotted(extensions: &[&str]) -> Vec<String> {
 }
 
 /// The readers' rows, then the formats only written, then the name maps.
-fn rows() -> Vec<FormatRow> {
+pub(super) fn rows() -> Vec<FormatRow> {
     let read = table::entries().map(|entry| {
         let f = entry.info();
         let options = match entry {

@@ -12,19 +12,9 @@ use skelview_core::export::measures::write_measures;
 
 /// The joint called `name`, or an error naming the closest names the skeleton has.
 fn joint(skeleton: &Skeleton, name: &str) -> Result<usize, String> {
-    if let Some(i) = skeleton.find(name) {
-        return Ok(i);
-    }
-    let lower = name.to_ascii_lowercase();
-    let like: Vec<&str> = skeleton
-        .joints()
-        .iter()
-        .map(|j| j.name.as_str())
-        .filter(|n| n.to_ascii_lowercase().contains(&lower) || lower.contains(&n.to_ascii_lowercase()))
-        .take(6)
-        .collect();
-    let hint = if like.is_empty() { "`skelview info` lists the joints".to_owned() } else { format!("did you mean {}?", like.join(", ")) };
-    Err(format!("no joint named '{name}' ({hint})"))
+    skeleton
+        .joint_named(name)
+        .map_err(|e| if e.like.is_empty() { format!("{e} (`skelview info` lists the joints)") } else { e.to_string() })
 }
 
 /// The measures of `names` on `m`'s skeleton.
@@ -40,7 +30,7 @@ pub(super) fn resolve_measures(m: &Motion, names: &[MeasureByName]) -> Result<Ve
                 (MeasureKind::Acceleration, &[a]) => Measure::Acceleration(a),
                 _ => return Err(format!("{:?} takes another number of joints", n.kind)),
             };
-            measure.check(m.skeleton.len())?;
+            measure.check(m.skeleton.len()).map_err(|e| e.to_string())?;
             Ok(measure)
         })
         .collect()

@@ -10,6 +10,7 @@ mod command;
 mod compare;
 mod convert;
 mod desktop;
+pub mod docs;
 mod formats_cmd;
 mod info;
 mod inputs;

@@ -12,17 +12,7 @@ pub(super) fn resolve(frames: &FrameList, n: usize) -> Result<Vec<usize>, String
     let n = n.max(1);
     match frames {
         FrameList::All => Ok((0..n).collect()),
-        FrameList::Some(list) => list
-            .iter()
-            .map(|&f| {
-                let i = if f < 0 { n as i64 + f } else { f };
-                if (0..n as i64).contains(&i) {
-                    Ok(i as usize)
-                } else {
-                    Err(format!("frame {f} is out of range (the clip has {n} frames)"))
-                }
-            })
-            .collect(),
+        FrameList::Some(list) => skelview_core::core::frame_indices(list, n).map_err(|e| e.to_string()),
     }
 }
 

@@ -128,7 +128,7 @@ fn read_thresholds(options: &QaOptions) -> Result<Thresholds, String> {
         None => Ok(Thresholds::default()),
         Some(p) => std::fs::read_to_string(p)
             .map_err(|e| e.to_string())
-            .and_then(|t| Thresholds::from_toml(&t))
+            .and_then(|t| Thresholds::from_toml(&t).map_err(|e| e.to_string()))
             .map_err(|e| format!("{}: {e}", p.display())),
     }
 }

@@ -83,8 +83,8 @@ fn frame_time(scene: &Scene, f: i64) -> (usize, f64) {
     let step = scene.clips.first().map_or(1.0 / 30.0, |c| c.motion.clip.frame_time_secs);
     let step = if step > 0.0 && step.is_finite() { step } else { 1.0 / 30.0 };
     let n = (shared_end_secs(&scene.clips) / step + 1e-3).floor() as i64 + 1;
-    let f = (if f < 0 { n + f } else { f }).clamp(0, n - 1);
-    (f as usize, f as f64 * step)
+    let f = skelview_core::core::frame_index_clamped(f, n.max(1) as usize);
+    (f, f as f64 * step)
 }
 
 /// Renders the scene at the options' instant, framed on it (MSAA `samples`: 1 in tests).
@@ -151,12 +151,13 @@ pub(super) fn run(args: &Args, files: &[PathBuf], options: &RenderOptions) -> Ex
 /// with one camera framing the range.
 fn render_range(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, range: (i64, i64, usize)) -> Result<(usize, Option<f64>), String> {
     let (last, _) = frame_time(scene, -1);
-    let resolve = |f: i64| if f < 0 { last as i64 + 1 + f } else { f };
-    let (start, end, step) = (resolve(range.0), resolve(range.1), range.2.max(1));
-    if start < 0 || end > last as i64 || start > end {
-        return Err(format!("--range {}:{} is outside the clip's frames 0..{last}", range.0, range.1));
+    let outside = || format!("--range {}:{} is outside the clip's frames 0..{last}", range.0, range.1);
+    let resolve = |f: i64| skelview_core::core::frame_index(f, last + 1).map_err(|_| outside());
+    let (start, end, step) = (resolve(range.0)?, resolve(range.1)?, range.2.max(1));
+    if start > end {
+        return Err(outside());
     }
-    let frames: Vec<(usize, f64)> = (start..=end).step_by(step).map(|f| frame_time(scene, f)).collect();
+    let frames: Vec<(usize, f64)> = (start..=end).step_by(step).map(|f| frame_time(scene, f as i64)).collect();
     let style = Style { axes: options.axes, ..Style::default() };
     let frame = FrameSpec::at(0.0, style);
     let aspect = options.size.0 as f32 / options.size.1 as f32;

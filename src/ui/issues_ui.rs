@@ -211,7 +211,7 @@ fn thresholds_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                 *t = qa::Thresholds::default();
             }
             if let Err(e) = valid {
-                ui.colored_label(egui::Color32::RED, e);
+                ui.colored_label(egui::Color32::RED, e.to_string());
             }
         });
     });

@@ -125,7 +125,7 @@ pub struct ClipView {
     /// clip in display space before the placement, drawn so that the view is never empty.
     pub path: Vec<Vec3>,
     /// A capture's force-platform samples, computed once (empty without a capture).
-    plates: Arc<[Result<Vec<PlateSample>, String>]>,
+    plates: Arc<[Result<Vec<PlateSample>, skelview_core::core::force_plates::PlateError>]>,
     /// A capture's largest residual (the top of the residual colours), found once.
     max_residual: f32,
 }
@@ -205,7 +205,7 @@ impl ClipView {
     }
 
     /// The capture's force-platform samples (one list per platform, or why it has none).
-    pub fn plate_samples(&self) -> &[Result<Vec<PlateSample>, String>] {
+    pub fn plate_samples(&self) -> &[Result<Vec<PlateSample>, skelview_core::core::force_plates::PlateError>] {
         &self.plates
     }
 

@@ -12,7 +12,7 @@ use glam::{DMat3, DVec3};
 use super::capture::{Analog, Capture, ForcePlate, PlateSample};
 
 /// Every platform's samples of `capture` (one per analog sample), or why a platform has none.
-pub fn samples(capture: &Capture) -> Vec<Result<Vec<PlateSample>, String>> {
+pub fn samples(capture: &Capture) -> Vec<Result<Vec<PlateSample>, PlateError>> {
     capture.plates.iter().map(|p| compute(p, &capture.analog)).collect()
 }
 
@@ -25,17 +25,43 @@ pub fn channel_count(kind: u16) -> Option<usize> {
     }
 }
 
+/// What a platform's description lacks for its samples to be computed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlateError {
+    /// A platform type whose channels are not turned into forces here.
+    #[error("platform type {0} is not computed (types 1 to 4 are)")]
+    Kind(u16),
+    /// Fewer channels than the type reads.
+    #[error("type {kind} needs {needed} channels, FORCE_PLATFORM:CHANNEL gives {given}")]
+    Channels {
+        /// The platform type.
+        kind: u16,
+        /// Channels the type reads.
+        needed: usize,
+        /// Channels the file lists.
+        given: usize,
+    },
+    /// A channel number past the analog channels.
+    #[error("FORCE_PLATFORM:CHANNEL names analog channel {channel} of {count}")]
+    NoChannel {
+        /// The channel named (from 1).
+        channel: usize,
+        /// Analog channels in the file.
+        count: usize,
+    },
+}
+
 /// The platform's samples, one per analog sample; an error names what the description lacks.
-pub fn compute(plate: &ForcePlate, analog: &Analog) -> Result<Vec<PlateSample>, String> {
+pub fn compute(plate: &ForcePlate, analog: &Analog) -> Result<Vec<PlateSample>, PlateError> {
     let Some(needed) = channel_count(plate.kind) else {
-        return Err(format!("platform type {} is not computed (types 1 to 4 are)", plate.kind));
+        return Err(PlateError::Kind(plate.kind));
     };
     if plate.channels.len() < needed {
-        return Err(format!("type {} needs {needed} channels, FORCE_PLATFORM:CHANNEL gives {}", plate.kind, plate.channels.len()));
+        return Err(PlateError::Channels { kind: plate.kind, needed, given: plate.channels.len() });
     }
     let n = analog.channels.len();
     if let Some(&c) = plate.channels[..needed].iter().find(|&&c| c >= n) {
-        return Err(format!("FORCE_PLATFORM:CHANNEL names analog channel {} of {n}", c + 1));
+        return Err(PlateError::NoChannel { channel: c + 1, count: n });
     }
     let corners = plate.corners.map(|c| c.as_dvec3());
     let mut x = corners[0] - corners[1];
@@ -164,7 +190,7 @@ mod tests {
     fn missing_channels_and_unknown_types_are_errors() {
         let mut p = plate(2);
         p.channels = vec![0, 1, 2, 3, 4, 9];
-        assert!(compute(&p, &analog(&[[0.; 6]])).unwrap_err().contains("channel 10"));
-        assert!(compute(&plate(6), &analog(&[[0.; 6]])).unwrap_err().contains("type 6"));
+        assert!(compute(&p, &analog(&[[0.; 6]])).unwrap_err().to_string().contains("channel 10"));
+        assert!(compute(&plate(6), &analog(&[[0.; 6]])).unwrap_err().to_string().contains("type 6"));
     }
 }

@@ -8,6 +8,27 @@ use glam::{Mat4, Vec3};
 use super::Motion;
 use super::batch::{FramePoser, Gaps, Unknown};
 
+/// Why a measure cannot be taken on a skeleton.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MeasureError {
+    /// A joint index past the skeleton's joints.
+    #[error("{kind}: joint {joint} does not exist (the skeleton has {joints})")]
+    NoJoint {
+        /// The measure's kind.
+        kind: &'static str,
+        /// The index given.
+        joint: usize,
+        /// Joints in the skeleton.
+        joints: usize,
+    },
+    /// The same joint given twice.
+    #[error("{kind}: a joint is given twice")]
+    Twice {
+        /// The measure's kind.
+        kind: &'static str,
+    },
+}
+
 /// One quantity measured at every frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Measure {
@@ -63,13 +84,13 @@ impl Measure {
     }
 
     /// An error when a joint is out of range or named twice.
-    pub fn check(&self, joints: usize) -> Result<(), String> {
+    pub fn check(&self, joints: usize) -> Result<(), MeasureError> {
         let j = self.joints();
-        if let Some(bad) = j.iter().find(|&&i| i >= joints) {
-            return Err(format!("{}: joint {bad} does not exist (the skeleton has {joints})", self.kind()));
+        if let Some(&joint) = j.iter().find(|&&i| i >= joints) {
+            return Err(MeasureError::NoJoint { kind: self.kind(), joint, joints });
         }
         if (1..j.len()).any(|k| j[..k].contains(&j[k])) {
-            return Err(format!("{}: a joint is given twice", self.kind()));
+            return Err(MeasureError::Twice { kind: self.kind() });
         }
         Ok(())
     }

@@ -18,6 +18,7 @@ pub mod pose;
 pub mod readout;
 pub mod rest;
 pub mod sampler;
+pub mod select;
 pub mod shown_length;
 pub mod signals;
 pub mod skeleton;
@@ -28,6 +29,7 @@ pub use motion::{ChannelNames, DisplayFrame, Format, Motion, SourceInfo, Take, W
 pub use playback::{Playback, PlaybackCommand};
 pub use pose::{GlobalPose, LocalPose, LocalTransform};
 pub use sampler::{PoseAt, Sampler};
+pub use select::{FrameOutOfRange, NoJoint, frame_index, frame_index_clamped, frame_indices};
 pub use shown_length::{LengthDisplay, ShownUnit};
 pub use skeleton::{ChannelKind, EulerConvention, Joint, PositionRule, RotationLimits, Skeleton, SkeletonError};
 pub use units::{LengthUnit, UpAxis};

@@ -51,6 +51,37 @@ pub trait FormatInfo: Sync {
     fn sniff(&self, text: &[u8], raw: &[u8]) -> bool;
 }
 
+/// Why no skeleton file was found for a motion that needs one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoSkeleton {
+    /// No file of the skeleton's kind beside the motion.
+    #[error("no .{extension} skeleton beside {}: give the .{extension} file too", motion.display())]
+    None {
+        /// The motion file.
+        motion: std::path::PathBuf,
+        /// The skeleton files' extension.
+        extension: &'static str,
+    },
+    /// Several could be it and nothing tells them apart.
+    #[error("cannot tell which skeleton {} belongs to (candidates: {}): give the .{extension} file too", motion.display(), candidates.join(", "))]
+    Ambiguous {
+        /// The motion file.
+        motion: std::path::PathBuf,
+        /// The candidates' file names.
+        candidates: Vec<String>,
+        /// The skeleton files' extension.
+        extension: &'static str,
+    },
+    /// The format has no rule for finding one.
+    #[error("{}: no skeleton file rule for {format}", motion.display())]
+    NoRule {
+        /// The motion file.
+        motion: std::path::PathBuf,
+        /// The format's name.
+        format: &'static str,
+    },
+}
+
 /// `(standard name, file's own name)` pairs in file order, as a name map gives them.
 pub type NameMap = Vec<(String, String)>;
 
@@ -68,8 +99,8 @@ pub trait FileFormat: FormatInfo {
         Role::Whole
     }
     /// The skeleton file for a motion that needs one, found on disk (`NeedsSkeleton` only).
-    fn find_skeleton(&self, path: &Path) -> Result<std::path::PathBuf, String> {
-        Err(format!("{}: no skeleton file rule for {}", path.display(), self.name()))
+    fn find_skeleton(&self, path: &Path) -> Result<std::path::PathBuf, NoSkeleton> {
+        Err(NoSkeleton::NoRule { motion: path.to_owned(), format: self.name() })
     }
     /// Files that could animate a skeleton opened alone (the `.amc` files beside an `.asf`),
     /// offered by the viewer; read on the loader thread.

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use error::{LoadError, ParseError, ParseErrorKind, RawWarning};
-pub use file_format::{FileFormat, FormatInfo, MimeType, NameMapFormat, Role};
+pub use file_format::{FileFormat, FormatInfo, MimeType, NameMapFormat, NoSkeleton, Role};
 pub use options::{FormatOption, FormatOptions, OptionError, OptionValues};
 pub use table::FORMATS;
 
@@ -201,7 +201,7 @@ impl LoadRequest {
                         (None, Source::File(path)) => format
                             .find_skeleton(path)
                             .map(Source::File)
-                            .map_err(|message| LoadError::Unsupported { path: path.clone(), message }),
+                            .map_err(|e| LoadError::Unsupported { path: path.clone(), message: e.to_string() }),
                         (None, Source::Memory { name, .. }) => Err(LoadError::Unsupported {
                             path: name.clone(),
                             message: format!("{} needs its skeleton file: open both together", format.name()),

@@ -4,9 +4,19 @@
 
 use crate::core::Take;
 
+/// A take choice that names no take of the file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no take '{choice}' in this file (takes {list})", list = if takes.is_empty() { "none".to_owned() } else { takes.join(", ") })]
+pub struct NoTake {
+    /// What was asked for.
+    pub choice: String,
+    /// The file's takes, as `index: name`.
+    pub takes: Vec<String>,
+}
+
 /// The take to play: `choice` when given (an error naming the takes when none matches), else
 /// the liveliest one; `None` when there are no takes.
-pub fn choose(takes: &[Take], choice: Option<&str>) -> Result<Option<usize>, String> {
+pub fn choose(takes: &[Take], choice: Option<&str>) -> Result<Option<usize>, NoTake> {
     if takes.is_empty() && choice.is_none() {
         return Ok(None);
     }
@@ -14,10 +24,9 @@ pub fn choose(takes: &[Take], choice: Option<&str>) -> Result<Option<usize>, Str
         Some(c) => {
             let by_name = takes.iter().position(|t| t.name.eq_ignore_ascii_case(c.trim()));
             let by_index = c.trim().parse::<usize>().ok().filter(|&i| i < takes.len());
-            by_name.or(by_index).map(Some).ok_or_else(|| {
-                let names: Vec<String> = takes.iter().enumerate().map(|(i, t)| format!("{i}: {}", t.name)).collect();
-                let list = if names.is_empty() { "none".to_owned() } else { names.join(", ") };
-                format!("no take '{c}' in this file (takes {list})")
+            by_name.or(by_index).map(Some).ok_or_else(|| NoTake {
+                choice: c.to_owned(),
+                takes: takes.iter().enumerate().map(|(i, t)| format!("{i}: {}", t.name)).collect(),
             })
         }
         None => {
@@ -61,9 +70,9 @@ mod tests {
         assert_eq!(choose(&takes, None), Ok(Some(2)), "moving, then joints, then duration");
         assert_eq!(choose(&takes, Some("walk")), Ok(Some(1)));
         assert_eq!(choose(&takes, Some(" 0 ")), Ok(Some(0)));
-        assert!(choose(&takes, Some("Jump")).unwrap_err().contains("0: Idle, 1: Walk, 2: Run"));
+        assert!(choose(&takes, Some("Jump")).unwrap_err().to_string().contains("0: Idle, 1: Walk, 2: Run"));
         assert_eq!(choose(&[], None), Ok(None));
-        assert!(choose(&[], Some("x")).unwrap_err().contains("takes none"));
+        assert!(choose(&[], Some("x")).unwrap_err().to_string().contains("takes none"));
         assert_eq!(
             several(&takes, 1).unwrap(),
             "3 takes in this file; showing 'Walk' (others: Idle, Run; --take or the clip list chooses)"

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use crate::core::{LengthUnit, Motion, UpAxis};
 pub use neutral::{LimbDeviation, NeutralVerdict};
 pub use records::json_records;
-pub use thresholds::Thresholds;
+pub use thresholds::{ThresholdError, Thresholds};
 
 /// What a finding is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -52,6 +52,11 @@ pub enum Kind {
     /// Two nearby markers of a capture that exchange places (labels swapped).
     Swap,
 }
+
+/// A check kind no check has.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown kind '{0}': expected {names} or all", names = Kind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", "))]
+pub struct UnknownKind(pub String);
 
 impl Kind {
     /// Every kind, in report order.
@@ -99,16 +104,13 @@ impl Kind {
     }
 
     /// Parses a comma-separated list (`pop,jitter`); `all` is every kind.
-    pub fn parse_list(s: &str) -> Result<Vec<Self>, String> {
+    pub fn parse_list(s: &str) -> Result<Vec<Self>, UnknownKind> {
         if s.trim() == "all" {
             return Ok(Self::ALL.to_vec());
         }
         let mut out = Vec::new();
         for part in s.split(',').filter(|p| !p.trim().is_empty()) {
-            let kind = Self::parse(part).ok_or_else(|| {
-                let names: Vec<&str> = Self::ALL.iter().map(|k| k.name()).collect();
-                format!("unknown kind '{}': expected {} or all", part.trim(), names.join(", "))
-            })?;
+            let kind = Self::parse(part).ok_or_else(|| UnknownKind(part.trim().to_owned()))?;
             if !out.contains(&kind) {
                 out.push(kind);
             }

@@ -191,10 +191,29 @@ pub struct Thresholds {
     pub markers: MarkerThresholds,
 }
 
+/// Why thresholds were refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ThresholdError {
+    /// Not TOML of this shape (the message names the line and column).
+    #[error("{0}")]
+    Toml(String),
+    /// A threshold that must be a finite number ≥ 0 is not.
+    #[error("{name} = {value}: expected a finite number ≥ 0")]
+    Negative {
+        /// `table.key`.
+        name: &'static str,
+        /// The value given.
+        value: f32,
+    },
+    /// `pop.factor` must be above 0.
+    #[error("pop.factor = 0: expected a number > 0")]
+    ZeroFactor,
+}
+
 impl Thresholds {
     /// Reads thresholds from TOML text; the error names the line and column.
-    pub fn from_toml(text: &str) -> Result<Self, String> {
-        let t: Self = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_owned())?;
+    pub fn from_toml(text: &str) -> Result<Self, ThresholdError> {
+        let t: Self = toml::from_str(text).map_err(|e| ThresholdError::Toml(e.to_string().trim_end().to_owned()))?;
         t.check()?;
         Ok(t)
     }
@@ -205,7 +224,7 @@ impl Thresholds {
     }
 
     /// Every threshold must be a finite number ≥ 0 (a factor > 0).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ThresholdError> {
         let values = [
             ("pop.factor", self.pop.factor),
             ("pop.min_m", self.pop.min_m),
@@ -230,11 +249,11 @@ impl Thresholds {
         ];
         for (name, v) in values {
             if !v.is_finite() || v < 0.0 {
-                return Err(format!("{name} = {v}: expected a finite number ≥ 0"));
+                return Err(ThresholdError::Negative { name, value: v });
             }
         }
         if self.pop.factor == 0.0 {
-            return Err("pop.factor = 0: expected a number > 0".into());
+            return Err(ThresholdError::ZeroFactor);
         }
         Ok(())
     }
@@ -256,10 +275,11 @@ mod tests {
 
     #[test]
     fn unknown_keys_and_bad_values_are_errors_with_a_place() {
-        let e = Thresholds::from_toml("[pop]\nmin_mm = 3\n").unwrap_err();
+        let e = Thresholds::from_toml("[pop]\nmin_mm = 3\n").unwrap_err().to_string();
         assert!(e.contains("line 2") && e.contains("min_mm"), "{e}");
         let e = Thresholds::from_toml("[jitter]\nrms_mm = -1.0\n").unwrap_err();
-        assert!(e.contains("jitter.rms_mm"), "{e}");
-        assert!(Thresholds::from_toml("[flip]\njump_deg = \"big\"\n").unwrap_err().contains("line 2"));
+        assert_eq!(e, ThresholdError::Negative { name: "jitter.rms_mm", value: -1.0 });
+        assert_eq!(e.to_string(), "jitter.rms_mm = -1: expected a finite number ≥ 0");
+        assert!(Thresholds::from_toml("[flip]\njump_deg = \"big\"\n").unwrap_err().to_string().contains("line 2"));
     }
 }

@@ -120,22 +120,22 @@ impl Viewer {
             }
             let clip_name = self.session.scene.clips[index].name.clone();
             if let Some(name) = self.view.select_on_load.take() {
-                match self.session.scene.clips[index].motion.skeleton.find(&name) {
-                    Some(j) if index == self.session.active => self.view.selected = Some(j),
-                    Some(_) => {}
-                    None => self.messages.fail(AppError::StartOption(format!("--select: no joint named {name:?} in {clip_name}"))),
+                match self.session.scene.clips[index].motion.skeleton.joint_named(&name) {
+                    Ok(j) if index == self.session.active => self.view.selected = Some(j),
+                    Ok(_) => {}
+                    Err(e) => self.messages.fail(AppError::StartOption(format!("--select: {e} in {clip_name}"))),
                 }
             }
             if index == self.session.active && !self.view.measure_on_load.is_empty() {
                 let names = std::mem::take(&mut self.view.measure_on_load);
                 let skeleton = &self.session.scene.clips[index].motion.skeleton;
-                match names.iter().map(|n| skeleton.find(n).ok_or(n)).collect::<Result<Vec<_>, _>>() {
+                match names.iter().map(|n| skeleton.joint_named(n)).collect::<Result<Vec<_>, _>>() {
                     Ok(joints) => {
                         self.view.measure.open = true;
                         self.view.measure.picks.clear();
                         joints.into_iter().for_each(|j| self.view.measure.pick(j));
                     }
-                    Err(name) => self.messages.fail(AppError::StartOption(format!("--measure: no joint named {name:?} in {clip_name}"))),
+                    Err(e) => self.messages.fail(AppError::StartOption(format!("--measure: {e} in {clip_name}"))),
                 }
             }
             self.view.frame_on_next_pose = true;

@@ -374,7 +374,7 @@ fn a_joint_named_on_the_command_line_is_selected_when_its_clip_arrives() {
     v.view.select_on_load = Some("Tail".into());
     load_sample(&mut v);
     assert_eq!(v.view.selected, None);
-    assert!(v.messages.error.as_deref().is_some_and(|e| e.contains("no joint named \"Tail\"")), "{:?}", v.messages.error);
+    assert!(v.messages.error.as_deref().is_some_and(|e| e.contains("--select: no joint named 'Tail' in")), "{:?}", v.messages.error);
 }
 
 #[test]

@@ -84,7 +84,7 @@ impl FileFormat for Acclaim {
         let skeleton_content = || line_starts_with(&crate::formats::read_head(path).to_ascii_lowercase(), b":bonedata");
         if has_ext(path, "amc") || (!has_ext(path, "asf") && !skeleton_content()) { Role::NeedsSkeleton } else { Role::Skeleton }
     }
-    fn find_skeleton(&self, path: &Path) -> Result<PathBuf, String> {
+    fn find_skeleton(&self, path: &Path) -> Result<PathBuf, crate::formats::file_format::NoSkeleton> {
         super::pairing::find_asf(path)
     }
     fn companions(&self, m: &Motion) -> Vec<PathBuf> {

@@ -5,6 +5,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::asf::parse_asf;
+use crate::formats::file_format::NoSkeleton;
 use crate::formats::text::{is_blank, token_end};
 
 fn has_ext(p: &Path, ext: &str) -> bool {
@@ -59,12 +60,12 @@ fn common_prefix(a: &str, b: &str) -> usize {
 /// Finds the `.asf` for `amc`: the same stem; CMU `NN_MM.amc` → `NN.asf`; the longest ASF
 /// stem that starts the AMC stem (HDM05 `HDM_dg_06-03_03_120.amc` → `HDM_dg.asf`); the ASF
 /// files whose bones cover the AMC's bone names (nearest name first); the only ASF beside it.
-pub fn find_asf(amc: &Path) -> Result<PathBuf, String> {
+pub fn find_asf(amc: &Path) -> Result<PathBuf, NoSkeleton> {
     let dir = amc.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let amc_stem = stem(amc);
     let candidates = asf_files(dir);
     if candidates.is_empty() {
-        return Err(format!("no .asf skeleton beside {}: give the .asf file too", amc.display()));
+        return Err(NoSkeleton::None { motion: amc.to_owned(), extension: "asf" });
     }
     if let Some(p) = candidates.iter().find(|p| stem(p).eq_ignore_ascii_case(&amc_stem)) {
         return Ok(p.clone());
@@ -107,5 +108,5 @@ pub fn find_asf(amc: &Path) -> Result<PathBuf, String> {
         return Ok((*top[0]).clone());
     }
     let names: Vec<String> = candidates.iter().map(|p| p.file_name().unwrap_or_default().to_string_lossy().into_owned()).collect();
-    Err(format!("cannot tell which skeleton {} belongs to (candidates: {}): give the .asf file too", amc.display(), names.join(", ")))
+    Err(NoSkeleton::Ambiguous { motion: amc.to_owned(), candidates: names, extension: "asf" })
 }

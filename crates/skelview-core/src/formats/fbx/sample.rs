@@ -141,7 +141,7 @@ pub fn build(
     let scene: &Scene = root;
     let mut warnings = Vec::new();
     let takes = takes(scene, nodes);
-    let chosen = crate::formats::takes::choose(&takes, choice).map_err(bad)?;
+    let chosen = crate::formats::takes::choose(&takes, choice).map_err(|e| bad(e.to_string()))?;
     if let Some(message) = chosen.and_then(|c| crate::formats::takes::several(&takes, c)) {
         warnings.push(RawWarning { offset: 0, message });
     }

@@ -287,7 +287,7 @@ pub fn build(
             moving: tracks.iter().any(|(_, _, t)| t.moves()),
         })
         .collect();
-    let chosen = crate::formats::takes::choose(&takes, choice).map_err(bad)?;
+    let chosen = crate::formats::takes::choose(&takes, choice).map_err(|e| bad(e.to_string()))?;
     if let Some(message) = chosen.and_then(|c| crate::formats::takes::several(&takes, c)) {
         warnings.push(RawWarning { offset: 0, message });
     }

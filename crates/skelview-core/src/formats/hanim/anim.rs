@@ -124,7 +124,7 @@ pub(crate) fn select(scene: &Scene<'_>, choice: Option<&str>, warnings: &mut Vec
         return Ok(Selection::default());
     }
     let at = scene.nodes[driven[animating[0]].0].offset as u64;
-    let chosen = crate::formats::takes::choose(&takes, choice).map_err(|e| ParseError::invalid(at, e))?.unwrap_or(0);
+    let chosen = crate::formats::takes::choose(&takes, choice).map_err(|e| ParseError::invalid(at, e.to_string()))?.unwrap_or(0);
     let (timer, interps) = &driven[animating[chosen]];
     if let Some(message) = crate::formats::takes::several(&takes, chosen) {
         warnings.push(RawWarning { offset: scene.nodes[*timer].offset as u64, message });
