@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 pub use super::command::{Args, Command, FrameList, MeasureByName, MeasureKind, Shell};
+use super::error::ArgError;
 use super::qa::QaOptions;
 use super::render_cmd::{At, RenderOptions};
 use skelview_core::compare::Align;
@@ -448,22 +449,22 @@ impl From<RuleArg> for PositionRule {
 }
 
 /// `KEY=VALUE` for an option some format declares, with a value it takes.
-fn format_option(s: &str) -> Result<(String, String), String> {
-    let (key, value) = s.split_once('=').ok_or_else(|| format!("expected KEY=VALUE, not '{s}'"))?;
+fn format_option(s: &str) -> Result<(String, String), ArgError> {
+    let (key, value) = s.split_once('=').ok_or_else(|| ArgError::expected("KEY=VALUE", s))?;
     let mut check = skelview_core::formats::FormatOptions::default();
-    check.set(key.trim(), value).map_err(|e| e.to_string())?;
+    check.set(key.trim(), value)?;
     Ok((key.trim().to_owned(), value.trim().to_owned()))
 }
 
-fn positive(s: &str) -> Result<f64, String> {
+fn positive(s: &str) -> Result<f64, ArgError> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
-        _ => Err(format!("expected a positive number, not '{s}'")),
+        _ => Err(ArgError::expected("a positive number", s)),
     }
 }
 
-fn finite(s: &str) -> Result<f64, String> {
-    s.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| format!("expected seconds, not '{s}'"))
+fn finite(s: &str) -> Result<f64, ArgError> {
+    s.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| ArgError::expected("seconds", s))
 }
 
 /// A comma-separated list of finding kinds.
@@ -474,24 +475,24 @@ fn parse_kinds(s: &str) -> Result<KindList, skelview_core::qa::UnknownKind> {
     Kind::parse_list(s).map(KindList)
 }
 
-fn parse_order(s: &str) -> Result<[char; 3], String> {
-    BvhWriteOptions::parse_order(s).ok_or_else(|| format!("expected a rotation order like ZXY, not '{s}'"))
+fn parse_order(s: &str) -> Result<[char; 3], ArgError> {
+    BvhWriteOptions::parse_order(s).ok_or_else(|| ArgError::expected("a rotation order like ZXY", s))
 }
 
 /// Parses `0,1,50,-1` or `all`.
-pub fn parse_frames(s: &str) -> Result<FrameList, String> {
+pub fn parse_frames(s: &str) -> Result<FrameList, ArgError> {
     if s.eq_ignore_ascii_case("all") {
         return Ok(FrameList::All);
     }
     s.split(',')
-        .map(|p| p.trim().parse::<i64>().map_err(|_| format!("expected frame numbers like 0,1,50,-1 or 'all', not '{p}'")))
+        .map(|p| p.trim().parse::<i64>().map_err(|_| ArgError::expected("frame numbers like 0,1,50,-1 or 'all'", p)))
         .collect::<Result<Vec<_>, _>>()
         .map(FrameList::Some)
 }
 
 /// Parses `WxH` (or `N` for a square).
-pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("expected WIDTHxHEIGHT like 1280x720 (or N for a square), not '{s}'");
+pub fn parse_size(s: &str) -> Result<(u32, u32), ArgError> {
+    let bad = || ArgError::expected("WIDTHxHEIGHT like 1280x720 (or N for a square)", s);
     let (w, h) = match s.split_once(['x', 'X']) {
         Some((w, h)) => (w.parse::<u32>().map_err(|_| bad())?, h.parse::<u32>().map_err(|_| bad())?),
         None => {
@@ -500,14 +501,14 @@ pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
         }
     };
     if !(1..=8192).contains(&w) || !(1..=8192).contains(&h) {
-        return Err(format!("the size must be between 1x1 and 8192x8192, not '{s}'"));
+        return Err(ArgError::Size(s.to_owned()));
     }
     Ok((w, h))
 }
 
 /// Parses `A:B` or `A:B:STEP` (negative frames count from the end).
-pub fn parse_range(s: &str) -> Result<(i64, i64, usize), String> {
-    let bad = || format!("expected START:END[:STEP] like 0:100:2, not '{s}'");
+pub fn parse_range(s: &str) -> Result<(i64, i64, usize), ArgError> {
+    let bad = || ArgError::expected("START:END[:STEP] like 0:100:2", s);
     let parts: Vec<&str> = s.split(':').collect();
     if !(2..=3).contains(&parts.len()) {
         return Err(bad());
@@ -577,9 +578,10 @@ mod tests {
             assert_eq!(e.exit_code(), 2, "{bad}: {e}");
         }
         assert_eq!(args("--help").unwrap_err().exit_code(), 0);
-        assert_eq!(parse_frames("all"), Ok(FrameList::All));
-        assert!(parse_frames("1,x").is_err());
-        assert_eq!(parse_range("-10:-1:2"), Ok((-10, -1, 2)));
+        assert_eq!(parse_frames("all").ok(), Some(FrameList::All));
+        assert_eq!(parse_frames("1,x").unwrap_err().to_string(), "expected frame numbers like 0,1,50,-1 or 'all', not 'x'");
+        assert_eq!(parse_range("-10:-1:2").ok(), Some((-10, -1, 2)));
+        assert_eq!(parse_size("9000").unwrap_err().to_string(), "the size must be between 1x1 and 8192x8192, not '9000'");
         assert!(parse_size("0x5").is_err());
     }
 }

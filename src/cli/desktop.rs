@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use super::error::CliError;
 use skelview_core::formats::{FORMATS, MimeType};
 
 /// The MIME types of every format skelview reads, from the format table.
@@ -16,11 +17,11 @@ fn opened_types() -> Vec<&'static str> {
     mime_types().map(|m| m.name).collect()
 }
 
-fn data_home() -> Result<PathBuf, String> {
+fn data_home() -> Result<PathBuf, CliError> {
     if let Some(d) = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
         return Ok(PathBuf::from(d));
     }
-    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")).ok_or_else(|| "neither XDG_DATA_HOME nor HOME is set".into())
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")).ok_or(CliError::NoDataHome)
 }
 
 fn xml_escape(s: &str) -> String {
@@ -103,8 +104,8 @@ fn refresh(data: &Path, lines: &mut Vec<String>, set_defaults: bool) {
 }
 
 /// Installs (or refreshes) the desktop integration; returns what it did, one line each.
-pub fn install() -> Result<Vec<String>, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find the skelview executable: {e}"))?;
+pub fn install() -> Result<Vec<String>, CliError> {
+    let exe = std::env::current_exe().map_err(CliError::Executable)?;
     let exe = std::fs::canonicalize(&exe).unwrap_or(exe);
     let data = data_home()?;
     let mut lines = Vec::new();
@@ -115,9 +116,9 @@ pub fn install() -> Result<Vec<String>, String> {
             continue;
         }
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|source| CliError::File { path: dir.to_owned(), source })?;
         }
-        std::fs::write(&path, contents).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(&path, contents).map_err(|source| CliError::File { path: path.clone(), source })?;
         lines.push(format!("wrote {}", path.display()));
     }
     refresh(&data, &mut lines, true);
@@ -125,7 +126,7 @@ pub fn install() -> Result<Vec<String>, String> {
 }
 
 /// Removes what `install` wrote; returns what it did.
-pub fn uninstall() -> Result<Vec<String>, String> {
+pub fn uninstall() -> Result<Vec<String>, CliError> {
     let data = data_home()?;
     let mut lines = Vec::new();
     for (rel, _) in files(Path::new("skelview")) {
@@ -133,7 +134,7 @@ pub fn uninstall() -> Result<Vec<String>, String> {
         match std::fs::remove_file(&path) {
             Ok(()) => lines.push(format!("removed {}", path.display())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => lines.push(format!("absent {}", path.display())),
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+            Err(source) => return Err(CliError::File { path: path.clone(), source }),
         }
     }
     refresh(&data, &mut lines, false);

@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::args::{FrameList, MeasureByName, MeasureKind};
+use super::error::CliError;
 use super::positions::resolve;
 use super::{Args, ExitCode, fail, load_all};
 use skelview_core::core::measure::{Measure, series};
@@ -11,14 +12,15 @@ use skelview_core::core::{Motion, Skeleton};
 use skelview_core::export::measures::write_measures;
 
 /// The joint called `name`, or an error naming the closest names the skeleton has.
-fn joint(skeleton: &Skeleton, name: &str) -> Result<usize, String> {
-    skeleton
-        .joint_named(name)
-        .map_err(|e| if e.like.is_empty() { format!("{e} (`skelview info` lists the joints)") } else { e.to_string() })
+fn joint(skeleton: &Skeleton, name: &str) -> Result<usize, CliError> {
+    skeleton.joint_named(name).map_err(|joint| {
+        let hint = if joint.like.is_empty() { " (`skelview info` lists the joints)" } else { "" };
+        CliError::Joint { joint, hint }
+    })
 }
 
 /// The measures of `names` on `m`'s skeleton.
-pub(super) fn resolve_measures(m: &Motion, names: &[MeasureByName]) -> Result<Vec<Measure>, String> {
+pub(super) fn resolve_measures(m: &Motion, names: &[MeasureByName]) -> Result<Vec<Measure>, CliError> {
     names
         .iter()
         .map(|n| {
@@ -28,9 +30,9 @@ pub(super) fn resolve_measures(m: &Motion, names: &[MeasureByName]) -> Result<Ve
                 (MeasureKind::Angle, &[a, b, c]) => Measure::Angle(a, b, c),
                 (MeasureKind::Speed, &[a]) => Measure::Speed(a),
                 (MeasureKind::Acceleration, &[a]) => Measure::Acceleration(a),
-                _ => return Err(format!("{:?} takes another number of joints", n.kind)),
+                _ => return Err(CliError::JointCount(format!("{:?}", n.kind))),
             };
-            measure.check(m.skeleton.len()).map_err(|e| e.to_string())?;
+            measure.check(m.skeleton.len())?;
             Ok(measure)
         })
         .collect()

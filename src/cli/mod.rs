@@ -11,6 +11,7 @@ mod compare;
 mod convert;
 mod desktop;
 pub mod docs;
+pub mod error;
 mod formats_cmd;
 mod info;
 mod inputs;

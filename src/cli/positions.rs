@@ -8,11 +8,11 @@ use super::{Args, ExitCode, fail, load_all};
 
 /// Resolves the requested frames against a clip of `n` frames (a rest-pose-only motion has
 /// one frame, 0).
-pub(super) fn resolve(frames: &FrameList, n: usize) -> Result<Vec<usize>, String> {
+pub(super) fn resolve(frames: &FrameList, n: usize) -> Result<Vec<usize>, skelview_core::core::FrameOutOfRange> {
     let n = n.max(1);
     match frames {
         FrameList::All => Ok((0..n).collect()),
-        FrameList::Some(list) => skelview_core::core::frame_indices(list, n).map_err(|e| e.to_string()),
+        FrameList::Some(list) => skelview_core::core::frame_indices(list, n),
     }
 }
 

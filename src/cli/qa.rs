@@ -8,6 +8,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde_json::json;
 
+use super::error::CliError;
 use super::inputs::{Input, inputs};
 use super::{Args, ExitCode};
 use skelview_core::core::Motion;
@@ -123,13 +124,13 @@ fn write_json(out: &mut dyn Write, path: &Path, m: &Motion, r: &Report) {
     }
 }
 
-fn read_thresholds(options: &QaOptions) -> Result<Thresholds, String> {
+fn read_thresholds(options: &QaOptions) -> Result<Thresholds, CliError> {
     match &options.thresholds {
         None => Ok(Thresholds::default()),
-        Some(p) => std::fs::read_to_string(p)
-            .map_err(|e| e.to_string())
-            .and_then(|t| Thresholds::from_toml(&t).map_err(|e| e.to_string()))
-            .map_err(|e| format!("{}: {e}", p.display())),
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|source| CliError::ThresholdsFile { path: p.clone(), source })?;
+            Thresholds::from_toml(&text).map_err(|source| CliError::Thresholds { path: p.clone(), source })
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::error::CliError;
 use super::{Args, ExitCode, fail, load_all};
 use skelview_core::core::Motion;
 use skelview_render::offscreen::{self, Gpu, RenderError};
@@ -39,8 +40,8 @@ pub struct RenderOptions {
 
 /// `--camera X,Y,Z,DISTANCE,YAW,PITCH`: the orbit target in metres (Y up), the distance in
 /// metres and the angles in degrees, as the viewer's inspector shows its camera.
-pub fn parse_camera(s: &str) -> Result<OrbitCamera, String> {
-    let bad = || format!("expected X,Y,Z,DISTANCE,YAW,PITCH (metres and degrees), not '{s}'");
+pub fn parse_camera(s: &str) -> Result<OrbitCamera, super::error::ArgError> {
+    let bad = || super::error::ArgError::expected("X,Y,Z,DISTANCE,YAW,PITCH (metres and degrees)", s);
     let v: Vec<f32> = s.split(',').map(|p| p.trim().parse::<f32>().map_err(|_| bad())).collect::<Result<_, _>>()?;
     let [x, y, z, distance, yaw, pitch] = v[..] else { return Err(bad()) };
     if v.iter().any(|x| !x.is_finite()) || !(distance > 0.0) {
@@ -149,9 +150,9 @@ pub(super) fn run(args: &Args, files: &[PathBuf], options: &RenderOptions) -> Ex
 
 /// Frames `start..=end` every `step` as numbered PNGs or a video (then also its frame rate),
 /// with one camera framing the range.
-fn render_range(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, range: (i64, i64, usize)) -> Result<(usize, Option<f64>), String> {
+fn render_range(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, range: (i64, i64, usize)) -> Result<(usize, Option<f64>), CliError> {
     let (last, _) = frame_time(scene, -1);
-    let outside = || format!("--range {}:{} is outside the clip's frames 0..{last}", range.0, range.1);
+    let outside = || CliError::Range { start: range.0, end: range.1, last };
     let resolve = |f: i64| skelview_core::core::frame_index(f, last + 1).map_err(|_| outside());
     let (start, end, step) = (resolve(range.0)?, resolve(range.1)?, range.2.max(1));
     if start > end {
@@ -179,7 +180,7 @@ fn render_range(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, range: (i
         None => render_sequence(gpu, scene, &frame, &frames, &camera, &mut target, &options.out, &mut report).map(|n| (n, None)),
     };
     progress.finish_and_clear();
-    result.map_err(|e| e.to_string())
+    Ok(result?)
 }
 
 /// `skelview thumbnail INPUT... OUTPUT.png [--size N]`: the middle frame, framed, square, as

@@ -1,0 +1,106 @@
+//! What the command line refuses or fails at, typed: values it cannot read (its value
+//! parsers'), and each command's failures with the engine's own errors inside. The text a
+//! user reads is each variant's message; the path is added once, where the command has it.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+/// A value on the command line that is not what the option takes.
+#[derive(Debug, Error)]
+pub enum ArgError {
+    /// Not of the expected shape.
+    #[error("expected {expected}, not '{given}'")]
+    Expected {
+        /// What the option takes.
+        expected: &'static str,
+        /// What was given.
+        given: String,
+    },
+    /// A picture size outside what the renderer draws.
+    #[error("the size must be between 1x1 and 8192x8192, not '{0}'")]
+    Size(String),
+    /// A format option no format has, or a value it refuses.
+    #[error(transparent)]
+    FormatOption(#[from] skelview_core::formats::OptionError),
+}
+
+impl ArgError {
+    pub(super) fn expected(expected: &'static str, given: &str) -> Self {
+        Self::Expected { expected, given: given.to_owned() }
+    }
+}
+
+/// Why a command could not do what it was asked.
+#[derive(Debug, Error)]
+pub enum CliError {
+    /// A frame number outside the clip.
+    #[error(transparent)]
+    Frame(#[from] skelview_core::core::FrameOutOfRange),
+    /// `--range` names frames outside the clip.
+    #[error("--range {start}:{end} is outside the clip's frames 0..{last}")]
+    Range {
+        /// As given.
+        start: i64,
+        /// As given.
+        end: i64,
+        /// The clip's last frame.
+        last: usize,
+    },
+    /// A joint name the skeleton lacks (with `hint` where nothing is close).
+    #[error("{joint}{hint}")]
+    Joint {
+        /// The engine's error, with its suggestions.
+        joint: skelview_core::core::NoJoint,
+        /// Where to find the names, when there is no suggestion.
+        hint: &'static str,
+    },
+    /// A measure given the wrong number of joints.
+    #[error("{0} takes another number of joints")]
+    JointCount(String),
+    /// A measure that cannot be taken.
+    #[error(transparent)]
+    Measure(#[from] skelview_core::core::measure::MeasureError),
+    /// A file could not be read or parsed.
+    #[error(transparent)]
+    Load(#[from] skelview_core::formats::LoadError),
+    /// A thresholds file could not be read.
+    #[error("{}: {source}", path.display())]
+    ThresholdsFile {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A thresholds file with values the checks refuse.
+    #[error("{}: {source}", path.display())]
+    Thresholds {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: skelview_core::qa::ThresholdError,
+    },
+    /// Rendering or writing the pictures failed.
+    #[error(transparent)]
+    Render(#[from] skelview_render::offscreen::RenderError),
+    /// Writing a sequence or video failed.
+    #[error(transparent)]
+    Sequence(#[from] skelview_video::SequenceError),
+    /// Writing the PNG failed.
+    #[error(transparent)]
+    Png(#[from] skelview_video::PngError),
+    /// No data folder for the desktop files.
+    #[error("neither XDG_DATA_HOME nor HOME is set")]
+    NoDataHome,
+    /// The program's own path is unknown.
+    #[error("cannot find the skelview executable: {0}")]
+    Executable(std::io::Error),
+    /// A desktop file could not be written or removed.
+    #[error("{}: {source}", path.display())]
+    File {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
