@@ -15,19 +15,6 @@ pub enum ViewPreset {
     Top,
 }
 
-impl ViewPreset {
-    /// Parses `persp`, `front`, `side`, `top`.
-    pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "persp" | "perspective" => Self::Perspective,
-            "front" => Self::Front,
-            "side" => Self::Side,
-            "top" => Self::Top,
-            _ => return None,
-        })
-    }
-}
-
 /// Orbits `target` at `distance`; yaw about +Y, pitch above the ground plane (radians).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OrbitCamera {

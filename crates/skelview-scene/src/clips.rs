@@ -57,21 +57,6 @@ impl Layout {
     /// Every layout, in menu order.
     pub const ALL: [Self; 4] = [Self::Overlay, Self::SideBySide, Self::AlignRoots, Self::AlignRootsHeading];
 
-    /// Name on the command line (`--layout`).
-    pub fn cli_name(self) -> &'static str {
-        match self {
-            Self::Overlay => "overlay",
-            Self::SideBySide => "side-by-side",
-            Self::AlignRoots => "align-roots",
-            Self::AlignRootsHeading => "align-roots-heading",
-        }
-    }
-
-    /// Parses a command-line name.
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|l| l.cli_name() == s)
-    }
-
     /// Label in the UI.
     pub fn name(self) -> &'static str {
         match self {
