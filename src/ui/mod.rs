@@ -235,10 +235,10 @@ pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                 .on_hover_text("Distance, angle, speed and acceleration of picked joints");
             action_checkbox(ui, viewer, out, ActionId::Orthographic, viewer.view.camera.orthographic);
             ui.separator();
-            let active = viewer
-                .session
-                .active_clip()
-                .map(|c| (c.motion.source.unit, c.motion.source.up_axis, c.unit_override, c.up_override, c.motion.source.up_reason));
+            let active = viewer.session.active_clip().map(|c| {
+                let (unit, up) = viewer.session.document.overrides(c.id());
+                (c.motion.source.unit, c.motion.source.up_axis, unit, up, c.motion.source.up_reason)
+            });
             let (unit_set, up_set) = active.map_or((None, None), |a| (a.2, a.3));
             // Unit, up axis and rule apply to the clip shown in the inspector now.
             let active_id = viewer.session.active_clip().map(|c| c.id()).unwrap_or_default();
@@ -344,11 +344,12 @@ fn format_options_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     use skelview_core::formats::OptionValues;
     let Some(c) = viewer.session.active_clip() else { return };
     let Some(format) = skelview_core::formats::table::by_format_name(c.motion.source.format.name) else { return };
+    let read_with = viewer.session.document.source(c.id()).read_with;
     for option in format.options() {
         let send = |out: &mut Commands, value: String| out.send(Command::Clip(c.id(), ClipEdit::FormatOption { key: option.key, value }));
         let response = ui.menu_button(option.label, |ui| match &option.values {
             OptionValues::Choice { choices, .. } => {
-                let now = option.choice(&c.read_with);
+                let now = option.choice(&read_with);
                 for choice in *choices {
                     if ui.radio(now == choice.value, choice.label).clicked() {
                         send(out, choice.value.to_owned());
@@ -358,7 +359,7 @@ fn format_options_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             OptionValues::Number { unit, presets, .. } => {
                 // Menus close on a click, so a number is picked from the format's presets; the
                 // value in force is listed too when it is not one of them (set by key).
-                let now = option.number(&c.read_with);
+                let now = option.number(&read_with);
                 let mut values = presets.to_vec();
                 if !values.contains(&now) {
                     values.push(now);
@@ -395,6 +396,7 @@ fn status_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, frame_ms: f
         } else if let Some(clip) = viewer.session.active_clip() {
             let m = &clip.motion;
             let s = &m.source;
+            let (unit_override, up_override) = viewer.session.document.overrides(clip.id());
             let name =
                 s.paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" + ");
             ui.label(format!(
@@ -404,16 +406,16 @@ fn status_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, frame_ms: f
                 m.clip.num_frames(),
                 m.clip.fps(),
                 m.clip.duration_secs(),
-                clip.unit().symbol(),
-                if clip.unit_override.is_some() {
+                unit_override.unwrap_or(s.unit).symbol(),
+                if unit_override.is_some() {
                     " (set)"
                 } else if s.unit_detected {
                     " (detected)"
                 } else {
                     ""
                 },
-                clip.up_axis().name(),
-                if clip.up_override.is_some() {
+                up_override.unwrap_or(s.up_axis).name(),
+                if up_override.is_some() {
                     " (set)"
                 } else if s.up_detected {
                     " (detected)"

@@ -9,7 +9,6 @@ use glam::{Mat4, Vec3};
 use skelview_core::core::capture::PlateSample;
 use skelview_core::core::units::{LengthUnit, UpAxis};
 use skelview_core::core::{DisplayFrame, Interpolation, LocalPose, Motion, PoseAt, Sampler};
-use skelview_core::formats::FormatOptions;
 
 /// Colours given to clips in the order they are opened (linear RGBA): the viewer and
 /// `skelview render A B` use the same ones.
@@ -95,12 +94,6 @@ pub struct ClipView {
     pub placement: Mat4,
     /// Order of opening; a replacing load keeps only clips opened after it started.
     pub serial: u64,
-    /// Length unit chosen by the user instead of the detected or declared one.
-    pub unit_override: Option<LengthUnit>,
-    /// Up axis chosen by the user instead of the detected or declared one.
-    pub up_override: Option<UpAxis>,
-    /// The values of its format's read options it was loaded with (`bvh.positions`).
-    pub read_with: FormatOptions,
     /// This frame's pose (file space) and joint positions (display space, after the placement).
     pub pose: Sampler,
     /// Height of the floor the clip stands on (display space, before the placement): the
@@ -163,30 +156,17 @@ impl ClipView {
             offset_secs: 0.0,
             placement: Mat4::IDENTITY,
             serial: 0,
-            unit_override: None,
-            up_override: None,
-            read_with: FormatOptions::default(),
             pose: Sampler::default(),
         }
     }
 
-    /// Sets the user's unit and up-axis choices and recomputes `display` from them.
+    /// Shows the clip in the user's unit and up-axis choices (`None`: the file's): recomputes
+    /// `display` and what follows from it. The choices themselves are the viewer's document.
     pub fn set_overrides(&mut self, unit: Option<LengthUnit>, up: Option<UpAxis>) {
-        (self.unit_override, self.up_override) = (unit, up);
         self.display = self.motion.display_with(unit, up);
         let display = self.display.display_from_file;
         self.path = path_of(&self.motion, display);
         self.floor_y = skelview_core::core::bounds::floor_y(&self.motion, display);
-    }
-
-    /// The unit in force (the user's choice, else the file's).
-    pub fn unit(&self) -> LengthUnit {
-        self.unit_override.unwrap_or(self.motion.source.unit)
-    }
-
-    /// The up axis in force (the user's choice, else the file's).
-    pub fn up_axis(&self) -> UpAxis {
-        self.up_override.unwrap_or(self.motion.source.up_axis)
     }
 
     /// The capture's force-platform samples (one list per platform, or why it has none).

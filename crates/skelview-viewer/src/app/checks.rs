@@ -46,10 +46,11 @@ pub struct Checks {
 impl Checks {
     /// Starts checks for clips that have none or whose input changed, and forgets closed
     /// clips. Cheap when nothing changed: called every frame.
-    pub fn sync(&mut self, clips: &[ClipView], thresholds: &Thresholds, waker: &Waker) {
+    pub fn sync(&mut self, clips: &[ClipView], document: &super::Document, thresholds: &Thresholds, waker: &Waker) {
         self.entries.retain(|(serial, _)| clips.iter().any(|c| c.serial == *serial));
         for c in clips {
-            let input = Input { motion: c.motion.clone(), unit: c.unit_override, up: c.up_override, thresholds: *thresholds };
+            let (unit, up) = document.overrides(c.id());
+            let input = Input { motion: c.motion.clone(), unit, up, thresholds: *thresholds };
             let at = match self.entries.iter().position(|(serial, _)| *serial == c.serial) {
                 Some(at) => at,
                 None => {

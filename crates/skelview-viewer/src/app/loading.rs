@@ -110,7 +110,7 @@ impl Viewer {
             let Some(index) = self.session.scene.index_of(a.id) else { continue };
             if let Some(key) = &a.key {
                 let saved = self.settings.overrides.get(&key.display().to_string()).cloned().unwrap_or_default();
-                self.session.scene.set_overrides(index, saved.unit, saved.up);
+                self.session.set_overrides(index, saved.unit, saved.up);
                 self.settings.remember(key.clone());
                 self.store.save(&self.settings);
             }
@@ -162,7 +162,7 @@ impl Viewer {
         // The loader's key for the same file (see file_key), so the next load finds it.
         let key = crate::tasks::file_key(path).display().to_string();
         let entry = self.settings.overrides.entry(key).or_default();
-        (entry.unit, entry.up) = (c.unit_override, c.up_override);
+        (entry.unit, entry.up) = self.session.document.overrides(c.id());
         entry.format = entry.format.overlaid(format);
         self.store.save(&self.settings);
     }

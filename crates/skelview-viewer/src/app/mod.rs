@@ -20,6 +20,7 @@ mod checks;
 mod command;
 mod curves;
 mod dialogs;
+mod document;
 mod error;
 mod exports;
 pub use exports::RangeCapture;
@@ -44,6 +45,7 @@ pub use command::{
 };
 pub use curves::{ChannelCurve, CurvesInput, channel_curves, curves_of, signal_curves};
 pub use dialogs::Dialog;
+pub use document::{ClipSource, Document};
 pub use error::AppError;
 pub use jobs::{ExportError, Finished, Jobs};
 pub use session::{Arrived, Loading, Session};
@@ -190,9 +192,10 @@ impl Viewer {
 
     /// Metres per file unit of the active clip, with the user's unit override.
     pub fn metres_per_unit(&self) -> f32 {
-        self.session
-            .active_clip()
-            .map_or_else(|| self.motion().map_or(1.0, |m| m.metres_per_raw_unit()), |c| c.motion.metres_with(c.unit_override))
+        self.session.active_clip().map_or_else(
+            || self.motion().map_or(1.0, |m| m.metres_per_raw_unit()),
+            |c| c.motion.metres_with(self.session.document.overrides(c.id()).0),
+        )
     }
 
     /// Global pose of the active clip this frame (file space).
@@ -283,18 +286,19 @@ impl Viewer {
             }
             ClipEdit::Take(take) => {
                 let c = &s.scene.clips[i];
-                let (paths, serial, color, format) = (c.motion.source.paths.clone(), c.serial, c.color, c.read_with.clone());
+                let format = s.document.source(c.id()).read_with;
+                let (paths, serial, color) = (c.motion.source.paths.clone(), c.serial, c.color);
                 self.spawn_paths(paths, false, Some((serial, color)), format, Some(take));
             }
             ClipEdit::Unit(unit) => {
-                let up = s.scene.clips[i].up_override;
-                s.scene.set_overrides(i, unit, up);
+                let up = s.document.overrides(s.scene.clips[i].id()).1;
+                s.set_overrides(i, unit, up);
                 self.remember_overrides(i, &FormatOptions::default());
                 self.view.frame_on_next_pose = true;
             }
             ClipEdit::UpAxis(up) => {
-                let unit = s.scene.clips[i].unit_override;
-                s.scene.set_overrides(i, unit, up);
+                let unit = s.document.overrides(s.scene.clips[i].id()).0;
+                s.set_overrides(i, unit, up);
                 self.remember_overrides(i, &FormatOptions::default());
                 self.view.frame_on_next_pose = true;
             }
@@ -422,8 +426,9 @@ impl Viewer {
         if !declared || changed.set(key, value).is_err() {
             return;
         }
-        let format = c.read_with.overlaid(&changed);
-        if format == c.read_with {
+        let read_with = self.session.document.source(c.id()).read_with;
+        let format = read_with.overlaid(&changed);
+        if format == read_with {
             return;
         }
         let (paths, serial, color) = (c.motion.source.paths.clone(), c.serial, c.color);
@@ -441,7 +446,7 @@ impl Viewer {
         self.settings.panels.generation = generation;
         self.session.playback.apply(PlaybackCommand::SetRate(1.0));
         for i in 0..self.session.scene.clips.len() {
-            self.session.scene.set_overrides(i, None, None);
+            self.session.set_overrides(i, None, None);
         }
         self.view.frame_on_next_pose = true;
         self.store.save(&self.settings);
@@ -483,7 +488,7 @@ impl Viewer {
         self.poll_loads();
         self.apply_commands();
         self.checks.poll();
-        self.checks.sync(&self.session.scene.clips, &self.settings.qa, &self.waker);
+        self.checks.sync(&self.session.scene.clips, &self.session.document, &self.settings.qa, &self.waker);
         self.session.scene.flagged = self.flagged_now();
         if self.session.pose_mode == PoseMode::Animated {
             self.session.playback.update(dt_secs);
@@ -548,7 +553,7 @@ impl Viewer {
         let Some(c) = self.session.active_clip() else { return };
         let signal = self.view.signal.filter(|_| c.motion.capture.is_some());
         if self.view.show_curves && (signal.is_some() || self.view.selected.is_some()) {
-            let metres_per_unit = c.motion.metres_with(c.unit_override);
+            let metres_per_unit = c.motion.metres_with(self.session.document.overrides(c.id()).0);
             let joint = self.view.selected.unwrap_or(0);
             let input =
                 CurvesInput { motion: c.motion.clone(), serial: c.serial, joint, signal, offset_secs: c.offset_secs, metres_per_unit };

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::Document;
 use crate::tasks::{LoadEvent, LoadTask, Loaded, TaskEvent};
 use skelview_core::core::{Clip, Motion, Playback, PlaybackCommand, Skeleton};
 use skelview_scene::{ClipId, ClipView, PoseMode, Scene, first_free, match_start, shared_end_secs};
@@ -39,6 +40,8 @@ pub struct Arrived {
 
 /// Clips, loads and the shared clock.
 pub struct Session {
+    /// What was opened and chosen about each clip (read options, unit and up axis).
+    pub document: Document,
     /// The clips and how they are drawn.
     pub scene: Scene,
     /// The clip the inspector and joint tree show.
@@ -60,6 +63,7 @@ pub struct Session {
 impl Default for Session {
     fn default() -> Self {
         Self {
+            document: Document::default(),
             scene: Scene::default(),
             active: 0,
             playback: Playback::new(1.0 / 30.0, 0),
@@ -182,23 +186,25 @@ impl Session {
             let mut clip = ClipView::new(motion, k);
             (clip.color, clip.opacity, clip.visible, clip.offset_secs, clip.serial) =
                 (old.color, old.opacity, old.visible, old.offset_secs, old.serial);
-            clip.set_overrides(old.unit_override, old.up_override);
+            let (unit, up) = self.document.overrides(old.id());
+            clip.set_overrides(unit, up);
             clip.name.clone_from(&old.name);
-            clip.read_with = read_with;
+            self.document.edit(clip.id()).read_with = read_with;
             self.scene.clips[k] = clip;
             self.scene.relayout();
             self.reclock();
             return Arrived { id: self.scene.clips[k].id(), key, replaced: false };
         }
         let mut clip = ClipView::new(motion, self.scene.clips.len());
-        clip.read_with = read_with;
         // Every clip has its own serial; the first file of a load takes the load's, so that a
         // replacing load keeps exactly the clips that arrived after it started.
         clip.serial = if first { serial } else { self.take_serial() };
+        *self.document.edit(clip.id()) = super::ClipSource { read_with, ..Default::default() };
         clip.color = if first { color } else { first_free(self.scene.clips.iter().map(|c| c.color)) };
         let index = if replace {
             self.scene.clips.retain(|c| c.serial >= serial);
             self.scene.clips.insert(0, clip);
+            self.document.retain_open(&self.scene);
             self.active = 0;
             self.preview = None;
             self.companions = companions;
@@ -228,6 +234,14 @@ impl Session {
         }
     }
 
+    /// Sets clip `i`'s unit and up-axis choices in the document and shows it so.
+    pub fn set_overrides(&mut self, i: usize, unit: Option<skelview_core::core::LengthUnit>, up: Option<skelview_core::core::UpAxis>) {
+        let Some(id) = self.scene.clips.get(i).map(ClipView::id) else { return };
+        let source = self.document.edit(id);
+        (source.unit, source.up) = (unit, up);
+        self.scene.set_overrides(i, unit, up);
+    }
+
     /// Closes clip `i`; the next one becomes active if `i` was. Returns true when the
     /// active clip changed.
     pub fn remove_clip(&mut self, i: usize) -> bool {
@@ -236,6 +250,7 @@ impl Session {
         }
         let before = self.active_clip().map(|c| c.serial);
         self.scene.clips.remove(i);
+        self.document.retain_open(&self.scene);
         if i < self.active || self.active >= self.scene.clips.len() {
             self.active = self.active.saturating_sub(1).min(self.scene.clips.len().saturating_sub(1));
         }

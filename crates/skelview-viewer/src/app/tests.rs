@@ -294,7 +294,7 @@ fn reloading_one_clip_with_another_rule_keeps_the_others() {
     assert!(Arc::ptr_eq(v.motion().unwrap(), &v.session.scene.clips[1].motion));
     assert_eq!(v.session.scene.clips[0].motion.skeleton.position_rule, skelview_core::core::PositionRule::Replace);
     // The clip knows what it was read with, and its file remembers the choice.
-    assert_eq!(v.session.scene.clips[1].read_with.get("bvh.positions"), Some("add"));
+    assert_eq!(v.session.document.source(v.session.scene.clips[1].id()).read_with.get("bvh.positions"), Some("add"));
     let key = crate::tasks::file_key(&dir.join("b.bvh")).display().to_string();
     assert_eq!(v.settings.overrides[&key].format.get("bvh.positions"), Some("add"));
     // An option BVH does not declare, or a value it does not take, changes nothing.
@@ -495,7 +495,7 @@ fn a_unit_override_saved_through_a_symlink_and_dotdot_is_found_under_the_real_pa
     let mut again = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), v.settings.clone());
     again.open_paths(vec![real.clone()], false);
     wait_for(&mut again);
-    assert_eq!(again.session.active_clip().and_then(|c| c.unit_override), Some(LengthUnit::Millimetre));
+    assert_eq!(again.session.active_clip().and_then(|c| again.session.document.overrides(c.id()).0), Some(LengthUnit::Millimetre));
 }
 
 #[test]
@@ -611,4 +611,25 @@ fn pictures_and_dialogs_are_asked_of_the_host() {
     wait_for(&mut v, |_| host.0.lock().unwrap().len() == 3);
     let asked = host.0.lock().unwrap().clone();
     assert_eq!(asked, ["picture 2x3", "write Png(\"x.png\")", "ask NameMap"]);
+}
+
+#[test]
+fn the_document_holds_each_clips_choices_and_forgets_closed_clips() {
+    let mut v = viewer();
+    load_sample(&mut v);
+    let id = v.session.scene.clips[0].id();
+    let height = |v: &Viewer| v.session.scene.clips[0].display.size_m;
+    let before = height(&v);
+    v.commands.push(Command::Clip(id, ClipEdit::Unit(Some(LengthUnit::Millimetre))));
+    v.update(0.0);
+    assert_eq!(v.session.document.overrides(id), (Some(LengthUnit::Millimetre), None));
+    assert!(height(&v) < before, "the scene shows the document's unit: {} vs {before}", height(&v));
+    // Resetting the settings clears the choice in the document and in the picture alike.
+    v.commands.push(Command::Setting(SettingEdit::Reset));
+    v.update(0.0);
+    assert_eq!(v.session.document.overrides(id), (None, None));
+    assert_eq!(height(&v), before);
+    v.commands.push(Command::Clip(id, ClipEdit::Remove));
+    v.update(0.0);
+    assert!(v.session.document.is_empty(), "a closed clip leaves nothing behind");
 }
