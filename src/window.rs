@@ -14,8 +14,8 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
 
-use crate::app::Viewer;
 use crate::app::trace::{Milestone, Phase, Trace};
+use crate::app::{Effect, Viewer};
 use crate::ui::{self, ViewportGpu};
 use skelview_core::formats::LoadOptions;
 
@@ -60,6 +60,9 @@ struct App {
     /// In a browser: a GIF being recorded from the canvas.
     #[cfg(target_arch = "wasm32")]
     recording: Option<web::Recording>,
+    /// In a browser: the viewer's canvas captures, done once the frame is drawn.
+    #[cfg(target_arch = "wasm32")]
+    canvas_effects: Vec<crate::app::Effect>,
 }
 
 /// The event loop and the viewer it drives, before it runs.
@@ -94,6 +97,8 @@ fn prepare(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) 
         starting: None,
         #[cfg(target_arch = "wasm32")]
         recording: None,
+        #[cfg(target_arch = "wasm32")]
+        canvas_effects: Vec::new(),
     };
     Ok((event_loop, app))
 }
@@ -224,10 +229,20 @@ impl App {
         let viewer = &mut self.viewer;
         let gpu = &mut r.gpu;
         let frame_ms = r.frame_ms;
-        // The front door hands a finished screenshot to the clipboard (the panels only read).
-        let to_clipboard = viewer.frame.to_clipboard.take();
+        // The window is the one consumer of the viewer's effects: a finished screenshot goes
+        // to the clipboard now; in a browser, captures of the canvas wait until it is drawn.
+        let mut to_clipboard = Vec::new();
+        for effect in viewer.take_effects() {
+            match effect {
+                Effect::Clipboard(picture) => to_clipboard.push(picture),
+                #[cfg(target_arch = "wasm32")]
+                other => self.canvas_effects.push(other),
+                #[cfg(not(target_arch = "wasm32"))]
+                Effect::SaveViewport(_) | Effect::RecordRange(_) => {}
+            }
+        }
         let mut output = r.ctx.run_ui(input, |ui| {
-            if let Some(((w, h), pixels)) = &to_clipboard {
+            for ((w, h), pixels) in &to_clipboard {
                 ui.ctx().copy_image(egui::ColorImage::from_rgba_unmultiplied([*w as usize, *h as usize], pixels));
             }
             viewer.ui(|v, out| ui::viewer_ui(ui, v, out, gpu, frame_ms))

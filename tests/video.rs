@@ -140,8 +140,8 @@ fn the_viewer_exports_its_range_as_a_gif_and_takes_screenshots() {
     wait(&mut v, &|v| v.jobs.export.is_none());
     assert_eq!(image::image_dimensions(&png).unwrap(), (200, 120));
     v.commands.push(Command::Job(JobCommand::Export(Export::Screenshot(None))));
-    wait(&mut v, &|v| v.frame.to_clipboard.is_some());
-    let ((w, h), pixels) = v.frame.to_clipboard.take().unwrap();
+    wait(&mut v, &|v| !v.effects().is_empty());
+    let Some(skelview::app::Effect::Clipboard(((w, h), pixels))) = v.take_effects().pop() else { panic!("a clipboard picture") };
     assert_eq!((w, h, pixels.len()), (200, 120, 200 * 120 * 4));
     assert!(v.messages.notice.as_deref().is_some_and(|n| n.contains("copied")));
 }

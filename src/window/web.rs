@@ -14,7 +14,7 @@ use winit::window::Window;
 
 use super::{App, Wake};
 use crate::app::trace::Milestone;
-use crate::app::{AppError, Command, FilesCommand, RangeCapture, Viewer};
+use crate::app::{AppError, Command, Effect, FilesCommand, RangeCapture, Viewer};
 use crate::browser::{self, Inbound};
 use skelview_core::core::PlaybackCommand;
 use skelview_core::formats::LoadOptions;
@@ -56,32 +56,40 @@ impl App {
     /// screenshot asked for, and the next frame of a GIF being recorded.
     pub(super) fn capture_web(&mut self) {
         let Some(window) = self.running.as_ref().map(|r| r.window.clone()) else { return };
+        // What the page did is told to the viewer as commands, applied at its next update.
         let viewer = &mut self.viewer;
-        if let Some(name) = viewer.frame.capture_viewport.take() {
-            match save_viewport(&window, viewer, &name) {
-                Ok(notice) => viewer.messages.notice = Some(notice),
-                Err(e) => viewer.messages.fail(AppError::Export(e)),
+        let failed = |e: String| Command::ShowError(AppError::Export(e));
+        let effects = std::mem::take(&mut self.canvas_effects);
+        for effect in &effects {
+            if let Effect::SaveViewport(name) = effect {
+                let done = match save_viewport(&window, viewer, name) {
+                    Ok(notice) => Command::Notify(notice),
+                    Err(e) => failed(e),
+                };
+                viewer.send(done);
             }
         }
         if let Some(recording) = &mut self.recording {
             match recording.capture(&window, viewer) {
-                Ok(false) => viewer.messages.notice = Some(recording.progress()),
+                Ok(false) => viewer.send(Command::Notify(recording.progress())),
                 Ok(true) => match self.recording.take().map(Recording::finish) {
-                    Some(Ok(notice)) => viewer.messages.notice = Some(notice),
-                    Some(Err(e)) => viewer.messages.fail(AppError::Export(e)),
+                    Some(Ok(notice)) => viewer.send(Command::Notify(notice)),
+                    Some(Err(e)) => viewer.send(failed(e)),
                     None => {}
                 },
                 Err(e) => {
                     self.recording = None;
-                    viewer.messages.fail(AppError::Export(e));
+                    viewer.send(failed(e));
                 }
             }
         }
-        if let Some(capture) = viewer.frame.capture_range.take() {
-            match (&self.recording, Recording::start(capture, viewer.view.viewport_px)) {
-                (Some(_), _) => viewer.messages.fail(AppError::Export("a GIF is already being recorded".into())),
-                (None, Ok(recording)) => self.recording = Some(recording),
-                (None, Err(e)) => viewer.messages.fail(AppError::Export(e)),
+        for effect in effects {
+            if let Effect::RecordRange(capture) = effect {
+                match (&self.recording, Recording::start(capture, viewer.view.viewport_px)) {
+                    (Some(_), _) => viewer.send(failed("a GIF is already being recorded".into())),
+                    (None, Ok(recording)) => self.recording = Some(recording),
+                    (None, Err(e)) => viewer.send(failed(e)),
+                }
             }
         }
         if self.recording.is_some() {

@@ -37,8 +37,10 @@ pub enum Command {
     Setting(SettingEdit),
     /// Background jobs: exports, dialogs, reads (owner: the jobs).
     Job(JobCommand),
-    /// Show an error (a dialog thread found no dialog to show).
+    /// Show an error (a dialog thread found no dialog to show, a page's download failed).
     ShowError(AppError),
+    /// Show a notice in the status bar (what the window finished: a download, a recording).
+    Notify(String),
     /// Close the error message.
     DismissError,
 }

@@ -54,13 +54,13 @@ impl Viewer {
             Export::Video(name) => {
                 self.session.playback.playing = false;
                 let fps = 1.0 / self.session.playback.frame_time_secs();
-                self.frame.capture_range = Some(RangeCapture { name, frames: self.session.range_frames(), fps });
+                self.frame.effects.push(super::Effect::RecordRange(RangeCapture { name, frames: self.session.range_frames(), fps }));
                 Ok(())
             }
             // In a browser the window copies the viewport out of the canvas it just drew.
             #[cfg(target_arch = "wasm32")]
             Export::Screenshot(Some(to)) => {
-                self.frame.capture_viewport = Some(to);
+                self.frame.effects.push(super::Effect::SaveViewport(to));
                 Ok(())
             }
             Export::Screenshot(to) => {

@@ -60,12 +60,20 @@ pub struct Frame {
     pub draw: DrawData,
     /// Pose of a skeleton still loading, when no clip is shown yet.
     preview: Sampler,
-    /// A picture for the UI to put on the clipboard (Copy screenshot).
-    pub to_clipboard: Option<jobs::Picture>,
+    /// What the window is asked to do once, in order (drained by [`Viewer::take_effects`]).
+    effects: Vec<Effect>,
+}
+
+/// What the viewer asks of the window it runs in, once: queued by the viewer, drained by
+/// the window each frame (its one consumer), never written by the window.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Put this picture on the clipboard (Copy screenshot).
+    Clipboard(jobs::Picture),
     /// In a browser: save the viewport as drawn this frame, as a PNG download of this name.
-    pub capture_viewport: Option<std::path::PathBuf>,
+    SaveViewport(std::path::PathBuf),
     /// In a browser: record the range from the canvas into a GIF download.
-    pub capture_range: Option<exports::RangeCapture>,
+    RecordRange(exports::RangeCapture),
 }
 
 /// Messages for the user.
@@ -177,6 +185,16 @@ impl Viewer {
         self.jobs.host = host;
     }
 
+    /// What the window is asked to do since the last call, in order (it is their one consumer).
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.frame.effects)
+    }
+
+    /// What is queued for the window, without taking it.
+    pub fn effects(&self) -> &[Effect] {
+        &self.frame.effects
+    }
+
     /// The active clip's motion.
     pub fn motion(&self) -> Option<&Arc<Motion>> {
         self.session.motion()
@@ -258,6 +276,7 @@ impl Viewer {
             Command::Setting(edit) => self.apply_setting(edit),
             Command::Job(job) => self.apply_job(job),
             Command::ShowError(e) => self.messages.fail(e),
+            Command::Notify(notice) => self.messages.notice = Some(notice),
             Command::DismissError => self.messages.error = None,
         }
     }
@@ -477,7 +496,7 @@ impl Viewer {
                 Finished::Dialog(answer) => self.commands.extend(answer),
                 Finished::Picture(Ok(picture)) => {
                     self.messages.notice = Some(format!("screenshot copied ({}x{})", picture.0.0, picture.0.1));
-                    self.frame.to_clipboard = Some(picture);
+                    self.frame.effects.push(Effect::Clipboard(picture));
                 }
                 Finished::Picture(Err(e)) => self.messages.fail(AppError::Export(format!("screenshot: {e}"))),
             }

@@ -603,8 +603,12 @@ fn pictures_and_dialogs_are_asked_of_the_host() {
     v.set_host(host.clone());
     v.view.viewport_px = (2, 3);
     v.commands.push(Command::Job(JobCommand::Export(Export::Screenshot(None))));
-    wait_for(&mut v, |v| v.frame.to_clipboard.is_some());
-    assert_eq!(v.frame.to_clipboard.as_ref().map(|(size, px)| (*size, px.len())), Some(((2, 3), 24)));
+    wait_for(&mut v, |v| !v.effects().is_empty());
+    match v.take_effects().as_slice() {
+        [Effect::Clipboard((size, px))] => assert_eq!((*size, px.len()), ((2, 3), 24)),
+        other => panic!("one clipboard picture, not {other:?}"),
+    }
+    assert!(v.effects().is_empty(), "taken once");
     v.commands.push(Command::Job(JobCommand::Export(Export::Screenshot(Some("x.png".into())))));
     wait_for(&mut v, |v| v.jobs.export.is_none() && v.messages.notice.as_deref().is_some_and(|n| n.contains("x.png")));
     v.commands.push(Command::Job(JobCommand::Ask(Dialog::NameMap)));
