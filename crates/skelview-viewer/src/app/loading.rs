@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{AppError, Start, Viewer};
+use super::{AppError, Start, ViewEffect, Viewer};
 use crate::tasks::spawn_open;
 use skelview_core::formats::{FormatOptions, LoadRequest};
 
@@ -138,8 +138,8 @@ impl Viewer {
                     Err(e) => self.messages.fail(AppError::StartOption(format!("--measure: {e} in {clip_name}"))),
                 }
             }
-            self.view.frame_on_next_pose = true;
-            self.view.choose_follow = true;
+            self.view.queue(ViewEffect::FramePose);
+            self.view.queue(ViewEffect::ChooseFollow);
         }
     }
 

@@ -51,7 +51,7 @@ pub use jobs::{ExportError, Finished, Jobs};
 pub use session::{Arrived, Loading, Session};
 pub use settings::{FileOverride, PanelLayout, Settings};
 pub use settings_store::{SettingsError, SettingsStore};
-pub use view::{IssueSort, IssuesView, Start, View};
+pub use view::{IssueSort, IssuesView, Start, View, ViewEffect};
 
 /// This frame's picture.
 #[derive(Default)]
@@ -313,13 +313,13 @@ impl Viewer {
                 let up = s.document.overrides(s.scene.clips[i].id()).1;
                 s.set_overrides(i, unit, up);
                 self.remember_overrides(i, &FormatOptions::default());
-                self.view.frame_on_next_pose = true;
+                self.view.queue(ViewEffect::FramePose);
             }
             ClipEdit::UpAxis(up) => {
                 let unit = s.document.overrides(s.scene.clips[i].id()).0;
                 s.set_overrides(i, unit, up);
                 self.remember_overrides(i, &FormatOptions::default());
-                self.view.frame_on_next_pose = true;
+                self.view.queue(ViewEffect::FramePose);
             }
             ClipEdit::FormatOption { key, value } => self.set_format_option(i, key, &value),
         }
@@ -331,7 +331,7 @@ impl Viewer {
             SceneEdit::Layout(layout) => {
                 // The screen's horizontal axis when chosen; it stays put while orbiting.
                 s.scene.set_layout(layout, Vec3::Y.cross(self.view.camera.backward()));
-                self.view.frame_on_next_pose = true;
+                self.view.queue(ViewEffect::FramePose);
             }
             SceneEdit::PoseMode(m) => s.pose_mode = m,
             SceneEdit::Overlays(o) => s.scene.overlays = o,
@@ -343,11 +343,12 @@ impl Viewer {
         match edit {
             CameraEdit::FrameAll => {
                 // The whole clips stay in view: following would move the camera off them.
-                (view.frame_on_next_pose, view.frame_whole_clip, view.follow_root) = (true, true, false);
+                view.queue(ViewEffect::FrameAll);
+                view.follow_root = false;
             }
             CameraEdit::Preset(v) => {
                 view.camera.set_preset(v);
-                view.frame_on_next_pose = true;
+                view.queue(ViewEffect::FramePose);
             }
             CameraEdit::Orthographic(on) => view.camera.orthographic = on,
             CameraEdit::FollowRoot(on) => view.follow_root = on,
@@ -388,8 +389,8 @@ impl Viewer {
                 }
                 self.view.selected = joint;
                 match joint {
-                    Some(j) => self.view.frame_joint = Some(j),
-                    None => (self.view.frame_on_next_pose, self.view.frame_whole_clip) = (true, true),
+                    Some(j) => self.view.queue(ViewEffect::FrameJoint(j)),
+                    None => self.view.queue(ViewEffect::FrameAll),
                 }
             }
         }
@@ -467,7 +468,7 @@ impl Viewer {
         for i in 0..self.session.scene.clips.len() {
             self.session.set_overrides(i, None, None);
         }
-        self.view.frame_on_next_pose = true;
+        self.view.queue(ViewEffect::FramePose);
         self.store.save(&self.settings);
     }
 
@@ -521,21 +522,22 @@ impl Viewer {
         let view = &mut self.view;
         if !s.scene.clips.is_empty() && (!s.replacing() || s.preview.is_none()) {
             s.scene.compose(&spec, &mut self.frame.draw);
-            if view.choose_follow {
+            let pending = view.take_pending();
+            if pending.contains(&ViewEffect::ChooseFollow) {
                 // Follow travelling clips, not clips in place (the user may change it: R).
                 view.follow_root = spec.pose == PoseMode::Animated && s.scene.travels(s.active);
-                view.choose_follow = false;
             }
-            if view.frame_on_next_pose {
-                let whole = view.frame_whole_clip && spec.pose == PoseMode::Animated;
+            let frame_all = pending.contains(&ViewEffect::FrameAll);
+            if frame_all || pending.contains(&ViewEffect::FramePose) {
+                let whole = frame_all && spec.pose == PoseMode::Animated;
                 match (whole, s.scene.bounds_over_clips(s.active), s.scene.bounds_now(s.active)) {
                     (true, Some((lo, hi)), _) => view.camera.frame_bounds(lo, hi, view.aspect),
                     (_, _, Some((lo, hi))) => view.camera.frame_figure(lo, hi, view.aspect, 0.5),
                     _ => {}
                 }
-                (view.frame_on_next_pose, view.frame_whole_clip) = (false, false);
             }
-            if let Some(j) = view.frame_joint.take()
+            let joint = pending.iter().rev().find_map(|e| if let ViewEffect::FrameJoint(j) = e { Some(*j) } else { None });
+            if let Some(j) = joint
                 && let (Some(p), Some(c)) = (s.active_clip().and_then(|c| c.positions().get(j).copied()), s.active_clip())
             {
                 let r = Vec3::splat(c.display.size_m * 0.35);
@@ -549,11 +551,10 @@ impl Viewer {
             s.scene.grid(&spec, view.camera.target, &mut self.frame.draw);
         } else if let Some((skeleton, clip)) = &s.preview {
             let (bounds, size) = scene::preview(skeleton, clip, &spec.style, view.selected, &mut self.frame.preview, &mut self.frame.draw);
-            if view.frame_on_next_pose
-                && let Some((lo, hi)) = bounds
+            if let Some((lo, hi)) = bounds
+                && view.take_framing()
             {
                 view.camera.frame_bounds(lo, hi, view.aspect);
-                view.frame_on_next_pose = false;
             }
             // Units and the floor are settled once the whole file is in: the grid sits at 0.
             let center = Vec3::new(view.camera.target.x, 0.0, view.camera.target.z);

@@ -637,3 +637,20 @@ fn the_document_holds_each_clips_choices_and_forgets_closed_clips() {
     v.update(0.0);
     assert!(v.session.document.is_empty(), "a closed clip leaves nothing behind");
 }
+
+#[test]
+fn camera_requests_are_queued_once_and_drained_by_the_next_picture() {
+    let mut v = viewer();
+    load_sample(&mut v);
+    assert!(v.view.pending().is_empty(), "the load's framing was done: {:?}", v.view.pending());
+    let far = v.view.camera.distance;
+    v.view.camera.distance = far * 10.0;
+    v.commands.push(Command::Camera(CameraEdit::FrameAll));
+    v.commands.push(Command::Camera(CameraEdit::FrameAll));
+    v.update(0.0);
+    assert!(v.view.pending().is_empty());
+    assert!(v.view.camera.distance < far * 5.0, "framed again: {} (was {far})", v.view.camera.distance);
+    v.view.queue(ViewEffect::FramePose);
+    v.view.queue(ViewEffect::FramePose);
+    assert_eq!(v.view.pending(), [ViewEffect::FramePose], "a request asked twice is one request");
+}

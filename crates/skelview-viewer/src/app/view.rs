@@ -3,6 +3,19 @@
 
 use skelview_scene::OrbitCamera;
 
+/// What the camera is asked to do when the next picture is composed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewEffect {
+    /// Frame the figures as posed (half the view's height).
+    FramePose,
+    /// Fit the whole clips' extent (F, "frame all").
+    FrameAll,
+    /// Fit around this joint of the active clip.
+    FrameJoint(usize),
+    /// Choose follow mode by whether the clips travel.
+    ChooseFollow,
+}
+
 /// The view's state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct View {
@@ -30,14 +43,9 @@ pub struct View {
     pub viewport_px: (u32, u32),
     /// Top-left corner of the viewport in the window, physical pixels (a web page reports it).
     pub viewport_origin_px: (u32, u32),
-    /// Frame the figures as posed when the next picture is composed (half the view's height).
-    pub frame_on_next_pose: bool,
-    /// With `frame_on_next_pose`: fit the whole clips' extent instead (F, "frame all").
-    pub frame_whole_clip: bool,
-    /// Choose follow mode by whether the clips travel when the next picture is composed.
-    pub choose_follow: bool,
-    /// Fit the camera around this joint of the active clip when the next picture is composed.
-    pub frame_joint: Option<usize>,
+    /// What the camera is asked to do when the next picture is composed, in order (queued by
+    /// commands and loads with [`View::queue`], drained by that one step).
+    pending: Vec<ViewEffect>,
     /// The Issues window.
     pub issues: IssuesView,
     /// The Measure tool.
@@ -97,10 +105,7 @@ impl Default for View {
             aspect: 16.0 / 9.0,
             viewport_px: (1280, 720),
             viewport_origin_px: (0, 0),
-            frame_on_next_pose: true,
-            frame_whole_clip: false,
-            choose_follow: true,
-            frame_joint: None,
+            pending: vec![ViewEffect::FramePose, ViewEffect::ChooseFollow],
             issues: IssuesView::default(),
             measure: Default::default(),
         }
@@ -134,5 +139,31 @@ impl View {
             }
             W::ThresholdDraft(draft) => self.issues.draft = draft,
         }
+    }
+}
+
+impl View {
+    /// Asks for `effect` when the next picture is composed.
+    pub fn queue(&mut self, effect: ViewEffect) {
+        if !self.pending.contains(&effect) {
+            self.pending.push(effect);
+        }
+    }
+
+    /// What is asked for the next picture, in order.
+    pub fn pending(&self) -> &[ViewEffect] {
+        &self.pending
+    }
+
+    /// Takes what is asked for the next picture (its one consumer: `Viewer::update`).
+    pub(super) fn take_pending(&mut self) -> Vec<ViewEffect> {
+        std::mem::take(&mut self.pending)
+    }
+
+    /// Takes the framing asked for, leaving the rest (a preview frames, and nothing else).
+    pub(super) fn take_framing(&mut self) -> bool {
+        let before = self.pending.len();
+        self.pending.retain(|e| !matches!(e, ViewEffect::FramePose | ViewEffect::FrameAll));
+        self.pending.len() != before
     }
 }
