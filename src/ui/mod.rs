@@ -378,22 +378,26 @@ fn format_options_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
 
 fn status_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, frame_ms: f32) {
     ui.horizontal(|ui| {
-        if let Some(job) = &viewer.jobs.export {
-            ui.label(job.label());
-            ui.add(egui::ProgressBar::new(job.fraction()).desired_width(160.0).show_percentage());
-            if ui.button("Cancel").clicked() {
-                let id = job.id();
-                out.send(Command::Job(JobCommand::Cancel(id)));
+        // Running tasks, whatever they do: each with its progress and, when it can stop, a
+        // Cancel button (the viewport has one for loads of its own).
+        let tasks: Vec<_> = viewer.running_tasks().into_iter().filter(|t| t.foreground).collect();
+        for task in &tasks {
+            ui.label(&task.label);
+            ui.add(egui::ProgressBar::new(task.fraction).desired_width(160.0).show_percentage());
+            if task.cancellable && ui.button("Cancel").clicked() {
+                out.send(Command::CancelTask(task.id));
             }
             ui.separator();
-        } else if let Some(notice) = &viewer.messages.notice {
+        }
+        if tasks.is_empty()
+            && let Some(notice) = &viewer.messages.notice
+        {
             ui.label(notice);
             ui.separator();
         }
-        if let Some(loading) = viewer.session.loads.iter().find(|l| l.replace) {
-            ui.label(format!("Loading {}", loading.name));
-            ui.add(egui::ProgressBar::new(loading.task.fraction()).desired_width(160.0).show_percentage());
-        } else if let Some(clip) = viewer.session.active_clip() {
+        if !viewer.session.loads.iter().any(|l| l.replace)
+            && let Some(clip) = viewer.session.active_clip()
+        {
             let m = &clip.motion;
             let s = &m.source;
             let (unit_override, up_override) = viewer.session.document.overrides(clip.id());

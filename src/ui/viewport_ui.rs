@@ -6,7 +6,7 @@ use std::sync::Arc;
 use egui::PointerButton;
 use glam::Vec2;
 
-use crate::app::{CameraEdit, Command, Commands, FilesCommand, SelectionEdit, SettingEdit, Viewer};
+use crate::app::{CameraEdit, Command, Commands, SelectionEdit, SettingEdit, Viewer};
 use skelview_render::offscreen;
 use skelview_render::{RenderTarget, SkeletonRenderer};
 
@@ -147,7 +147,10 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands
         ui.put(bar, egui::ProgressBar::new(loading.task.fraction()).text(format!("loading {:.0}%", loading.task.fraction() * 100.0)));
         let cancel = egui::Rect::from_center_size(bar.center() + egui::vec2(0.0, 28.0), egui::vec2(80.0, 22.0));
         if ui.put(cancel, egui::Button::new("Cancel")).clicked() {
-            out.send(Command::Files(FilesCommand::CancelLoads));
+            // Every running load stops (an ASF/AMC group and the files added beside it alike).
+            for load in &viewer.session.loads {
+                out.send(Command::CancelTask(load.task.id()));
+            }
         }
     }
     // Display toggles over the viewport.

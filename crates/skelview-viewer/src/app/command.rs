@@ -43,6 +43,8 @@ pub enum Command {
     Notify(String),
     /// Close the error message.
     DismissError,
+    /// Stop this task, whatever it does (a load, an export).
+    CancelTask(TaskId),
 }
 
 /// Files in.
@@ -60,8 +62,6 @@ pub enum FilesCommand {
         /// Beside the clips shown.
         add: bool,
     },
-    /// Stop the running loads.
-    CancelLoads,
 }
 
 /// A change to one clip.
@@ -239,8 +239,6 @@ pub enum JobCommand {
     Export(Export),
     /// Read this MNM name map for the comparison.
     ReadNameMap(PathBuf),
-    /// Stop this job (an export).
-    Cancel(TaskId),
 }
 
 /// What an export writes.

@@ -103,7 +103,6 @@ impl super::Viewer {
     /// Keeps the Measure tool current: its values at the active frame, and the whole-clip
     /// curves asked from the background (cheap when nothing changed).
     pub(super) fn update_measure(&mut self) {
-        self.whole.measures.poll();
         let tool = &mut self.view.measure;
         let Some(c) = self.session.active_clip().filter(|_| tool.open && !tool.picks.is_empty()) else {
             tool.now.clear();

@@ -12,7 +12,6 @@ use glam::Vec3;
 use skelview_core::core::{GlobalPose, Motion, PlaybackCommand, Sampler};
 use skelview_core::formats::{FormatOptions, LoadOptions};
 
-use crate::tasks::TaskError;
 use skelview_scene::{self as scene, ClipId, DrawData, FrameSpec, OverlapCurve, OverlapInput, PoseMode};
 
 pub mod actions;
@@ -31,6 +30,7 @@ pub use host::{Host, NoHost, NoRenderer, PictureError, Shot, ShotOutput};
 mod jobs;
 mod loading;
 pub mod measure;
+mod running;
 mod session;
 pub mod settings;
 pub mod settings_store;
@@ -48,6 +48,7 @@ pub use dialogs::Dialog;
 pub use document::{ClipSource, Document};
 pub use error::AppError;
 pub use jobs::{ExportError, Finished, Jobs};
+pub use running::RunningTask;
 pub use session::{Arrived, Loading, Session};
 pub use settings::{FileOverride, PanelLayout, Settings};
 pub use settings_store::{SettingsError, SettingsStore};
@@ -253,7 +254,7 @@ impl Viewer {
             Command::Files(FilesCommand::Open(paths)) => self.open_paths(paths, false),
             Command::Files(FilesCommand::Add(paths)) => self.open_paths(paths, true),
             Command::Files(FilesCommand::OpenBytes { files, add }) => self.open_memory(files, add),
-            Command::Files(FilesCommand::CancelLoads) => self.session.cancel_loads(),
+            Command::CancelTask(id) => self.cancel_task(id),
             Command::Clip(id, edit) => self.apply_clip(id, edit),
             Command::Scene(edit) => self.apply_scene(edit),
             Command::Compare(edit) => {
@@ -432,7 +433,6 @@ impl Viewer {
                     self.messages.fail(e);
                 }
             }
-            JobCommand::Cancel(id) => self.jobs.cancel(id),
         }
     }
 
@@ -487,34 +487,13 @@ impl Viewer {
     /// Drains the background work, applies the commands, advances playback and builds this
     /// frame's picture.
     pub fn update(&mut self, dt_secs: f64) {
-        for finished in self.jobs.poll() {
-            match finished {
-                Finished::Export(Ok(message)) => self.messages.notice = Some(message),
-                Finished::Export(Err(TaskError::Cancelled)) => self.messages.notice = Some("export cancelled".into()),
-                Finished::Export(Err(e)) => self.messages.fail(AppError::Export(e.to_string())),
-                Finished::NameMap(Ok(map)) => self.session.scene.compare.name_map = Some(map),
-                Finished::NameMap(Err(e)) => self.messages.fail(AppError::NameMap(e.to_string())),
-                Finished::Dialog(answer) => self.commands.extend(answer),
-                Finished::Picture(Ok(picture)) => {
-                    self.messages.notice = Some(format!("screenshot copied ({}x{})", picture.0.0, picture.0.1));
-                    self.frame.effects.push(Effect::Clipboard(picture));
-                }
-                Finished::Picture(Err(e)) => self.messages.fail(AppError::Export(format!("screenshot: {e}"))),
-            }
-        }
-        if let Some(e) = self.store.poll() {
-            self.messages.fail(AppError::Settings(e.to_string()));
-        }
-        self.poll_loads();
+        self.poll_tasks();
         self.apply_commands();
-        self.checks.poll();
         self.checks.sync(&self.session.scene.clips, &self.session.document, &self.settings.qa, &self.waker);
         self.session.scene.flagged = self.flagged_now();
         if self.session.pose_mode == PoseMode::Animated {
             self.session.playback.update(dt_secs);
         }
-        self.whole.overlap.poll();
-        self.whole.curves.poll();
         self.session.scene.compare.overlap = self.whole.overlap.result().cloned();
         self.frame.draw.clear();
         let spec = self.frame_spec();

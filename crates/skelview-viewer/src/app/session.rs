@@ -227,13 +227,6 @@ impl Session {
         Arrived { id: self.scene.clips[index].id(), key, replaced: replace || self.scene.clips.len() == 1 }
     }
 
-    /// Cancels every running load.
-    pub fn cancel_loads(&self) {
-        for l in &self.loads {
-            l.task.cancel();
-        }
-    }
-
     /// Sets clip `i`'s unit and up-axis choices in the document and shows it so.
     pub fn set_overrides(&mut self, i: usize, unit: Option<skelview_core::core::LengthUnit>, up: Option<skelview_core::core::UpAxis>) {
         let Some(id) = self.scene.clips.get(i).map(ClipView::id) else { return };

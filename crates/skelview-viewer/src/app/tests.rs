@@ -654,3 +654,30 @@ fn camera_requests_are_queued_once_and_drained_by_the_next_picture() {
     v.view.queue(ViewEffect::FramePose);
     assert_eq!(v.view.pending(), [ViewEffect::FramePose], "a request asked twice is one request");
 }
+
+#[test]
+fn every_task_is_listed_and_stopped_one_way() {
+    let mut v = viewer();
+    // A load is listed until the next update takes what it did (finished or not).
+    v.open_memory(vec![("big.bvh".into(), Arc::from(skelview_core::formats::SAMPLE_BVH))], false);
+    let tasks = v.running_tasks();
+    assert_eq!(tasks.len(), 1, "{tasks:?}");
+    assert_eq!(tasks[0].label, "Loading big.bvh");
+    assert!(tasks[0].cancellable && tasks[0].foreground);
+    v.cancel_task(tasks[0].id);
+    assert!(v.session.loads[0].task.cancelled(), "the load's task was told to stop");
+    wait_for(&mut v, |v| v.session.loads.is_empty());
+    assert!(v.running_tasks().is_empty());
+    // An export is listed the same way, and the same command stops it.
+    load_sample(&mut v);
+    let dir = tempfile::tempdir().unwrap();
+    v.commands.push(Command::Job(JobCommand::Export(Export::Positions(dir.path().join("p.csv")))));
+    v.update(0.0);
+    if let Some(t) = v.running_tasks().first() {
+        assert!(t.label.starts_with("Exporting") && t.cancellable, "{t:?}");
+        v.cancel_task(t.id);
+        assert!(v.jobs.export.as_ref().is_some_and(|e| e.cancelled()), "the export was told to stop");
+    }
+    wait_for(&mut v, |v| v.jobs.export.is_none());
+    assert!(v.running_tasks().is_empty());
+}
