@@ -45,7 +45,7 @@ struct App {
     /// Exit after this many frames once every file is in and checked (tests and benchmarks
     /// under Xvfb).
     quit_after_frames: Option<u64>,
-    error: Option<String>,
+    error: Option<WindowError>,
     /// Shift/Ctrl held: a dropped file is added instead of replacing.
     modifiers: winit::keyboard::ModifiersState,
     /// A file was dropped since the last frame: further files of the same drop are added.
@@ -66,9 +66,9 @@ struct App {
 }
 
 /// The event loop and the viewer it drives, before it runs.
-fn prepare(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) -> Result<(EventLoop<Wake>, App), String> {
+fn prepare(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) -> Result<(EventLoop<Wake>, App), WindowError> {
     crate::tasks::background_pool();
-    let event_loop = EventLoop::<Wake>::with_user_event().build().map_err(|e| format!("cannot open a window: {e}"))?;
+    let event_loop = EventLoop::<Wake>::with_user_event().build().map_err(WindowError::EventLoop)?;
     event_loop.set_control_flow(ControlFlow::Wait);
     let proxy = Arc::new(Mutex::new(event_loop.create_proxy()));
     let waker_proxy = proxy.clone();
@@ -107,9 +107,9 @@ fn prepare(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) 
 /// `select` names a joint to select once the first file is in, `curves` opens the
 /// channel-curves window.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn run(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) -> Result<(), String> {
+pub fn run(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) -> Result<(), WindowError> {
     let (event_loop, mut app) = prepare(files, options, start)?;
-    event_loop.run_app(&mut app).map_err(|e| format!("window event loop failed: {e}"))?;
+    event_loop.run_app(&mut app).map_err(WindowError::Run)?;
     if let Some(summary) = app.trace.summary() {
         eprintln!("{summary}");
     }
@@ -124,14 +124,14 @@ async fn painter(
     ctx: egui::Context,
     window: Arc<Window>,
     config: egui_wgpu::WgpuConfiguration,
-) -> Result<egui_wgpu::winit::Painter, String> {
+) -> Result<egui_wgpu::winit::Painter, WindowError> {
     let mut painter = egui_wgpu::winit::Painter::new(ctx, config, false, egui_wgpu::RendererOptions::default()).await;
-    painter.set_window(egui::ViewportId::ROOT, Some(window)).await.map_err(|e| format!("cannot set up graphics for the window: {e}"))?;
+    painter.set_window(egui::ViewportId::ROOT, Some(window)).await.map_err(WindowError::Graphics)?;
     Ok(painter)
 }
 
 impl App {
-    fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
+    fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<(), WindowError> {
         // The files are read while the window and the graphics device are set up (those take
         // 50-300 ms), so the first frame usually has a pose to show.
         if self.files.is_empty() {
@@ -142,7 +142,7 @@ impl App {
             let files = std::mem::take(&mut self.files);
             self.viewer.open_paths(files, false);
         }
-        let window = Arc::new(event_loop.create_window(self.window_attributes()).map_err(|e| format!("cannot create a window: {e}"))?);
+        let window = Arc::new(event_loop.create_window(self.window_attributes()).map_err(WindowError::Create)?);
         self.mark(Milestone::WindowCreated);
         let ctx = egui::Context::default();
         ctx.set_theme(if self.viewer.settings.light_theme { egui::Theme::Light } else { egui::Theme::Dark });
@@ -180,7 +180,7 @@ impl App {
     /// The graphics device is there: the window runs.
     fn started(&mut self, window: Arc<Window>, ctx: egui::Context, mut painter: egui_wgpu::winit::Painter) {
         let Some(state) = painter.render_state() else {
-            self.error = Some("no graphics device for the window".into());
+            self.error = Some(WindowError::NoDevice);
             return;
         };
         self.mark(Milestone::AdapterReady);
@@ -324,7 +324,7 @@ impl ApplicationHandler<Wake> for App {
                 Err(e) => self.error = Some(e),
             }
             if let Some(e) = &self.error {
-                web::show_fatal(e);
+                web::show_fatal(&e.to_string());
             }
         }
         if let Some(r) = &self.running {
@@ -382,6 +382,8 @@ impl ApplicationHandler<Wake> for App {
     }
 }
 
+mod error;
+pub use error::WindowError;
 #[cfg(target_arch = "wasm32")]
 mod web;
 #[cfg(target_arch = "wasm32")]

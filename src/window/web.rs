@@ -15,14 +15,14 @@ use winit::window::Window;
 use super::{App, Wake};
 use crate::app::trace::Milestone;
 use crate::app::{AppError, Command, Effect, FilesCommand, RangeCapture, Viewer};
-use crate::browser::{self, Inbound};
+use crate::browser::{self, Inbound, PageError};
 use skelview_core::core::PlaybackCommand;
 use skelview_core::formats::LoadOptions;
 
 /// The id of the page's canvas.
 pub const CANVAS_ID: &str = "skelview-canvas";
 
-type Ready = Result<(Arc<Window>, egui::Context, egui_wgpu::winit::Painter), String>;
+type Ready = Result<(Arc<Window>, egui::Context, egui_wgpu::winit::Painter), super::WindowError>;
 
 /// The window and egui while the browser sets up the graphics device.
 pub(super) struct Starting {
@@ -58,7 +58,7 @@ impl App {
         let Some(window) = self.running.as_ref().map(|r| r.window.clone()) else { return };
         // What the page did is told to the viewer as commands, applied at its next update.
         let viewer = &mut self.viewer;
-        let failed = |e: String| Command::ShowError(AppError::Export(e));
+        let failed = |e: PageError| Command::ShowError(AppError::Export(e.to_string()));
         let effects = std::mem::take(&mut self.canvas_effects);
         for effect in &effects {
             if let Effect::SaveViewport(name) = effect {
@@ -86,7 +86,7 @@ impl App {
         for effect in effects {
             if let Effect::RecordRange(capture) = effect {
                 match (&self.recording, Recording::start(capture, viewer.view.viewport_px)) {
-                    (Some(_), _) => viewer.send(failed("a GIF is already being recorded".into())),
+                    (Some(_), _) => viewer.send(failed(PageError::new("a GIF is already being recorded"))),
                     (None, Ok(recording)) => self.recording = Some(recording),
                     (None, Err(e)) => viewer.send(failed(e)),
                 }
@@ -114,7 +114,7 @@ impl App {
 /// Starts the viewer on the page's canvas (`#skelview-canvas`) and returns at once: the
 /// browser drives the loop. `open_sample`: show the bundled sample (false when the page is
 /// about to hand in a file of its own).
-pub fn run_web(open_sample: bool) -> Result<(), String> {
+pub fn run_web(open_sample: bool) -> Result<(), super::WindowError> {
     let (event_loop, mut app) = super::prepare(Vec::new(), LoadOptions::default(), crate::app::Start::default())?;
     app.sample_when_empty = open_sample;
     let proxy = app.proxy.clone();
@@ -184,17 +184,18 @@ fn copy_viewport(
     window: &Window,
     viewer: &Viewer,
     size: (u32, u32),
-) -> Result<(web_sys::HtmlCanvasElement, web_sys::CanvasRenderingContext2d), String> {
+) -> Result<(web_sys::HtmlCanvasElement, web_sys::CanvasRenderingContext2d), PageError> {
     use winit::platform::web::WindowExtWebSys;
-    let canvas = window.canvas().ok_or("the window has no canvas")?;
-    let fail = |e: wasm_bindgen::JsValue| format!("cannot copy the viewport: {e:?}");
+    let canvas = window.canvas().ok_or_else(|| PageError::new("the window has no canvas"))?;
+    let fail = |e: wasm_bindgen::JsValue| PageError(format!("cannot copy the viewport: {e:?}"));
     let (x, y) = viewer.view.viewport_origin_px;
     let (w, h) = viewer.view.viewport_px;
-    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| PageError::new("no document"))?;
     let copy: web_sys::HtmlCanvasElement = document.create_element("canvas").map_err(fail)?.unchecked_into();
     copy.set_width(size.0);
     copy.set_height(size.1);
-    let context: web_sys::CanvasRenderingContext2d = copy.get_context("2d").map_err(fail)?.ok_or("no 2D context")?.unchecked_into();
+    let context: web_sys::CanvasRenderingContext2d =
+        copy.get_context("2d").map_err(fail)?.ok_or_else(|| PageError::new("no 2D context"))?.unchecked_into();
     let (x, y, w, h) = (f64::from(x), f64::from(y), f64::from(w), f64::from(h));
     let (dw, dh) = (f64::from(size.0), f64::from(size.1));
     context
@@ -205,10 +206,10 @@ fn copy_viewport(
 
 /// Saves the viewport as the canvas shows it right now as a PNG download; the notice, or why
 /// not.
-pub(super) fn save_viewport(window: &Window, viewer: &Viewer, name: &std::path::Path) -> Result<String, String> {
+pub(super) fn save_viewport(window: &Window, viewer: &Viewer, name: &std::path::Path) -> Result<String, PageError> {
     let (w, h) = viewer.view.viewport_px;
     let (copy, _) = copy_viewport(window, viewer, (w, h))?;
-    let url = copy.to_data_url_with_type("image/png").map_err(|e| format!("cannot encode the screenshot: {e:?}"))?;
+    let url = copy.to_data_url_with_type("image/png").map_err(|e| PageError(format!("cannot encode the screenshot: {e:?}")))?;
     let file = name.file_name().map_or("skelview.png".into(), |n| n.to_string_lossy().into_owned());
     browser::download_url(&url, &file)?;
     Ok(format!("saved {file} ({w}x{h})"))
@@ -227,11 +228,11 @@ pub(super) struct Recording {
 
 impl Recording {
     /// Starts recording `capture` of a viewport of `viewport` pixels.
-    pub(super) fn start(capture: RangeCapture, viewport: (u32, u32)) -> Result<Self, String> {
+    pub(super) fn start(capture: RangeCapture, viewport: (u32, u32)) -> Result<Self, PageError> {
         let h = viewport.1.clamp(2, 480);
         let w = ((viewport.0 as f64 * h as f64 / viewport.1.max(1) as f64 / 2.0).round() as u32 * 2).clamp(2, 4096);
         let size = (w as u16, h as u16);
-        let fail = |e: gif::EncodingError| format!("cannot record the GIF: {e}");
+        let fail = |e: gif::EncodingError| PageError(format!("cannot record the GIF: {e}"));
         let mut encoder = gif::Encoder::new(Vec::new(), size.0, size.1, &[]).map_err(fail)?;
         encoder.set_repeat(gif::Repeat::Infinite).map_err(fail)?;
         let name = capture.name.file_name().map_or("skelview.gif".into(), |n| n.to_string_lossy().into_owned());
@@ -246,14 +247,16 @@ impl Recording {
     }
 
     /// After the frame is drawn: encodes it. `Ok(true)` once every frame is in.
-    pub(super) fn capture(&mut self, window: &Window, viewer: &Viewer) -> Result<bool, String> {
+    pub(super) fn capture(&mut self, window: &Window, viewer: &Viewer) -> Result<bool, PageError> {
         let (w, h) = (u32::from(self.size.0), u32::from(self.size.1));
         let (_, context) = copy_viewport(window, viewer, (w, h))?;
-        let data = context.get_image_data(0.0, 0.0, f64::from(w), f64::from(h)).map_err(|e| format!("cannot read the viewport: {e:?}"))?;
+        let data = context
+            .get_image_data(0.0, 0.0, f64::from(w), f64::from(h))
+            .map_err(|e| PageError(format!("cannot read the viewport: {e:?}")))?;
         let mut pixels = data.data().0;
         let mut frame = gif::Frame::from_rgba_speed(self.size.0, self.size.1, &mut pixels, 10);
         frame.delay = skelview_video::gif_delay_cs(self.next, self.fps);
-        self.encoder.write_frame(&frame).map_err(|e| format!("cannot record the GIF: {e}"))?;
+        self.encoder.write_frame(&frame).map_err(|e| PageError(format!("cannot record the GIF: {e}")))?;
         self.next += 1;
         Ok(self.next >= self.frames.len())
     }
@@ -264,9 +267,9 @@ impl Recording {
     }
 
     /// Offers the GIF as a download; the notice.
-    pub(super) fn finish(self) -> Result<String, String> {
+    pub(super) fn finish(self) -> Result<String, PageError> {
         let (name, frames, size) = (self.name.clone(), self.next, self.size);
-        let bytes = self.encoder.into_inner().map_err(|e| format!("cannot finish the GIF: {e}"))?;
+        let bytes = self.encoder.into_inner().map_err(|e| PageError(format!("cannot finish the GIF: {e}")))?;
         browser::download(&name, &bytes, "image/gif")?;
         Ok(format!("saved {name} ({frames} frames, {}x{}, {} kB)", size.0, size.1, bytes.len() / 1024))
     }

@@ -27,6 +27,19 @@ pub enum Inbound {
     Failed(String),
 }
 
+/// What the page or the browser refused (a JavaScript exception, a missing element), as the
+/// browser describes it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct PageError(pub String);
+
+impl PageError {
+    /// A refusal described by `message`.
+    pub fn new(message: &str) -> Self {
+        Self(message.to_owned())
+    }
+}
+
 thread_local! {
     static INBOX: RefCell<Vec<Inbound>> = const { RefCell::new(Vec::new()) };
     static STAGED: RefCell<Vec<(PathBuf, Arc<[u8]>)>> = const { RefCell::new(Vec::new()) };
@@ -171,14 +184,14 @@ pub fn stored(key: &str) -> Option<String> {
 }
 
 /// Keeps a value in the browser's local storage; why not, when it cannot.
-pub fn store(key: &str, value: &str) -> Result<(), String> {
-    let storage = storage().ok_or("the browser offers no local storage")?;
-    storage.set_item(key, value).map_err(|e| format!("local storage refused the write: {e:?}"))
+pub fn store(key: &str, value: &str) -> Result<(), PageError> {
+    let storage = storage().ok_or_else(|| PageError::new("the browser offers no local storage"))?;
+    storage.set_item(key, value).map_err(|e| PageError(format!("local storage refused the write: {e:?}")))
 }
 
 /// Offers `bytes` to the user as a download named `name`.
-pub fn download(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
-    let fail = |e: wasm_bindgen::JsValue| format!("cannot offer {name} for download: {e:?}");
+pub fn download(name: &str, bytes: &[u8], mime: &str) -> Result<(), PageError> {
+    let fail = |e: wasm_bindgen::JsValue| PageError(format!("cannot offer {name} for download: {e:?}"));
     let array = js_sys::Uint8Array::from(bytes);
     let parts = js_sys::Array::of1(&array);
     let options = web_sys::BlobPropertyBag::new();
@@ -194,10 +207,10 @@ pub fn download(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
 }
 
 /// Offers what `url` names (a blob or data URL) as a download named `name`.
-pub fn download_url(url: &str, name: &str) -> Result<(), String> {
-    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+pub fn download_url(url: &str, name: &str) -> Result<(), PageError> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| PageError::new("no document"))?;
     let a: web_sys::HtmlAnchorElement =
-        document.create_element("a").map_err(|e| format!("cannot offer {name} for download: {e:?}"))?.unchecked_into();
+        document.create_element("a").map_err(|e| PageError(format!("cannot offer {name} for download: {e:?}")))?.unchecked_into();
     a.set_href(url);
     a.set_download(name);
     a.click();
@@ -206,9 +219,9 @@ pub fn download_url(url: &str, name: &str) -> Result<(), String> {
 
 /// Opens the page's file picker (its `<input type=file id=skelview-files>`); the page hands
 /// the picked files in with `add` as it was asked.
-pub fn pick_files(add: bool) -> Result<(), String> {
-    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
-    let input = document.get_element_by_id("skelview-files").ok_or("the page has no #skelview-files input")?;
+pub fn pick_files(add: bool) -> Result<(), PageError> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| PageError::new("no document"))?;
+    let input = document.get_element_by_id("skelview-files").ok_or_else(|| PageError::new("the page has no #skelview-files input"))?;
     let _ = input.set_attribute("data-add", if add { "1" } else { "0" });
     input.unchecked_into::<web_sys::HtmlElement>().click();
     Ok(())

@@ -17,7 +17,7 @@ pub fn start(open_sample: bool) -> Result<(), JsValue> {
             let _ = el.set_attribute("style", "display:block");
         }
     }));
-    skelview::window::run_web(open_sample).map_err(|e| JsValue::from_str(&e))
+    skelview::window::run_web(open_sample).map_err(|e| JsValue::from_str(&e.to_string()))
 }
 
 /// Runs the background work queued since the last call (the page calls it through

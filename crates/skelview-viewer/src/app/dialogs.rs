@@ -58,7 +58,7 @@ impl super::Host for Page {
 fn ask(dialog: Dialog) -> Option<Command> {
     let picked = |add| match crate::browser::pick_files(add) {
         Ok(()) => None,
-        Err(e) => Some(Command::ShowError(AppError::NoDialog(e))),
+        Err(e) => Some(Command::ShowError(AppError::NoDialog(e.to_string()))),
     };
     let export = |e| Command::Job(JobCommand::Export(e));
     match dialog {
