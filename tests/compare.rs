@@ -4,16 +4,13 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use skelview_core::compare::{Align, MatchKind, compare};
 use skelview_core::core::Motion;
 use skelview_core::export::{BvhWriteOptions, write_bvh};
 use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
 fn load_text(name: &str, text: &[u8]) -> Motion {
-    let request = LoadRequest::single(&skelview_core::formats::bvh::Bvh, Source::Memory { name: name.into(), bytes: Arc::from(text) });
-    formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
+    skelview_core::formats::open_bytes(name, text, &LoadOptions::default()).unwrap()
 }
 
 fn sample() -> (Motion, String) {

@@ -18,9 +18,7 @@ fn positions(m: &Motion, frame: usize) -> Vec<(String, glam::Vec3)> {
 fn round_trip(original: &Motion, order: &str, what: &str) {
     let mut text = Vec::new();
     write_bvh(original, &BvhWriteOptions { order: BvhWriteOptions::parse_order(order).unwrap() }, &mut text).unwrap();
-    let request =
-        LoadRequest::single(&skelview_core::formats::bvh::Bvh, Source::Memory { name: "converted.bvh".into(), bytes: text.into() });
-    let back = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let back = skelview_core::formats::open_bytes("converted.bvh", text, &LoadOptions::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
     assert_eq!(back.clip.num_frames(), original.clip.num_frames().max(1), "{what}");
     assert_eq!(back.clip.frame_time_secs, original.clip.frame_time_secs, "{what}");
     let n = original.clip.num_frames().max(1);

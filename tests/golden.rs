@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use skelview_core::core::Motion;
-use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+use skelview_core::formats::{self, LoadOptions};
 use skelview_render::offscreen::{self, Gpu};
 use skelview_scene::{FrameSpec, Layout, Scene, Style, ViewPreset, framing};
 use skelview_video::Offscreen;
@@ -38,8 +38,7 @@ fn gpu() -> Option<Gpu> {
 }
 
 fn sample(name: &str) -> Motion {
-    let request = LoadRequest::single(&formats::bvh::Bvh, Source::Memory { name: name.into(), bytes: Arc::from(formats::SAMPLE_BVH) });
-    formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
+    skelview_core::formats::open_bytes(name, formats::SAMPLE_BVH, &LoadOptions::default()).unwrap()
 }
 
 /// Renders `scene` at `time_secs` framed as `render` frames it.

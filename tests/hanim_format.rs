@@ -603,11 +603,8 @@ fn robot(z_up: bool) -> String {
 #[test]
 fn a_humanoid_authored_z_up_is_shown_upright_and_says_why() {
     use skelview_core::core::UpAxis;
-    use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential};
-    let load = |text: String| {
-        let request = LoadRequest::memory("robot.wrl", text.into_bytes()).unwrap();
-        formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
-    };
+    use skelview_core::formats::LoadOptions;
+    let load = |text: String| skelview_core::formats::open_bytes("robot.wrl", text.into_bytes(), &LoadOptions::default()).unwrap();
     let m = load(robot(true));
     assert_eq!((m.source.up_axis, m.source.up_detected), (UpAxis::Z, true), "{:?}", m.warnings);
     assert!(m.source.up_reason.contains("declared up axis puts the head below or beside the feet"), "{}", m.source.up_reason);

@@ -463,8 +463,7 @@ fn qa_thresholds_come_from_a_toml_file_and_bad_ones_exit_2() {
 }
 
 fn load_text(name: &str, text: &str) -> Motion {
-    let request = LoadRequest::memory(name, std::sync::Arc::<[u8]>::from(text.as_bytes())).unwrap();
-    formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
+    skelview_core::formats::open_bytes(name, std::sync::Arc::<[u8]>::from(text.as_bytes()), &LoadOptions::default()).unwrap()
 }
 
 fn bvh(header: &str, rows: &[String], frame_time: f32) -> String {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use glam::Vec3;
 use skelview_core::core::Motion;
 use skelview_core::core::pose::{self, GlobalPose, LocalPose};
-use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+use skelview_core::formats::{LoadOptions, LoadRequest, Source};
 use skelview_render::offscreen::{self, Gpu};
 use skelview_scene::{BACKGROUND, FrameSpec, Layout, Scene, Style, ViewPreset, framing};
 use skelview_video::Offscreen;
@@ -25,8 +25,7 @@ fn gpu() -> Option<Gpu> {
 }
 
 fn load(name: &str, text: &[u8]) -> Motion {
-    let request = LoadRequest::single(&skelview_core::formats::bvh::Bvh, Source::Memory { name: name.into(), bytes: Arc::from(text) });
-    formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
+    skelview_core::formats::open_bytes(name, text, &LoadOptions::default()).unwrap()
 }
 
 /// An upright two-bone chain 1.7 units tall in metres-sized units: 0 → 0.85 → 1.7.

@@ -8,11 +8,10 @@ use std::sync::Arc;
 use glam::{Quat, Vec3};
 use skelview_core::core::{ChannelKind, Clip, Joint, Motion, Skeleton, UpAxis};
 use skelview_core::export::{BvhWriteOptions, write_bvh};
-use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential};
+use skelview_core::formats::{self, LoadOptions};
 
 fn load_text(name: &str, text: &[u8]) -> Motion {
-    let request = LoadRequest::memory(name, Arc::<[u8]>::from(text)).unwrap();
-    formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
+    skelview_core::formats::open_bytes(name, Arc::<[u8]>::from(text), &LoadOptions::default()).unwrap()
 }
 
 /// `m` turned by `rotation` and scaled by `scale`, written as BVH and read back: a file as

@@ -36,9 +36,8 @@ fn options(take: Option<String>, fps: Option<f64>, bvh_positions: Option<String>
 }
 
 /// Loads one path (an `.amc` finds its `.asf` beside it) on the calling thread's pool.
-fn load_path(path: &PathBuf, options: &LoadOptions) -> Result<Motion, engine::LoadError> {
-    let request = LoadRequest::from_paths(std::slice::from_ref(path)).into_iter().next().unwrap_or_else(|| Err(engine::unknown(path)))?;
-    engine::load(&request, options, &Rayon, &mut Quiet)
+fn load_path(path: &std::path::Path, options: &LoadOptions) -> Result<Motion, engine::LoadError> {
+    engine::open_one(path, options, &Rayon)
 }
 
 /// Reads a motion file: BVH, ASF/AMC, HTR/GTR, ACL, H-Anim, FBX, glTF/VRM, C3D or TRC.

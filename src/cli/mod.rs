@@ -27,7 +27,7 @@ use std::path::PathBuf;
 pub use args::{Args, Command, parse_args};
 
 use skelview_core::core::Motion;
-use skelview_core::formats::{self, LoadError, LoadRequest, Quiet};
+use skelview_core::formats::{self, LoadError, Quiet};
 
 /// Result of a command: the exit code.
 pub type ExitCode = i32;
@@ -102,10 +102,10 @@ pub fn run(argv: Vec<String>) -> Next {
 /// Loads every motion named by `files` (the bundled sample when empty), reporting the first
 /// error on stderr.
 fn load_all(args: &Args, files: &[PathBuf]) -> Result<Vec<Motion>, LoadError> {
-    let requests: Vec<Result<LoadRequest, LoadError>> =
-        if files.is_empty() { vec![Ok(formats::sample_request())] } else { LoadRequest::from_paths(files) };
-    let parallel = skelview_core::formats::Rayon;
-    requests.into_iter().map(|r| formats::load(&r?, &args.options, &parallel, &mut Quiet)).collect()
+    if files.is_empty() {
+        return formats::load(&formats::sample_request(), &args.options, &formats::Rayon, &mut Quiet).map(|m| vec![m]);
+    }
+    formats::open(files, &args.options, &formats::Rayon)
 }
 
 /// Reads a joint-name map through the format table, with `file:line:col` on errors.

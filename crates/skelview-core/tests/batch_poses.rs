@@ -93,8 +93,7 @@ fn missing_values_make_the_joint_and_everything_under_it_nan() {
     let text = "HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n JOINT b\n {\n  OFFSET 0 1 0\n  \
                 CHANNELS 1 Zrotation\n  JOINT c\n  {\n   OFFSET 0 1 0\n   CHANNELS 1 Zrotation\n   End Site\n   {\n    OFFSET 0 1 0\n   }\n  }\n \
                 }\n}\nMOTION\nFrames: 3\nFrame Time: 0.1\n0 0 0 0 0\n0 0 0 nan 0\n0 nan 0 0 0\n";
-    let request = LoadRequest::memory("gap.bvh", text.as_bytes().to_vec()).unwrap();
-    let m = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
+    let m = skelview_core::formats::open_bytes("gap.bvh", text.as_bytes().to_vec(), &LoadOptions::default()).unwrap();
     let p = joint_positions(&m, &[0, 1, 2], PositionSpace::World, Mat4::IDENTITY, &Sequential);
     let nan = |f: usize| (0..m.skeleton.len()).map(|j| p[(f * m.skeleton.len() + j) * 3].is_nan()).collect::<Vec<_>>();
     assert!(nan(0).iter().all(|n| !n));

@@ -217,8 +217,7 @@ fn huge_hierarchies_load_in_linear_time() {
 fn missing_values_load_held_and_marked() {
     // Kinect-style rows with nan/inf where tracking was lost.
     let text = "HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n JOINT b\n {\n  OFFSET 0 10 0\n  CHANNELS 1 Zrotation\n  End Site\n  {\n   OFFSET 0 10 0\n  }\n }\n}\nMOTION\nFrames: 5\nFrame Time: 0.1\n0 0 0 0\n1 0 0 nan\n2 NaN 0 -nan\n3 0 0 inf\n4 0 0 90\n";
-    let request = LoadRequest::memory("nan.bvh", text.as_bytes()).unwrap();
-    let m = skelview_core::formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
+    let m = skelview_core::formats::open_bytes("nan.bvh", text.as_bytes(), &LoadOptions::default()).unwrap();
     assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
     assert_eq!(
         m.warnings[0].to_string(),

@@ -14,8 +14,7 @@ use skelview_core::core::capture::Capture;
 use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential};
 
 fn capture(path: &Path) -> std::sync::Arc<Capture> {
-    let request = LoadRequest::file(path).unwrap();
-    let motion = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap_or_else(|e| panic!("{e}"));
+    let motion = skelview_core::formats::open_one(path, &LoadOptions::default(), &Sequential).unwrap_or_else(|e| panic!("{e}"));
     motion.capture.clone().expect("a C3D motion keeps its capture")
 }
 
@@ -144,8 +143,7 @@ fn trc_written_from_every_corpus_c3d_reads_back_the_same_positions_and_gaps() {
     use skelview_core::export::trc_writer::write_trc;
     let Some(corpus) = common::corpus() else { return };
     for file in common::files(&corpus.join("c3d"), "c3d") {
-        let request = LoadRequest::file(&file).unwrap();
-        let motion = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
+        let motion = skelview_core::formats::open_one(&file, &LoadOptions::default(), &Sequential).unwrap();
         let c = motion.capture.clone().unwrap();
         let mut bytes = Vec::new();
         write_trc(&motion, "x.trc", &mut bytes).unwrap();

@@ -1,15 +1,11 @@
 //! The inspector's readout of one joint: channel values, names, limits and transforms.
 
-use std::sync::Arc;
-
 use skelview_core::core::readout::{JointReadout, global_readout};
 use skelview_core::core::{Interpolation, PoseAt, Sampler};
-use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+use skelview_core::formats::{self, LoadOptions};
 
 fn sample() -> skelview_core::core::Motion {
-    let request =
-        LoadRequest::single(&formats::bvh::Bvh, Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(formats::SAMPLE_BVH) });
-    formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap()
+    skelview_core::formats::open_bytes("walk01.bvh", formats::SAMPLE_BVH, &LoadOptions::default()).unwrap()
 }
 
 #[test]

@@ -1,13 +1,11 @@
 //! VRM avatars and VRM animations: their extensions, humanoid bones in the inspector's details,
 //! meta in `info`, and joints paired by humanoid bone in the comparison.
 
-use std::sync::Arc;
-
 use serde_json::json;
 use skelview_core::compare::{MatchKind, Placement, match_joints};
 use skelview_core::core::Motion;
 use skelview_core::export::gltf_writer::write_glb;
-use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
+use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential};
 
 /// A three-joint body (hips, head above, left foot below) as GLB, its nodes named `names`,
 /// with `extensions`; `animated` adds a one-second turn of the hips.
@@ -94,8 +92,7 @@ fn an_animation_pairs_with_its_avatar_and_with_a_bvh_by_humanoid_bone() {
     let pairs = match_joints(&anim.skeleton, Placement::Origin, &avatar.skeleton, Placement::Origin);
     assert_eq!(pairs, [(0, 0, MatchKind::Humanoid), (1, 1, MatchKind::Humanoid), (2, 2, MatchKind::Humanoid)]);
     let text = "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n JOINT Head\n {\n  OFFSET 0 60 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 10 0\n  }\n }\n JOINT LeftFoot\n {\n  OFFSET 10 -90 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 0 10\n  }\n }\n}\nMOTION\nFrames: 1\nFrame Time: 0.04\n0 0 0 0 0 0 0 0 0\n";
-    let request = LoadRequest::single(&formats::bvh::Bvh, Source::Memory { name: "x.bvh".into(), bytes: Arc::from(text.as_bytes()) });
-    let bvh = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
+    let bvh = skelview_core::formats::open_bytes("x.bvh", text.as_bytes(), &LoadOptions::default()).unwrap();
     let pairs = match_joints(&avatar.skeleton, Placement::Origin, &bvh.skeleton, Placement::Origin);
     let named = |i: usize, k: usize| (avatar.skeleton.joints()[i].name.as_str(), bvh.skeleton.joints()[k].name.as_str());
     let found: Vec<_> = pairs.iter().map(|&(i, k, _)| named(i, k)).collect();

@@ -13,6 +13,7 @@ pub mod gltf;
 pub mod hanim;
 pub mod htr;
 pub mod mnm;
+pub mod open;
 pub mod options;
 pub mod table;
 pub mod takes;
@@ -25,6 +26,7 @@ use std::sync::Arc;
 
 pub use error::{LoadError, ParseError, ParseErrorKind, RawWarning};
 pub use file_format::{FileFormat, FormatInfo, MimeType, NameMapFormat, NoSkeleton, Role};
+pub use open::{open, open_bytes, open_one};
 pub use options::{FormatOption, FormatOptions, OptionError, OptionValues};
 pub use table::FORMATS;
 
@@ -262,7 +264,7 @@ pub fn load_sample() -> Result<Motion, LoadError> {
 
 /// Loads files (an ASF/AMC pair counts as one) on the calling thread with default options.
 pub fn load_paths(paths: &[PathBuf]) -> Result<Vec<Motion>, LoadError> {
-    LoadRequest::from_paths(paths).into_iter().map(|r| load(&r?, &LoadOptions::default(), &Sequential, &mut Quiet)).collect()
+    open(paths, &LoadOptions::default(), &Sequential)
 }
 
 /// The error for a request whose sources do not fit its format (one file where one is read).

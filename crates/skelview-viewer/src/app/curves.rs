@@ -131,16 +131,13 @@ pub fn channel_curves(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
-    use std::sync::Arc;
+    use skelview_core::formats::LoadOptions;
 
     const FLIP: &[u8] = b"HIERARCHY\nROOT r\n{\n OFFSET 0 0 0\n CHANNELS 4 Xposition Zrotation Xrotation Yrotation\n End Site\n {\n  OFFSET 0 1 0\n }\n}\nMOTION\nFrames: 4\nFrame Time: 0.5\n0 170 0 0\n1 179 0 0\n2 -179 0 0\n3 -170 0 0\n";
 
     #[test]
     fn curves_in_degrees_on_the_shared_clock_with_flips_marked() {
-        let request =
-            LoadRequest::single(&skelview_core::formats::bvh::Bvh, Source::Memory { name: "flip.bvh".into(), bytes: Arc::from(FLIP) });
-        let m = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap();
+        let m = skelview_core::formats::open_bytes("flip.bvh", FLIP, &LoadOptions::default()).unwrap();
         let curves = channel_curves(&m, 0, 2.0, 0.01, &|_| true).unwrap();
         assert_eq!(curves.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["Xposition", "Zrotation", "Xrotation", "Yrotation"]);
         let expected = [[2.0, 0.0], [2.5, 0.01], [3.0, 0.02], [3.5, 0.03]];
