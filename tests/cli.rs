@@ -214,3 +214,21 @@ fn formats_lists_the_format_table() {
     assert_eq!(rows[0]["name"], "BVH");
     assert_eq!(rows[0]["writes"], true);
 }
+
+#[test]
+fn info_lists_takes_and_take_chooses_one_on_every_command() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/three_takes.x3d");
+    let run = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_skelview")).args(args).arg(&path).output().unwrap();
+    let o = run(&["info"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("takes:           3 (showing 1: Walk)") && out.contains("  0: Stop (5.000 s, 3 joints, keys never change)"),
+        "{out}"
+    );
+    let json = String::from_utf8_lossy(&run(&["info", "--json", "--take", "Kick"]).stdout).into_owned();
+    assert!(json.contains(r#""take":"Kick""#) && json.contains(r#""name":"Stop","duration_secs":5.0,"joints":3,"moving":false"#), "{json}");
+    let walk = run(&["positions", "--frames", "-1"]).stdout;
+    let kick = run(&["positions", "--frames", "-1", "--take", "2"]).stdout;
+    assert_ne!(walk, kick, "--take changes the positions");
+    assert_eq!(run(&["positions", "--take", "nope"]).status.code(), Some(2));
+}

@@ -9,7 +9,7 @@ use skelview_video::encode as video;
 
 fn gif_bench(c: &mut Criterion) {
     // A real rendered frame: the golden picture of the sample walk.
-    let png = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden/walk_perspective.png");
+    let png = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/walk_perspective.png");
     let frame = image::open(&png).expect("golden image").to_rgba8();
     let (w, h) = frame.dimensions();
     let dir = tempfile::tempdir().unwrap();

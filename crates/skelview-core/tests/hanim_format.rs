@@ -1,5 +1,6 @@
 //! H-Anim loader: hand-computed fixtures in both encodings, the corpus, robustness.
 
+#[path = "../../../tests/common/corpus.rs"]
 mod common;
 
 use glam::Vec3;
@@ -518,7 +519,7 @@ fn hanim_motion_frames_drive_joints() {
 
 /// Three TimeSensors: Stop holds a pose on three joints (keys never change), Walk moves two
 /// joints for 2 s, Kick one joint for 3 s.
-const THREE_TAKES: &str = include_str!("data/three_takes.x3d");
+const THREE_TAKES: &str = include_str!("../../../tests/data/three_takes.x3d");
 
 #[test]
 fn several_takes_are_listed_and_the_moving_one_with_most_joints_plays() {
@@ -539,24 +540,6 @@ fn several_takes_are_listed_and_the_moving_one_with_most_joints_plays() {
     assert_eq!(load(Some("0")).unwrap().source.take, Some(0));
     let e = load(Some("Run")).unwrap_err().to_string();
     assert!(e.contains("no take 'Run' in this file (takes 0: Stop, 1: Walk, 2: Kick)"), "{e}");
-}
-
-#[test]
-fn info_lists_takes_and_take_chooses_one_on_every_command() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/three_takes.x3d");
-    let run = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_skelview")).args(args).arg(&path).output().unwrap();
-    let o = run(&["info"]);
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        out.contains("takes:           3 (showing 1: Walk)") && out.contains("  0: Stop (5.000 s, 3 joints, keys never change)"),
-        "{out}"
-    );
-    let json = String::from_utf8_lossy(&run(&["info", "--json", "--take", "Kick"]).stdout).into_owned();
-    assert!(json.contains(r#""take":"Kick""#) && json.contains(r#""name":"Stop","duration_secs":5.0,"joints":3,"moving":false"#), "{json}");
-    let walk = run(&["positions", "--frames", "-1"]).stdout;
-    let kick = run(&["positions", "--frames", "-1", "--take", "2"]).stdout;
-    assert_ne!(walk, kick, "--take changes the positions");
-    assert_eq!(run(&["positions", "--take", "nope"]).status.code(), Some(2));
 }
 
 #[test]

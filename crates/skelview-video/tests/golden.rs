@@ -2,8 +2,8 @@
 //! without MSAA and compared with `tests/golden/*.png`. A pixel passes when every channel is
 //! within 8 (of 255) of the golden; a test fails when more than 0.1% of the pixels (76) do not, so a Mesa
 //! update that moves a few edge pixels passes and a changed camera, colour, size or layout
-//! fails. To update after an intended change: `SKELVIEW_UPDATE_GOLDEN=1 cargo test --test
-//! golden`, then look at the new pictures before committing them. A mismatch leaves the
+//! fails. To update after an intended change: `SKELVIEW_UPDATE_GOLDEN=1 cargo test -p
+//! skelview-video --test golden`, then look at the new pictures before committing them. A mismatch leaves the
 //! rendered picture in `target/golden-diff/` to compare. Without a graphics adapter the
 //! tests skip with a note, except under CI=true where they fail.
 
@@ -73,7 +73,7 @@ fn check(name: &str, rgba: &[u8]) {
     let bad = differing(golden.as_raw(), rgba, TOLERANCE);
     let allowed = MAX_BAD;
     if bad > allowed {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/golden-diff");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/golden-diff");
         std::fs::create_dir_all(&dir).unwrap();
         skelview_video::write_png(&dir.join(format!("{name}.actual.png")), SIZE, rgba).unwrap();
         panic!("{name}: {bad} pixels differ from {} (at most {allowed}); the picture is in {}", path.display(), dir.display());
