@@ -14,7 +14,7 @@ use winit::window::Window;
 
 use super::{App, Wake};
 use crate::app::trace::Milestone;
-use crate::app::{AppError, Command, Effect, FilesCommand, RangeCapture, Viewer};
+use crate::app::{AppError, Command, Effect, ExportFailure, FilesCommand, RangeCapture, Viewer};
 use crate::browser::{self, Inbound, PageError};
 use skelview_core::core::PlaybackCommand;
 use skelview_core::formats::LoadOptions;
@@ -58,7 +58,7 @@ impl App {
         let Some(window) = self.running.as_ref().map(|r| r.window.clone()) else { return };
         // What the page did is told to the viewer as commands, applied at its next update.
         let viewer = &mut self.viewer;
-        let failed = |e: PageError| Command::ShowError(AppError::Export(e.to_string()));
+        let failed = |e: PageError| Command::ShowError(ExportFailure::Page(e).into());
         let effects = std::mem::take(&mut self.canvas_effects);
         for effect in &effects {
             if let Effect::SaveViewport(name) = effect {
@@ -132,7 +132,7 @@ pub(super) fn take_inbox(viewer: &mut Viewer) {
     for item in browser::take_inbox() {
         match item {
             Inbound::Files { files, add } => viewer.send(Command::Files(FilesCommand::OpenBytes { files, add })),
-            Inbound::Failed(message) => viewer.send(Command::ShowError(AppError::Open(message))),
+            Inbound::Failed(message) => viewer.send(Command::ShowError(AppError::Fetch(message))),
         }
     }
 }

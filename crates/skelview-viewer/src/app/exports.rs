@@ -1,7 +1,7 @@
 //! The export commands: positions and measurements as CSV, PNG frames, videos and
 //! screenshots of what the viewport shows, each handed to a background job.
 
-use super::{AppError, Export, Viewer};
+use super::{Export, Viewer};
 
 /// Height in pixels of exported videos: GIFs are kept small, MP4s are HD.
 #[cfg(not(target_arch = "wasm32"))]
@@ -38,7 +38,7 @@ impl Viewer {
             }
             Export::Measures(path) => match (self.motion().cloned(), self.whole.measures.result().cloned()) {
                 (Some(m), Some(curves)) => self.jobs.export_measures(m, curves, path, waker),
-                _ => Err(AppError::Export("nothing measured yet: pick joints in the Measure tool".into())),
+                _ => Err(super::ExportFailure::NothingMeasured.into()),
             },
             #[cfg(not(target_arch = "wasm32"))]
             Export::Video(path) => {

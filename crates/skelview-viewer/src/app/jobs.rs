@@ -78,14 +78,14 @@ impl Default for Jobs {
 
 /// A failed start: no thread for the work.
 fn no_thread(what: &'static str) -> impl FnOnce(std::io::Error) -> AppError {
-    move |e| AppError::Thread { what, message: e.to_string() }
+    move |e| AppError::thread(what, e)
 }
 
 /// Pictures and videos render on a device of their own, which a browser hands out only
 /// asynchronously: the browser build does not offer them (its menus hide them).
 fn no_renderer_here() -> Result<(), AppError> {
     if cfg!(target_arch = "wasm32") {
-        return Err(AppError::Export("screenshots, frames and videos are not in the browser build".into()));
+        return Err(super::ExportFailure::NotInBrowser.into());
     }
     Ok(())
 }
@@ -250,7 +250,7 @@ impl Jobs {
         work: impl FnOnce(&Progress) -> Result<String, TaskError<ExportError>> + Send + 'static,
     ) -> Result<(), AppError> {
         if self.export.is_some() {
-            return Err(AppError::Export("an export is already running".into()));
+            return Err(super::ExportFailure::Busy.into());
         }
         self.export = Some(Task::spawn("export", label, Priority::Normal, waker, work).map_err(no_thread("export"))?);
         Ok(())

@@ -23,7 +23,7 @@ impl Viewer {
         let name = request.main_path().display().to_string();
         match crate::tasks::spawn_load(request, self.options.clone(), self.waker.clone()) {
             Ok(task) => self.session.track(name, task, replace, None, None),
-            Err(e) => self.messages.fail(AppError::Thread { what: "loader", message: e.to_string() }),
+            Err(e) => self.messages.fail(AppError::thread("loader", e)),
         }
     }
 
@@ -37,7 +37,7 @@ impl Viewer {
         for request in LoadRequest::from_memory(files) {
             match request {
                 Ok(r) => requests.push(r),
-                Err(e) => self.messages.fail(AppError::Open(e.to_string())),
+                Err(e) => self.messages.fail(e.into()),
             }
         }
         if requests.is_empty() {
@@ -47,7 +47,7 @@ impl Viewer {
         let base = self.options.clone();
         match crate::tasks::spawn_requests(requests, Box::new(move |_| base.clone()), self.waker.clone()) {
             Ok(task) => self.session.track(name, task, !add, None, None),
-            Err(e) => self.messages.fail(AppError::Thread { what: "loader", message: e.to_string() }),
+            Err(e) => self.messages.fail(AppError::thread("loader", e)),
         }
     }
 
@@ -94,7 +94,7 @@ impl Viewer {
         };
         match task {
             Ok(task) => self.session.track(name, task, replace, reload.map(|r| r.0), reload.map(|r| r.1)),
-            Err(e) => self.messages.fail(AppError::Thread { what: "loader", message: e.to_string() }),
+            Err(e) => self.messages.fail(AppError::thread("loader", e)),
         }
     }
 
@@ -102,7 +102,7 @@ impl Viewer {
     pub(super) fn poll_loads(&mut self) {
         let (arrived, errors) = self.session.poll_loads();
         if let Some(e) = errors.into_iter().last() {
-            self.messages.fail(AppError::Open(e));
+            self.messages.fail(e.into());
         }
         for a in arrived {
             // Where the clip is now: a replacing arrival later in the same poll may have moved
@@ -123,7 +123,7 @@ impl Viewer {
                 match self.session.scene.clips[index].motion.skeleton.joint_named(&name) {
                     Ok(j) if index == self.session.active => self.view.selected = Some(j),
                     Ok(_) => {}
-                    Err(e) => self.messages.fail(AppError::StartOption(format!("--select: {e} in {clip_name}"))),
+                    Err(source) => self.messages.fail(AppError::StartOption { option: "select", clip: clip_name.clone(), source }),
                 }
             }
             if index == self.session.active && !self.view.measure_on_load.is_empty() {
@@ -135,7 +135,7 @@ impl Viewer {
                         self.view.measure.picks.clear();
                         joints.into_iter().for_each(|j| self.view.measure.pick(j));
                     }
-                    Err(e) => self.messages.fail(AppError::StartOption(format!("--measure: {e} in {clip_name}"))),
+                    Err(source) => self.messages.fail(AppError::StartOption { option: "measure", clip: clip_name.clone(), source }),
                 }
             }
             self.view.queue(ViewEffect::FramePose);

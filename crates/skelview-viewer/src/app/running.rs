@@ -3,7 +3,9 @@
 //! each finished, one list of what runs for the status bar (which knows no kinds), and one
 //! cancel by task id.
 
-use super::{AppError, Effect, Finished, Viewer};
+use std::sync::Arc;
+
+use super::{AppError, Effect, ExportFailure, Finished, Viewer};
 use crate::tasks::{TaskError, TaskId};
 
 /// A task as the status bar lists it.
@@ -29,19 +31,19 @@ impl Viewer {
             match finished {
                 Finished::Export(Ok(message)) => self.messages.notice = Some(message),
                 Finished::Export(Err(TaskError::Cancelled)) => self.messages.notice = Some("export cancelled".into()),
-                Finished::Export(Err(e)) => self.messages.fail(AppError::Export(e.to_string())),
+                Finished::Export(Err(e)) => self.messages.fail(ExportFailure::Failed(e).into()),
                 Finished::NameMap(Ok(map)) => self.session.scene.compare.name_map = Some(map),
-                Finished::NameMap(Err(e)) => self.messages.fail(AppError::NameMap(e.to_string())),
+                Finished::NameMap(Err(e)) => self.messages.fail(AppError::NameMap(Arc::new(e))),
                 Finished::Dialog(answer) => self.commands.extend(answer),
                 Finished::Picture(Ok(picture)) => {
                     self.messages.notice = Some(format!("screenshot copied ({}x{})", picture.0.0, picture.0.1));
                     self.frame.effects.push(Effect::Clipboard(picture));
                 }
-                Finished::Picture(Err(e)) => self.messages.fail(AppError::Export(format!("screenshot: {e}"))),
+                Finished::Picture(Err(e)) => self.messages.fail(ExportFailure::Screenshot(e).into()),
             }
         }
         if let Some(e) = self.store.poll() {
-            self.messages.fail(AppError::Settings(e.to_string()));
+            self.messages.fail(AppError::Settings(Arc::new(e)));
         }
         self.poll_loads();
         self.checks.poll();

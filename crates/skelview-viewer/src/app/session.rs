@@ -124,7 +124,7 @@ impl Session {
 
     /// Drains every load's events without blocking; returns the clips that arrived and the
     /// errors met (cancelled loads are silent).
-    pub fn poll_loads(&mut self) -> (Vec<Arrived>, Vec<String>) {
+    pub fn poll_loads(&mut self) -> (Vec<Arrived>, Vec<skelview_core::formats::LoadError>) {
         let (mut arrived, mut errors) = (Vec::new(), Vec::new());
         let mut i = 0;
         while i < self.loads.len() {
@@ -157,7 +157,7 @@ impl Session {
                         }
                         load.finished += 1;
                         if !e.is_cancelled() {
-                            errors.push(e.to_string());
+                            errors.push(e);
                         }
                     }
                 }
