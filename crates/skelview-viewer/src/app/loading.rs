@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{AppError, Start, ViewEffect, Viewer};
+use super::{AppError, LoadEffect, Start, ViewEffect, Viewer};
 use crate::tasks::spawn_open;
 use skelview_core::formats::{FormatOptions, LoadRequest};
 
@@ -119,23 +119,23 @@ impl Viewer {
                 self.messages.error = None;
             }
             let clip_name = self.session.scene.clips[index].name.clone();
-            if let Some(name) = self.view.select_on_load.take() {
-                match self.session.scene.clips[index].motion.skeleton.joint_named(&name) {
-                    Ok(j) if index == self.session.active => self.view.selected = Some(j),
-                    Ok(_) => {}
-                    Err(source) => self.messages.fail(AppError::StartOption { option: "select", clip: clip_name.clone(), source }),
-                }
-            }
-            if index == self.session.active && !self.view.measure_on_load.is_empty() {
-                let names = std::mem::take(&mut self.view.measure_on_load);
+            let active = index == self.session.active;
+            for effect in self.view.take_on_load(active) {
                 let skeleton = &self.session.scene.clips[index].motion.skeleton;
-                match names.iter().map(|n| skeleton.joint_named(n)).collect::<Result<Vec<_>, _>>() {
-                    Ok(joints) => {
-                        self.view.measure.open = true;
-                        self.view.measure.picks.clear();
-                        joints.into_iter().for_each(|j| self.view.measure.pick(j));
-                    }
-                    Err(source) => self.messages.fail(AppError::StartOption { option: "measure", clip: clip_name.clone(), source }),
+                match effect {
+                    LoadEffect::Select(name) => match skeleton.joint_named(&name) {
+                        Ok(j) if active => self.view.selected = Some(j),
+                        Ok(_) => {}
+                        Err(source) => self.messages.fail(AppError::StartOption { option: "select", clip: clip_name.clone(), source }),
+                    },
+                    LoadEffect::Measure(names) => match names.iter().map(|n| skeleton.joint_named(n)).collect::<Result<Vec<_>, _>>() {
+                        Ok(joints) => {
+                            self.view.measure.open = true;
+                            self.view.measure.picks.clear();
+                            joints.into_iter().for_each(|j| self.view.measure.pick(j));
+                        }
+                        Err(source) => self.messages.fail(AppError::StartOption { option: "measure", clip: clip_name.clone(), source }),
+                    },
                 }
             }
             self.view.queue(ViewEffect::FramePose);
@@ -145,9 +145,13 @@ impl Viewer {
 
     /// Applies the command line's viewer options.
     pub fn start_with(&mut self, start: Start) {
-        self.view.select_on_load = start.select;
+        if let Some(name) = start.select {
+            self.view.queue_on_load(LoadEffect::Select(name));
+        }
+        if !start.measure.is_empty() {
+            self.view.queue_on_load(LoadEffect::Measure(start.measure));
+        }
         self.view.show_curves = start.curves;
-        self.view.measure_on_load = start.measure;
     }
 
     /// Remembers clip `i`'s unit/up choices (and the format option values in `format`) for

@@ -52,7 +52,7 @@ pub use running::RunningTask;
 pub use session::{Arrived, Loading, Session};
 pub use settings::{FileOverride, PanelLayout, Settings};
 pub use settings_store::{SettingsError, SettingsStore};
-pub use view::{IssueSort, IssuesView, Start, View, ViewEffect};
+pub use view::{IssueSort, IssuesView, LoadEffect, Start, View, ViewEffect};
 
 /// This frame's picture.
 #[derive(Default)]

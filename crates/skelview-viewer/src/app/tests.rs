@@ -363,15 +363,15 @@ fn checks_run_in_the_background_and_a_finding_is_a_click_away() {
 #[test]
 fn a_joint_named_on_the_command_line_is_selected_when_its_clip_arrives() {
     let mut v = viewer();
-    v.view.select_on_load = Some("LeftForeArm".into());
+    v.start_with(Start { select: Some("LeftForeArm".into()), ..Start::default() });
     load_sample(&mut v);
     let arm = v.motion().unwrap().skeleton.find("LeftForeArm");
     assert!(arm.is_some());
     assert_eq!(v.view.selected, arm);
-    assert_eq!(v.view.select_on_load, None, "applied once");
+    assert!(v.view.on_load().is_empty(), "applied once");
     // A name the file lacks is an error the user sees, and nothing is selected.
     let mut v = viewer();
-    v.view.select_on_load = Some("Tail".into());
+    v.view.queue_on_load(LoadEffect::Select("Tail".into()));
     load_sample(&mut v);
     assert_eq!(v.view.selected, None);
     assert!(v.messages.error.as_deref().is_some_and(|e| e.contains("--select: no joint named 'Tail' in")), "{:?}", v.messages.error);

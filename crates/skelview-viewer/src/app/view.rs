@@ -3,6 +3,15 @@
 
 use skelview_scene::OrbitCamera;
 
+/// What the command line asked of the clip that arrives first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadEffect {
+    /// Select this joint (`--select`).
+    Select(String),
+    /// Open the Measure tool on these joints (`--measure`), once the active clip is in.
+    Measure(Vec<String>),
+}
+
 /// What the camera is asked to do when the next picture is composed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ViewEffect {
@@ -23,10 +32,9 @@ pub struct View {
     pub camera: OrbitCamera,
     /// Selected joint of the active clip.
     pub selected: Option<usize>,
-    /// A joint name to select when the next clip arrives (`--select`).
-    pub select_on_load: Option<String>,
-    /// Joint names to pick for the Measure tool when the next clip arrives (`--measure`).
-    pub measure_on_load: Vec<String>,
+    /// What the command line asked of the first clip to arrive (`--select`, `--measure`),
+    /// drained by the arrival that applies it.
+    on_load: Vec<LoadEffect>,
     /// Keep the root centred.
     pub follow_root: bool,
     /// Shortcut overlay visible.
@@ -95,8 +103,7 @@ impl Default for View {
         Self {
             camera: OrbitCamera::default(),
             selected: None,
-            select_on_load: None,
-            measure_on_load: Vec::new(),
+            on_load: Vec::new(),
             follow_root: false,
             show_help: false,
             show_curves: false,
@@ -158,6 +165,24 @@ impl View {
     /// Takes what is asked for the next picture (its one consumer: `Viewer::update`).
     pub(super) fn take_pending(&mut self) -> Vec<ViewEffect> {
         std::mem::take(&mut self.pending)
+    }
+
+    /// Asks for `effect` when a clip arrives.
+    pub fn queue_on_load(&mut self, effect: LoadEffect) {
+        self.on_load.push(effect);
+    }
+
+    /// What is asked of the next clip to arrive.
+    pub fn on_load(&self) -> &[LoadEffect] {
+        &self.on_load
+    }
+
+    /// Takes what is asked of an arriving clip: every request when it is the active clip,
+    /// else the selection only (the Measure tool waits for the active clip).
+    pub(super) fn take_on_load(&mut self, active: bool) -> Vec<LoadEffect> {
+        let (now, later) = std::mem::take(&mut self.on_load).into_iter().partition(|e| active || matches!(e, LoadEffect::Select(_)));
+        self.on_load = later;
+        now
     }
 
     /// Takes the framing asked for, leaving the rest (a preview frames, and nothing else).
