@@ -63,7 +63,7 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         {
             out.send(Command::Job(crate::app::JobCommand::Ask(crate::app::Dialog::NameMap)));
         }
-        match &viewer.session.scene.compare.name_map {
+        match &viewer.session.document.name_map {
             Some((path, map)) => {
                 ui.label(format!("{} ({} names)", path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(), map.len()));
                 if ui.small_button("x").clicked() {

@@ -5,7 +5,6 @@
 //! computed here: [`CompareView::overlap_input`] says what it depends on, and the app runs
 //! [`overlap_curve`] off the UI thread and hands the result back.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -77,8 +76,9 @@ pub struct CompareView {
     pub mode: CompareMode,
     /// For each joint of the reference, its partner in the compared clip (editable).
     pub partner: Vec<Option<usize>>,
-    /// The user's MNM name map, used as the last matching stage.
-    pub name_map: Option<(PathBuf, Vec<(String, String)>)>,
+    /// The pairs of the user's name map (the viewer's document holds the map and its file),
+    /// used as the last matching stage.
+    pub name_map: Option<Arc<[(String, String)]>>,
     /// Colour the compared clip's bones by their error.
     pub heat: bool,
     /// The error over the whole overlap, once computed for the current input.
@@ -94,6 +94,7 @@ pub struct CompareView {
     pub unit: &'static str,
     /// Colour per joint of the compared clip (its bone from the parent), when `heat` is on.
     pub bone_colors: Vec<[f32; 4]>,
+    /// The clips and the name map (by address: a new map re-pairs) the partners were made for.
     pairs_for: Option<(u64, u64, usize)>,
 }
 
@@ -306,10 +307,10 @@ impl CompareView {
             self.other = 1;
         }
         let (a, b) = (&clips[0], &clips[self.other]);
-        let map_len = self.name_map.as_ref().map_or(0, |(_, m)| m.len());
-        let pairs_for = Some((a.serial, b.serial, map_len));
+        let map_key = self.name_map.as_ref().map_or(0, |m| Arc::as_ptr(m) as *const () as usize);
+        let pairs_for = Some((a.serial, b.serial, map_key));
         if self.pairs_for != pairs_for || self.partner.len() != a.motion.skeleton.len() {
-            self.partner = auto_partners(&a.motion, &b.motion, self.name_map.as_ref().map(|(_, m)| m.as_slice()));
+            self.partner = auto_partners(&a.motion, &b.motion, self.name_map.as_deref());
             self.pairs_for = pairs_for;
         }
         let nb = b.motion.skeleton.len();

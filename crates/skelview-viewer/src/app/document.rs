@@ -1,9 +1,12 @@
 //! The document: what the user opened and chose about each clip, by the clip's stable id:
 //! the read options it was loaded with and the unit and up axis the user picked instead of the
-//! file's. Reloads, per-file settings and the capture checks start from it; the scene draws
-//! what it describes and keeps none of it. (Edits, as recipes, join it next.)
+//! file's; and the joint-name map the comparison uses, with its file. Reloads, per-file
+//! settings and the capture checks start from it; the scene draws what it describes and keeps
+//! none of it but the name map's pairs. (Edits, as recipes, join it next.)
 
 use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 use skelview_core::core::{LengthUnit, UpAxis};
 use skelview_core::formats::FormatOptions;
@@ -20,10 +23,12 @@ pub struct ClipSource {
     pub up: Option<UpAxis>,
 }
 
-/// Every open clip's [`ClipSource`].
+/// Every open clip's [`ClipSource`], and the name map the comparison pairs joints with.
 #[derive(Clone, Debug, Default)]
 pub struct Document {
     clips: HashMap<ClipId, ClipSource>,
+    /// The user's joint-name map (MNM) and its file.
+    pub name_map: Option<(PathBuf, Arc<[(String, String)]>)>,
 }
 
 impl Document {

@@ -268,7 +268,10 @@ impl Viewer {
                     CompareEdit::Mode(m) => scene.compare.mode = m,
                     CompareEdit::Heat(on) => scene.compare.heat = on,
                     CompareEdit::Partners(p) => scene.compare.partner = p,
-                    CompareEdit::ClearNameMap => scene.compare.name_map = None,
+                    CompareEdit::ClearNameMap => {
+                        scene.compare.name_map = None;
+                        self.session.document.name_map = None;
+                    }
                 }
             }
             Command::Camera(edit) => self.apply_camera(edit),

@@ -128,7 +128,10 @@ fn sample_request(name: &str) -> LoadRequest {
 fn clips_are_added_drawn_in_their_colours_and_removed() {
     let mut v = viewer();
     load_sample(&mut v);
+    // One after the other: two loads at once arrive in either order (the list follows
+    // arrival), and the steps below address the clips by place.
     v.add(sample_request("b.bvh"));
+    wait_for(&mut v, |v| v.session.scene.clips.len() == 2);
     v.add(sample_request("c.bvh"));
     wait_for(&mut v, |v| v.session.scene.clips.len() == 3);
     assert_eq!(v.session.active, 0, "adding keeps the active clip");
@@ -260,7 +263,8 @@ fn name_maps_load_or_report_errors() {
     std::fs::write(&path, "Bip01 Hips\nBip01 Head Head\n").unwrap();
     v.commands.push(Command::Job(JobCommand::ReadNameMap(path.clone())));
     wait_for(&mut v, |v| !v.jobs.busy());
-    assert_eq!(v.session.scene.compare.name_map.as_ref().map(|m| m.1.len()), Some(2));
+    assert_eq!(v.session.document.name_map.as_ref().map(|m| m.1.len()), Some(2));
+    assert_eq!(v.session.scene.compare.name_map.as_ref().map(|m| m.len()), Some(2), "the scene pairs with it");
     std::fs::write(&path, "\n# nothing\n").unwrap();
     v.commands.push(Command::Job(JobCommand::ReadNameMap(path.clone())));
     wait_for(&mut v, |v| !v.jobs.busy());
