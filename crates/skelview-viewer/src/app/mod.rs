@@ -268,10 +268,7 @@ impl Viewer {
                     CompareEdit::Mode(m) => scene.compare.mode = m,
                     CompareEdit::Heat(on) => scene.compare.heat = on,
                     CompareEdit::Partners(p) => scene.compare.partner = p,
-                    CompareEdit::ClearNameMap => {
-                        scene.compare.name_map = None;
-                        self.session.document.name_map = None;
-                    }
+                    CompareEdit::ClearNameMap => self.session.set_name_map(None),
                 }
             }
             Command::Camera(edit) => self.apply_camera(edit),

@@ -32,11 +32,7 @@ impl Viewer {
                 Finished::Export(Ok(message)) => self.messages.notice = Some(message),
                 Finished::Export(Err(TaskError::Cancelled)) => self.messages.notice = Some("export cancelled".into()),
                 Finished::Export(Err(e)) => self.messages.fail(ExportFailure::Failed(e).into()),
-                Finished::NameMap(Ok((path, map))) => {
-                    let pairs: Arc<[(String, String)]> = map.into();
-                    self.session.scene.compare.name_map = Some(pairs.clone());
-                    self.session.document.name_map = Some((path, pairs));
-                }
+                Finished::NameMap(Ok((path, map))) => self.session.set_name_map(Some((path, map.into()))),
                 Finished::NameMap(Err(e)) => self.messages.fail(AppError::NameMap(Arc::new(e))),
                 Finished::Dialog(answer) => self.commands.extend(answer),
                 Finished::Picture(Ok(picture)) => {

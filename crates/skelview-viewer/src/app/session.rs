@@ -227,6 +227,13 @@ impl Session {
         Arrived { id: self.scene.clips[index].id(), key, replaced: replace || self.scene.clips.len() == 1 }
     }
 
+    /// Sets (or clears) the comparison's name map: the document keeps it with its file, the
+    /// scene the pairs it matches with (the one place both change).
+    pub fn set_name_map(&mut self, map: Option<(PathBuf, std::sync::Arc<[(String, String)]>)>) {
+        self.scene.compare.name_map = map.as_ref().map(|(_, pairs)| pairs.clone());
+        self.document.name_map = map;
+    }
+
     /// Sets clip `i`'s unit and up-axis choices in the document and shows it so.
     pub fn set_overrides(&mut self, i: usize, unit: Option<skelview_core::core::LengthUnit>, up: Option<skelview_core::core::UpAxis>) {
         let Some(id) = self.scene.clips.get(i).map(ClipView::id) else { return };
