@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use skelview_render::offscreen;
 use skelview_video::{Offscreen, render_sequence, render_video};
 
-use crate::app::{AppError, Command, Dialog, Export, FilesCommand, Host, JobCommand, PictureError, Shot, ShotOutput};
+use crate::app::{AppError, Command, Dialog, DialogError, Export, FilesCommand, Host, JobCommand, PictureError, Shot, ShotOutput};
 
 /// Native dialogs and the offscreen renderer.
 #[derive(Clone, Copy, Debug, Default)]
@@ -49,9 +49,6 @@ impl Host for Desktop {
         }
     }
 }
-
-/// Message when no dialog can be shown at all.
-const NO_DIALOG: &str = "No file dialog is available (needs an xdg-desktop-portal or zenity). Drop a file on the window or use the command line (skelview positions / render --range).";
 
 fn which(program: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|d| d.join(program)).find(|p| p.is_file()))
@@ -103,7 +100,7 @@ fn ask(dialog: Dialog) -> Option<Command> {
     };
     // rfd answers None both for "cancelled" and "no dialog could be shown": say which.
     if answer.is_none() && std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() && which("zenity").is_none() {
-        return Some(Command::ShowError(AppError::NoDialog(NO_DIALOG.into())));
+        return Some(Command::ShowError(AppError::NoDialog(DialogError::NoPortal)));
     }
     answer
 }

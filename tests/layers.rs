@@ -195,3 +195,50 @@ fn the_panels_change_the_viewer_only_by_sending_commands() {
     }
     assert!(writes.is_empty(), "ui/ writes the viewer's state instead of sending a command:\n{}", writes.join("\n"));
 }
+
+/// `Result<…, String>` in `text` outside its `#[cfg(test)]` part: errors that lost their type.
+fn text_errors(text: &str) -> Vec<String> {
+    let code = code_of(text.split("#[cfg(test)]").next().unwrap_or(""));
+    let flat = code.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut found = Vec::new();
+    for (i, _) in flat.match_indices("Result<") {
+        // The generic arguments, up to the `>` that closes `Result<`.
+        let mut depth = 0;
+        let rest = &flat[i + "Result".len()..];
+        let end = rest.char_indices().find_map(|(j, c)| {
+            depth += match c {
+                '<' => 1,
+                '>' => -1,
+                _ => 0,
+            };
+            (depth == 0).then_some(j)
+        });
+        if let Some(args) = end.map(|j| &rest[1..j]) {
+            if args.trim_end().ends_with(", String") {
+                found.push(format!("Result<{args}>"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn errors_keep_their_types() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["src", "crates", "python/src"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| !f.components().any(|c| c.as_os_str() == "tests") && !f.ends_with("tests.rs")) {
+        let text = std::fs::read_to_string(file).unwrap();
+        found.extend(text_errors(&text).into_iter().map(|r| format!("{}: {r}", file.display())));
+    }
+    assert!(found.is_empty(), "errors carried as text; give them a thiserror type:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_text_error_reader_sees_nested_and_wrapped_results() {
+    let text = "fn a() -> Result<Vec<Option<usize>>, String> {}\nfn b() -> std::io::Result<String> {}\nfn c() -> Result<Vec<String>,\n    E> {}\n#[cfg(test)]\nfn d() -> Result<(), String> {}";
+    assert_eq!(text_errors(text), ["Result<Vec<Option<usize>>, String>"]);
+}

@@ -38,7 +38,7 @@ async function openFromUrl(urls) {
     }));
     stageAndOpen(read, false);
   } catch (e) {
-    report_error(`cannot fetch ${e.message ?? e}`);
+    report_error(`${e.message ?? e}`);
   }
 }
 

@@ -13,7 +13,7 @@ use super::inputs::{Input, inputs};
 use super::{Args, ExitCode};
 use skelview_core::core::Motion;
 use skelview_core::formats::file_format::Role;
-use skelview_core::formats::{self, Quiet, Sequential, table};
+use skelview_core::formats::{self, LoadError, Quiet, Sequential, table};
 use skelview_core::qa::{self, Kind, Report, Thresholds};
 
 /// What `qa` was asked to do.
@@ -43,9 +43,25 @@ fn keep_in_folder(f: &Path, found: &[PathBuf]) -> bool {
 /// What is kept of a checked file: its printed report and its counts. The clip itself is
 /// dropped as soon as it is checked, so memory is bounded by the files in flight (one per
 /// core), not by the folder.
-struct Checked {
+struct Checked<'a> {
     bytes: u64,
-    result: Result<Printed, String>,
+    result: Result<Printed, Unread<'a>>,
+}
+
+/// Why a file was not checked: its request was refused before loading (kept by the input), or
+/// its load failed.
+enum Unread<'a> {
+    Request(&'a LoadError),
+    Load(LoadError),
+}
+
+impl std::fmt::Display for Unread<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Request(e) => e.fmt(f),
+            Self::Load(e) => e.fmt(f),
+        }
+    }
 }
 
 struct Printed {
@@ -54,7 +70,7 @@ struct Printed {
     failing: bool,
 }
 
-fn check_file(input: &Input, args: &Args, options: &QaOptions, thresholds: &Thresholds, parallel_parse: bool) -> Checked {
+fn check_file<'a>(input: &'a Input, args: &Args, options: &QaOptions, thresholds: &Thresholds, parallel_parse: bool) -> Checked<'a> {
     let path = &input.path;
     let Analysed { bytes, result } = analyse_file(input, args, options, thresholds, parallel_parse);
     let result = result.map(|(m, r)| {
@@ -71,17 +87,17 @@ fn check_file(input: &Input, args: &Args, options: &QaOptions, thresholds: &Thre
 }
 
 /// The loaded clip and its report.
-struct Analysed {
+struct Analysed<'a> {
     bytes: u64,
-    result: Result<(Motion, Report), String>,
+    result: Result<(Motion, Report), Unread<'a>>,
 }
 
-fn analyse_file(input: &Input, args: &Args, options: &QaOptions, thresholds: &Thresholds, parallel_parse: bool) -> Analysed {
+fn analyse_file<'a>(input: &'a Input, args: &Args, options: &QaOptions, thresholds: &Thresholds, parallel_parse: bool) -> Analysed<'a> {
     let bytes = input.bytes();
     let loaded = match &input.request {
-        Ok(r) if parallel_parse => formats::load(r, &args.options, &skelview_core::formats::Rayon, &mut Quiet).map_err(|e| e.to_string()),
-        Ok(r) => formats::load(r, &args.options, &Sequential, &mut Quiet).map_err(|e| e.to_string()),
-        Err(e) => Err(e.to_string()),
+        Ok(r) if parallel_parse => formats::load(r, &args.options, &skelview_core::formats::Rayon, &mut Quiet).map_err(Unread::Load),
+        Ok(r) => formats::load(r, &args.options, &Sequential, &mut Quiet).map_err(Unread::Load),
+        Err(e) => Err(Unread::Request(e)),
     };
     let result = loaded.map(|m| {
         let report = qa::analyse(&m, thresholds, &options.kinds, &|_| {});
@@ -180,7 +196,8 @@ pub(super) fn run(args: &Args, paths: &[PathBuf], options: &QaOptions, out: &mut
             Err(message) => {
                 unreadable += 1;
                 if options.json {
-                    let _ = writeln!(out, "{}", json!({"file": path.display().to_string(), "kind": "error", "message": message}));
+                    let _ =
+                        writeln!(out, "{}", json!({"file": path.display().to_string(), "kind": "error", "message": message.to_string()}));
                 } else {
                     let _ = writeln!(out, "{message}");
                 }

@@ -14,7 +14,7 @@ use winit::window::Window;
 
 use super::{App, Wake};
 use crate::app::trace::Milestone;
-use crate::app::{AppError, Command, Effect, ExportFailure, FilesCommand, RangeCapture, Viewer};
+use crate::app::{AppError, Command, Effect, ExportFailure, FetchError, FilesCommand, RangeCapture, Viewer};
 use crate::browser::{self, Inbound, PageError};
 use skelview_core::core::PlaybackCommand;
 use skelview_core::formats::LoadOptions;
@@ -132,7 +132,7 @@ pub(super) fn take_inbox(viewer: &mut Viewer) {
     for item in browser::take_inbox() {
         match item {
             Inbound::Files { files, add } => viewer.send(Command::Files(FilesCommand::OpenBytes { files, add })),
-            Inbound::Failed(message) => viewer.send(Command::ShowError(AppError::Fetch(message))),
+            Inbound::Failed(reason) => viewer.send(Command::ShowError(AppError::Fetch(FetchError { reason }))),
         }
     }
 }

@@ -23,7 +23,7 @@ pub enum Inbound {
         /// Beside the clips shown.
         add: bool,
     },
-    /// The page could not get a file (a `?file=` fetch that failed).
+    /// The page could not get a file (a `?file=` fetch that failed): the browser's reason.
     Failed(String),
 }
 

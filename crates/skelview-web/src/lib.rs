@@ -46,10 +46,11 @@ pub fn open_staged(add: bool) {
     skelview::browser::deliver_staged(add);
 }
 
-/// The page could not get a file (a `?file=` fetch that failed): shown as an open error.
+/// The page could not get a file (a `?file=` fetch that failed, `reason` as the browser gives
+/// it): shown as an open error.
 #[wasm_bindgen]
-pub fn report_error(message: String) {
-    skelview::browser::push(skelview::browser::Inbound::Failed(message));
+pub fn report_error(reason: String) {
+    skelview::browser::push(skelview::browser::Inbound::Failed(reason));
 }
 
 /// The viewer's state after the last frame, as JSON: `clips` (name, joints, frames), `frame`,

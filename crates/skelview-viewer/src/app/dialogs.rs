@@ -3,7 +3,7 @@
 //! a task (see `jobs`); the answer comes back as the command it stands for.
 
 #[cfg(target_arch = "wasm32")]
-use super::{AppError, Command, Export, JobCommand};
+use super::{AppError, Command, DialogError, Export, JobCommand};
 
 /// Which question a dialog asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +58,7 @@ impl super::Host for Page {
 fn ask(dialog: Dialog) -> Option<Command> {
     let picked = |add| match crate::browser::pick_files(add) {
         Ok(()) => None,
-        Err(e) => Some(Command::ShowError(AppError::NoDialog(e.to_string()))),
+        Err(e) => Some(Command::ShowError(AppError::NoDialog(DialogError::Page(e)))),
     };
     let export = |e| Command::Job(JobCommand::Export(e));
     match dialog {
@@ -68,8 +68,6 @@ fn ask(dialog: Dialog) -> Option<Command> {
         Dialog::ExportMeasures => Some(export(Export::Measures("measurements.csv".into()))),
         Dialog::SaveScreenshot => Some(export(Export::Screenshot(Some("skelview.png".into())))),
         Dialog::ExportVideo => Some(export(Export::Video("skelview.gif".into()))),
-        Dialog::ExportFrames | Dialog::NameMap => {
-            Some(Command::ShowError(AppError::NoDialog(format!("{dialog:?} is not in the browser build (see the README)"))))
-        }
+        Dialog::ExportFrames | Dialog::NameMap => Some(Command::ShowError(AppError::NoDialog(DialogError::NotInBrowser(dialog)))),
     }
 }

@@ -20,8 +20,8 @@ pub enum AppError {
     #[error(transparent)]
     Open(Arc<LoadError>),
     /// The page could not hand a file in (a `?file=` address it could not fetch).
-    #[error("{0}")]
-    Fetch(String),
+    #[error(transparent)]
+    Fetch(FetchError),
     /// A command-line viewer option (`--select`, `--measure`) names what the file lacks.
     #[error("--{option}: {source} in {clip}")]
     StartOption {
@@ -41,9 +41,9 @@ pub enum AppError {
     /// A name map could not be read.
     #[error(transparent)]
     NameMap(Arc<TaskError<LoadError>>),
-    /// No file dialog could be shown (the reason, as the host gives it).
-    #[error("{0}")]
-    NoDialog(String),
+    /// No file dialog could be shown.
+    #[error(transparent)]
+    NoDialog(DialogError),
     /// A background thread could not be started.
     #[error("cannot start the {what} thread: {source}")]
     Thread {
@@ -52,6 +52,35 @@ pub enum AppError {
         /// The system's reason.
         source: Arc<std::io::Error>,
     },
+}
+
+/// A file the page could not fetch (a `?file=` address): the browser's reason (`URL: HTTP 404
+/// Not Found`, a network error), which only the page knows.
+#[derive(Clone, Debug, Error)]
+#[error("cannot fetch {reason}")]
+pub struct FetchError {
+    /// As the browser gave it.
+    pub reason: String,
+}
+
+/// Why no file dialog was shown.
+#[derive(Clone, Debug, Error)]
+pub enum DialogError {
+    /// The viewer runs without a host that shows dialogs (a test, a tool).
+    #[error("no file dialog in this build")]
+    NoHost,
+    /// The desktop has neither an xdg-desktop-portal nor zenity.
+    #[error(
+        "No file dialog is available (needs an xdg-desktop-portal or zenity). Drop a file on the window or use the command line (skelview positions / render --range)."
+    )]
+    NoPortal,
+    /// The browser build offers no such dialog.
+    #[error("{0:?} is not in the browser build (see the README)")]
+    NotInBrowser(super::Dialog),
+    /// The page refused to show its file picker.
+    #[cfg(target_arch = "wasm32")]
+    #[error(transparent)]
+    Page(crate::browser::PageError),
 }
 
 /// Why an export wrote nothing, or could not start.

@@ -86,7 +86,7 @@ pub struct NoRenderer;
 
 impl Host for NoHost {
     fn ask(&self, _: Dialog) -> Option<Command> {
-        Some(Command::ShowError(super::AppError::NoDialog("no file dialog in this build".into())))
+        Some(Command::ShowError(super::AppError::NoDialog(super::DialogError::NoHost)))
     }
 
     fn picture(&self, _: Shot) -> Result<Vec<u8>, PictureError> {

@@ -46,7 +46,7 @@ pub use command::{
 pub use curves::{ChannelCurve, CurvesInput, channel_curves, curves_of, signal_curves};
 pub use dialogs::Dialog;
 pub use document::{ClipSource, Document};
-pub use error::{AppError, ExportFailure};
+pub use error::{AppError, DialogError, ExportFailure, FetchError};
 pub use jobs::{ExportError, Finished, Jobs};
 pub use running::RunningTask;
 pub use session::{Arrived, Loading, Session};

@@ -17,6 +17,8 @@ use crate::core::{ChannelKind, Clip, Joint, PositionRule, Skeleton, Take};
 use crate::formats::error::{ParseError, RawWarning};
 use crate::formats::finish::Parsed;
 
+pub use super::invalid::Invalid;
+
 const CHANNELS: [ChannelKind; 10] = ChannelKind::TRANSLATION_QUATERNION_SCALE;
 
 /// Most values a clip may hold (512 MiB of f32): refuses absurd joints × frames products.
@@ -35,38 +37,29 @@ enum Path {
 
 /// Checks that `accessor` (and its sparse parts) lies inside its buffer views and their
 /// buffers, so that reading it cannot run past the data.
-fn check_accessor(accessor: &::gltf::Accessor, buffers: &[::gltf::buffer::Data]) -> Result<(), String> {
+fn check_accessor(accessor: &::gltf::Accessor, buffers: &[::gltf::buffer::Data]) -> Result<(), Invalid> {
     let elem = accessor.size();
-    let view_fits = |view: &::gltf::buffer::View, offset: usize, count: usize, elem: usize, stride: Option<usize>| -> Result<(), String> {
+    let view_fits = |view: &::gltf::buffer::View, offset: usize, count: usize, elem: usize, stride: Option<usize>| -> Result<(), Invalid> {
         let data = buffers.get(view.buffer().index()).map_or(0, |b| b.len());
-        let end = view.offset().checked_add(view.length()).ok_or("buffer view too long")?;
+        let end = view.offset().checked_add(view.length()).ok_or(Invalid::ViewTooLong { view: view.index() })?;
         if end > data {
-            return Err(format!("buffer view {} ends at byte {end} of a buffer of {data} bytes", view.index()));
+            return Err(Invalid::ViewPastBuffer { view: view.index(), end, data });
         }
         if count == 0 {
             return Ok(());
         }
         // The crate's readers step by the view's stride and read a whole element each step.
         if let Some(s) = stride.filter(|&s| s < elem) {
-            return Err(format!(
-                "buffer view {} strides {s} bytes, less than accessor {}'s {elem}-byte elements",
-                view.index(),
-                accessor.index()
-            ));
+            return Err(Invalid::StrideTooShort { view: view.index(), stride: s, accessor: accessor.index(), elem });
         }
         let stride = stride.unwrap_or(elem);
         let need = (count - 1)
             .checked_mul(stride)
             .and_then(|x| x.checked_add(offset))
             .and_then(|x| x.checked_add(elem))
-            .ok_or("accessor too long")?;
+            .ok_or(Invalid::AccessorTooLong { accessor: accessor.index() })?;
         if need > view.length() {
-            return Err(format!(
-                "accessor {} needs {need} bytes of buffer view {} ({} bytes)",
-                accessor.index(),
-                view.index(),
-                view.length()
-            ));
+            return Err(Invalid::AccessorPastView { accessor: accessor.index(), need, view: view.index(), length: view.length() });
         }
         Ok(())
     };
@@ -87,7 +80,7 @@ fn check_accessor(accessor: &::gltf::Accessor, buffers: &[::gltf::buffer::Data])
 }
 
 /// The keys of one animation channel.
-fn read_track(channel: &::gltf::animation::Channel, buffers: &[::gltf::buffer::Data]) -> Result<Option<(usize, Path, Track)>, String> {
+fn read_track(channel: &::gltf::animation::Channel, buffers: &[::gltf::buffer::Data]) -> Result<Option<(usize, Path, Track)>, Invalid> {
     let path = match channel.target().property() {
         ::gltf::animation::Property::Translation => Path::Translation,
         ::gltf::animation::Property::Rotation => Path::Rotation,
@@ -101,29 +94,23 @@ fn read_track(channel: &::gltf::animation::Channel, buffers: &[::gltf::buffer::D
     use ::gltf::accessor::{DataType, Dimensions};
     let (input, output) = (sampler.input(), sampler.output());
     if input.dimensions() != Dimensions::Scalar || input.data_type() != DataType::F32 {
-        return Err(format!("sampler {}'s input (accessor {}) is not SCALAR float times", sampler.index(), input.index()));
+        return Err(Invalid::Times { sampler: sampler.index(), accessor: input.index() });
     }
     let fits = match path {
         Path::Translation | Path::Scale => output.dimensions() == Dimensions::Vec3 && output.data_type() == DataType::F32,
         Path::Rotation => output.dimensions() == Dimensions::Vec4 && output.data_type() != DataType::U32,
     };
     if !fits {
-        return Err(format!(
-            "sampler {}'s output (accessor {}) is {:?} {:?}, which cannot hold a {:?}",
-            sampler.index(),
-            output.index(),
-            output.dimensions(),
-            output.data_type(),
-            path
-        ));
+        let (dimensions, data_type, path) = (output.dimensions(), output.data_type(), format!("{path:?}"));
+        return Err(Invalid::Output { sampler: sampler.index(), accessor: output.index(), dimensions, data_type, path });
     }
     let reader = channel.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
-    let times: Vec<f32> = reader.read_inputs().ok_or("a sampler's input cannot be read")?.collect();
+    let times: Vec<f32> = reader.read_inputs().ok_or(Invalid::Unreadable("input"))?.collect();
     if times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] <= w[0]) {
-        return Err(format!("sampler {} has key times that are not finite and increasing", sampler.index()));
+        return Err(Invalid::KeyTimes { sampler: sampler.index() });
     }
     use ::gltf::animation::util::ReadOutputs;
-    let values: Vec<Vec4> = match reader.read_outputs().ok_or("a sampler's output cannot be read")? {
+    let values: Vec<Vec4> = match reader.read_outputs().ok_or(Invalid::Unreadable("output"))? {
         ReadOutputs::Translations(it) | ReadOutputs::Scales(it) => it.map(|v| Vec3::from(v).extend(0.0)).collect(),
         ReadOutputs::Rotations(r) => r.into_f32().map(Vec4::from).collect(),
         ReadOutputs::MorphTargetWeights(_) => return Ok(None),
@@ -135,28 +122,27 @@ fn read_track(channel: &::gltf::animation::Channel, buffers: &[::gltf::buffer::D
     };
     let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
     if values.len() != times.len() * per_key {
-        return Err(format!(
-            "sampler {} has {} keys but {} output values (expected {})",
-            sampler.index(),
-            times.len(),
-            values.len(),
-            times.len() * per_key
-        ));
+        return Err(Invalid::ValueCount {
+            sampler: sampler.index(),
+            keys: times.len(),
+            values: values.len(),
+            expected: times.len() * per_key,
+        });
     }
     if values.iter().any(|v| !v.is_finite()) {
-        return Err(format!("sampler {} has output values that are not finite", sampler.index()));
+        return Err(Invalid::NotFinite { sampler: sampler.index() });
     }
     let track = Track { times, values, interpolation, rotation: path == Path::Rotation };
     Ok(Some((channel.target().node().index(), path, track)))
 }
 
 /// Parents of every node (`None` for scene roots).
-fn parents(doc: &::gltf::Document) -> Result<Vec<Option<usize>>, String> {
+fn parents(doc: &::gltf::Document) -> Result<Vec<Option<usize>>, Invalid> {
     let mut parent = vec![None; doc.nodes().len()];
     for n in doc.nodes() {
         for c in n.children() {
             if parent[c.index()].replace(n.index()).is_some() || c.index() == n.index() {
-                return Err(format!("node {} has two parents (the node hierarchy must be a forest)", c.index()));
+                return Err(Invalid::TwoParents { node: c.index() });
             }
         }
     }
@@ -167,7 +153,7 @@ fn parents(doc: &::gltf::Document) -> Result<Vec<Option<usize>>, String> {
         let mut n = Some(start);
         while let Some(k) = n.filter(|&k| state[k] != 2) {
             if state[k] == 1 {
-                return Err(format!("node {k} is its own ancestor (the node hierarchy must be a forest)"));
+                return Err(Invalid::OwnAncestor { node: k });
             }
             state[k] = 1;
             path.push(k);
@@ -189,7 +175,7 @@ pub fn build(
 ) -> Result<(Parsed, Vec<RawWarning>), ParseError> {
     let bad = |m: String| ParseError::invalid(0, m);
     let mut warnings = Vec::new();
-    let parent = parents(doc).map_err(bad)?;
+    let parent = parents(doc).map_err(|e| bad(e.to_string()))?;
     // Every animation's tracks, read once: takes list them, the chosen one is sampled.
     let mut animations = Vec::new();
     for a in doc.animations() {

@@ -3,6 +3,7 @@
 //! [`build`] for the mapping and [`sample`] for the samplers.
 
 pub mod build;
+mod invalid;
 pub mod sample;
 pub mod vrm;
 
