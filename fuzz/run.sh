@@ -36,7 +36,7 @@ seed gltf -name '*.gltf' -o -name '*.glb'
 seed mnm -name '*.mnm'
 seed c3d -name '*.c3d' -size -400k
 seed trc -name '*.trc'
-cp -n tests/data/fbx/*.fbx fuzz/corpus/fbx/ 2>/dev/null || true
+cp -n crates/skelview-core/tests/data/fbx/*.fbx fuzz/corpus/fbx/ 2>/dev/null || true
 cp -n tests/data/trc/*.trc fuzz/corpus/trc/ 2>/dev/null || true
 options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -max_len=262144 -print_final_stats=1)
 summary='^(stat::number_of_executed_units|stat::peak_rss_mb|==|SUMMARY|Done)'

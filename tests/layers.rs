@@ -213,10 +213,10 @@ fn text_errors(text: &str) -> Vec<String> {
             };
             (depth == 0).then_some(j)
         });
-        if let Some(args) = end.map(|j| &rest[1..j]) {
-            if args.trim_end().ends_with(", String") {
-                found.push(format!("Result<{args}>"));
-            }
+        if let Some(args) = end.map(|j| &rest[1..j])
+            && args.trim_end().ends_with(", String")
+        {
+            found.push(format!("Result<{args}>"));
         }
     }
     found

@@ -3,8 +3,7 @@
 
 mod common;
 
-#[path = "common/python.rs"]
-mod python;
+use skelview_test_support::python;
 
 use std::process::Command;
 

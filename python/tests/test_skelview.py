@@ -172,24 +172,22 @@ def test_writers_and_convert(tmp_path, corpus):
     assert t.is_capture and t.frame_count == 2751
 
 
-def test_load_many_runs_in_parallel_and_releases_the_gil(corpus):
+def test_load_many_keeps_the_order_and_releases_the_gil(corpus):
     files = [p for p in motion_files(corpus / "bvh") if p.stat().st_size < 3_000_000] * 3
     many = skelview.load_many(files)
     assert [m.path for m in many] == [str(p) for p in files]
-    # Two threads with one worker each against the same work one after the other: with the
-    # GIL released while parsing, the threads overlap.
-    start = time.perf_counter()
-    skelview.load_many(files, workers=1)
-    skelview.load_many(files, workers=1)
-    serial = time.perf_counter() - start
-    threads = [threading.Thread(target=skelview.load_many, args=(files,), kwargs={"workers": 1}) for _ in range(2)]
-    start = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    parallel = time.perf_counter() - start
-    assert parallel < 0.85 * serial, f"two threads {parallel:.3f} s, one after the other {serial:.3f} s"
+    # While one thread parses, Python code on another keeps running: with the GIL held for
+    # the call, the main loop below would stall for the call's whole length. (No timing
+    # ratio: the machine's load may change between two timed runs.)
+    worker = threading.Thread(target=skelview.load_many, args=(files,), kwargs={"workers": 1})
+    start = last = time.perf_counter()
+    longest_stall = 0.0
+    worker.start()
+    while worker.is_alive():
+        now = time.perf_counter()
+        longest_stall, last = max(longest_stall, now - last), now
+    length = last - start
+    assert longest_stall < 0.5 * length, f"Python stalled {longest_stall:.3f} s of a {length:.3f} s call"
 
 
 def test_load_and_positions_from_other_threads_while_the_importing_thread_waits(corpus):

@@ -1,10 +1,9 @@
-//! Helpers shared by the application's integration tests.
+//! Helpers shared by the application's integration tests: those of every crate (the corpus,
+//! the test Python) come from `skelview-test-support`; these two need the viewer or the GPU.
 #![allow(dead_code)]
 
-#[path = "corpus.rs"]
-mod corpus;
 #[allow(unused_imports)]
-pub use corpus::*;
+pub use skelview_test_support::*;
 
 /// True when a graphics adapter exists; without one, a note naming the package (and a
 /// failure under `CI=true`).

@@ -1,8 +1,7 @@
 //! ACL raw clips: a hand-computed fixture, every corpus file, `.acl.zip` equivalence, scale
 //! edge cases, and malformed inputs.
 
-#[path = "../../../tests/common/corpus.rs"]
-mod common;
+use skelview_test_support as support;
 
 use glam::Vec3;
 use proptest::prelude::*;
@@ -94,14 +93,14 @@ fn hand_computed_fixture() {
 }
 
 fn corpus_file(name: &str) -> Option<Vec<u8>> {
-    common::corpus().map(|dir| std::fs::read(dir.join("acl").join(name)).unwrap_or_else(|e| panic!("{name}: {e}")))
+    support::corpus().map(|dir| std::fs::read(dir.join("acl").join(name)).unwrap_or_else(|e| panic!("{name}: {e}")))
 }
 
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn every_corpus_file() {
-    let Some(dir) = common::corpus() else { return };
-    let files = common::files(&dir.join("acl"), "sjson");
+    let Some(dir) = support::corpus() else { return };
+    let files = support::files(&dir.join("acl"), "sjson");
     assert!(files.len() >= 13, "{files:?}");
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
@@ -299,7 +298,7 @@ fn short_tracks_warn_and_hexadecimal_integers_are_whole_numbers() {
     assert_eq!(p.clip.num_frames(), 2);
     assert_eq!(&p.clip.frame(1)[..3], &[1.0, 0.0, 0.0], "the one translation holds");
     // A track list with a hexadecimal output_index reaches the clear 'track list' message.
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = support::corpus() else { return };
     let text = std::fs::read_to_string(corpus.join("acl/track_list_float3f.acl.sjson")).unwrap();
     let text = text.replacen("type = \"float3f\"", "type = \"float3f\"\n\t\toutput_index = 0xFFFFFFFF", 1);
     let e = err(&text);

@@ -3,8 +3,7 @@
 //! local and world rotations agree with the sampler's, and positions that rest on a missing
 //! value are NaN exactly where the viewer's pose is not data.
 
-#[path = "../../../tests/common/corpus.rs"]
-mod common;
+use skelview_test_support as support;
 
 use glam::{Mat4, Quat, Vec3};
 use skelview_core::core::batch::{PositionSpace, RotationSpace, joint_positions, joint_rotations};
@@ -76,7 +75,7 @@ fn check(m: &Motion, what: &str) {
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn batch_poses_match_the_viewer_on_every_corpus_format() {
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = support::corpus() else { return };
     let mut checked = 0;
     for format in ["bvh", "asfamc", "htr", "acl", "hanim", "fbx", "gltf", "c3d"] {
         for m in load_all(&corpus.join(format)) {

@@ -2,10 +2,8 @@
 //! second reader: ezc3d (the `c3d` package for MIPS files, which ezc3d refuses), run from
 //! tests/python/c3d_reference.py in a Python the test sets up.
 
-#[path = "../../../tests/common/corpus.rs"]
-mod common;
-#[path = "../../../tests/common/python.rs"]
-mod python;
+use skelview_test_support as support;
+use skelview_test_support::python;
 
 use std::path::Path;
 
@@ -19,7 +17,7 @@ fn capture(path: &Path) -> std::sync::Arc<Capture> {
 }
 
 fn reference(python: &Path, file: &Path) -> Value {
-    let script = common::workspace_root().join("tests/python/c3d_reference.py");
+    let script = support::workspace_root().join("tests/python/c3d_reference.py");
     let out = std::process::Command::new(python).arg(script).arg(file).output().unwrap();
     assert!(out.status.success(), "{}: {}", file.display(), String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
@@ -32,9 +30,9 @@ fn close(a: f64, b: f64, tolerance: f64) -> bool {
 #[test]
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 fn every_corpus_c3d_agrees_with_ezc3d() {
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = support::corpus() else { return };
     let Some(python) = python::python() else { return };
-    let files = common::files(&corpus.join("c3d"), "c3d");
+    let files = support::files(&corpus.join("c3d"), "c3d");
     assert!(files.len() >= 15);
     for file in files {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
@@ -116,7 +114,7 @@ fn every_corpus_c3d_agrees_with_ezc3d() {
 #[test]
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 fn one_recording_in_four_encodings_reads_the_same_within_one_scale_step() {
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = support::corpus() else { return };
     let dir = corpus.join("c3d");
     let names =
         ["amass_eb015pi_intel_int.c3d", "amass_eb015si_mips_int.c3d", "amass_eb015sr_mips_float.c3d", "amass_eb015vr_dec_float.c3d"];
@@ -141,8 +139,8 @@ fn one_recording_in_four_encodings_reads_the_same_within_one_scale_step() {
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 fn trc_written_from_every_corpus_c3d_reads_back_the_same_positions_and_gaps() {
     use skelview_core::export::trc_writer::write_trc;
-    let Some(corpus) = common::corpus() else { return };
-    for file in common::files(&corpus.join("c3d"), "c3d") {
+    let Some(corpus) = support::corpus() else { return };
+    for file in support::files(&corpus.join("c3d"), "c3d") {
         let motion = skelview_core::formats::open_one(&file, &LoadOptions::default(), &Sequential).unwrap();
         let c = motion.capture.clone().unwrap();
         let mut bytes = Vec::new();

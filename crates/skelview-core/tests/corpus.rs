@@ -7,8 +7,7 @@
 //! (Bandai-Namco, Perception Neuron) only "replace" gives a human-sized body, so it is the
 //! default; each rule is checked against the library that uses it.
 
-#[path = "../../../tests/common/corpus.rs"]
-mod common;
+use skelview_test_support as support;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -74,8 +73,8 @@ fn compare(motion: &Motion, reference: &HashMap<(String, usize), [f64; 3]>, what
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn every_bvh_matches_bvhio_with_replace_and_threejs_with_add() {
-    let Some(corpus) = common::corpus() else { return };
-    let bvhs = common::files(&corpus.join("bvh"), "bvh");
+    let Some(corpus) = support::corpus() else { return };
+    let bvhs = support::files(&corpus.join("bvh"), "bvh");
     assert!(bvhs.len() >= 15, "corpus has its BVH files");
     for path in bvhs {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
@@ -89,8 +88,8 @@ fn every_bvh_matches_bvhio_with_replace_and_threejs_with_add() {
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn every_acclaim_pair_matches_amcparser() {
-    let Some(corpus) = common::corpus() else { return };
-    for (amc, asf) in common::ACCLAIM_PAIRS {
+    let Some(corpus) = support::corpus() else { return };
+    for (amc, asf) in support::ACCLAIM_PAIRS {
         let dir = corpus.join("asfamc");
         let motion = load(
             LoadRequest {
@@ -107,8 +106,8 @@ fn every_acclaim_pair_matches_amcparser() {
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn amc_files_find_their_asf_automatically() {
-    let Some(corpus) = common::corpus() else { return };
-    for (amc, asf) in common::ACCLAIM_PAIRS {
+    let Some(corpus) = support::corpus() else { return };
+    for (amc, asf) in support::ACCLAIM_PAIRS {
         let path = corpus.join("asfamc").join(amc);
         let found = formats::acclaim::pairing::find_asf(&path).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(found.file_name().unwrap().to_string_lossy(), asf, "{amc}");
@@ -118,13 +117,13 @@ fn amc_files_find_their_asf_automatically() {
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn bodies_come_out_human_sized_and_upright_by_default() {
-    let Some(corpus) = common::corpus() else { return };
-    let mut requests: Vec<(String, LoadRequest)> = common::files(&corpus.join("bvh"), "bvh")
+    let Some(corpus) = support::corpus() else { return };
+    let mut requests: Vec<(String, LoadRequest)> = support::files(&corpus.join("bvh"), "bvh")
         .into_iter()
         .filter(|p| !p.to_string_lossy().contains("manipnet")) // a hand and a cup: not bodies
         .map(|p| (p.display().to_string(), LoadRequest::single(&skelview_core::formats::bvh::Bvh, Source::File(p))))
         .collect();
-    for (amc, asf) in common::ACCLAIM_PAIRS {
+    for (amc, asf) in support::ACCLAIM_PAIRS {
         let dir = corpus.join("asfamc");
         requests.push((
             amc.into(),
@@ -145,7 +144,7 @@ fn bodies_come_out_human_sized_and_upright_by_default() {
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn every_corpus_file_reports_its_own_facts() {
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = support::corpus() else { return };
     // Frame counts and joint counts from the corpus's stats.tsv (joints there exclude end sites).
     let stats = std::fs::read_to_string(corpus.join("stats.tsv")).unwrap();
     let mut checked = 0;

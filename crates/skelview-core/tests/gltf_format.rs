@@ -7,8 +7,7 @@ use std::path::Path;
 use skelview_core::core::Motion;
 use skelview_core::formats;
 
-#[path = "../../../tests/common/corpus.rs"]
-mod common;
+use skelview_test_support as support;
 
 /// Key times 0, 0.5, 1 s (2 fps) and root rotations 0°, 45°, 90° about Z, LINEAR; the child
 /// joint sits 1 m up from the root, which is 2 m along X from an `Armature` parent.
@@ -207,10 +206,10 @@ fn bad_files_are_clear_errors_not_panics() {
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn every_corpus_gltf_loads_with_its_takes() {
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = support::corpus() else { return };
     let dir = corpus.join("gltf");
-    let mut files = common::files(&dir, "gltf");
-    files.extend(common::files(&dir, "glb"));
+    let mut files = support::files(&dir, "gltf");
+    files.extend(support::files(&dir, "glb"));
     assert_eq!(files.len(), 3);
     for path in files {
         let m = load(&path).unwrap_or_else(|e| panic!("{e}"));
@@ -233,7 +232,7 @@ fn every_corpus_gltf_loads_with_its_takes() {
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn simple_skin_plays_the_keys_a_second_reader_decoded() {
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = support::corpus() else { return };
     let m = load(&corpus.join("gltf/SimpleSkin_embedded.gltf")).unwrap();
     let names: Vec<&str> = m.skeleton.joints().iter().map(|j| j.name.as_str()).collect();
     assert_eq!(names, ["node 0", "node 1", "node 2"], "the skin's joints 1 and 2 under their ancestor, the mesh node");

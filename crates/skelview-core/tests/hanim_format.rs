@@ -1,7 +1,6 @@
 //! H-Anim loader: hand-computed fixtures in both encodings, the corpus, robustness.
 
-#[path = "../../../tests/common/corpus.rs"]
-mod common;
+use skelview_test_support as support;
 
 use glam::Vec3;
 use proptest::prelude::*;
@@ -146,7 +145,7 @@ fn fixture_vrml_matches_hand_computation() {
 }
 
 fn load(name: &str) -> Option<ParsedHAnim> {
-    let dir = common::corpus()?;
+    let dir = support::corpus()?;
     let bytes = std::fs::read(dir.join("hanim").join(name)).unwrap();
     let parsed = if name.ends_with(".x3d") { parse_x3d(&bytes) } else { parse_vrml(&bytes) };
     Some(parsed.unwrap_or_else(|e| panic!("{name}: {e}")))
@@ -212,7 +211,7 @@ fn assert_equivalent(a: &ParsedHAnim, b: &ParsedHAnim, what: &str) {
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn xml_and_classic_encodings_agree() {
-    let (Some(a), Some(dir)) = (load("JoeHAnimKick1a.x3d"), common::corpus()) else { return };
+    let (Some(a), Some(dir)) = (load("JoeHAnimKick1a.x3d"), support::corpus()) else { return };
     // The two Joe files differ in one number (vc3 centre y 1.5823 vs 1.58225, 5e-5 m, above the
     // 1e-5 × height tolerance): align it so that the comparison tests the loaders, not the data.
     let classic = std::fs::read_to_string(dir.join("hanim/JoeHAnimKick1a.x3dv")).unwrap();
@@ -289,7 +288,7 @@ fn route_to_unknown_def_is_a_warning() {
 }
 
 fn small_corpus(name: &str) -> Vec<u8> {
-    match common::corpus() {
+    match support::corpus() {
         Some(dir) => std::fs::read(dir.join("hanim").join(name)).unwrap(),
         None => (if name.ends_with(".x3d") { FIXTURE_X3D } else { FIXTURE_VRML }).as_bytes().to_vec(),
     }

@@ -1,8 +1,7 @@
 //! HTR/GTR: global positions worked out by hand from the spec's `M = T·R0·Ri·S`, the real
 //! files of the corpus, and robustness against truncated and mutated copies.
 
-#[path = "../../../tests/common/corpus.rs"]
-mod common;
+use skelview_test_support as support;
 
 use std::sync::Arc;
 
@@ -187,7 +186,7 @@ fn bad_input_names_place_and_expectation() {
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn corpus_files_load_upright_with_their_declared_units() {
-    let Some(dir) = common::corpus() else { return };
+    let Some(dir) = support::corpus() else { return };
     let m = formats::load_paths(&[dir.join("htr/MACFileLib_ExampleFile_89seg.htr")]).unwrap().remove(0);
     assert_eq!(m.skeleton.joints().iter().filter(|j| !j.is_end_site).count(), 89);
     assert_eq!(m.clip.num_frames(), 81);
@@ -215,7 +214,7 @@ fn corpus_files_load_upright_with_their_declared_units() {
 
 fn seeds() -> Vec<Vec<u8>> {
     let mut v = vec![TWO_SEGMENTS.as_bytes().to_vec()];
-    if let Some(dir) = common::corpus() {
+    if let Some(dir) = support::corpus() {
         v.push(std::fs::read(dir.join("htr/maya_exporter_HTR-Result_tail7.htr")).unwrap());
         let big = std::fs::read(dir.join("htr/MACFileLib_ExampleFile_89seg.htr")).unwrap();
         v.push(big[..big.len().min(48 << 10)].to_vec());

@@ -1,8 +1,7 @@
 //! Truncated and byte-mutated copies of real files never panic or hang: every parser either
 //! loads them or returns an error. Runs a bounded number of proptest cases (PROPTEST_CASES).
 
-#[path = "../../../tests/common/corpus.rs"]
-mod common;
+use skelview_test_support as support;
 
 use std::sync::Arc;
 
@@ -16,7 +15,7 @@ fn mem(name: &str, bytes: Vec<u8>) -> Source {
 /// Seed files: the bundled sample always, small corpus files when the corpus is present.
 fn seeds(dir: &str, names: &[&str]) -> Vec<Vec<u8>> {
     let mut v = Vec::new();
-    if let Some(corpus) = common::corpus() {
+    if let Some(corpus) = support::corpus() {
         for n in names {
             let bytes = std::fs::read(corpus.join(dir).join(n)).unwrap();
             // Big files are cut to keep each case fast; the cut itself is a truncation case.

@@ -1,6 +1,7 @@
 //! FBX import: a hand-written ASCII scene whose positions are worked out by hand from its own
 //! numbers, the same scene as binary FBX 7.4 and 7.5 (encoded here from the ASCII text), the
 //! corpus files with their takes checked against ufbx's own world transforms, and bad input.
+//! What the command line does with FBX files is tested beside it (tests/fbx_cli.rs).
 
 use std::path::{Path, PathBuf};
 
@@ -8,7 +9,7 @@ use glam::Vec3;
 use skelview_core::core::Motion;
 use skelview_core::formats;
 
-mod common;
+use skelview_test_support as support;
 
 const FIXTURE: &str = "tests/data/fbx/rig_7400_ascii.fbx";
 
@@ -408,7 +409,7 @@ fn bad_files_are_clear_errors_not_panics() {
     for cut in [40, binary.len() / 3, binary.len() / 2, binary.len() - 30] {
         cases.push((format!("binary_cut_{cut}.fbx"), binary[..cut].to_vec()));
     }
-    if let Some(corpus) = common::corpus() {
+    if let Some(corpus) = support::corpus() {
         let big = std::fs::read(corpus.join("fbx/ozz_robot.fbx")).unwrap();
         for cut in [100, big.len() / 2, big.len() - 200] {
             cases.push((format!("robot_cut_{cut}.fbx"), big[..cut].to_vec()));
@@ -434,13 +435,6 @@ fn bad_files_are_clear_errors_not_panics() {
             assert!(e.contains("damaged.fbx"), "{e}");
         }
     }
-    // The command line exits 2 with the file and ufbx's words.
-    let path = dir.path().join("short.fbx");
-    std::fs::write(&path, &binary[..binary.len() / 2]).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skelview")).args(["info", path.to_str().unwrap()]).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("short.fbx") && stderr.contains("FBX"), "{stderr}");
 }
 
 /// The corpus files' takes as the corpus notes list them.
@@ -476,8 +470,8 @@ fn ufbx_positions(bytes: &[u8], stack: usize, time: f64, joints: &[&str], m: &Mo
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn every_corpus_fbx_loads_with_its_takes_and_ufbx_world_positions() {
-    let Some(corpus) = common::corpus() else { return };
-    let files = common::files(&corpus.join("fbx"), "fbx");
+    let Some(corpus) = support::corpus() else { return };
+    let files = support::files(&corpus.join("fbx"), "fbx");
     assert_eq!(files.len(), CORPUS_TAKES.len());
     for (file, takes) in CORPUS_TAKES {
         let path = corpus.join("fbx").join(file);
@@ -513,32 +507,8 @@ fn every_corpus_fbx_loads_with_its_takes_and_ufbx_world_positions() {
 
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
-fn corpus_fbx_converts_to_bvh_with_the_same_positions() {
-    let Some(corpus) = common::corpus() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let source = corpus.join("fbx/ozz_pab_locomotions.fbx");
-    let out = dir.path().join("walk.bvh");
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
-        .args(["convert", source.to_str().unwrap(), out.to_str().unwrap(), "--take", "walk"])
-        .output()
-        .unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let a = load_with(&source, Some("walk")).unwrap();
-    let b = load_with(&out, None).unwrap();
-    assert_eq!(a.clip.num_frames(), b.clip.num_frames());
-    for f in [0, 20, a.clip.num_frames() - 1] {
-        let (pa, pb) = (positions(&a, f), positions(&b, f));
-        for (j, joint) in a.skeleton.joints().iter().enumerate() {
-            let k = b.skeleton.find(&joint.name).unwrap_or_else(|| panic!("{} missing in the BVH", joint.name));
-            assert!((pa[j] - pb[k]).length() < 1e-4, "frame {f} {}: {} against {}", joint.name, pa[j], pb[k]);
-        }
-    }
-}
-
-#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
-#[test]
 fn the_blender_sausage_agrees_with_a_second_reader() {
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = support::corpus() else { return };
     // tests/data/fbx/sausage_reference.py (plain-text parsing of the FBX 6.1 ASCII file, linear
     // keys, T·R·S composed down the hierarchy; no ufbx) was run once; its output is kept.
     let csv = std::fs::read_to_string("tests/data/fbx/blender_279_sausage_positions.csv").unwrap();
@@ -556,28 +526,6 @@ fn the_blender_sausage_agrees_with_a_second_reader() {
         }
     }
     assert_eq!(checked, 56, "4 joints at 4 frames of 3 takes, 2 frames of the one-frame 'Base'");
-}
-
-#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
-#[test]
-fn info_json_lists_the_takes_and_the_declared_units_and_axes() {
-    let Some(corpus) = common::corpus() else { return };
-    let run = |file: &str| {
-        let path = corpus.join("fbx").join(file);
-        let out =
-            std::process::Command::new(env!("CARGO_BIN_EXE_skelview")).args(["info", "--json", path.to_str().unwrap()]).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
-    };
-    let v = run("ozz_pab_locomotions.fbx");
-    let takes: Vec<&str> = v["takes"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(takes, ["jog", "run", "walk"]);
-    assert_eq!((v["unit"].as_str(), v["unit_detected"].as_bool()), (Some("cm"), Some(false)));
-    // 3ds Max: Z up, declared, and shown as such.
-    let v = run("ufbx_max_transformed_skin_6100_binary.fbx");
-    assert_eq!((v["up_axis"].as_str(), v["up_detected"].as_bool()), (Some("Z"), Some(false)), "{v}");
-    let details = v["details"].to_string();
-    assert!(details.contains("up +Z, front -Y, right +X (right-handed)"), "{details}");
 }
 
 #[test]

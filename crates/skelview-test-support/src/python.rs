@@ -2,7 +2,6 @@
 //! pybvh, bvhio), for tests that compare with a second reader, the Python package's tests and
 //! the Python benchmark: `SKELVIEW_TEST_PYTHON` when set, else a virtual environment made once under
 //! the target directory (`python3 -m venv`, packages from PyPI at pinned versions).
-#![allow(dead_code)]
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -27,8 +26,7 @@ pub fn python() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("SKELVIEW_TEST_PYTHON") {
         return Some(PathBuf::from(p));
     }
-    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let root = here.ancestors().find(|d| d.join("Cargo.lock").is_file()).unwrap_or(here);
+    let root = crate::workspace_root();
     let venv = root.join("target/test-python");
     let bin = venv.join("bin/python");
     let ready = venv.join(".ready");

@@ -6,9 +6,9 @@ at each frame time and composes T * R * S down the hierarchy (Euler XYZ, R = Rz 
 file has no pivots, offsets or pre/post-rotations, which this script checks). Prints CSV
 take,frame,joint,x,y,z in metres (UnitScaleFactor 1 = cm, Y up) for frames 0, 1, the middle
 and the last of every take. Run once; its output is kept as
-tests/data/fbx/blender_279_sausage_positions.csv:
+crates/skelview-core/tests/data/fbx/blender_279_sausage_positions.csv:
 
-    python3 tests/data/fbx/sausage_reference.py ../shared/corpus/fbx/ufbx_blender_279_sausage_6100_ascii.fbx
+    python3 crates/skelview-core/tests/data/fbx/sausage_reference.py ../shared/corpus/fbx/ufbx_blender_279_sausage_6100_ascii.fbx
 """
 import math
 import re

@@ -1,6 +1,4 @@
-//! The test corpus, for the integration tests of every crate in the workspace (included by
-//! path, so that each crate's tests find it the same way).
-#![allow(dead_code)]
+//! The test corpus, found the same way from every crate's tests.
 
 use std::path::{Path, PathBuf};
 
