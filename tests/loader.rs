@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use skelview::tasks::{LoadEvent, LoadTask, TaskEvent, spawn_load, spawn_open};
+use skelview::tasks::{LoadEvent, LoadTask, Shown, TaskEvent, Tasks, spawn_load, spawn_open};
 use skelview_core::formats::{self, LoadObserver, LoadOptions, LoadRequest, Sequential, Source};
 
 fn sample() -> LoadRequest {
@@ -32,9 +32,10 @@ fn events_arrive_skeleton_first_then_done_and_wake_the_ui() {
     let task = spawn_load(
         sample(),
         LoadOptions::default(),
-        Arc::new(move || {
+        &Tasks::new(Arc::new(move || {
             w.fetch_add(1, Ordering::SeqCst);
-        }),
+        })),
+        Shown::Waited,
     )
     .unwrap();
     let events = messages(task);
@@ -52,7 +53,7 @@ fn errors_come_back_as_failed_events() {
         &skelview_core::formats::bvh::Bvh,
         Source::Memory { name: "bad.bvh".into(), bytes: Arc::from(&b"HIERARCHY\nROOT\n"[..]) },
     );
-    let task = spawn_load(request, LoadOptions::default(), Arc::new(|| {})).unwrap();
+    let task = spawn_load(request, LoadOptions::default(), &Tasks::new(Arc::new(|| {})), Shown::Waited).unwrap();
     let last = messages(task).pop().unwrap();
     assert!(matches!(&last, LoadEvent::Failed(e) if e.to_string() == "bad.bvh:2:5: expected a joint name, found end of line"), "{last:?}");
 }
@@ -80,7 +81,7 @@ fn paths_are_grouped_and_loaded_on_the_loader_thread_one_after_another() {
     let dir = corpus.join("asfamc");
     let dir_bvh = corpus.join("bvh");
     let run = |paths: Vec<std::path::PathBuf>| {
-        let task = spawn_open(paths, Box::new(|_| LoadOptions::default()), Arc::new(|| {})).unwrap();
+        let task = spawn_open(paths, Box::new(|_| LoadOptions::default()), &Tasks::new(Arc::new(|| {})), Shown::Waited).unwrap();
         let (mut done, mut failed) = (Vec::new(), Vec::new());
         for e in messages(task) {
             match e {

@@ -8,7 +8,7 @@ use skelview_core::core::{LengthUnit, Motion, UpAxis};
 use skelview_core::qa::{self, Kind, Report, Space, Thresholds};
 use skelview_scene::{ClipView, PoseMode};
 
-use crate::tasks::{Keyed, TaskError, Waker};
+use crate::tasks::{Keyed, TaskError, Tasks};
 
 /// What the checks of one clip were run on: a change to any of it starts them again.
 #[derive(Clone)]
@@ -46,7 +46,7 @@ pub struct Checks {
 impl Checks {
     /// Starts checks for clips that have none or whose input changed, and forgets closed
     /// clips. Cheap when nothing changed: called every frame.
-    pub fn sync(&mut self, clips: &[ClipView], document: &super::Document, thresholds: &Thresholds, waker: &Waker) {
+    pub fn sync(&mut self, clips: &[ClipView], document: &super::Document, thresholds: &Thresholds, tasks: &Tasks) {
         self.entries.retain(|(serial, _)| clips.iter().any(|c| c.serial == *serial));
         for c in clips {
             let (unit, up) = document.overrides(c.id());
@@ -59,7 +59,7 @@ impl Checks {
                 }
             };
             let work = input.clone();
-            self.entries[at].1.want(input, waker, move |progress| {
+            self.entries[at].1.want(input, tasks, move |progress| {
                 let space = Space::of(&work.motion, work.unit, work.up);
                 Some(qa::analyse_in(&work.motion, space, &work.thresholds, &Kind::ALL, &|f| {
                     progress.keep_going(f as f64);

@@ -26,18 +26,18 @@ pub struct RangeCapture {
 impl Viewer {
     /// Starts `export` on a background job.
     pub(super) fn export(&mut self, export: Export) {
-        let waker = self.waker.clone();
+        let tasks = self.tasks.clone();
         let started = match export {
             Export::Positions(path) => match self.motion().cloned() {
-                Some(m) => self.jobs.export_positions(m, path, waker),
+                Some(m) => self.jobs.export_positions(m, path, &tasks),
                 None => Ok(()),
             },
             Export::Frames(dir, size) => {
                 let (spec, frames, scene) = (self.frame_spec(), self.session.range_frames(), self.session.scene.clone());
-                self.jobs.export_frames(scene, spec, frames, self.view.camera, dir, size, waker)
+                self.jobs.export_frames(scene, spec, frames, self.view.camera, dir, size, &tasks)
             }
             Export::Measures(path) => match (self.motion().cloned(), self.whole.measures.result().cloned()) {
-                (Some(m), Some(curves)) => self.jobs.export_measures(m, curves, path, waker),
+                (Some(m), Some(curves)) => self.jobs.export_measures(m, curves, path, &tasks),
                 _ => Err(super::ExportFailure::NothingMeasured.into()),
             },
             #[cfg(not(target_arch = "wasm32"))]
@@ -46,7 +46,7 @@ impl Viewer {
                 // The clips play at their own rate: one video frame per frame of the range.
                 let fps = 1.0 / self.session.playback.frame_time_secs();
                 let size = video_size(&path, self.view.aspect);
-                self.jobs.export_video(scene, spec, frames, self.view.camera, path, size, fps, waker)
+                self.jobs.export_video(scene, spec, frames, self.view.camera, path, size, fps, &tasks)
             }
             // In a browser the window records the range from the canvas, a frame per frame
             // it draws (its own offscreen device would come asynchronously).
@@ -65,7 +65,7 @@ impl Viewer {
             }
             Export::Screenshot(to) => {
                 let (spec, scene) = (self.frame_spec(), self.session.scene.clone());
-                self.jobs.screenshot(scene, spec, self.view.camera, self.view.viewport_px, to, waker)
+                self.jobs.screenshot(scene, spec, self.view.camera, self.view.viewport_px, to, &tasks)
             }
         };
         if let Err(e) = started {

@@ -19,7 +19,7 @@ use skelview_scene::{FrameSpec, OrbitCamera, Scene};
 use super::host::NoHost;
 use super::host::{Host, PictureError, Shot, ShotOutput};
 use super::{AppError, Command};
-use crate::tasks::{Priority, Progress, Task, TaskError, TaskId, Waker};
+use crate::tasks::{Priority, Progress, Shown, Task, TaskError, Tasks};
 
 /// Why an export wrote nothing.
 #[derive(Debug, Error)]
@@ -116,26 +116,26 @@ impl Jobs {
     }
 
     /// Shows a file dialog without blocking the UI (one at a time).
-    pub fn dialog(&mut self, dialog: super::dialogs::Dialog, waker: Waker) -> Result<(), AppError> {
+    pub fn dialog(&mut self, dialog: super::dialogs::Dialog, tasks: &Tasks) -> Result<(), AppError> {
         // In a browser the picker must open now, within the click's user activation (a task
         // could wait behind a long load); its files arrive through the page.
         #[cfg(target_arch = "wasm32")]
         {
-            let _ = waker;
+            let _ = tasks;
             self.answered.extend(self.host.ask(dialog));
         }
         #[cfg(not(target_arch = "wasm32"))]
         if self.dialog.is_none() {
             let host = self.host.clone();
-            let task = Task::spawn("dialog", "file dialog", Priority::Normal, waker, move |_| Ok(host.ask(dialog)));
+            let task = tasks.spawn("dialog", "file dialog", Priority::Normal, Shown::Upkeep, move |_| Ok(host.ask(dialog)));
             self.dialog = Some(task.map_err(no_thread("dialog"))?);
         }
         Ok(())
     }
 
     /// Writes all frames' positions of `m` (metres, Y-up) to `path`.
-    pub fn export_positions(&mut self, m: Arc<Motion>, path: PathBuf, waker: Waker) -> Result<(), AppError> {
-        self.start("Exporting positions", waker, move |p| {
+    pub fn export_positions(&mut self, m: Arc<Motion>, path: PathBuf, tasks: &Tasks) -> Result<(), AppError> {
+        self.start("Exporting positions", tasks, move |p| {
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
             let mut progress = counts(p);
             write_out(&path, |out| {
@@ -153,9 +153,9 @@ impl Jobs {
         m: Arc<Motion>,
         curves: Arc<super::measure::MeasureCurves>,
         path: PathBuf,
-        waker: Waker,
+        tasks: &Tasks,
     ) -> Result<(), AppError> {
-        self.start("Exporting measurements", waker, move |_| {
+        self.start("Exporting measurements", tasks, move |_| {
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
             write_out(&path, |out| skelview_core::export::measures::write_measures(&m, &curves.measures, &frames, &curves.values, out))
                 .map_err(|source| ExportError::Write { path: path.clone(), source })?;
@@ -173,11 +173,11 @@ impl Jobs {
         camera: OrbitCamera,
         dir: PathBuf,
         size: (u32, u32),
-        waker: Waker,
+        tasks: &Tasks,
     ) -> Result<(), AppError> {
         no_renderer_here()?;
         let host = self.host.clone();
-        self.start("Exporting frames", waker, move |p| {
+        self.start("Exporting frames", tasks, move |p| {
             let shot = Shot { scene, frame, camera, size };
             let n = host.write(shot, ShotOutput::Frames { dir: dir.clone(), frames }, &mut counts(p)).map_err(ExportError::from)?;
             Ok(format!("wrote {n} frames to {}", dir.display()))
@@ -195,11 +195,11 @@ impl Jobs {
         path: PathBuf,
         size: (u32, u32),
         fps: f64,
-        waker: Waker,
+        tasks: &Tasks,
     ) -> Result<(), AppError> {
         no_renderer_here()?;
         let host = self.host.clone();
-        self.start("Exporting video", waker, move |p| {
+        self.start("Exporting video", tasks, move |p| {
             let shot = Shot { scene, frame, camera, size };
             let n = host.write(shot, ShotOutput::Video { path: path.clone(), frames, fps }, &mut counts(p)).map_err(ExportError::from)?;
             Ok(format!("wrote {} ({n} frames at {fps:.3} fps, {}x{})", path.display(), size.0, size.1))
@@ -215,27 +215,28 @@ impl Jobs {
         camera: OrbitCamera,
         size: (u32, u32),
         to: Option<PathBuf>,
-        waker: Waker,
+        tasks: &Tasks,
     ) -> Result<(), AppError> {
         no_renderer_here()?;
         let host = self.host.clone();
         let shot = Shot { scene, frame, camera, size };
         if let Some(path) = to {
-            return self.start("Saving screenshot", waker, move |p| {
+            return self.start("Saving screenshot", tasks, move |p| {
                 host.write(shot, ShotOutput::Png(path.clone()), &mut counts(p)).map_err(ExportError::from)?;
                 Ok(format!("wrote {} ({}x{})", path.display(), size.0, size.1))
             });
         }
         if self.picture.is_none() {
-            let task = Task::spawn("screenshot", "Copying screenshot", Priority::Normal, waker, move |_| Ok((size, host.picture(shot)?)));
+            let task =
+                tasks.spawn("screenshot", "Copying screenshot", Priority::Normal, Shown::Upkeep, move |_| Ok((size, host.picture(shot)?)));
             self.picture = Some(task.map_err(no_thread("screenshot"))?);
         }
         Ok(())
     }
 
     /// Reads a joint-name map (MNM) in the background, through the format table.
-    pub fn read_name_map(&mut self, path: PathBuf, waker: Waker) -> Result<(), AppError> {
-        let task = Task::spawn("namemap", "Reading the name map", Priority::Background, waker, move |_| {
+    pub fn read_name_map(&mut self, path: PathBuf, tasks: &Tasks) -> Result<(), AppError> {
+        let task = tasks.spawn("namemap", "Reading the name map", Priority::Background, Shown::Upkeep, move |_| {
             let map = skelview_core::formats::table::read_name_map(&path)?;
             Ok((path, map))
         });
@@ -246,21 +247,14 @@ impl Jobs {
     fn start(
         &mut self,
         label: &str,
-        waker: Waker,
+        tasks: &Tasks,
         work: impl FnOnce(&Progress) -> Result<String, TaskError<ExportError>> + Send + 'static,
     ) -> Result<(), AppError> {
         if self.export.is_some() {
             return Err(super::ExportFailure::Busy.into());
         }
-        self.export = Some(Task::spawn("export", label, Priority::Normal, waker, work).map_err(no_thread("export"))?);
+        self.export = Some(tasks.spawn("export", label, Priority::Normal, Shown::Waited, work).map_err(no_thread("export"))?);
         Ok(())
-    }
-
-    /// Asks the export `id` to stop (nothing when it has already finished).
-    pub fn cancel(&self, id: TaskId) {
-        if let Some(task) = self.export.as_ref().filter(|t| t.id() == id) {
-            task.cancel();
-        }
     }
 
     /// What finished since the last call (without blocking).

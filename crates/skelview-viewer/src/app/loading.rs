@@ -5,8 +5,13 @@
 use std::path::PathBuf;
 
 use super::{AppError, LoadEffect, Start, ViewEffect, Viewer};
-use crate::tasks::spawn_open;
+use crate::tasks::{Shown, load_name, spawn_open};
 use skelview_core::formats::{FormatOptions, LoadRequest};
+
+/// A load that replaces what is shown is waited on; one that adds a clip is background work.
+fn shown(replace: bool) -> Shown {
+    if replace { Shown::Waited } else { Shown::Stoppable }
+}
 
 impl Viewer {
     /// Opens a request (the bundled sample, bytes in memory), replacing what is shown.
@@ -21,7 +26,7 @@ impl Viewer {
 
     pub(super) fn start_requests(&mut self, request: LoadRequest, replace: bool) {
         let name = request.main_path().display().to_string();
-        match crate::tasks::spawn_load(request, self.options.clone(), self.waker.clone()) {
+        match crate::tasks::spawn_load(request, self.options.clone(), &self.tasks, shown(replace)) {
             Ok(task) => self.session.track(name, task, replace, None, None),
             Err(e) => self.messages.fail(AppError::thread("loader", e)),
         }
@@ -45,7 +50,7 @@ impl Viewer {
         }
         let name = requests.iter().map(|r| r.main_path().display().to_string()).collect::<Vec<_>>().join(", ");
         let base = self.options.clone();
-        match crate::tasks::spawn_requests(requests, Box::new(move |_| base.clone()), self.waker.clone()) {
+        match crate::tasks::spawn_requests(requests, Box::new(move |_| base.clone()), &self.tasks, shown(!add)) {
             Ok(task) => self.session.track(name, task, !add, None, None),
             Err(e) => self.messages.fail(AppError::thread("loader", e)),
         }
@@ -68,7 +73,7 @@ impl Viewer {
         if paths.is_empty() {
             return;
         }
-        let name = paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>().join(", ");
+        let name = load_name(&paths);
         let (base, overrides) = (self.options.clone(), self.settings.overrides.clone());
         let options = move |key: Option<&std::path::Path>| {
             let mut o = base.clone();
@@ -88,9 +93,9 @@ impl Viewer {
         let task = match in_memory {
             Some(files) => {
                 let requests = LoadRequest::from_memory(files).into_iter().filter_map(Result::ok).collect();
-                crate::tasks::spawn_requests(requests, Box::new(options), self.waker.clone())
+                crate::tasks::spawn_requests(requests, Box::new(options), &self.tasks, shown(replace))
             }
-            None => spawn_open(paths, Box::new(options), self.waker.clone()),
+            None => spawn_open(paths, Box::new(options), &self.tasks, shown(replace)),
         };
         match task {
             Ok(task) => self.session.track(name, task, replace, reload.map(|r| r.0), reload.map(|r| r.1)),

@@ -126,7 +126,7 @@ impl super::Viewer {
         let frame = self.session.active_frame();
         let (motion, measures, space) = (input.motion.clone(), input.measures.clone(), input.space_from_file);
         let job = input.clone();
-        self.whole.measures.want(input, &self.waker, move |p| measure_curves(&job, &|f| p.keep_going(f)));
+        self.whole.measures.want(input, &self.tasks, move |p| measure_curves(&job, &|f| p.keep_going(f)));
         // Once the whole clip is measured the value now is a lookup; until then, the frame and
         // its neighbours are posed for it.
         let tool = &mut self.view.measure;

@@ -37,7 +37,7 @@ pub mod settings_store;
 pub mod trace;
 mod view;
 
-pub use crate::tasks::{Keyed, TaskId, Waker};
+pub use crate::tasks::{Keyed, RunningTask, TaskId, Tasks, Waker};
 pub use checks::{CheckState, Checks};
 pub use command::{
     CameraEdit, ClipEdit, Command, Commands, CompareEdit, Export, FilesCommand, JobCommand, SceneEdit, SelectionEdit, SettingEdit,
@@ -48,7 +48,6 @@ pub use dialogs::Dialog;
 pub use document::{ClipSource, Document};
 pub use error::{AppError, DialogError, ExportFailure, FetchError};
 pub use jobs::{ExportError, Finished, Jobs};
-pub use running::RunningTask;
 pub use session::{Arrived, Loading, Session};
 pub use settings::{FileOverride, PanelLayout, Settings};
 pub use settings_store::{SettingsError, SettingsStore};
@@ -135,7 +134,7 @@ pub struct Viewer {
     /// How files are read (from the command line).
     pub options: LoadOptions,
     store: SettingsStore,
-    waker: Waker,
+    tasks: Tasks,
     /// Files opened from memory (a web page's), by name, for reloading them.
     opened_bytes: std::collections::HashMap<std::path::PathBuf, Arc<[u8]>>,
 }
@@ -146,8 +145,9 @@ impl Viewer {
     pub fn new(options: LoadOptions, waker: Waker) -> Self {
         let dir = settings::config_dir();
         let (saved, warnings) = dir.as_deref().map(Settings::load).unwrap_or_default();
-        let store = SettingsStore::new(dir, waker.clone());
-        let mut v = Self::build(options, waker, saved, store);
+        let tasks = Tasks::new(waker);
+        let store = SettingsStore::new(dir, tasks.clone());
+        let mut v = Self::build(options, tasks, saved, store);
         if !warnings.is_empty() {
             v.messages.notice = Some(format!("settings: {}", warnings.join("; ")));
         }
@@ -156,11 +156,12 @@ impl Viewer {
 
     /// A viewer starting from `settings` that never writes them (tests).
     pub fn with_settings(options: LoadOptions, waker: Waker, settings: Settings) -> Self {
-        let store = SettingsStore::new(None, waker.clone());
-        Self::build(options, waker, settings, store)
+        let tasks = Tasks::new(waker);
+        let store = SettingsStore::new(None, tasks.clone());
+        Self::build(options, tasks, settings, store)
     }
 
-    fn build(options: LoadOptions, waker: Waker, settings: Settings, store: SettingsStore) -> Self {
+    fn build(options: LoadOptions, tasks: Tasks, settings: Settings, store: SettingsStore) -> Self {
         let mut session = Session::default();
         session.playback.rate = settings.rate;
         Self {
@@ -175,7 +176,7 @@ impl Viewer {
             messages: Messages::default(),
             options,
             store,
-            waker,
+            tasks,
             opened_bytes: Default::default(),
         }
     }
@@ -423,13 +424,13 @@ impl Viewer {
     fn apply_job(&mut self, job: JobCommand) {
         match job {
             JobCommand::Ask(dialog) => {
-                if let Err(e) = self.jobs.dialog(dialog, self.waker.clone()) {
+                if let Err(e) = self.jobs.dialog(dialog, &self.tasks) {
                     self.messages.fail(e);
                 }
             }
             JobCommand::Export(export) => self.export(export),
             JobCommand::ReadNameMap(path) => {
-                if let Err(e) = self.jobs.read_name_map(path, self.waker.clone()) {
+                if let Err(e) = self.jobs.read_name_map(path, &self.tasks) {
                     self.messages.fail(e);
                 }
             }
@@ -489,7 +490,7 @@ impl Viewer {
     pub fn update(&mut self, dt_secs: f64) {
         self.poll_tasks();
         self.apply_commands();
-        self.checks.sync(&self.session.scene.clips, &self.session.document, &self.settings.qa, &self.waker);
+        self.checks.sync(&self.session.scene.clips, &self.session.document, &self.settings.qa, &self.tasks);
         self.session.scene.flagged = self.flagged_now();
         if self.session.pose_mode == PoseMode::Animated {
             self.session.playback.update(dt_secs);
@@ -546,7 +547,7 @@ impl Viewer {
     /// Starts the whole-clip computations the panels need now (cheap when nothing changed).
     fn want_whole_clip(&mut self) {
         match self.session.scene.compare.overlap_input.clone() {
-            Some(input) => self.whole.overlap.want(input.clone(), &self.waker, move |p| scene::overlap_curve(&input, &|f| p.keep_going(f))),
+            Some(input) => self.whole.overlap.want(input.clone(), &self.tasks, move |p| scene::overlap_curve(&input, &|f| p.keep_going(f))),
             None => self.whole.overlap.clear(),
         }
         let Some(c) = self.session.active_clip() else { return };
@@ -557,7 +558,7 @@ impl Viewer {
             let input =
                 CurvesInput { motion: c.motion.clone(), serial: c.serial, joint, signal, offset_secs: c.offset_secs, metres_per_unit };
             let job = input.clone();
-            self.whole.curves.want(input, &self.waker, move |p| curves_of(&job, &|f| p.keep_going(f)));
+            self.whole.curves.want(input, &self.tasks, move |p| curves_of(&job, &|f| p.keep_going(f)));
         }
     }
 

@@ -1,28 +1,12 @@
 //! Every task the viewer runs, seen one way whatever it does (loads, exports, dialogs, name
-//! maps, settings writes, capture checks, whole-clip curves): one poll a frame that takes what
-//! each finished, one list of what runs for the status bar (which knows no kinds), and one
-//! cancel by task id.
+//! maps, settings writes, capture checks, whole-clip curves): each started through the one
+//! registry ([`crate::tasks::Tasks`]), which lists them for the status bar (knowing no kinds)
+//! and cancels by id; one poll a frame hands each owner what its tasks finished.
 
 use std::sync::Arc;
 
 use super::{AppError, Effect, ExportFailure, Finished, Viewer};
-use crate::tasks::{TaskError, TaskId};
-
-/// A task as the status bar lists it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RunningTask {
-    /// Its id ([`super::Command::CancelTask`] stops it).
-    pub id: TaskId,
-    /// What it does (`Loading walk.bvh`, `Exporting video`).
-    pub label: String,
-    /// Fraction done, 0 until its total is known.
-    pub fraction: f32,
-    /// The user may stop it.
-    pub cancellable: bool,
-    /// The user waits on it (a load that replaces what is shown, an export); background work
-    /// (an added clip's load) is listed but not shown in the status bar.
-    pub foreground: bool,
-}
+use crate::tasks::{RunningTask, TaskError, TaskId};
 
 impl Viewer {
     /// Takes what every task finished since the last frame; `update` calls it once a frame.
@@ -52,25 +36,14 @@ impl Viewer {
         self.whole.measures.poll();
     }
 
-    /// The tasks the user may see or stop, in the order the status bar shows them.
+    /// The tasks running, in the order they started (the registry's list: the status bar
+    /// shows the foreground ones).
     pub fn running_tasks(&self) -> Vec<RunningTask> {
-        let mut out = Vec::new();
-        if let Some(job) = &self.jobs.export {
-            let (id, label, fraction) = (job.id(), job.label().to_owned(), job.fraction());
-            out.push(RunningTask { id, label, fraction, cancellable: true, foreground: true });
-        }
-        for l in &self.session.loads {
-            let (id, fraction) = (l.task.id(), l.task.fraction());
-            out.push(RunningTask { id, label: format!("Loading {}", l.name), fraction, cancellable: true, foreground: l.replace });
-        }
-        out
+        self.tasks.running()
     }
 
-    /// Stops task `id`, whichever kind it is (nothing when it has already finished).
+    /// Stops task `id`, whichever kind it is (nothing when it has ended, or is upkeep).
     pub(super) fn cancel_task(&mut self, id: TaskId) {
-        for l in self.session.loads.iter().filter(|l| l.task.id() == id) {
-            l.task.cancel();
-        }
-        self.jobs.cancel(id);
+        self.tasks.cancel(id);
     }
 }

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::tasks::{Priority, Task, TaskError, Waker};
+use crate::tasks::{Priority, Shown, Task, TaskError, Tasks};
 
 use super::settings::Settings;
 
@@ -21,15 +21,15 @@ pub struct SettingsError {
 /// newest is written next. Failures come back through [`SettingsStore::poll`].
 pub struct SettingsStore {
     dir: Option<PathBuf>,
-    waker: Waker,
+    tasks: Tasks,
     writing: Option<Task<(), SettingsError>>,
     pending: Option<Settings>,
 }
 
 impl SettingsStore {
     /// A store writing into `dir` (`None`: settings are not saved, as in tests).
-    pub fn new(dir: Option<PathBuf>, waker: Waker) -> Self {
-        Self { dir, waker, writing: None, pending: None }
+    pub fn new(dir: Option<PathBuf>, tasks: Tasks) -> Self {
+        Self { dir, tasks, writing: None, pending: None }
     }
 
     /// The folder settings are written to.
@@ -49,7 +49,7 @@ impl SettingsStore {
         let (Some(dir), None) = (self.dir.clone(), &self.writing) else { return };
         let Some(settings) = self.pending.take() else { return };
         let copy = settings.clone();
-        let task = Task::spawn("settings", "Saving settings", Priority::Normal, self.waker.clone(), move |_| {
+        let task = self.tasks.spawn("settings", "Saving settings", Priority::Normal, Shown::Upkeep, move |_| {
             settings.save(&dir).map_err(|source| SettingsError { dir: dir.clone(), source }.into())
         });
         match task {

@@ -662,26 +662,41 @@ fn camera_requests_are_queued_once_and_drained_by_the_next_picture() {
 #[test]
 fn every_task_is_listed_and_stopped_one_way() {
     let mut v = viewer();
+    let stoppable = |v: &Viewer| v.running_tasks().into_iter().filter(|t| t.cancellable).collect::<Vec<_>>();
     // A load is listed until the next update takes what it did (finished or not).
     v.open_memory(vec![("big.bvh".into(), Arc::from(skelview_core::formats::SAMPLE_BVH))], false);
     let tasks = v.running_tasks();
     assert_eq!(tasks.len(), 1, "{tasks:?}");
     assert_eq!(tasks[0].label, "Loading big.bvh");
     assert!(tasks[0].cancellable && tasks[0].foreground);
-    v.cancel_task(tasks[0].id);
-    assert!(v.session.loads[0].task.cancelled(), "the load's task was told to stop");
+    v.send(Command::CancelTask(tasks[0].id));
+    v.update(0.0);
+    assert!(v.session.loads.iter().all(|l| l.task.cancelled()), "the load's task was told to stop");
     wait_for(&mut v, |v| v.session.loads.is_empty());
     assert!(v.running_tasks().is_empty());
+    // An added clip's load is listed in the background.
+    v.add(LoadRequest::from_memory(vec![("added.bvh".into(), Arc::from(skelview_core::formats::SAMPLE_BVH))]).remove(0).unwrap());
+    assert!(v.running_tasks().iter().any(|t| t.label == "Loading added.bvh" && t.cancellable && !t.foreground));
+    wait_for(&mut v, |v| v.session.loads.is_empty() && !v.session.scene.clips.is_empty());
+    // What a clip's arrival starts (its capture checks) is listed too, as upkeep: not stopped
+    // by a Cancel.
+    v.update(0.0);
+    let upkeep = v.running_tasks();
+    if let Some(check) = upkeep.iter().find(|t| !t.cancellable) {
+        v.send(Command::CancelTask(check.id));
+        wait_for(&mut v, |v| !v.working());
+        assert!(v.active_report().is_some(), "the checks ran to the end");
+    }
     // An export is listed the same way, and the same command stops it.
-    load_sample(&mut v);
     let dir = tempfile::tempdir().unwrap();
     v.commands.push(Command::Job(JobCommand::Export(Export::Positions(dir.path().join("p.csv")))));
     v.update(0.0);
-    if let Some(t) = v.running_tasks().first() {
-        assert!(t.label.starts_with("Exporting") && t.cancellable, "{t:?}");
-        v.cancel_task(t.id);
-        assert!(v.jobs.export.as_ref().is_some_and(|e| e.cancelled()), "the export was told to stop");
+    if let Some(t) = stoppable(&v).first() {
+        assert!(t.label.starts_with("Exporting") && t.foreground, "{t:?}");
+        v.send(Command::CancelTask(t.id));
+        v.update(0.0);
+        assert!(v.jobs.export.as_ref().is_none_or(|e| e.cancelled()), "the export was told to stop");
     }
     wait_for(&mut v, |v| v.jobs.export.is_none());
-    assert!(v.running_tasks().is_empty());
+    assert!(stoppable(&v).is_empty());
 }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::{Priority, Task, TaskError, Waker};
+use super::{Priority, Shown, Task, TaskError, Tasks};
 
 enum State<T> {
     Idle,
@@ -29,13 +29,13 @@ impl<K: PartialEq, T: Send + Sync + 'static> Keyed<K, T> {
     /// Asks for the result for `key`: when it differs from the last key, the running
     /// computation is cancelled and `work` starts on a new task (`work` returns `None`
     /// when it stopped because it was cancelled). Cheap when the key is the same.
-    pub fn want(&mut self, key: K, waker: &Waker, work: impl FnOnce(&super::Progress) -> Option<T> + Send + 'static) {
+    pub fn want(&mut self, key: K, tasks: &Tasks, work: impl FnOnce(&super::Progress) -> Option<T> + Send + 'static) {
         if self.key.as_ref() == Some(&key) {
             return;
         }
         self.key = Some(key);
         // Replacing a running task drops its handle, which cancels it.
-        let started = Task::spawn(self.name, self.name, Priority::Background, waker.clone(), move |p| work(p).ok_or(TaskError::Cancelled));
+        let started = tasks.spawn(self.name, self.name, Priority::Background, Shown::Upkeep, move |p| work(p).ok_or(TaskError::Cancelled));
         self.state = match started {
             Ok(task) => State::Running(task),
             Err(e) => State::Failed(TaskError::Failed(format!("cannot start the {} thread: {e}", self.name))),
@@ -106,19 +106,19 @@ mod tests {
 
     #[test]
     fn computes_once_per_key_and_a_new_key_cancels_the_old_work() {
-        let waker: Waker = Arc::new(|| {});
+        let tasks = Tasks::new(Arc::new(|| {}));
         let mut k: Keyed<u32, u64> = Keyed::new("test");
         let (gate_tx, gate_rx) = std::sync::mpsc::channel::<()>();
         let saw_cancel = Arc::new(AtomicBool::new(false));
         let saw = saw_cancel.clone();
-        k.want(1, &waker, move |p| {
+        k.want(1, &tasks, move |p| {
             // Held until key 2 is asked for, then sees the cancel.
             gate_rx.recv().ok();
             saw.store(!p.keep_going(0.5), Ordering::SeqCst);
             None
         });
         assert!(k.running().is_some() && k.result().is_none());
-        k.want(2, &waker, |p| p.keep_going(1.0).then_some(42));
+        k.want(2, &tasks, |p| p.keep_going(1.0).then_some(42));
         gate_tx.send(()).unwrap();
         wait(&mut k);
         assert_eq!(k.result().map(|r| **r), Some(42));
@@ -129,7 +129,7 @@ mod tests {
         }
         assert!(saw_cancel.load(Ordering::SeqCst));
         // Same key: nothing runs again.
-        k.want(2, &waker, |_| panic!("must not run"));
+        k.want(2, &tasks, |_| panic!("must not run"));
         assert_eq!(k.result().map(|r| **r), Some(42));
         k.clear();
         assert!(k.result().is_none() && k.key().is_none());

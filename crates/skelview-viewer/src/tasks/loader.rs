@@ -14,7 +14,7 @@ use std::sync::Arc;
 use skelview_core::core::{Clip, Motion, Skeleton};
 use skelview_core::formats::{self, LoadError, LoadObserver, LoadOptions, LoadRequest};
 
-use super::{Priority, Progress, Task, Waker};
+use super::{Priority, Progress, Shown, Task, Tasks};
 
 /// What the loader sends on the way.
 #[derive(Debug)]
@@ -81,21 +81,21 @@ enum Work {
     Paths(Vec<PathBuf>),
 }
 
-/// Starts loading `request` on a thread named `skelview-loader`.
-pub fn spawn_load(request: LoadRequest, options: LoadOptions, wake: Waker) -> std::io::Result<LoadTask> {
-    spawn(Work::Requests(vec![request]), Box::new(move |_| options.clone()), wake)
+/// Starts loading `request` on a thread named `skelview-loader`, listed as `shown`.
+pub fn spawn_load(request: LoadRequest, options: LoadOptions, tasks: &Tasks, shown: Shown) -> std::io::Result<LoadTask> {
+    spawn(Work::Requests(vec![request]), Box::new(move |_| options.clone()), tasks, shown)
 }
 
 /// Starts loading several requests one after another (files dropped on a web page, grouped
 /// by [`LoadRequest::from_memory`]).
-pub fn spawn_requests(requests: Vec<LoadRequest>, options: OptionsFor, wake: Waker) -> std::io::Result<LoadTask> {
-    spawn(Work::Requests(requests), options, wake)
+pub fn spawn_requests(requests: Vec<LoadRequest>, options: OptionsFor, tasks: &Tasks, shown: Shown) -> std::io::Result<LoadTask> {
+    spawn(Work::Requests(requests), options, tasks, shown)
 }
 
 /// Starts loading `paths` on a thread named `skelview-loader`: they are grouped there as the
 /// command line groups them (an `.amc` pairs with an `.asf`), then loaded one after another.
-pub fn spawn_open(paths: Vec<PathBuf>, options: OptionsFor, wake: Waker) -> std::io::Result<LoadTask> {
-    spawn(Work::Paths(paths), options, wake)
+pub fn spawn_open(paths: Vec<PathBuf>, options: OptionsFor, tasks: &Tasks, shown: Shown) -> std::io::Result<LoadTask> {
+    spawn(Work::Paths(paths), options, tasks, shown)
 }
 
 /// The one key a file's per-file settings (unit, up axis, BVH position rule) and its place in
@@ -107,12 +107,17 @@ pub fn file_key(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.to_owned())
 }
 
-fn spawn(work: Work, options: OptionsFor, wake: Waker) -> std::io::Result<LoadTask> {
-    let label = match &work {
+/// The names of what a load reads, as its label shows them (`walk.bvh, run.bvh`).
+pub fn load_name(paths: &[PathBuf]) -> String {
+    paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>().join(", ")
+}
+
+fn spawn(work: Work, options: OptionsFor, tasks: &Tasks, shown: Shown) -> std::io::Result<LoadTask> {
+    let names = match &work {
         Work::Requests(r) => r.iter().map(|r| r.main_path().display().to_string()).collect::<Vec<_>>().join(", "),
-        Work::Paths(p) => p.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>().join(", "),
+        Work::Paths(p) => load_name(p),
     };
-    Task::spawn("loader", label, Priority::Background, wake, move |progress| {
+    tasks.spawn("loader", format!("Loading {names}"), Priority::Background, shown, move |progress| {
         let requests = match work {
             Work::Requests(r) => r.into_iter().map(Ok).collect(),
             Work::Paths(paths) => LoadRequest::from_paths(&paths),

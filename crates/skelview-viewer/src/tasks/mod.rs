@@ -1,13 +1,16 @@
 //! Work off the UI thread, one way: [`Task`] (a named thread with progress, cancel, messages
-//! and a typed result that wakes the UI), [`Keyed`] (a task per input, for whole-clip
-//! results) and the loader built on it; plus the thread pool and priority they use.
+//! and a typed result that wakes the UI), started and listed through one registry
+//! ([`Tasks`]); [`Keyed`] (a task per input, for whole-clip results) and the loader built on
+//! it; plus the thread pool and priority they use.
 
 pub mod keyed;
 pub mod loader;
+pub mod registry;
 pub mod task;
 pub mod threads;
 
 pub use keyed::Keyed;
-pub use loader::{LoadEvent, LoadTask, Loaded, OptionsFor, file_key, spawn_load, spawn_open, spawn_requests};
+pub use loader::{LoadEvent, LoadTask, Loaded, OptionsFor, file_key, load_name, spawn_load, spawn_open, spawn_requests};
+pub use registry::{RunningTask, Shown, Tasks};
 pub use task::{Priority, Progress, Task, TaskError, TaskEvent, TaskId, Waker};
 pub use threads::{background_pool, background_priority};

@@ -68,18 +68,43 @@ pub enum Priority {
     Background,
 }
 
-/// Progress, cancel and done/total counts shared by a task and its handle.
+/// Progress, cancel and done/total counts shared by a task, its handle and the registry.
 #[derive(Default)]
-struct Shared {
+pub(crate) struct Control {
     done: AtomicU64,
     total: AtomicU64,
     cancel: AtomicBool,
+    /// The handle took the task's end, or was dropped: nobody waits on it any more.
+    released: AtomicBool,
+}
+
+impl Control {
+    pub(crate) fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    pub(crate) fn released(&self) -> bool {
+        self.released.load(Ordering::Relaxed)
+    }
+
+    /// Items done and in all, as last reported (`total` 0: not known yet).
+    pub(crate) fn progress(&self) -> (u64, u64) {
+        (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
+    }
+
+    /// Fraction done, 0 until a total is known.
+    pub(crate) fn fraction(&self) -> f32 {
+        match self.progress() {
+            (_, 0) => 0.0,
+            (done, total) => (done.min(total) as f64 / total as f64) as f32,
+        }
+    }
 }
 
 /// What a task's work is given: where to report progress, send messages and learn that it
 /// should stop.
 pub struct Progress<M = ()> {
-    shared: Arc<Shared>,
+    shared: Arc<Control>,
     messages: MessageSender<M>,
     waker: Waker,
 }
@@ -138,7 +163,7 @@ pub struct Task<T, E, M = ()> {
     id: TaskId,
     thread: &'static str,
     label: String,
-    shared: Arc<Shared>,
+    shared: Arc<Control>,
     messages: Receiver<M>,
     result: Receiver<Result<T, TaskError<E>>>,
     outcome: Option<Result<T, TaskError<E>>>,
@@ -156,7 +181,7 @@ impl<T: Send + 'static, E: Send + 'static, M: Send + 'static> Task<T, E, M> {
         waker: Waker,
         work: impl FnOnce(&Progress<M>) -> Result<T, TaskError<E>> + Send + 'static,
     ) -> std::io::Result<Self> {
-        let shared = Arc::new(Shared::default());
+        let shared = Arc::new(Control::default());
         let (message_tx, messages) = message_channel();
         let (result_tx, result) = std::sync::mpsc::sync_channel(1);
         let progress = Progress { shared: shared.clone(), messages: message_tx, waker };
@@ -194,7 +219,17 @@ impl<T, E, M> Task<T, E, M> {
 
     /// Asks the work to stop; it ends with [`TaskError::Cancelled`] unless it had finished.
     pub fn cancel(&self) {
-        self.shared.cancel.store(true, Ordering::Relaxed);
+        self.shared.cancel();
+    }
+
+    /// What the registry keeps of it.
+    pub(crate) fn control(&self) -> &Arc<Control> {
+        &self.shared
+    }
+
+    fn finish(&mut self) {
+        self.finished = true;
+        self.shared.released.store(true, Ordering::Relaxed);
     }
 
     /// True once cancelled.
@@ -204,15 +239,12 @@ impl<T, E, M> Task<T, E, M> {
 
     /// Items done and in all, as last reported (`total` 0: not known yet).
     pub fn progress(&self) -> (u64, u64) {
-        (self.shared.done.load(Ordering::Relaxed), self.shared.total.load(Ordering::Relaxed))
+        self.shared.progress()
     }
 
     /// Fraction done, 0 until a total is known.
     pub fn fraction(&self) -> f32 {
-        match self.progress() {
-            (_, 0) => 0.0,
-            (done, total) => (done.min(total) as f64 / total as f64) as f32,
-        }
+        self.shared.fraction()
     }
 
     /// True once its last event ([`TaskEvent::Done`]) was taken.
@@ -237,7 +269,7 @@ impl<T, E, M> Task<T, E, M> {
             return Some(TaskEvent::Message(m));
         }
         let outcome = self.outcome.take()?;
-        self.finished = true;
+        self.finish();
         Some(TaskEvent::Done(outcome))
     }
 
@@ -285,7 +317,7 @@ impl<T, E, M> Task<T, E, M> {
                 }
             }
         });
-        self.finished = true;
+        self.finish();
         Some(outcome)
     }
 }
@@ -296,6 +328,7 @@ impl<T, E, M> Drop for Task<T, E, M> {
         if !self.finished {
             self.cancel();
         }
+        self.shared.released.store(true, Ordering::Relaxed);
     }
 }
 
