@@ -54,15 +54,9 @@ struct App {
     trace: Trace,
     /// Open the bundled sample when no file is given (a web page that fetches `?file=` says no).
     sample_when_empty: bool,
-    /// In a browser: the window and egui, waiting for the graphics device.
-    #[cfg(target_arch = "wasm32")]
-    starting: Option<web::Starting>,
-    /// In a browser: a GIF being recorded from the canvas.
-    #[cfg(target_arch = "wasm32")]
-    recording: Option<web::Recording>,
-    /// In a browser: the viewer's canvas captures, done once the frame is drawn.
-    #[cfg(target_arch = "wasm32")]
-    canvas_effects: Vec<crate::app::Effect>,
+    /// What the platform keeps between frames (in a browser: the device on its way, the
+    /// canvas captures asked for, a GIF being recorded).
+    platform: platform::Platform,
 }
 
 /// The event loop and the viewer it drives, before it runs.
@@ -79,8 +73,7 @@ fn prepare(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) 
     });
     let quit_after_frames = std::env::var("SKELVIEW_QUIT_AFTER_FRAMES").ok().and_then(|v| v.parse().ok());
     let mut viewer = Viewer::new(options, waker);
-    #[cfg(not(target_arch = "wasm32"))]
-    viewer.set_host(Arc::new(crate::host::Desktop));
+    platform::set_host(&mut viewer);
     viewer.start_with(start);
     let app = App {
         proxy,
@@ -93,12 +86,7 @@ fn prepare(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) 
         dropped_since_frame: false,
         trace: Trace::from_env(),
         sample_when_empty: true,
-        #[cfg(target_arch = "wasm32")]
-        starting: None,
-        #[cfg(target_arch = "wasm32")]
-        recording: None,
-        #[cfg(target_arch = "wasm32")]
-        canvas_effects: Vec::new(),
+        platform: platform::Platform::default(),
     };
     Ok((event_loop, app))
 }
@@ -152,29 +140,7 @@ impl App {
                 let _ = p.send_event(Wake::Repaint);
             }
         });
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            let config = egui_wgpu::WgpuConfiguration {
-                wgpu_setup: egui_wgpu::WgpuSetup::from_display_handle(event_loop.owned_display_handle()),
-                ..Default::default()
-            };
-            let painter = pollster::block_on(painter(ctx.clone(), window.clone(), config))?;
-            self.started(window, ctx, painter);
-            if let Some(e) = self.error.take() {
-                return Err(e);
-            }
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            self.starting = Some(web::Starting::new(window, ctx, self.proxy.clone()));
-        }
-        Ok(())
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    fn window_attributes(&self) -> winit::window::WindowAttributes {
-        let (w, h) = self.viewer.settings.window_size;
-        Window::default_attributes().with_title("skelview").with_inner_size(winit::dpi::LogicalSize::new(w as f64, h as f64))
+        self.start_graphics(event_loop, window, ctx)
     }
 
     /// The graphics device is there: the window runs.
@@ -207,8 +173,7 @@ impl App {
         if let Some(line) = self.trace.reach(m, Instant::now()) {
             eprintln!("{line}");
         }
-        #[cfg(target_arch = "wasm32")]
-        web::milestone(m);
+        platform::milestone(m);
     }
 
     fn redraw(&mut self, event_loop: &ActiveEventLoop) {
@@ -217,14 +182,9 @@ impl App {
         let dt = started.duration_since(r.last_frame).as_secs_f64().min(0.25);
         r.last_frame = started;
         self.dropped_since_frame = false;
-        #[cfg(target_arch = "wasm32")]
-        {
-            web::take_inbox(&mut self.viewer);
-            if let Some(recording) = &self.recording {
-                recording.seek(&mut self.viewer);
-            }
-        }
+        self.before_update();
         self.viewer.update(dt);
+        let Some(r) = &mut self.running else { return };
         let input = r.egui_state.take_egui_input(&r.window);
         let viewer = &mut self.viewer;
         let gpu = &mut r.gpu;
@@ -232,13 +192,11 @@ impl App {
         // The window is the one consumer of the viewer's effects: a finished screenshot goes
         // to the clipboard now; in a browser, captures of the canvas wait until it is drawn.
         let mut to_clipboard = Vec::new();
+        let mut kept = Vec::new();
         for effect in viewer.take_effects() {
             match effect {
                 Effect::Clipboard(picture) => to_clipboard.push(picture),
-                #[cfg(target_arch = "wasm32")]
-                other => self.canvas_effects.push(other),
-                #[cfg(not(target_arch = "wasm32"))]
-                Effect::SaveViewport(_) | Effect::RecordRange(_) => {}
+                other => kept.push(other),
             }
         }
         let mut output = r.ctx.run_ui(input, |ui| {
@@ -269,8 +227,9 @@ impl App {
         if phase == Phase::Settled {
             r.frames += 1;
         }
+        kept.into_iter().for_each(|e| self.platform.keep(e));
         // A web page always reports its milestones (to the page, for its load-time figure).
-        if self.trace.enabled() || cfg!(target_arch = "wasm32") {
+        if self.trace.enabled() || platform::ALWAYS_TRACE {
             self.trace.frame(app_time, frame_time, phase);
             self.mark(Milestone::FirstFrame);
             if self.viewer.pose_shown() {
@@ -283,11 +242,7 @@ impl App {
                 self.mark(Milestone::Settled);
             }
         }
-        #[cfg(target_arch = "wasm32")]
-        {
-            self.capture_web();
-            web::publish(&self.viewer);
-        }
+        self.after_frame();
         let Some(r) = &mut self.running else { return };
         if self.quit_after_frames.is_some_and(|n| r.frames >= n) {
             println!("rendered {} frames after loading and checks, {:.1} ms/frame", r.frames, r.frame_ms);
@@ -316,17 +271,7 @@ impl ApplicationHandler<Wake> for App {
     }
 
     fn user_event(&mut self, _event_loop: &ActiveEventLoop, _event: Wake) {
-        #[cfg(target_arch = "wasm32")]
-        if let Some(ready) = self.starting.as_mut().and_then(web::Starting::take) {
-            self.starting = None;
-            match ready {
-                Ok((window, ctx, painter)) => self.started(window, ctx, painter),
-                Err(e) => self.error = Some(e),
-            }
-            if let Some(e) = &self.error {
-                web::show_fatal(&e.to_string());
-            }
-        }
+        self.on_wake();
         if let Some(r) = &self.running {
             r.window.request_redraw();
         }
@@ -384,7 +329,14 @@ impl ApplicationHandler<Wake> for App {
 
 mod error;
 pub use error::WindowError;
+// The one seam between the desktop and the browser: the same names on both sides.
+#[cfg(not(target_arch = "wasm32"))]
+mod desktop;
+#[cfg(not(target_arch = "wasm32"))]
+use desktop as platform;
 #[cfg(target_arch = "wasm32")]
 mod web;
+#[cfg(target_arch = "wasm32")]
+use web as platform;
 #[cfg(target_arch = "wasm32")]
 pub use web::run_web;

@@ -16,10 +16,10 @@ const CRATES: &[(&str, &[(&str, u32)])] = &[
     ("crates/skelview-scene/src", &[("clips", 0), ("draw", 0), ("comparison", 1), ("markers", 1), ("overlays", 1), ("compose", 2)]),
     ("crates/skelview-render/src", &[("gamma", 0), ("meshes", 0), ("renderer", 1), ("offscreen", 2)]),
     ("crates/skelview-video/src", &[("encode", 0), ("sequence", 1)]),
-    ("crates/skelview-viewer/src", &[("browser", 0), ("tasks", 1), ("app", 2)]),
+    ("crates/skelview-viewer/src", &[("browser", 0), ("platform", 1), ("tasks", 2), ("app", 3)]),
     // `app`, `tasks` and `browser` are the viewer crate's, re-exported: ranked here for the
     // paths that name them.
-    ("src", &[("browser", 0), ("tasks", 1), ("app", 2), ("ui", 3), ("host", 3), ("window", 4), ("cli", 4)]),
+    ("src", &[("browser", 0), ("platform", 1), ("tasks", 2), ("app", 3), ("ui", 4), ("host", 4), ("window", 5), ("cli", 5)]),
 ];
 
 fn rank(layers: &[(&str, u32)], module: &str) -> Option<u32> {

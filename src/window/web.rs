@@ -51,15 +51,78 @@ impl Starting {
     }
 }
 
+/// What the browser keeps between frames.
+#[derive(Default)]
+pub(super) struct Platform {
+    /// The window and egui, waiting for the graphics device.
+    starting: Option<Starting>,
+    /// A GIF being recorded from the canvas.
+    recording: Option<Recording>,
+    /// The viewer's canvas captures, done once the frame is drawn.
+    canvas_effects: Vec<Effect>,
+}
+
+impl Platform {
+    /// Keeps a capture of the canvas for when the frame is drawn.
+    pub(super) fn keep(&mut self, effect: Effect) {
+        self.canvas_effects.push(effect);
+    }
+}
+
+/// A web page always reports its milestones (to the page, for its load-time figure).
+pub(super) const ALWAYS_TRACE: bool = true;
+
+/// The page's host ([`crate::app::Page`]) is the viewer's default in this build.
+pub(super) fn set_host(_: &mut Viewer) {}
+
 impl App {
+    /// Asks the browser for a device on `window`'s canvas; the loop goes on meanwhile.
+    pub(super) fn start_graphics(
+        &mut self,
+        _: &winit::event_loop::ActiveEventLoop,
+        window: Arc<Window>,
+        ctx: egui::Context,
+    ) -> Result<(), super::WindowError> {
+        self.platform.starting = Some(Starting::new(window, ctx, self.proxy.clone()));
+        Ok(())
+    }
+
+    /// Takes what the page handed in, and moves a GIF being recorded to its next frame.
+    pub(super) fn before_update(&mut self) {
+        take_inbox(&mut self.viewer);
+        if let Some(recording) = &self.platform.recording {
+            recording.seek(&mut self.viewer);
+        }
+    }
+
+    /// Captures what was asked of the drawn canvas and tells the page the viewer's state.
+    pub(super) fn after_frame(&mut self) {
+        self.capture_web();
+        publish(&self.viewer);
+    }
+
+    /// The graphics device may have arrived.
+    pub(super) fn on_wake(&mut self) {
+        if let Some(ready) = self.platform.starting.as_mut().and_then(Starting::take) {
+            self.platform.starting = None;
+            match ready {
+                Ok((window, ctx, painter)) => self.started(window, ctx, painter),
+                Err(e) => self.error = Some(e),
+            }
+            if let Some(e) = &self.error {
+                show_fatal(&e.to_string());
+            }
+        }
+    }
+
     /// After a frame is drawn (in the same turn, while the canvas still holds it): the
     /// screenshot asked for, and the next frame of a GIF being recorded.
-    pub(super) fn capture_web(&mut self) {
+    fn capture_web(&mut self) {
         let Some(window) = self.running.as_ref().map(|r| r.window.clone()) else { return };
         // What the page did is told to the viewer as commands, applied at its next update.
         let viewer = &mut self.viewer;
         let failed = |e: PageError| Command::ShowError(ExportFailure::Page(e).into());
-        let effects = std::mem::take(&mut self.canvas_effects);
+        let effects = std::mem::take(&mut self.platform.canvas_effects);
         for effect in &effects {
             if let Effect::SaveViewport(name) = effect {
                 let done = match save_viewport(&window, viewer, name) {
@@ -69,30 +132,30 @@ impl App {
                 viewer.send(done);
             }
         }
-        if let Some(recording) = &mut self.recording {
+        if let Some(recording) = &mut self.platform.recording {
             match recording.capture(&window, viewer) {
                 Ok(false) => viewer.send(Command::Notify(recording.progress())),
-                Ok(true) => match self.recording.take().map(Recording::finish) {
+                Ok(true) => match self.platform.recording.take().map(Recording::finish) {
                     Some(Ok(notice)) => viewer.send(Command::Notify(notice)),
                     Some(Err(e)) => viewer.send(failed(e)),
                     None => {}
                 },
                 Err(e) => {
-                    self.recording = None;
+                    self.platform.recording = None;
                     viewer.send(failed(e));
                 }
             }
         }
         for effect in effects {
             if let Effect::RecordRange(capture) = effect {
-                match (&self.recording, Recording::start(capture, viewer.view.viewport_px)) {
+                match (&self.platform.recording, Recording::start(capture, viewer.view.viewport_px)) {
                     (Some(_), _) => viewer.send(failed(PageError::new("a GIF is already being recorded"))),
-                    (None, Ok(recording)) => self.recording = Some(recording),
+                    (None, Ok(recording)) => self.platform.recording = Some(recording),
                     (None, Err(e)) => viewer.send(failed(e)),
                 }
             }
         }
-        if self.recording.is_some() {
+        if self.platform.recording.is_some() {
             window.request_redraw();
         }
     }

@@ -8,9 +8,11 @@
 //! tests without a window, a GPU or a dialog service, as helix-view builds without a
 //! terminal.
 //!
-//! Layers, bottom to top: `browser` ← `tasks` ← `app`.
+//! Layers, bottom to top: `browser` ← `platform` ← `tasks` ← `app`. What differs in a
+//! browser tab is gathered in `platform` (and the page itself in `browser`).
 
 pub mod app;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
+pub mod platform;
 pub mod tasks;

@@ -26,6 +26,15 @@ pub enum Dialog {
     NameMap,
 }
 
+/// The host a viewer starts with: the page in a browser; elsewhere none (the program around
+/// the viewer sets its own, or dialogs and pictures are refused with a message).
+pub(super) fn default_host() -> std::sync::Arc<dyn super::Host> {
+    #[cfg(target_arch = "wasm32")]
+    return std::sync::Arc::new(Page);
+    #[cfg(not(target_arch = "wasm32"))]
+    return std::sync::Arc::new(super::NoHost);
+}
+
 /// The browser page as the viewer's host: Open and Add click the page's file input (its
 /// files arrive through the page's inbox); a save "dialog" names the download; what needs a
 /// folder or a file read from disk is not offered, nor are pictures made off screen (a

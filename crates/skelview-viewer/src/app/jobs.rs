@@ -15,8 +15,6 @@ use skelview_core::formats::LoadError;
 use skelview_core::formats::mnm::NameMap;
 use skelview_scene::{FrameSpec, OrbitCamera, Scene};
 
-#[cfg(not(target_arch = "wasm32"))]
-use super::host::NoHost;
 use super::host::{Host, PictureError, Shot, ShotOutput};
 use super::{AppError, Command};
 use crate::tasks::{Priority, Progress, Shown, Task, TaskError, Tasks};
@@ -68,11 +66,7 @@ pub struct Jobs {
 
 impl Default for Jobs {
     fn default() -> Self {
-        #[cfg(target_arch = "wasm32")]
-        let host: Arc<dyn Host> = Arc::new(super::dialogs::Page);
-        #[cfg(not(target_arch = "wasm32"))]
-        let host: Arc<dyn Host> = Arc::new(NoHost);
-        Self { host, export: None, name_map: None, dialog: None, picture: None, answered: Vec::new() }
+        Self { host: super::dialogs::default_host(), export: None, name_map: None, dialog: None, picture: None, answered: Vec::new() }
     }
 }
 
@@ -84,24 +78,10 @@ fn no_thread(what: &'static str) -> impl FnOnce(std::io::Error) -> AppError {
 /// Pictures and videos render on a device of their own, which a browser hands out only
 /// asynchronously: the browser build does not offer them (its menus hide them).
 fn no_renderer_here() -> Result<(), AppError> {
-    if cfg!(target_arch = "wasm32") {
+    if crate::platform::IN_BROWSER {
         return Err(super::ExportFailure::NotInBrowser.into());
     }
     Ok(())
-}
-
-/// Writes an export: atomically to `path` on the desktop; in a browser, into memory and then
-/// offered as a download named as `path`'s file name.
-fn write_out(path: &std::path::Path, write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> std::io::Result<()> {
-    #[cfg(not(target_arch = "wasm32"))]
-    return skelview_core::export::write_atomically(path, write);
-    #[cfg(target_arch = "wasm32")]
-    {
-        let mut bytes = Vec::new();
-        write(&mut bytes)?;
-        let name = path.file_name().map_or("skelview-export".into(), |n| n.to_string_lossy());
-        crate::browser::download(&name, &bytes, "text/csv").map_err(std::io::Error::other)
-    }
 }
 
 /// Progress as the renderers and writers report it, cancel as they expect it.
@@ -119,13 +99,9 @@ impl Jobs {
     pub fn dialog(&mut self, dialog: super::dialogs::Dialog, tasks: &Tasks) -> Result<(), AppError> {
         // In a browser the picker must open now, within the click's user activation (a task
         // could wait behind a long load); its files arrive through the page.
-        #[cfg(target_arch = "wasm32")]
-        {
-            let _ = tasks;
+        if crate::platform::IN_BROWSER {
             self.answered.extend(self.host.ask(dialog));
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        if self.dialog.is_none() {
+        } else if self.dialog.is_none() {
             let host = self.host.clone();
             let task = tasks.spawn("dialog", "file dialog", Priority::Normal, Shown::Upkeep, move |_| Ok(host.ask(dialog)));
             self.dialog = Some(task.map_err(no_thread("dialog"))?);
@@ -138,7 +114,7 @@ impl Jobs {
         self.start("Exporting positions", tasks, move |p| {
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
             let mut progress = counts(p);
-            write_out(&path, |out| {
+            crate::platform::write_out(&path, |out| {
                 writeln!(out, "joint,frame,x,y,z")?;
                 skelview_core::export::positions::write_csv(&m, &frames, false, false, out, &mut |k, n| progress(k, n))
             })
@@ -157,8 +133,10 @@ impl Jobs {
     ) -> Result<(), AppError> {
         self.start("Exporting measurements", tasks, move |_| {
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
-            write_out(&path, |out| skelview_core::export::measures::write_measures(&m, &curves.measures, &frames, &curves.values, out))
-                .map_err(|source| ExportError::Write { path: path.clone(), source })?;
+            crate::platform::write_out(&path, |out| {
+                skelview_core::export::measures::write_measures(&m, &curves.measures, &frames, &curves.values, out)
+            })
+            .map_err(|source| ExportError::Write { path: path.clone(), source })?;
             Ok(format!("wrote {} ({} frames)", path.display(), frames.len()))
         })
     }

@@ -143,7 +143,7 @@ impl Viewer {
     /// A viewer with nothing loaded and the saved settings; `waker` requests a repaint from
     /// any thread.
     pub fn new(options: LoadOptions, waker: Waker) -> Self {
-        let dir = settings::config_dir();
+        let dir = crate::platform::config_dir();
         let (saved, warnings) = dir.as_deref().map(Settings::load).unwrap_or_default();
         let tasks = Tasks::new(waker);
         let store = SettingsStore::new(dir, tasks.clone());

@@ -164,22 +164,6 @@ fn parse_up(s: &str) -> Option<UpAxis> {
 /// The BVH position rule's key, for settings written before format options had keys.
 const LEGACY_RULE_KEY: &str = "bvh.positions";
 
-/// `$XDG_CONFIG_HOME/skelview` on Linux (the platform's config folder elsewhere).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn config_dir() -> Option<PathBuf> {
-    // `directories` ignores an empty or relative XDG_CONFIG_HOME, as the XDG spec asks.
-    directories::ProjectDirs::from("", "", "skelview").map(|d| d.config_dir().to_owned())
-}
-
-/// In a browser the settings live in local storage, under [`WEB_KEY`]; this stands for it.
-#[cfg(target_arch = "wasm32")]
-pub fn config_dir() -> Option<PathBuf> {
-    Some(PathBuf::from("the browser's local storage"))
-}
-
-/// The local-storage key of the browser build's settings (the same TOML text as on disk).
-pub const WEB_KEY: &str = "skelview.settings.toml";
-
 /// Name of the settings file in the config folder.
 pub const FILE_NAME: &str = "settings.toml";
 
@@ -188,8 +172,7 @@ impl Settings {
     /// earlier versions; defaults for anything missing. Returns the settings and a warning
     /// for every entry that was skipped.
     pub fn load(dir: &Path) -> (Self, Vec<String>) {
-        #[cfg(target_arch = "wasm32")]
-        if let Some(text) = crate::browser::stored(WEB_KEY) {
+        if let Some(text) = crate::platform::stored_settings() {
             let (s, warnings) = Self::from_toml(&text);
             return (s, warnings.into_iter().map(|w| format!("{}: {w}", dir.display())).collect());
         }
@@ -220,19 +203,10 @@ impl Settings {
         }
     }
 
-    /// Writes `dir/settings.toml` atomically (creating the folder).
+    /// Writes `dir/settings.toml` atomically (creating the folder); in a browser, into local
+    /// storage.
     pub fn save(&self, dir: &Path) -> std::io::Result<()> {
-        #[cfg(target_arch = "wasm32")]
-        {
-            let _ = dir;
-            crate::browser::store(WEB_KEY, &self.to_toml()).map_err(std::io::Error::other)
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            std::fs::create_dir_all(dir)?;
-            let text = self.to_toml();
-            skelview_core::export::write_atomically(&dir.join(FILE_NAME), |out| out.write_all(text.as_bytes()))
-        }
+        crate::platform::store_settings(dir, FILE_NAME, &self.to_toml())
     }
 
     /// The TOML text.

@@ -67,14 +67,6 @@ impl LoadObserver for Reporter<'_> {
 /// options) apply.
 pub type OptionsFor = Box<dyn Fn(Option<&Path>) -> LoadOptions + Send>;
 
-/// Parsing over rayon's pool where there are threads; in a browser tab on the one thread.
-fn parallel() -> &'static dyn skelview_core::formats::Parallel {
-    #[cfg(not(target_arch = "wasm32"))]
-    return &skelview_core::formats::Rayon;
-    #[cfg(target_arch = "wasm32")]
-    return &skelview_core::formats::Sequential;
-}
-
 /// What the loader is given.
 enum Work {
     Requests(Vec<LoadRequest>),
@@ -132,7 +124,7 @@ fn spawn(work: Work, options: OptionsFor, tasks: &Tasks, shown: Shown) -> std::i
                     let key = request.file_path().map(file_key);
                     let _ = progress.report(0, 0);
                     let options = options(key.as_deref());
-                    match formats::load(&request, &options, parallel(), &mut Reporter(progress)) {
+                    match formats::load(&request, &options, crate::platform::parallel(), &mut Reporter(progress)) {
                         Ok(motion) => {
                             let companions = request.format.companions(&motion);
                             LoadEvent::Done(Box::new(Loaded { motion, key, companions, read_with: options.format }))

@@ -7,6 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError};
 
+use crate::platform::{self, MessageSender, message_channel};
+
 use thiserror::Error;
 
 /// Wakes a UI thread from another thread (a repaint request).
@@ -41,22 +43,6 @@ impl<E> From<E> for TaskError<E> {
     fn from(e: E) -> Self {
         Self::Failed(e)
     }
-}
-
-/// Where a task's messages go.
-#[cfg(not(target_arch = "wasm32"))]
-type MessageSender<M> = std::sync::mpsc::SyncSender<M>;
-#[cfg(target_arch = "wasm32")]
-type MessageSender<M> = std::sync::mpsc::Sender<M>;
-
-/// A few messages may wait for the handle: enough for a loader's preview and progress to
-/// overlap the UI's frame, few enough that memory stays bounded. In a browser the work and
-/// the UI share one thread, so a full channel would wait forever: there it is unbounded.
-fn message_channel<M>() -> (MessageSender<M>, Receiver<M>) {
-    #[cfg(not(target_arch = "wasm32"))]
-    return std::sync::mpsc::sync_channel(8);
-    #[cfg(target_arch = "wasm32")]
-    return std::sync::mpsc::channel();
 }
 
 /// How a task's thread is scheduled.
@@ -119,8 +105,7 @@ impl<M> Progress<M> {
             (self.waker)();
         }
         // In a browser tab: let it draw a frame now and then (the work shares its thread).
-        #[cfg(target_arch = "wasm32")]
-        crate::browser::yield_now();
+        platform::yield_now();
         if self.cancelled() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     }
 
@@ -142,8 +127,7 @@ impl<M> Progress<M> {
             self.shared.cancel.store(true, Ordering::Relaxed);
         }
         (self.waker)();
-        #[cfg(target_arch = "wasm32")]
-        crate::browser::yield_now();
+        platform::yield_now();
         if self.cancelled() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     }
 }
@@ -196,12 +180,7 @@ impl<T: Send + 'static, E: Send + 'static, M: Send + 'static> Task<T, E, M> {
             let _ = result_tx.send(outcome);
             (progress.waker)();
         };
-        #[cfg(not(target_arch = "wasm32"))]
-        std::thread::Builder::new().name(format!("skelview-{thread}")).spawn(run)?;
-        // A browser tab has one thread: the work runs between frames, after the page has
-        // shown what was asked before it (the task's label, its progress bar).
-        #[cfg(target_arch = "wasm32")]
-        crate::browser::spawn_task(run);
+        platform::run_task(thread, run)?;
         Ok(Self { id: TaskId::next(), thread, label: label.into(), shared, messages, result, outcome: None, finished: false })
     }
 }
