@@ -1,5 +1,5 @@
-//! Build script of the application and of skelview-core (which names this file in its
-//! manifest): when the test corpus (`../shared/corpus` beside the workspace) is missing and
+//! Build script of the application and of skelview-core and skelview-viewer (which name this
+//! file in their manifests): when the test corpus (`../shared/corpus` beside the workspace) is missing and
 //! this is not CI, sets `cfg(no_corpus)`, so that the corpus tests are reported as ignored,
 //! with the reason, instead of passing without having run. Under `CI=true` they run and fail.
 

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use skelview::tasks::{LoadEvent, LoadTask, Shown, TaskEvent, Tasks, spawn_load, spawn_open};
 use skelview_core::formats::{self, LoadObserver, LoadOptions, LoadRequest, Sequential, Source};
+use skelview_viewer::tasks::{LoadEvent, LoadTask, Shown, TaskEvent, Tasks, spawn_load, spawn_open};
 
 fn sample() -> LoadRequest {
     LoadRequest::single(
@@ -72,12 +72,12 @@ fn a_load_can_be_cancelled() {
     assert_eq!(e.to_string(), "sample.bvh: loading cancelled");
 }
 
-mod common;
+use skelview_test_support as support;
 
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
 fn paths_are_grouped_and_loaded_on_the_loader_thread_one_after_another() {
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = support::corpus() else { return };
     let dir = corpus.join("asfamc");
     let dir_bvh = corpus.join("bvh");
     let run = |paths: Vec<std::path::PathBuf>| {
