@@ -4,10 +4,11 @@
 //!
 //! Data flows one way: file bytes → [`formats`] → [`core::Motion`] (skeleton + clip) →
 //! [`core::Sampler`] (local → global pose at a time). Beside the sampler sit the capture
-//! checks ([`qa`]), the comparison of two clips ([`compare`]) and the writers ([`export`]).
+//! checks ([`qa`]), the comparison of two clips ([`compare`]), the writers ([`export`]) and
+//! the edits that fix what the checks find ([`edit`]).
 //!
 //! Layers, bottom to top; a module imports only from layers below it (a test enforces it):
-//! `par`, `core` ← `export` ← `formats` ← `compare`, `qa`.
+//! `par`, `core` ← `export` ← `formats` ← `compare`, `qa` ← `edit`.
 //!
 //! Feature `parallel` (default) spreads work over rayon's pool; without it every function
 //! runs on the calling thread and gives the same results.
@@ -15,6 +16,7 @@
 
 pub mod compare;
 pub mod core;
+pub mod edit;
 pub mod export;
 pub mod formats;
 pub mod par;

@@ -1,5 +1,5 @@
 //! A Python with the test-only packages (ezc3d, c3d, numpy, maturin, pytest, mypy, Ray Data,
-//! pybvh, bvhio), for tests that compare with a second reader, the Python package's tests and
+//! pybvh, bvhio, SciPy), for tests that compare with a second reader, the Python package's tests and
 //! the Python benchmark: `SKELVIEW_TEST_PYTHON` when set, else a virtual environment made once under
 //! the target directory (`python3 -m venv`, packages from PyPI at pinned versions).
 
@@ -8,7 +8,7 @@ use std::process::Command;
 
 /// The packages the tests import (second readers, the Python package's build and tests),
 /// pinned.
-pub const PACKAGES: [&str; 9] = [
+pub const PACKAGES: [&str; 10] = [
     "ezc3d==1.7.2",
     "c3d==0.6.0",
     "numpy==2.4.6",
@@ -18,6 +18,7 @@ pub const PACKAGES: [&str; 9] = [
     "ray[data]==2.60.0",
     "pybvh==0.9.0",
     "bvhio==1.5.4",
+    "scipy==1.16.3",
 ];
 
 /// The Python to run reference scripts with, or `None` (with a note) outside CI when it

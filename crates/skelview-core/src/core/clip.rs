@@ -21,6 +21,7 @@ pub struct Clip {
     num_frames: usize,
     values: Vec<f32>,
     missing: Vec<MissingRun>,
+    filled: Vec<MissingRun>,
 }
 
 /// Frames `first..=last` of one channel that the file left missing (NaN, Inf: tracking lost).
@@ -43,7 +44,7 @@ impl Clip {
     /// When the buffer length does not match; loaders check counts before building a clip.
     pub fn new(frame_time_secs: f64, channels_per_frame: usize, num_frames: usize, values: Vec<f32>) -> Self {
         assert_eq!(values.len(), channels_per_frame * num_frames, "clip buffer size");
-        Self { frame_time_secs, channels_per_frame, num_frames, values, missing: Vec::new() }
+        Self { frame_time_secs, channels_per_frame, num_frames, values, missing: Vec::new(), filled: Vec::new() }
     }
 
     /// Replaces every non-finite value by the channel's last finite value (its next one before
@@ -96,6 +97,43 @@ impl Clip {
     /// True when `channel` of `frame` was missing in the file (its value is held).
     pub fn is_missing(&self, frame: usize, channel: usize) -> bool {
         self.missing.iter().any(|r| r.channel as usize == channel && (r.first as usize..=r.last as usize).contains(&frame))
+    }
+
+    /// The runs of values an edit filled in (gap filling): real values, but not measured.
+    pub fn filled(&self) -> &[MissingRun] {
+        &self.filled
+    }
+
+    /// True when `channel` of `frame` was filled in by an edit.
+    pub fn is_filled(&self, frame: usize, channel: usize) -> bool {
+        self.filled.iter().any(|r| r.channel as usize == channel && (r.first as usize..=r.last as usize).contains(&frame))
+    }
+
+    /// Marks the values where `mask` (one flag per value, frame by frame) holds as filled in.
+    pub fn mark_filled(&mut self, mask: &[bool]) {
+        let cpf = self.channels_per_frame;
+        self.filled.clear();
+        if cpf == 0 {
+            return;
+        }
+        let mut open: Vec<Option<u32>> = vec![None; cpf];
+        for (i, &on) in mask.iter().enumerate().take(self.values.len()) {
+            let (f, c) = ((i / cpf) as u32, i % cpf);
+            match (on, open[c]) {
+                (true, None) => open[c] = Some(f),
+                (false, Some(first)) => {
+                    self.filled.push(MissingRun { channel: c as u32, first, last: f - 1 });
+                    open[c] = None;
+                }
+                _ => {}
+            }
+        }
+        for (c, first) in open.into_iter().enumerate() {
+            if let Some(first) = first {
+                self.filled.push(MissingRun { channel: c as u32, first, last: self.num_frames as u32 - 1 });
+            }
+        }
+        self.filled.sort_by_key(|r| (r.first, r.channel));
     }
 
     /// Number of values the file left missing.

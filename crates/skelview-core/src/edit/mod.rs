@@ -1,0 +1,374 @@
+//! Edits as data: an [`Op`] is an operation with its parameters, a [`Recipe`] a list of them
+//! (saved as TOML), and [`apply`] gives a new motion from a recipe and a source motion, which
+//! it leaves untouched. The viewer, `skelview edit`, Python and the browser all run this.
+//!
+//! Inside, a motion is worked on as one row of channel values per frame, NaN where a value is
+//! missing (a capture's gaps, a skeleton clip's missing samples), with a mask of the values a
+//! fill made up; a capture's markers are its joints' translation channels, so a fill or a
+//! filter on a joint is the same code on both. At the end the clip is built again (what is
+//! still missing held and marked, what was filled marked) and a capture's marker positions and
+//! residuals are written back (residual 0 for a filled sample, −1 for a gap).
+
+pub mod butterworth;
+pub mod fill;
+mod ops;
+mod range;
+pub mod rotations;
+mod timing;
+
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::core::capture::Capture;
+use crate::core::select::NoJoint;
+use crate::core::{Clip, Motion};
+pub use butterworth::{Filter, FilterError};
+pub use fill::FillMethod;
+pub use range::{At, FrameRange, RangeError};
+
+/// One operation and its parameters. Those that take `joints` apply to the joints (or
+/// markers) named, all when none; those that take `range` to that range of frames, all when
+/// none.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Op {
+    /// Fills gaps (missing samples) no longer than `max_gap` frames.
+    FillGaps {
+        /// How.
+        method: FillMethod,
+        /// The longest gap to fill, in frames; half a second of frames when not given.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_gap: Option<usize>,
+        /// Donor markers for `rigid` and `pattern` (chosen by how steadily they keep their
+        /// distance when none are named).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        donors: Vec<String>,
+        /// Joints or markers to fill.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        joints: Vec<String>,
+        /// Frames to fill in.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        range: Option<FrameRange>,
+    },
+    /// A zero-lag Butterworth low-pass (forward and backward) over each run of valid samples.
+    Filter {
+        /// Cutoff frequency, Hz.
+        cutoff_hz: f64,
+        /// Filter order (4 when not given).
+        #[serde(default = "default_order")]
+        order: usize,
+        /// Joints or markers to filter.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        joints: Vec<String>,
+        /// Frames to filter.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        range: Option<FrameRange>,
+    },
+    /// Replaces the samples the capture checks call pops (jumps, for markers) from their
+    /// neighbours.
+    Despike {
+        /// Joints or markers.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        joints: Vec<String>,
+        /// Frames.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        range: Option<FrameRange>,
+    },
+    /// Makes every Euler channel continuous (no ±360° steps; the equivalent triple where it is
+    /// closer) and quaternions hemisphere-continuous. The pose does not move.
+    Unroll {
+        /// Joints.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        joints: Vec<String>,
+    },
+    /// Keeps only a range of frames.
+    Trim {
+        /// The frames kept (inclusive).
+        range: FrameRange,
+    },
+    /// Resamples to another frame rate (translations lerped, rotations slerped).
+    Resample {
+        /// Frames per second.
+        fps: f64,
+    },
+    /// Blends the end into the start over `frames` frames, so that the last frame leads into
+    /// the first without a jump (same frame count). The root's horizontal travel is kept.
+    Loop {
+        /// Frames of the blend.
+        frames: usize,
+    },
+    /// Moves the clip up or down so that its lowest point over all frames is at height 0.
+    Ground,
+    /// Scales lengths (offsets, translations, marker positions).
+    Scale {
+        /// The factor.
+        factor: f64,
+    },
+    /// Renames a joint or marker.
+    Rename {
+        /// The name it has.
+        from: String,
+        /// The name it gets.
+        to: String,
+    },
+    /// Removes a joint and every joint below it (fingers, helper bones), or a marker.
+    RemoveJoint {
+        /// Its name.
+        name: String,
+    },
+    /// Adds an event to a capture.
+    AddEvent {
+        /// Label (`Foot Strike`).
+        label: String,
+        /// `Left`, `Right` or `General`.
+        context: String,
+        /// Seconds on the capture's clock (as `info` lists events).
+        time_secs: f64,
+    },
+    /// Removes a capture's event.
+    RemoveEvent {
+        /// Its label.
+        label: String,
+        /// Its time (the event nearest it, within half a frame).
+        time_secs: f64,
+    },
+}
+
+fn default_order() -> usize {
+    4
+}
+
+impl Op {
+    /// The operation's name as a recipe and the command line write it (`fill_gaps`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::FillGaps { .. } => "fill_gaps",
+            Self::Filter { .. } => "filter",
+            Self::Despike { .. } => "despike",
+            Self::Unroll { .. } => "unroll",
+            Self::Trim { .. } => "trim",
+            Self::Resample { .. } => "resample",
+            Self::Loop { .. } => "loop",
+            Self::Ground => "ground",
+            Self::Scale { .. } => "scale",
+            Self::Rename { .. } => "rename",
+            Self::RemoveJoint { .. } => "remove_joint",
+            Self::AddEvent { .. } => "add_event",
+            Self::RemoveEvent { .. } => "remove_event",
+        }
+    }
+}
+
+/// One step of a recipe: an operation, which may be switched off.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// What it does.
+    pub op: Op,
+    /// Off: kept in the recipe, not applied.
+    pub enabled: bool,
+}
+
+/// Operations applied in order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Recipe {
+    /// The steps.
+    pub steps: Vec<Step>,
+}
+
+/// A recipe that cannot be read.
+#[derive(Debug, Error)]
+pub enum RecipeError {
+    /// Not TOML, or a step with an unknown operation or key, or a bad value.
+    #[error("{0}")]
+    Toml(String),
+}
+
+/// The TOML form: `[[step]]` tables with `op = "…"`, the parameters, and `enabled = false`
+/// for a step switched off.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecipeFile {
+    #[serde(default)]
+    step: Vec<toml::Table>,
+}
+
+impl Recipe {
+    /// The recipe of these operations, all on.
+    pub fn of(ops: impl IntoIterator<Item = Op>) -> Self {
+        Self { steps: ops.into_iter().map(|op| Step { op, enabled: true }).collect() }
+    }
+
+    /// Reads a recipe from its TOML text.
+    pub fn from_toml(text: &str) -> Result<Self, RecipeError> {
+        let file: RecipeFile = toml::from_str(text).map_err(|e| RecipeError::Toml(e.to_string()))?;
+        let mut steps = Vec::new();
+        for (k, mut table) in file.step.into_iter().enumerate() {
+            let enabled = match table.remove("enabled") {
+                None => true,
+                Some(toml::Value::Boolean(b)) => b,
+                Some(v) => return Err(RecipeError::Toml(format!("step {}: enabled = {v}: expected true or false", k + 1))),
+            };
+            let op =
+                Op::deserialize(toml::Value::Table(table)).map_err(|e| RecipeError::Toml(format!("step {}: {}", k + 1, e.message())))?;
+            steps.push(Step { op, enabled });
+        }
+        Ok(Self { steps })
+    }
+
+    /// The recipe as TOML text.
+    pub fn to_toml(&self) -> String {
+        let step = self
+            .steps
+            .iter()
+            .map(|s| {
+                let mut t = match toml::Value::try_from(&s.op) {
+                    Ok(toml::Value::Table(t)) => t,
+                    _ => toml::Table::new(),
+                };
+                if !s.enabled {
+                    t.insert("enabled".into(), toml::Value::Boolean(false));
+                }
+                t
+            })
+            .collect();
+        toml::to_string(&RecipeFile { step }).unwrap_or_default()
+    }
+
+    /// The steps that are on.
+    pub fn enabled(&self) -> impl Iterator<Item = &Op> {
+        self.steps.iter().filter(|s| s.enabled).map(|s| &s.op)
+    }
+}
+
+impl FromStr for Recipe {
+    type Err = RecipeError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::from_toml(s)
+    }
+}
+
+/// Why a recipe could not be applied. The source is never changed.
+#[derive(Debug, Error)]
+pub enum EditError {
+    /// A joint or marker the step names is not in the clip.
+    #[error("step {step} ({op}): {source}")]
+    NoJoint {
+        /// 1-based step.
+        step: usize,
+        /// Its operation.
+        op: &'static str,
+        /// The name and the closest ones.
+        source: NoJoint,
+    },
+    /// A frame range outside the clip, or reversed.
+    #[error("step {step} ({op}): {source}")]
+    Range {
+        /// 1-based step.
+        step: usize,
+        /// Its operation.
+        op: &'static str,
+        /// What is wrong with it.
+        source: RangeError,
+    },
+    /// A filter that cannot be made.
+    #[error("step {step} (filter): {source}")]
+    Filter {
+        /// 1-based step.
+        step: usize,
+        /// Why.
+        source: FilterError,
+    },
+    /// A parameter out of its range.
+    #[error("step {step} ({op}): {message}")]
+    Parameter {
+        /// 1-based step.
+        step: usize,
+        /// Its operation.
+        op: &'static str,
+        /// The parameter and what it should be.
+        message: String,
+    },
+    /// The work was cancelled.
+    #[error("cancelled")]
+    Cancelled,
+}
+
+/// A recipe applied: the new motion and what each step did.
+#[derive(Clone, Debug)]
+pub struct Edited {
+    /// The result.
+    pub motion: Motion,
+    /// One line per step: what it changed and what it left (gaps too long, short runs).
+    pub notes: Vec<String>,
+}
+
+/// The motion being edited.
+pub(crate) struct Work {
+    pub motion: Motion,
+    /// `frames × channels`, NaN where missing.
+    pub values: Vec<f32>,
+    /// Values a fill made up.
+    pub filled: Vec<bool>,
+    pub frames: usize,
+    pub frame_time_secs: f64,
+    pub capture: Option<Capture>,
+}
+
+impl Work {
+    fn of(m: &Motion) -> Self {
+        let (frames, cpf) = (m.clip.num_frames(), m.clip.channels_per_frame());
+        let mut values = m.clip.values().to_vec();
+        for r in m.clip.missing() {
+            for f in r.first as usize..=r.last as usize {
+                values[f * cpf + r.channel as usize] = f32::NAN;
+            }
+        }
+        let mut filled = vec![false; values.len()];
+        for r in m.clip.filled() {
+            for f in r.first as usize..=r.last as usize {
+                filled[f * cpf + r.channel as usize] = true;
+            }
+        }
+        let capture = m.capture.as_deref().cloned();
+        Self { motion: m.clone(), values, filled, frames, frame_time_secs: m.clip.frame_time_secs, capture }
+    }
+
+    pub fn cpf(&self) -> usize {
+        self.motion.skeleton.channels_per_frame()
+    }
+
+    pub fn fps(&self) -> f64 {
+        if self.frame_time_secs > 0.0 { 1.0 / self.frame_time_secs } else { 0.0 }
+    }
+
+    fn finish(mut self) -> Motion {
+        let cpf = self.cpf();
+        if let Some(mut c) = self.capture.take() {
+            ops::write_markers(&mut c, &self.values, &self.filled, cpf);
+            self.motion.capture = Some(std::sync::Arc::new(c));
+        }
+        let mut clip = Clip::new(self.frame_time_secs, cpf, self.frames, self.values);
+        clip.hold_missing();
+        clip.mark_filled(&self.filled);
+        self.motion.clip = clip;
+        self.motion
+    }
+}
+
+/// Applies the steps of `recipe` that are on to `source`, in order; `keep_going(fraction)`
+/// reports progress and returns false to cancel.
+pub fn apply(source: &Motion, recipe: &Recipe, keep_going: &(dyn Fn(f32) -> bool + Sync)) -> Result<Edited, EditError> {
+    let mut work = Work::of(source);
+    let mut notes = Vec::new();
+    let steps: Vec<&Op> = recipe.enabled().collect();
+    for (k, op) in steps.iter().enumerate() {
+        if !keep_going(k as f32 / steps.len().max(1) as f32) {
+            return Err(EditError::Cancelled);
+        }
+        let note = ops::apply_op(&mut work, op, k + 1)?;
+        notes.push(format!("{}: {note}", op.name()));
+    }
+    Ok(Edited { motion: work.finish(), notes })
+}

