@@ -203,6 +203,10 @@ enum Sub {
         #[arg(long)]
         print_thresholds: bool,
     },
+    /// Fix what the checks find: apply operations (gap filling, filtering, despiking, unrolling,
+    /// trimming, resampling, looping, grounding, renaming, events) in the order given, and write
+    /// the result through the writers' table; over folders in parallel.
+    Edit(Box<super::edit_args::EditArgs>),
     /// Write a loaded motion in the format OUTPUT's extension names: INPUT... OUTPUT
     /// (`skelview formats` lists the writers).
     Convert {
@@ -365,6 +369,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
             }
             Command::Convert { inputs: files, output, options: WriteOptions { bvh: BvhWriteOptions { order } } }
         }
+        Some(Sub::Edit(a)) => super::edit::command(&a, matches.subcommand_matches("edit")).map_err(|e| usage(e.to_string()))?,
         Some(Sub::Thumbnail { mut files, size }) => {
             let output = files.pop().unwrap_or_default();
             if !has_ext(&output, "png") {

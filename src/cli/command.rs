@@ -108,6 +108,8 @@ pub enum Command {
         /// Print the thresholds instead.
         print_thresholds: bool,
     },
+    /// Apply edits and write the result.
+    Edit(super::edit::EditCommand),
     /// Write a motion as BVH.
     Convert {
         /// Input files (one motion).

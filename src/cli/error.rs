@@ -23,6 +23,27 @@ pub enum ArgError {
     /// A format option no format has, or a value it refuses.
     #[error(transparent)]
     FormatOption(#[from] skelview_core::formats::OptionError),
+    /// An option's value not of its shape.
+    #[error("{option} '{given}': expected {expected}")]
+    Option {
+        /// The option.
+        option: &'static str,
+        /// What was given.
+        given: String,
+        /// Its shape, with an example.
+        expected: &'static str,
+    },
+    /// A `--trim` range that cannot be read.
+    #[error("--trim {0}")]
+    Trim(#[from] skelview_core::edit::RangeError),
+    /// `edit` without an operation.
+    #[error(
+        "edit needs at least one operation (--fill-gaps, --filter, --despike, --unroll, --trim, --resample, --loop, --ground, --scale, --rename, --remove-joint, --add-event, --remove-event, --recipe)"
+    )]
+    NoOperation,
+    /// `edit` with nowhere to write.
+    #[error("edit writes --out OUTPUT (or only a recipe, with --save-recipe FILE.toml)")]
+    NoOutput,
 }
 
 impl ArgError {

@@ -11,6 +11,8 @@ mod compare;
 mod convert;
 mod desktop;
 pub mod docs;
+mod edit;
+mod edit_args;
 pub mod error;
 mod formats_cmd;
 mod info;
@@ -92,6 +94,7 @@ pub fn run(argv: Vec<String>) -> Next {
             compare::run(&args, files, *align, *offset_secs, *csv, mnm.as_deref(), &mut out)
         }
         Command::Convert { inputs, output, options } => convert::run(&args, inputs, output, options),
+        Command::Edit(edit) => edit::run(&args, edit, &mut out),
         Command::Render { files, options } => render_cmd::run(&args, files, options),
         Command::Thumbnail { inputs, output, size } => render_cmd::thumbnail(&args, inputs, output, *size),
     };

@@ -31,7 +31,7 @@ pub struct QaOptions {
 
 /// Whether a file found in a folder is checked: files named as a motion format, except an
 /// `.asf` that the `.amc` files beside it will load.
-fn keep_in_folder(f: &Path, found: &[PathBuf]) -> bool {
+pub(super) fn keep_in_folder(f: &Path, found: &[PathBuf]) -> bool {
     let role = |f: &Path| table::by_name(f).map(|fmt| fmt.role(f));
     match role(f) {
         Some(Role::Skeleton) => !found.iter().any(|g| g.parent() == f.parent() && role(g) == Some(Role::NeedsSkeleton)),

@@ -378,7 +378,7 @@ fn filter_joints(w: &mut Work, filter: &Filter, joints: &[usize], (lo, hi): (usi
         }
     }
     let mut note = format!(
-        "{}-order Butterworth at {} Hz, forward and backward, on {n} channels ({runs} runs of valid samples; Euler channels unrolled, quaternions hemisphere-aligned and renormalised)",
+        "order-{} Butterworth at {} Hz, forward and backward, on {n} channels ({runs} runs of valid samples; Euler channels unrolled, quaternions hemisphere-aligned and renormalised)",
         filter.a.len() - 1,
         filter.cutoff_hz
     );
@@ -501,7 +501,8 @@ fn ground(w: &mut Work) -> String {
         }
     }
     rebuild(w, joints);
-    format!("moved {:+.4} m up (the lowest point was at {lowest:.4} m)", -lowest)
+    let way = if lowest > 0.0 { "down" } else { "up" };
+    format!("moved {:.4} m {way} (the lowest point was at {lowest:.4} m)", lowest.abs())
 }
 
 /// Scales every length by `k`.

@@ -1,0 +1,229 @@
+//! `skelview edit INPUT... --out OUTPUT [operations]`: the engine's edits from the command
+//! line. The operations (and recipe files) become one recipe, applied to each input on its
+//! own core, and each result goes through the writers' table; the capture checks are counted
+//! before and after. The source files are never written.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde_json::json;
+
+use super::edit_args::{EditArgs, EditStep, steps};
+use super::error::ArgError;
+use super::inputs::{Input, inputs};
+use super::{Args, Command, ExitCode};
+use skelview_core::core::{EulerConvention, Motion};
+use skelview_core::edit::{self, Op, Recipe};
+use skelview_core::export::BvhWriteOptions;
+use skelview_core::export::files::{WriteOptions, writer_for};
+use skelview_core::formats::{self, Quiet, Sequential};
+use skelview_core::qa::{self, Kind, Thresholds};
+
+/// `edit` as parsed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EditCommand {
+    /// Files or folders.
+    pub inputs: Vec<PathBuf>,
+    /// A file, or a folder for several inputs.
+    pub out: Option<PathBuf>,
+    /// The format of files written into a folder.
+    pub ext: Option<String>,
+    /// Operations and recipe files, in order.
+    pub steps: Vec<EditStep>,
+    /// `--max-gap`: the longest gap any fill fills.
+    pub max_gap: Option<usize>,
+    /// Where to write the recipe.
+    pub save_recipe: Option<PathBuf>,
+    /// A written BVH's rotation order.
+    pub order: Option<[char; 3]>,
+    /// JSON lines.
+    pub json: bool,
+}
+
+/// The command from its arguments.
+pub(super) fn command(a: &EditArgs, matches: Option<&clap::ArgMatches>) -> Result<Command, ArgError> {
+    let steps = steps(a, matches)?;
+    if steps.is_empty() {
+        return Err(ArgError::NoOperation);
+    }
+    if a.out.is_none() && a.save_recipe.is_none() {
+        return Err(ArgError::NoOutput);
+    }
+    let order = match &a.order {
+        Some(o) => Some(BvhWriteOptions::parse_order(o).ok_or_else(|| ArgError::Option {
+            option: "--order",
+            given: o.clone(),
+            expected: "three axes in order (ZXY, XYZ)",
+        })?),
+        None => None,
+    };
+    Ok(Command::Edit(EditCommand {
+        inputs: a.inputs.clone(),
+        out: a.out.clone(),
+        ext: a.ext.as_ref().map(|e| e.trim_start_matches('.').to_owned()),
+        steps,
+        max_gap: a.max_gap.map(|g| g as usize),
+        save_recipe: a.save_recipe.clone(),
+        order,
+        json: a.json,
+    }))
+}
+
+/// The recipe of the steps, recipe files read in place; `--max-gap` given to every fill that
+/// names none.
+fn recipe(c: &EditCommand) -> Result<Recipe, String> {
+    let mut out = Recipe::default();
+    for step in &c.steps {
+        match step {
+            EditStep::Op(op) => out.steps.push(edit::Step { op: op.clone(), enabled: true }),
+            EditStep::Recipe(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                let r = Recipe::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+                out.steps.extend(r.steps);
+            }
+        }
+    }
+    for s in &mut out.steps {
+        if let Op::FillGaps { max_gap: m @ None, .. } = &mut s.op {
+            *m = c.max_gap;
+        }
+    }
+    Ok(out)
+}
+
+/// What became of one input.
+struct Done {
+    input: PathBuf,
+    output: PathBuf,
+    notes: Vec<String>,
+    before: Vec<(Kind, usize)>,
+    after: Vec<(Kind, usize)>,
+}
+
+/// Runs `edit`: 0 when every input was written, 2 otherwise.
+pub(super) fn run(args: &Args, c: &EditCommand, out: &mut dyn Write) -> ExitCode {
+    let recipe = match recipe(c) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("skelview: {e}");
+            return 2;
+        }
+    };
+    if let Some(path) = &c.save_recipe {
+        let text = recipe.to_toml();
+        if let Err(e) = skelview_core::export::write_atomically(path, |w| w.write_all(text.as_bytes())) {
+            eprintln!("skelview: {}: {e}", path.display());
+            return 2;
+        }
+        eprintln!("wrote {} ({} steps)", path.display(), recipe.steps.len());
+    }
+    let Some(dest) = &c.out else { return 0 };
+    let files = inputs(&c.inputs, &super::qa::keep_in_folder);
+    let into_folder = files.len() > 1 || c.inputs.iter().any(|p| p.is_dir()) || dest.is_dir();
+    if into_folder && let Err(e) = std::fs::create_dir_all(dest) {
+        eprintln!("skelview: {}: {e}", dest.display());
+        return 2;
+    }
+    let progress = super::progress::bar(files.len() as u64, "editing");
+    let single = files.len() == 1;
+    let results: Vec<Result<Done, String>> = files
+        .par_iter()
+        .map(|input| {
+            let output = if into_folder { in_folder(dest, input, c.ext.as_deref()) } else { dest.clone() };
+            let r = edit_one(args, c, &recipe, input, &output, single);
+            progress.inc(1);
+            r
+        })
+        .collect();
+    progress.finish_and_clear();
+    let mut failed = 0;
+    for r in results {
+        match r {
+            Ok(d) => report(&d, c.json, out),
+            Err(e) => {
+                failed += 1;
+                eprintln!("{e}");
+            }
+        }
+    }
+    if failed > 0 { 2 } else { 0 }
+}
+
+/// `dest/<input's name>.<ext>`.
+fn in_folder(dest: &Path, input: &Input, ext: Option<&str>) -> PathBuf {
+    let name = input.path.file_stem().map_or_else(|| "edited".into(), |s| s.to_string_lossy().into_owned());
+    let ext = ext.map(str::to_owned).or_else(|| input.path.extension().map(|e| e.to_string_lossy().into_owned())).unwrap_or_default();
+    dest.join(format!("{name}.{ext}"))
+}
+
+/// The capture checks' counts by kind.
+fn counts(m: &Motion) -> Vec<(Kind, usize)> {
+    let r = qa::analyse(m, &Thresholds::default(), &Kind::ALL, &|_| {});
+    let wanted = Kind::ALL.iter().filter(|k| k.is_marker_check() == m.capture.is_some());
+    wanted.map(|&k| (k, r.findings.iter().filter(|f| f.kind == k).count())).collect()
+}
+
+/// The source's one rotation order, when its joints share one (BVH-style, first outermost).
+fn source_order(m: &Motion) -> Option<[char; 3]> {
+    let mut orders = m.skeleton.joints().iter().filter(|j| j.channels.iter().filter(|c| c.is_rotation()).count() == 3).map(|j| {
+        let o = j.rotation_order();
+        if j.euler == EulerConvention::LastOutermost { o.chars().rev().collect() } else { o }
+    });
+    let first = orders.next()?;
+    orders.all(|o| o == first).then(|| BvhWriteOptions::parse_order(&first)).flatten()
+}
+
+fn edit_one(args: &Args, c: &EditCommand, recipe: &Recipe, input: &Input, output: &Path, single: bool) -> Result<Done, String> {
+    let name = input.path.display().to_string();
+    let request = input.request.as_ref().map_err(|e| e.to_string())?;
+    let writer = writer_for(output).ok_or_else(|| {
+        format!(
+            "{name}: cannot write '{}': {} (skelview formats lists the writers)",
+            output.display(),
+            skelview_core::export::files::WriteError::Extension(
+                output.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default()
+            )
+        )
+    })?;
+    let same = |a: &Path, b: &Path| std::fs::canonicalize(a).ok().zip(std::fs::canonicalize(b).ok()).is_some_and(|(a, b)| a == b);
+    if request.sources.iter().any(|s| same(s.path(), output)) {
+        return Err(format!("{name}: --out names the source; edits never write over it"));
+    }
+    let motion = if single {
+        formats::load(request, &args.options, &formats::Rayon, &mut Quiet)
+    } else {
+        formats::load(request, &args.options, &Sequential, &mut Quiet)
+    }
+    .map_err(|e| e.to_string())?;
+    let before = counts(&motion);
+    let edited = edit::apply(&motion, recipe, &|_| true).map_err(|e| format!("{name}: {e}"))?;
+    let after = counts(&edited.motion);
+    let options = WriteOptions {
+        bvh: BvhWriteOptions { order: c.order.or_else(|| source_order(&motion)).unwrap_or(BvhWriteOptions::default().order) },
+    };
+    writer.write(&edited.motion, output, &options).map_err(|e| format!("{}: {e}", output.display()))?;
+    Ok(Done { input: input.path.clone(), output: output.to_owned(), notes: edited.notes, before, after })
+}
+
+fn report(d: &Done, json: bool, out: &mut dyn Write) {
+    let changed: Vec<String> =
+        d.before.iter().zip(&d.after).filter(|(b, a)| b.1 + a.1 > 0).map(|(b, a)| format!("{} {} → {}", b.0.name(), b.1, a.1)).collect();
+    if json {
+        let counts = |c: &[(Kind, usize)]| c.iter().map(|(k, n)| (k.name().to_owned(), json!(n))).collect::<serde_json::Map<_, _>>();
+        let line = json!({
+            "file": d.input.display().to_string(),
+            "output": d.output.display().to_string(),
+            "steps": d.notes,
+            "before": counts(&d.before),
+            "after": counts(&d.after),
+        });
+        let _ = writeln!(out, "{line}");
+    } else {
+        let _ = writeln!(out, "{} → {}", d.input.display(), d.output.display());
+        for n in &d.notes {
+            let _ = writeln!(out, "  {n}");
+        }
+        let _ = writeln!(out, "  checks: {}", if changed.is_empty() { "nothing found before or after".into() } else { changed.join(", ") });
+    }
+}

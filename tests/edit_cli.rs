@@ -1,0 +1,111 @@
+//! `skelview edit` on the command line: operations in the order given, a recipe file and the
+//! same operations giving the same bytes, folders in parallel with checks counted before and
+//! after, and errors that name the parameter without ever writing the source.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+fn skelview(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_skelview")).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_recipe_file_and_the_same_options_write_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b, recipe) = (dir.path().join("a.bvh"), dir.path().join("b.bvh"), dir.path().join("r.toml"));
+    let ops = ["--unroll", "--filter", "butterworth:6:2", "--trim", "10:80", "--resample", "60", "--ground"];
+    let mut line = vec!["edit", "assets/walk01.bvh", "-o", s(&a), "--save-recipe", s(&recipe)];
+    line.extend(ops);
+    let (code, out, err) = skelview(&line);
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&recipe).unwrap();
+    let kinds: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("op = ")).collect();
+    assert_eq!(kinds, ["\"unroll\"", "\"filter\"", "\"trim\"", "\"resample\"", "\"ground\""], "in the order given:\n{text}");
+    let (code, _, err) = skelview(&["edit", "assets/walk01.bvh", "--recipe", s(&recipe), "-o", s(&b)]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    // The order matters: trimming before resampling keeps other frames than after.
+    let c = dir.path().join("c.bvh");
+    let (code, _, err) = skelview(&["edit", "assets/walk01.bvh", "--resample", "60", "--trim", "10:80", "-o", s(&c)]);
+    assert_eq!(code, 0, "{err}");
+    assert_ne!(std::fs::read(&a).unwrap(), std::fs::read(&c).unwrap());
+    // A recipe alone, without --out, is written and nothing else.
+    let only = dir.path().join("only.toml");
+    let (code, _, err) = skelview(&["edit", "assets/walk01.bvh", "--despike", "--save-recipe", s(&only)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(&only).unwrap().contains("op = \"despike\""));
+}
+
+#[test]
+fn the_written_bvh_keeps_the_sources_channel_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.bvh");
+    let (code, _, err) = skelview(&["edit", "assets/walk01.bvh", "--unroll", "-o", s(&out)]);
+    assert_eq!(code, 0, "{err}");
+    let src = std::fs::read_to_string("assets/walk01.bvh").unwrap();
+    let written = std::fs::read_to_string(&out).unwrap();
+    let orders = |t: &str| t.lines().filter(|l| l.contains("CHANNELS 3")).map(|l| l.trim().to_owned()).collect::<Vec<_>>();
+    assert_eq!(orders(&written).first(), orders(&src).first(), "{written}");
+}
+
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
+#[test]
+fn folders_are_edited_in_parallel_with_the_checks_before_and_after() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let folder = corpus.join("bvh");
+    let (code, stdout, err) = skelview(&["edit", s(&folder), "--unroll", "--filter", "butterworth:8", "-o", s(&out), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let bvhs = common::files(&folder, "bvh").len();
+    assert_eq!(lines.len(), bvhs);
+    for l in &lines {
+        assert!(Path::new(l["output"].as_str().unwrap()).is_file(), "{l}");
+        assert_eq!(l["steps"].as_array().unwrap().len(), 2);
+        assert!(l["before"]["flip"].is_number() && l["after"]["flip"].as_u64() == Some(0), "unrolled clips have no flips: {l}");
+    }
+}
+
+#[test]
+fn bad_parameters_name_themselves_and_the_source_is_never_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("walk.bvh");
+    std::fs::copy("assets/walk01.bvh", &copy).unwrap();
+    let before = std::fs::read(&copy).unwrap();
+    let cases: [(&[&str], &str); 7] = [
+        (&["--remove-joint", "Hed"], "no joint named 'Hed' (did you mean 'Head'?)"),
+        (&["--trim", "0:5000"], "last 5000 is outside the clip's"),
+        (&["--resample", "-30"], "fps -30"),
+        (&["--filter", "butterworth:90"], "Nyquist"),
+        (&["--filter", "butterworth:6:0"], "order 0"),
+        (&["--rename", "Head"], "--rename 'Head': expected OLD=NEW"),
+        (&["--unroll", "--out", "SAME"], "edits never write over it"),
+    ];
+    let other = dir.path().join("other.bvh");
+    for (ops, message) in cases {
+        let mut line = vec!["edit", s(&copy)];
+        let ops: Vec<&str> = ops.iter().map(|o| if *o == "SAME" { s(&copy) } else { o }).collect();
+        line.extend(&ops);
+        if !ops.contains(&"--out") {
+            line.extend(["-o", s(&other)]);
+        }
+        let (code, _, err) = skelview(&line);
+        assert_eq!(code, 2, "{ops:?}: {err}");
+        assert!(err.contains(message), "{ops:?}: {err}");
+        assert_eq!(std::fs::read(&copy).unwrap(), before, "{ops:?} wrote the source");
+        assert!(!other.exists(), "{ops:?} wrote a result");
+    }
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "[[step]]\nop = \"filter\"\ncutoff = 6\n").unwrap();
+    let (code, _, err) = skelview(&["edit", s(&copy), "--recipe", s(&bad), "-o", s(&dir.path().join("o.bvh"))]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.toml") && err.contains("step 1") && err.contains("cutoff"), "{err}");
+}
