@@ -159,7 +159,11 @@ fn every_subcommand_has_its_own_help_and_usage_errors_exit_2() {
     // convert's refusal lists the writers' table.
     let o = skelview(&["convert", "x.bvh", "y.fbx"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("convert writes INPUT... OUTPUT.bvh|.glb|.gltf|.trc|.mot; 'y.fbx' is none of those"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("convert writes INPUT... OUTPUT.bvh|.glb|.gltf|.trc|.mot|.c3d; 'y.fbx' is none of those"),
+        "{}",
+        stderr(&o)
+    );
     let top = stdout(&skelview(&["--help"]));
     assert!(top.contains("Formats (") && top.contains("ASF/AMC  .asf .amc") && top.contains("H-Anim   .x3d .x3dv .wrl"), "{top}");
     let o = skelview(&["--version"]);

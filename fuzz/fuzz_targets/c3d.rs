@@ -1,6 +1,6 @@
 #![no_main]
-//! Fuzz target: arbitrary bytes as C3D, then its force platforms and its TRC and MOT
-//! writers (run: cargo +nightly fuzz run c3d).
+//! Fuzz target: arbitrary bytes as C3D, then its force platforms, its TRC and MOT writers, and
+//! the C3D writer, whose output must load again (run: cargo +nightly fuzz run c3d).
 
 #[path = "common.rs"]
 mod common;
@@ -17,5 +17,11 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let _ = skelview_core::export::trc_writer::write_trc(&m, "x.trc", &mut sink);
     if let Some(c) = &m.capture {
         let _ = skelview_core::export::mot_writer::write_mot(c, "x.mot", 10.0, &mut sink);
+    }
+    let mut written = Vec::new();
+    if skelview_core::export::c3d_writer::write_c3d(&m, &mut written).is_ok() {
+        let again = LoadRequest { format: &skelview_core::formats::c3d::C3d, sources: vec![Source::Memory { name: "y.c3d".into(), bytes: Arc::from(written) }] };
+        let back = formats::load(&again, &LoadOptions::default(), &Sequential, &mut Quiet);
+        assert!(back.is_ok(), "a written C3D does not load: {:?}", back.err());
     }
 });

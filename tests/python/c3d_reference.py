@@ -2,7 +2,7 @@
 
 ezc3d (the C3D library biomechanics labs use) reads Intel and DEC files and computes force
 platform data; it refuses MIPS files, which the pure-Python `c3d` package reads instead.
-Usage: c3d_reference.py FILE
+Usage: c3d_reference.py FILE [ezc3d|c3d]   (the second argument forces a reader)
 """
 import json
 import math
@@ -42,6 +42,13 @@ def with_ezc3d(path):
             "cop": [[clean(pf["center_of_pressure"][k, s]) for k in range(3)] for s in idx],
         })
     out["plates"] = plates
+    ev = c["parameters"].get("EVENT", {})
+    if "USED" in ev and ev["USED"]["value"][0] > 0:
+        times = ev["TIMES"]["value"]  # 2 x events: minutes, seconds
+        out["events"] = [
+            {"label": ev["LABELS"]["value"][i].strip(), "context": ev["CONTEXTS"]["value"][i].strip(), "time": float(times[0][i] * 60 + times[1][i])}
+            for i in range(int(ev["USED"]["value"][0]))
+        ]
     return out
 
 
@@ -65,6 +72,9 @@ def with_c3d(path):
 
 def main():
     path = sys.argv[1]
+    if len(sys.argv) > 2 and sys.argv[2] == "c3d":
+        json.dump(with_c3d(path), sys.stdout)
+        return
     try:
         data = with_ezc3d(path)
     except Exception as error:  # ezc3d 1.7.2 refuses MIPS files

@@ -142,6 +142,43 @@ pub struct ScreenAxes {
     pub y_screen: Option<String>,
 }
 
+/// A parameter's values as the source file stored them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KeptValue {
+    /// Characters (strings of the first dimension's length).
+    Chars(Vec<u8>),
+    /// Bytes.
+    Bytes(Vec<u8>),
+    /// 16-bit integers.
+    Ints(Vec<i16>),
+    /// 32-bit floats.
+    Floats(Vec<f32>),
+}
+
+/// One parameter of the source file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeptParam {
+    /// Its name (upper case).
+    pub name: String,
+    /// Its description.
+    pub description: String,
+    /// Dimensions (empty for a scalar).
+    pub dims: Vec<usize>,
+    /// Values.
+    pub value: KeptValue,
+}
+
+/// One group of parameters of the source file, in file order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeptGroup {
+    /// Its name (upper case).
+    pub name: String,
+    /// Its description.
+    pub description: String,
+    /// Its parameters, in file order.
+    pub params: Vec<KeptParam>,
+}
+
 /// A marker capture.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Capture {
@@ -168,6 +205,11 @@ pub struct Capture {
     pub events: Vec<Event>,
     /// Declared lab axes.
     pub axes: ScreenAxes,
+    /// The source file's parameter groups as it stored them (C3D: SUBJECTS, PROCESSING,
+    /// MANUFACTURER and the others), so that a written C3D keeps what skelview does not read.
+    /// Those the capture's own fields hold (point labels, rates, analog scaling, platforms,
+    /// events) are written from the fields.
+    pub kept: Vec<KeptGroup>,
 }
 
 impl Capture {

@@ -45,7 +45,7 @@ pub trait Writer: Sync {
 }
 
 /// Every format skelview writes, in the order listings show them.
-pub static WRITERS: [&dyn Writer; 4] = [&BvhFile, &GltfFile, &TrcFile, &MotFile];
+pub static WRITERS: [&dyn Writer; 5] = [&BvhFile, &GltfFile, &TrcFile, &MotFile, &C3dFile];
 
 /// The writer for a path's extension (`out.BVH`), if any.
 pub fn writer_for(path: &Path) -> Option<&'static dyn Writer> {
@@ -84,6 +84,9 @@ pub enum WriteError {
     /// glTF refuses values that are not finite.
     #[error(transparent)]
     Gltf(#[from] NonFinite),
+    /// The capture cannot be held by a C3D.
+    #[error(transparent)]
+    C3d(super::c3d_writer::C3dError),
     /// Writing failed.
     #[error("cannot write: {0}")]
     Io(#[from] std::io::Error),
@@ -223,6 +226,51 @@ impl Writer for MotFile {
     }
 }
 
+/// C3D: a capture with its points, residuals, analog channels, platforms, events and the
+/// source's other parameters; any other motion's joints as virtual markers.
+struct C3dFile;
+
+impl Writer for C3dFile {
+    fn name(&self) -> &'static str {
+        "C3D"
+    }
+    fn description(&self) -> &'static str {
+        "a capture (float storage): every point, residuals, analog channels, force platforms, events and the source's other parameters; any other motion's joints as markers (mm, Y up)"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["c3d"]
+    }
+    fn write(&self, m: &Motion, path: &Path, _: &WriteOptions) -> Result<(), WriteError> {
+        let mut failed = None;
+        let written = write_atomically(path, |out| {
+            super::c3d_writer::write_c3d(m, out).map_err(|e| match e {
+                super::c3d_writer::C3dError::Io(io) => io,
+                other => {
+                    let message = other.to_string();
+                    failed = Some(other);
+                    std::io::Error::other(message)
+                }
+            })
+        });
+        match (written, failed) {
+            (_, Some(e)) => Err(WriteError::C3d(e)),
+            (r, None) => Ok(r?),
+        }
+    }
+    fn summary(&self, m: &Motion, _: &WriteOptions) -> String {
+        match &m.capture {
+            Some(c) => format!(
+                "{} points, {} frames, {} analog channels, {} events",
+                c.points.len(),
+                c.frames,
+                c.analog.channels.len(),
+                c.events.len()
+            ),
+            None => format!("{} joints as markers, {} frames", m.skeleton.len(), m.clip.num_frames().max(1)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,8 +286,9 @@ mod tests {
         assert_eq!(name("a.fbx"), None, "skelview reads FBX but does not write it");
         assert_eq!(name("bvh"), None);
         assert_eq!(writer_named("gltf").map(|w| w.extensions()), Some(&["glb", "gltf"][..]));
-        assert_eq!(written_extensions(", ", " or "), ".bvh, .glb, .gltf, .trc or .mot");
-        assert_eq!(WriteError::Extension("fbx".into()).to_string(), "writes .bvh, .glb, .gltf, .trc or .mot, not 'fbx'");
+        assert_eq!(name("a.c3d"), Some("C3D"));
+        assert_eq!(written_extensions(", ", " or "), ".bvh, .glb, .gltf, .trc, .mot or .c3d");
+        assert_eq!(WriteError::Extension("fbx".into()).to_string(), "writes .bvh, .glb, .gltf, .trc, .mot or .c3d, not 'fbx'");
         let mut seen = std::collections::HashSet::new();
         for w in WRITERS {
             assert!(!w.description().is_empty() && !w.extensions().is_empty(), "{}", w.name());

@@ -3,6 +3,7 @@
 
 pub mod atomic;
 pub mod bvh_writer;
+pub mod c3d_writer;
 pub mod files;
 pub mod gltf_writer;
 pub mod measures;

@@ -207,7 +207,7 @@ mod tests {
         assert!(by_name(Path::new("pairs.mnm")).is_none(), "a name map is not a motion");
         // Every writer is a reader's, found by name, or listed as written only.
         let written: Vec<&str> = FORMATS.iter().filter(|f| writer_of(**f).is_some()).map(|f| f.name()).collect();
-        assert_eq!(written, ["BVH", "glTF", "TRC"]);
+        assert_eq!(written, ["BVH", "glTF", "C3D", "TRC"]);
         assert_eq!(write_only().map(|w| w.name()).collect::<Vec<_>>(), ["MOT"]);
     }
 

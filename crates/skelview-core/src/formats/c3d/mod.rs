@@ -113,6 +113,7 @@ pub fn parse_c3d(b: &[u8], options: ReadOptions) -> Result<ParsedC3d, ParseError
     capture.plates = meta::plates(&params, capture.analog.channels.len(), &mut warnings);
     capture.events = meta::events(&params, b, processor);
     capture.axes = meta::axes(&params);
+    capture.kept = params.kept();
     let details = vec![
         ("processor".into(), processor.name().into()),
         ("storage".into(), if layout.float { "float" } else { "16-bit integer" }.into()),

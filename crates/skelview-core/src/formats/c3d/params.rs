@@ -104,6 +104,8 @@ pub struct Param {
     pub values: Values,
     /// Byte offset of the parameter's entry.
     pub offset: usize,
+    /// Its description.
+    pub description: String,
 }
 
 impl Param {
@@ -163,6 +165,10 @@ fn trim(b: &[u8]) -> String {
 pub struct Params {
     params: HashMap<(String, String), Param>,
     groups: Vec<String>,
+    /// Groups in file order with their descriptions.
+    described: Vec<(String, String)>,
+    /// `(group, name)` of every parameter, in file order.
+    order: Vec<(String, String)>,
 }
 
 impl Params {
@@ -188,6 +194,34 @@ impl Params {
         out
     }
 
+    /// Every group and parameter as the file stored them, in file order (for a writer that
+    /// keeps what it does not interpret).
+    pub fn kept(&self) -> Vec<crate::core::capture::KeptGroup> {
+        use crate::core::capture::{KeptGroup, KeptParam, KeptValue};
+        self.described
+            .iter()
+            .map(|(group, description)| KeptGroup {
+                name: group.clone(),
+                description: description.clone(),
+                params: self
+                    .order
+                    .iter()
+                    .filter(|(g, _)| g == group)
+                    .filter_map(|key| {
+                        let p = self.params.get(key)?;
+                        let value = match &p.values {
+                            Values::Chars(v) => KeptValue::Chars(v.clone()),
+                            Values::Bytes(v) => KeptValue::Bytes(v.clone()),
+                            Values::Ints(v) => KeptValue::Ints(v.clone()),
+                            Values::Floats(v) => KeptValue::Floats(v.clone()),
+                        };
+                        Some(KeptParam { name: key.1.clone(), description: p.description.clone(), dims: p.dims.clone(), value })
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
     /// Number of parameters.
     pub fn len(&self) -> usize {
         self.params.len()
@@ -205,6 +239,7 @@ pub fn parse(b: &[u8], start: usize, proc: Processor, warnings: &mut Vec<RawWarn
     let mut by_id: HashMap<i8, String> = HashMap::new();
     let mut pending: Vec<(i8, String, Param)> = Vec::new();
     let mut groups = Vec::new();
+    let mut described = Vec::new();
     loop {
         if pos + 2 > b.len() {
             warnings.push(RawWarning { offset: pos as u64, message: "the parameter section ends without its closing entry".into() });
@@ -231,6 +266,7 @@ pub fn parse(b: &[u8], start: usize, proc: Processor, warnings: &mut Vec<RawWarn
             if let Some(group_id) = id.checked_neg() {
                 by_id.insert(group_id, name.clone());
             }
+            described.push((name.clone(), description(b, body)));
             groups.push(name);
         } else {
             match param(b, body, proc) {
@@ -250,6 +286,7 @@ pub fn parse(b: &[u8], start: usize, proc: Processor, warnings: &mut Vec<RawWarn
         pos = name_end + next as usize;
     }
     let mut params = HashMap::new();
+    let mut order = Vec::new();
     for (id, name, p) in pending {
         let group = by_id.get(&id).cloned().unwrap_or_default();
         if group.is_empty() {
@@ -258,9 +295,18 @@ pub fn parse(b: &[u8], start: usize, proc: Processor, warnings: &mut Vec<RawWarn
                 message: format!("parameter {name} belongs to group {id}, which has no entry"),
             });
         }
-        params.entry((group, name)).or_insert(p);
+        if let std::collections::hash_map::Entry::Vacant(slot) = params.entry((group, name)) {
+            order.push(slot.key().clone());
+            slot.insert(p);
+        }
     }
-    Ok(Params { params, groups })
+    Ok(Params { params, groups, described, order })
+}
+
+/// The description at `at` (a length byte, then the text); empty when the file ends first.
+fn description(b: &[u8], at: usize) -> String {
+    let len = b.get(at).copied().unwrap_or(0) as usize;
+    b.get(at + 1..at + 1 + len).map(|d| String::from_utf8_lossy(d).trim_end().to_owned()).unwrap_or_default()
 }
 
 fn param(b: &[u8], at: usize, proc: Processor) -> Result<Param, ParseError> {
@@ -282,7 +328,8 @@ fn param(b: &[u8], at: usize, proc: Processor) -> Result<Param, ParseError> {
         2 => Values::Ints(bytes.chunks_exact(2).map(|c| proc.i16([c[0], c[1]])).collect()),
         _ => Values::Floats(bytes.chunks_exact(4).map(|c| proc.f32([c[0], c[1], c[2], c[3]])).collect()),
     };
-    Ok(Param { dims, values, offset: at })
+    let description = description(b, data + bytes.len());
+    Ok(Param { dims, values, offset: at, description })
 }
 
 #[cfg(test)]
@@ -318,7 +365,7 @@ mod tests {
 
     #[test]
     fn strings_split_by_their_width_and_trim() {
-        let p = Param { dims: vec![4, 2], values: Values::Chars(b"AB  C\0\0\0".to_vec()), offset: 0 };
+        let p = Param { dims: vec![4, 2], values: Values::Chars(b"AB  C\0\0\0".to_vec()), offset: 0, description: String::new() };
         assert_eq!(p.strings(), ["AB", "C"]);
     }
 }
