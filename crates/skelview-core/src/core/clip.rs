@@ -141,6 +141,19 @@ impl Clip {
         self.missing.iter().map(|r| (r.last - r.first) as usize + 1).sum()
     }
 
+    /// The values, given up (frame by frame).
+    pub fn into_values(self) -> Vec<f32> {
+        self.values
+    }
+
+    /// This clip with `other`'s runs of missing and filled values (their frames need not be
+    /// this clip's: for carrying the runs of a clip whose values were taken).
+    pub fn with_runs_of(mut self, other: &Clip) -> Self {
+        self.missing = other.missing.clone();
+        self.filled = other.filled.clone();
+        self
+    }
+
     /// A clip with no frames (a skeleton shown in its rest pose).
     pub fn empty(frame_time_secs: f64, channels_per_frame: usize) -> Self {
         Self::new(frame_time_secs, channels_per_frame, 0, Vec::new())

@@ -108,18 +108,23 @@ impl Filter {
     }
 
     /// Filters `x` forward into `out` (`out.len() == x.len()`), starting from the steady state
-    /// for a constant `x0`.
+    /// for a constant `x0`. Direct form II transposed, as SciPy's `lfilter`; the state lives
+    /// in a fixed array so that the inner loop has no bounds to check.
     fn run(&self, x: &[f64], x0: f64, out: &mut [f64]) {
-        let (b, a) = (&self.b, &self.a);
-        let n = a.len();
-        let mut z: Vec<f64> = self.zi.iter().map(|v| v * x0).collect();
+        let n = self.a.len();
+        let mut b = [0.0; MAX_ORDER + 1];
+        let mut a = [0.0; MAX_ORDER + 1];
+        b[..n].copy_from_slice(&self.b);
+        a[..n].copy_from_slice(&self.a);
+        let mut z = [0.0; MAX_ORDER + 1];
+        for (zi, s) in z.iter_mut().zip(&self.zi) {
+            *zi = s * x0;
+        }
+        let m = n - 1;
         for (y, &xi) in out.iter_mut().zip(x) {
-            let yi = b[0] * xi + z.first().copied().unwrap_or(0.0);
-            for i in 0..n.saturating_sub(2) {
+            let yi = b[0] * xi + z[0];
+            for i in 0..m {
                 z[i] = b[i + 1] * xi + z[i + 1] - a[i + 1] * yi;
-            }
-            if n >= 2 {
-                z[n - 2] = b[n - 1] * xi - a[n - 1] * yi;
             }
             *y = yi;
         }
@@ -146,6 +151,78 @@ impl Filter {
         back.reverse();
         x.copy_from_slice(&back[edge..edge + len]);
         true
+    }
+}
+
+/// Columns filtered side by side by [`Filter::filtfilt_lanes`]: the recursion's latency is
+/// hidden by running independent columns in the same loop (and the same vector registers).
+pub const LANES: usize = 4;
+
+impl Filter {
+    /// [`Filter::filtfilt`] of [`LANES`] columns of the same length at once; the same result
+    /// as one at a time. `false` (nothing changed) when they are not longer than the padding.
+    pub fn filtfilt_lanes(&self, cols: &mut [&mut [f64]; LANES]) -> bool {
+        let edge = self.padding();
+        let len = cols[0].len();
+        if len <= edge || cols.iter().any(|c| c.len() != len) {
+            return false;
+        }
+        // Extended signals, interleaved: ext[i][lane].
+        let total = len + 2 * edge;
+        let mut ext: Vec<[f64; LANES]> = vec![[0.0; LANES]; total];
+        for (lane, x) in cols.iter().enumerate() {
+            for i in 1..=edge {
+                ext[edge - i][lane] = 2.0 * x[0] - x[i];
+                ext[edge + len - 1 + i][lane] = 2.0 * x[len - 1] - x[len - 1 - i];
+            }
+            for (k, v) in x.iter().enumerate() {
+                ext[edge + k][lane] = *v;
+            }
+        }
+        self.run_lanes(&mut ext, false);
+        self.run_lanes(&mut ext, true);
+        for (lane, x) in cols.iter_mut().enumerate() {
+            for (k, v) in x.iter_mut().enumerate() {
+                *v = ext[edge + k][lane];
+            }
+        }
+        true
+    }
+
+    /// Filters the interleaved signals in place, forward or backward, each lane from the
+    /// steady state for its first sample (in the direction run).
+    fn run_lanes(&self, sig: &mut [[f64; LANES]], backward: bool) {
+        let n = self.a.len();
+        let mut b = [0.0; MAX_ORDER + 1];
+        let mut a = [0.0; MAX_ORDER + 1];
+        b[..n].copy_from_slice(&self.b);
+        a[..n].copy_from_slice(&self.a);
+        let first = if backward { sig[sig.len() - 1] } else { sig[0] };
+        let mut z = [[0.0; LANES]; MAX_ORDER + 1];
+        for (zi, s) in z.iter_mut().zip(&self.zi) {
+            for lane in 0..LANES {
+                zi[lane] = s * first[lane];
+            }
+        }
+        let m = n - 1;
+        let mut step = |v: &mut [f64; LANES]| {
+            let x = *v;
+            let mut y = [0.0; LANES];
+            for lane in 0..LANES {
+                y[lane] = b[0] * x[lane] + z[0][lane];
+            }
+            for i in 0..m {
+                for lane in 0..LANES {
+                    z[i][lane] = b[i + 1] * x[lane] + z[i + 1][lane] - a[i + 1] * y[lane];
+                }
+            }
+            *v = y;
+        };
+        if backward {
+            sig.iter_mut().rev().for_each(&mut step);
+        } else {
+            sig.iter_mut().for_each(&mut step);
+        }
     }
 }
 
@@ -235,6 +312,18 @@ mod tests {
         for (i, want) in [(0, -3.981423997138662), (50, 8.500062491669027), (99, 20.79827243391345)] {
             assert!((line[i] - want).abs() < 1e-9, "sample {i}: {} against {want}", line[i]);
         }
+    }
+
+    #[test]
+    fn lanes_give_what_one_at_a_time_gives() {
+        let f = Filter::low_pass(4, 6.0, 100.0).unwrap();
+        let make = |k: usize| -> Vec<f64> { (0..200).map(|i| ((i * (k + 1)) as f64 * 0.05).sin() + k as f64).collect() };
+        let mut one: Vec<Vec<f64>> = (0..LANES).map(make).collect();
+        one.iter_mut().for_each(|c| assert!(f.filtfilt(c)));
+        let mut many: Vec<Vec<f64>> = (0..LANES).map(make).collect();
+        let [a, b, c, d] = &mut many[..] else { unreachable!() };
+        assert!(f.filtfilt_lanes(&mut [a.as_mut_slice(), b.as_mut_slice(), c.as_mut_slice(), d.as_mut_slice()]));
+        assert_eq!(one, many);
     }
 
     #[test]

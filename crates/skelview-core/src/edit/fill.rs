@@ -18,7 +18,8 @@ pub enum FillMethod {
     Rigid,
     /// Along a donor marker's path, offset as it is at both ends of the gap.
     Pattern,
-    /// Per gap, the best the data allow: rigid, else pattern, else spline, else linear.
+    /// Per gap, the best the data allow: a spline over gaps of at most [`SHORT_GAP`] frames;
+    /// longer, rigid, else pattern, else spline, else linear.
     Auto,
 }
 
@@ -45,6 +46,10 @@ impl FillMethod {
 
 /// Samples used on each side of a gap by the spline.
 pub const SPLINE_SIDE: usize = 10;
+
+/// Gaps `auto` fills with a spline (frames): over these a spline through the samples either
+/// side is closer than donors.
+pub const SHORT_GAP: usize = 10;
 
 /// A run of missing frames `first..=last`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +95,24 @@ pub fn gaps(frames: usize, missing: impl Fn(usize) -> bool) -> Vec<Gap> {
 /// True when the gap has a valid sample on both sides within `frames`.
 pub fn inner(g: Gap, frames: usize) -> bool {
     g.first > 0 && g.last + 1 < frames
+}
+
+/// The values of gap `g` filled by a spline (or a line where there are not two samples on
+/// each side, or `spline` is false) through the samples of `get` (NaN where missing) around
+/// it, over `frames` frames: reads only the few frames the fill needs.
+pub fn fill_local(get: impl Fn(usize) -> f64, frames: usize, g: Gap, spline: bool) -> (Vec<f64>, bool) {
+    let lo = g.first.saturating_sub(SPLINE_SIDE);
+    let hi = (g.last + SPLINE_SIDE).min(frames - 1);
+    let mut x: Vec<f64> = (lo..=hi).map(&get).collect();
+    let local = Gap { first: g.first - lo, last: g.last - lo };
+    let two_each_side = local.first >= 2 && local.last + 2 < x.len() && x[local.first - 2].is_finite() && x[local.last + 2].is_finite();
+    let used_spline = spline && two_each_side;
+    if used_spline {
+        self::spline(&mut x, local);
+    } else {
+        linear(&mut x, local);
+    }
+    (x[local.first..=local.last].to_vec(), used_spline)
 }
 
 /// Fills gap `g` of `x` (NaN inside) with a straight line.
@@ -162,13 +185,36 @@ impl NaturalSpline {
     }
 }
 
-/// A marker's positions over the clip, `None` where missing.
-pub type Track = [Option<DVec3>];
+/// Every marker's positions over the clip, read where they are stored.
+pub trait Tracks: Sync {
+    /// Number of markers.
+    fn markers(&self) -> usize;
+    /// Number of frames.
+    fn frames(&self) -> usize;
+    /// Marker `m` at frame `f`, `None` where missing.
+    fn at(&self, m: usize, f: usize) -> Option<DVec3>;
+}
+
+/// Tracks held as one `Vec` per marker (tests, small captures).
+impl Tracks for Vec<Vec<Option<DVec3>>> {
+    fn markers(&self) -> usize {
+        self.len()
+    }
+    fn frames(&self) -> usize {
+        self.first().map_or(0, Vec::len)
+    }
+    fn at(&self, m: usize, f: usize) -> Option<DVec3> {
+        self[m][f]
+    }
+}
+
+/// Candidates looked at as donors: the markers nearest the gapped one at the gap's edge.
+const DONOR_CANDIDATES: usize = 24;
 
 /// How steady the distance between `a` and `b` is over `frames` where both are seen: its
 /// standard deviation, or `None` with fewer than three such frames.
-fn distance_spread(a: &Track, b: &Track, frames: impl Iterator<Item = usize>) -> Option<f64> {
-    let d: Vec<f64> = frames.filter_map(|f| Some((a[f]? - b[f]?).length())).collect();
+fn distance_spread(t: &dyn Tracks, a: usize, b: usize, frames: impl Iterator<Item = usize>) -> Option<f64> {
+    let d: Vec<f64> = frames.filter_map(|f| Some((t.at(a, f)? - t.at(b, f)?).length())).collect();
     if d.len() < 3 {
         return None;
     }
@@ -181,16 +227,25 @@ fn around(g: Gap, frames: usize, window: usize) -> impl Iterator<Item = usize> +
     (g.first.saturating_sub(window)..g.first).chain(g.last + 1..(g.last + 1 + window).min(frames))
 }
 
-/// Donors for a marker's gap: the markers seen over the whole gap and at its two edges,
-/// named ones only when `named` is given, by how steady their distance to the marker is
-/// around the gap; at most `want`.
-pub fn donors(tracks: &[&Track], marker: usize, g: Gap, named: &[usize], want: usize) -> Vec<usize> {
-    let frames = tracks[marker].len();
+/// Donors for a marker's gap: the markers seen over the whole gap and at its two edges (of
+/// the named ones when `named` is given, else of the [`DONOR_CANDIDATES`] nearest at the
+/// gap's edge), by how steady their distance to the marker is around the gap; at most `want`.
+pub fn donors(tracks: &dyn Tracks, marker: usize, g: Gap, named: &[usize], want: usize) -> Vec<usize> {
+    let frames = tracks.frames();
     let window = (g.len() * 2).clamp(10, 120);
-    let mut scored: Vec<(f64, usize)> = (0..tracks.len())
-        .filter(|&d| d != marker && (named.is_empty() || named.contains(&d)))
-        .filter(|&d| (g.first - 1..=g.last + 1).all(|f| tracks[d][f].is_some()))
-        .filter_map(|d| distance_spread(tracks[marker], tracks[d], around(g, frames, window)).map(|s| (s, d)))
+    let Some(edge) = tracks.at(marker, g.first - 1) else { return Vec::new() };
+    let seen = |d: usize| tracks.at(d, g.first - 1).is_some() && tracks.at(d, g.last + 1).is_some();
+    let mut near: Vec<(f64, usize)> = (0..tracks.markers())
+        .filter(|&d| d != marker && (named.is_empty() || named.contains(&d)) && seen(d))
+        .filter_map(|d| Some(((tracks.at(d, g.first - 1)? - edge).length(), d)))
+        .collect();
+    near.sort_by(|a, b| a.0.total_cmp(&b.0));
+    near.truncate(DONOR_CANDIDATES);
+    let mut scored: Vec<(f64, usize)> = near
+        .into_iter()
+        .map(|(_, d)| d)
+        .filter(|&d| (g.first..=g.last).all(|f| tracks.at(d, f).is_some()))
+        .filter_map(|d| distance_spread(tracks, marker, d, around(g, frames, window)).map(|s| (s, d)))
         .collect();
     scored.sort_by(|a, b| a.0.total_cmp(&b.0));
     scored.into_iter().take(want).map(|(_, d)| d).collect()
@@ -271,15 +326,15 @@ fn largest_eigenvector(mut a: [[f64; 4]; 4]) -> [f64; 4] {
 /// Fills `marker`'s gap `g` from `donors` (three or more, seen over the gap and at its
 /// edges): the marker is carried rigidly with them from each edge of the gap, and the two
 /// estimates are blended across it so that it meets both edges.
-pub fn rigid(tracks: &[&Track], marker: usize, g: Gap, donors: &[usize]) -> Vec<DVec3> {
+pub fn rigid(tracks: &dyn Tracks, marker: usize, g: Gap, donors: &[usize]) -> Vec<DVec3> {
     let edge = |f: usize| -> (Vec<DVec3>, DVec3) {
-        (donors.iter().map(|&d| tracks[d][f].unwrap_or_default()).collect(), tracks[marker][f].unwrap_or_default())
+        (donors.iter().map(|&d| tracks.at(d, f).unwrap_or_default()).collect(), tracks.at(marker, f).unwrap_or_default())
     };
     let (before, after) = (edge(g.first - 1), edge(g.last + 1));
     let span = (g.len() + 1) as f64;
     (g.first..=g.last)
         .map(|f| {
-            let now: Vec<DVec3> = donors.iter().map(|&d| tracks[d][f].unwrap_or_default()).collect();
+            let now: Vec<DVec3> = donors.iter().map(|&d| tracks.at(d, f).unwrap_or_default()).collect();
             let carry = |(from, m): &(Vec<DVec3>, DVec3)| {
                 let (r, t) = rigid_fit(from, &now);
                 r * *m + t
@@ -292,14 +347,14 @@ pub fn rigid(tracks: &[&Track], marker: usize, g: Gap, donors: &[usize]) -> Vec<
 
 /// Fills `marker`'s gap `g` along `donor`'s path: the offset from the donor, as it is at the
 /// two edges, changes linearly across the gap.
-pub fn pattern(tracks: &[&Track], marker: usize, g: Gap, donor: usize) -> Vec<DVec3> {
-    let offset = |f: usize| tracks[marker][f].unwrap_or_default() - tracks[donor][f].unwrap_or_default();
+pub fn pattern(tracks: &dyn Tracks, marker: usize, g: Gap, donor: usize) -> Vec<DVec3> {
+    let offset = |f: usize| tracks.at(marker, f).unwrap_or_default() - tracks.at(donor, f).unwrap_or_default();
     let (a, b) = (offset(g.first - 1), offset(g.last + 1));
     let span = (g.len() + 1) as f64;
     (g.first..=g.last)
         .map(|f| {
             let w = (f + 1 - g.first) as f64 / span;
-            tracks[donor][f].unwrap_or_default() + a * (1.0 - w) + b * w
+            tracks.at(donor, f).unwrap_or_default() + a * (1.0 - w) + b * w
         })
         .collect()
 }
@@ -342,15 +397,14 @@ mod tests {
         };
         let tracks: Vec<Vec<Option<DVec3>>> =
             (0..4).map(|i| (0..60).map(|f| (i != 3 || !(20..40).contains(&f)).then(|| at(f, i))).collect()).collect();
-        let refs: Vec<&Track> = tracks.iter().map(|t| t.as_slice()).collect();
         let g = Gap { first: 20, last: 39 };
-        let chosen = donors(&refs, 3, g, &[], 4);
+        let chosen = donors(&tracks, 3, g, &[], 4);
         assert_eq!(chosen.len(), 3);
-        for (k, p) in rigid(&refs, 3, g, &chosen).iter().enumerate() {
+        for (k, p) in rigid(&tracks, 3, g, &chosen).iter().enumerate() {
             assert!((*p - at(20 + k, 3)).length() < 1e-9, "frame {}: {p} against {}", 20 + k, at(20 + k, 3));
         }
         // Along one donor's path the shape is right where the offset does not turn.
-        let filled = pattern(&refs, 3, g, 0);
+        let filled = pattern(&tracks, 3, g, 0);
         assert!((filled[0] - at(20, 3)).length() < 0.01);
     }
 }

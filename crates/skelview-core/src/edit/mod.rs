@@ -318,21 +318,42 @@ pub(crate) struct Work {
 
 impl Work {
     fn of(m: &Motion) -> Self {
-        let (frames, cpf) = (m.clip.num_frames(), m.clip.channels_per_frame());
-        let mut values = m.clip.values().to_vec();
-        for r in m.clip.missing() {
+        let shell = Motion {
+            skeleton: m.skeleton.clone(),
+            clip: Clip::default(),
+            source: m.source.clone(),
+            warnings: m.warnings.clone(),
+            capture: None,
+        };
+        Self::build(shell, &m.clip, m.clip.values().to_vec(), m.capture.as_deref().cloned())
+    }
+
+    /// From a motion the caller gives up: its values and capture are used, not copied.
+    fn owned(mut m: Motion) -> Self {
+        let clip = std::mem::take(&mut m.clip);
+        let capture = m.capture.take().map(|c| std::sync::Arc::try_unwrap(c).unwrap_or_else(|shared| (*shared).clone()));
+        let shape = Clip::empty(clip.frame_time_secs, clip.channels_per_frame()).with_runs_of(&clip);
+        let frames = clip.num_frames();
+        let mut work = Self::build(m, &shape, clip.into_values(), capture);
+        work.frames = frames;
+        work
+    }
+
+    fn build(motion: Motion, clip: &Clip, mut values: Vec<f32>, capture: Option<Capture>) -> Self {
+        let m = clip;
+        let (frames, cpf) = (m.num_frames(), m.channels_per_frame());
+        for r in m.missing() {
             for f in r.first as usize..=r.last as usize {
                 values[f * cpf + r.channel as usize] = f32::NAN;
             }
         }
         let mut filled = vec![false; values.len()];
-        for r in m.clip.filled() {
+        for r in m.filled() {
             for f in r.first as usize..=r.last as usize {
                 filled[f * cpf + r.channel as usize] = true;
             }
         }
-        let capture = m.capture.as_deref().cloned();
-        Self { motion: m.clone(), values, filled, frames, frame_time_secs: m.clip.frame_time_secs, capture }
+        Self { motion, values, filled, frames, frame_time_secs: m.frame_time_secs, capture }
     }
 
     pub fn cpf(&self) -> usize {
@@ -360,7 +381,16 @@ impl Work {
 /// Applies the steps of `recipe` that are on to `source`, in order; `keep_going(fraction)`
 /// reports progress and returns false to cancel.
 pub fn apply(source: &Motion, recipe: &Recipe, keep_going: &(dyn Fn(f32) -> bool + Sync)) -> Result<Edited, EditError> {
-    let mut work = Work::of(source);
+    run(Work::of(source), recipe, keep_going)
+}
+
+/// [`apply`] to a motion the caller no longer needs (the command line's): its buffers are
+/// edited instead of copied first.
+pub fn apply_owned(source: Motion, recipe: &Recipe, keep_going: &(dyn Fn(f32) -> bool + Sync)) -> Result<Edited, EditError> {
+    run(Work::owned(source), recipe, keep_going)
+}
+
+fn run(mut work: Work, recipe: &Recipe, keep_going: &(dyn Fn(f32) -> bool + Sync)) -> Result<Edited, EditError> {
     let mut notes = Vec::new();
     let steps: Vec<&Op> = recipe.enabled().collect();
     for (k, op) in steps.iter().enumerate() {

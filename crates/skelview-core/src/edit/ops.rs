@@ -2,7 +2,8 @@
 
 use glam::{DVec3, Vec3};
 
-use super::fill::{self, FillMethod, Gap, Track};
+use super::butterworth::LANES;
+use super::fill::{self, FillMethod, Gap, Tracks};
 use super::rotations::{RotationChannels, wrap_near};
 use super::{EditError, Filter, FrameRange, Op, Work};
 use crate::core::capture::{Capture, Event};
@@ -139,20 +140,60 @@ fn translation(skeleton: &Skeleton, joint: usize) -> Option<[usize; 3]> {
     Some([at(ChannelKind::TranslateX)?, at(ChannelKind::TranslateY)?, at(ChannelKind::TranslateZ)?])
 }
 
-/// Every marker's track (a capture's joints), `None` where missing.
-fn tracks(w: &Work) -> Vec<Vec<Option<DVec3>>> {
+/// The markers' tracks (a capture's joints) read in place from the values being edited.
+struct Markers<'a> {
+    values: &'a [f32],
+    cpf: usize,
+    frames: usize,
+    xyz: Vec<Option<[usize; 3]>>,
+}
+
+impl<'a> Markers<'a> {
+    fn of(w: &'a Work) -> Self {
+        let xyz = (0..w.motion.skeleton.len()).map(|j| translation(&w.motion.skeleton, j)).collect();
+        Self { values: &w.values, cpf: w.cpf(), frames: w.frames, xyz }
+    }
+}
+
+impl Tracks for Markers<'_> {
+    fn markers(&self) -> usize {
+        self.xyz.len()
+    }
+    fn frames(&self) -> usize {
+        self.frames
+    }
+    fn at(&self, m: usize, f: usize) -> Option<DVec3> {
+        let t = self.xyz.get(m)?.as_ref()?;
+        let row = f * self.cpf;
+        let v = DVec3::new(self.values[row + t[0]].into(), self.values[row + t[1]].into(), self.values[row + t[2]].into());
+        v.is_finite().then_some(v)
+    }
+}
+
+/// Every channel's runs of missing values, found in one pass over the rows (reading one
+/// channel down the clip would touch a new cache line for every frame).
+fn missing_runs(w: &Work) -> Vec<Vec<Gap>> {
     let cpf = w.cpf();
-    (0..w.motion.skeleton.len())
-        .map(|j| {
-            let Some(t) = translation(&w.motion.skeleton, j) else { return vec![None; w.frames] };
-            (0..w.frames)
-                .map(|f| {
-                    let v = DVec3::new(w.values[f * cpf + t[0]].into(), w.values[f * cpf + t[1]].into(), w.values[f * cpf + t[2]].into());
-                    v.is_finite().then_some(v)
-                })
-                .collect()
-        })
-        .collect()
+    let mut runs: Vec<Vec<Gap>> = vec![Vec::new(); cpf];
+    let mut open: Vec<Option<usize>> = vec![None; cpf];
+    for f in 0..w.frames {
+        for (c, v) in w.values[f * cpf..(f + 1) * cpf].iter().enumerate() {
+            match (v.is_finite(), open[c]) {
+                (false, None) => open[c] = Some(f),
+                (true, Some(first)) => {
+                    runs[c].push(Gap { first, last: f - 1 });
+                    open[c] = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    for (c, first) in open.into_iter().enumerate() {
+        if let Some(first) = first {
+            runs[c].push(Gap { first, last: w.frames - 1 });
+        }
+    }
+    runs
 }
 
 /// What one joint's fill wrote: (frame, channel, value).
@@ -169,11 +210,11 @@ struct FillCount {
 
 fn fill_gaps(w: &mut Work, method: FillMethod, max_gap: usize, donors: &[usize], joints: &[usize], (lo, hi): (usize, usize)) -> String {
     let capture = w.capture.is_some();
-    let all_tracks = if capture { tracks(w) } else { Vec::new() };
-    let refs: Vec<&Track> = all_tracks.iter().map(|t| t.as_slice()).collect();
     let named_donors = donors;
     let frames = w.frames;
     let w_ref = &*w;
+    let markers = Markers::of(w_ref);
+    let missing = missing_runs(w_ref);
     let results: Vec<(Writes, FillCount)> = joints
         .to_vec()
         .into_par_iter()
@@ -202,7 +243,7 @@ fn fill_gaps(w: &mut Work, method: FillMethod, max_gap: usize, donors: &[usize],
             let cpf = w_ref.cpf();
             for group in groups {
                 let lead = group[0];
-                for g in fill::gaps(frames, |f| !w_ref.values[f * cpf + lead].is_finite()) {
+                for &g in &missing[lead] {
                     if g.first < lo || g.last > hi {
                         continue;
                     }
@@ -215,20 +256,14 @@ fn fill_gaps(w: &mut Work, method: FillMethod, max_gap: usize, donors: &[usize],
                         continue;
                     }
                     let used = if marker.is_some_and(|t| t.to_vec() == group) {
-                        fill_marker(&refs, j, g, method, named_donors, &group, &mut writes)
+                        fill_marker(&markers, j, g, method, named_donors, &group, &mut writes)
                     } else if group == rot_idx {
                         fill_rotation(w_ref, rotation.as_ref(), g, &mut writes)
                     } else {
-                        let mut col = column(w_ref, lead);
-                        let used = if matches!(method, FillMethod::Linear) || !spline_possible(&col, g) {
-                            fill::linear(&mut col, g);
-                            "linear"
-                        } else {
-                            fill::spline(&mut col, g);
-                            "spline"
-                        };
-                        writes.extend((g.first..=g.last).map(|f| (f, lead, col[f] as f32)));
-                        used
+                        let get = |f: usize| f64::from(w_ref.values[f * cpf + lead]);
+                        let (filled, spline) = fill::fill_local(get, frames, g, !matches!(method, FillMethod::Linear));
+                        writes.extend(filled.iter().enumerate().map(|(k, v)| (g.first + k, lead, *v as f32)));
+                        if spline { "spline" } else { "linear" }
                     };
                     count.gaps += 1;
                     count.samples += g.len();
@@ -267,28 +302,35 @@ fn fill_gaps(w: &mut Work, method: FillMethod, max_gap: usize, donors: &[usize],
     note
 }
 
-/// A spline needs two samples on each side.
-fn spline_possible(col: &[f64], g: Gap) -> bool {
-    g.first >= 2 && g.last + 2 < col.len() && col[g.first - 2].is_finite() && col[g.last + 2].is_finite()
-}
-
 /// Fills a marker's gap by `method` (per gap, the best the data allow for `auto`); returns
 /// the method used.
-fn fill_marker(refs: &[&Track], j: usize, g: Gap, method: FillMethod, named: &[usize], xyz: &[usize], out: &mut Writes) -> &'static str {
-    let rigid_donors = || fill::donors(refs, j, g, named, 3);
+fn fill_marker(
+    tracks: &dyn Tracks,
+    j: usize,
+    g: Gap,
+    method: FillMethod,
+    named: &[usize],
+    xyz: &[usize],
+    out: &mut Writes,
+) -> &'static str {
+    // Over short gaps a spline is closest (benches/RESULTS.md: 1.3 mm against rigid's 1.4 at
+    // 10 frames on CMU's head markers); `auto` keeps donors for longer ones.
+    let method = if method == FillMethod::Auto && g.len() <= fill::SHORT_GAP { FillMethod::Spline } else { method };
+    let donors = match method {
+        FillMethod::Rigid | FillMethod::Pattern | FillMethod::Auto => fill::donors(tracks, j, g, named, 3),
+        _ => Vec::new(),
+    };
     let (points, used): (Vec<DVec3>, &'static str) = match method {
-        FillMethod::Rigid | FillMethod::Auto if rigid_donors().len() >= 3 => (fill::rigid(refs, j, g, &rigid_donors()), "rigid"),
-        FillMethod::Rigid | FillMethod::Pattern | FillMethod::Auto if !fill::donors(refs, j, g, named, 1).is_empty() => {
-            let d = fill::donors(refs, j, g, named, 1)[0];
-            (fill::pattern(refs, j, g, d), "pattern")
+        FillMethod::Rigid | FillMethod::Auto if donors.len() >= 3 => (fill::rigid(tracks, j, g, &donors), "rigid"),
+        FillMethod::Rigid | FillMethod::Pattern | FillMethod::Auto if !donors.is_empty() => {
+            (fill::pattern(tracks, j, g, donors[0]), "pattern")
         }
         _ => {
-            let mut cols: Vec<Vec<f64>> = (0..3).map(|k| refs[j].iter().map(|p| p.map_or(f64::NAN, |p| p[k])).collect()).collect();
-            let spline = !matches!(method, FillMethod::Linear) && spline_possible(&cols[0], g);
-            for c in &mut cols {
-                if spline { fill::spline(c, g) } else { fill::linear(c, g) }
-            }
-            ((g.first..=g.last).map(|f| DVec3::new(cols[0][f], cols[1][f], cols[2][f])).collect(), if spline { "spline" } else { "linear" })
+            let spline = !matches!(method, FillMethod::Linear);
+            let axes: Vec<(Vec<f64>, bool)> =
+                (0..3).map(|k| fill::fill_local(|f| tracks.at(j, f).map_or(f64::NAN, |p| p[k]), tracks.frames(), g, spline)).collect();
+            let points = (0..g.len()).map(|i| DVec3::new(axes[0].0[i], axes[1].0[i], axes[2].0[i])).collect();
+            (points, if axes[0].1 { "spline" } else { "linear" })
         }
     };
     for (k, p) in points.iter().enumerate() {
@@ -334,37 +376,69 @@ fn filter_joints(w: &mut Work, filter: &Filter, joints: &[usize], (lo, hi): (usi
             quats.push(at);
         }
     }
-    let w_ref = &*w;
-    let results: Vec<(usize, Vec<f64>, usize, usize)> = channels
-        .into_par_iter()
-        .map(|c| {
-            let mut col = column(w_ref, c);
-            let (mut runs, mut short) = (0, 0);
-            let mut f = lo;
-            while f <= hi {
-                if !col[f].is_finite() {
-                    f += 1;
-                    continue;
+    let cpf = w.cpf();
+    let (mut runs, mut short, n) = (0, 0, channels.len());
+    // Channels in batches: each batch's columns are read frame by frame (a short contiguous
+    // run of each row, not one value per row and cache line), filtered, and written back the
+    // same way; batches run in parallel, and few wait at once, so memory stays small.
+    const BATCH: usize = 32;
+    for group in channels.chunks(BATCH * 16) {
+        let w_ref = &*w;
+        let results: Vec<(Vec<usize>, Vec<Vec<f64>>, usize, usize)> = group
+            .chunks(BATCH)
+            .map(<[usize]>::to_vec)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|batch| {
+                let mut cols: Vec<Vec<f64>> = vec![Vec::with_capacity(hi + 1 - lo); batch.len()];
+                for f in lo..=hi {
+                    let row = &w_ref.values[f * cpf..(f + 1) * cpf];
+                    for (col, &c) in cols.iter_mut().zip(&batch) {
+                        col.push(f64::from(row[c]));
+                    }
                 }
-                let start = f;
-                while f <= hi && col[f].is_finite() {
-                    f += 1;
+                let (mut runs, mut short) = (0, 0);
+                // Columns without a gap (most, once gaps are filled) go LANES at a time.
+                let (mut whole, mut gappy): (Vec<&mut Vec<f64>>, Vec<&mut Vec<f64>>) =
+                    cols.iter_mut().partition(|c| c.iter().all(|v| v.is_finite()));
+                let mut lanes = whole.chunks_exact_mut(LANES);
+                for group in &mut lanes {
+                    let [a, b, c, d] = group else { continue };
+                    runs += LANES;
+                    if !filter.filtfilt_lanes(&mut [a.as_mut_slice(), b.as_mut_slice(), c.as_mut_slice(), d.as_mut_slice()]) {
+                        short += LANES;
+                    }
                 }
-                runs += 1;
-                if !filter.filtfilt(&mut col[start..f]) {
-                    short += 1;
+                gappy.extend(lanes.into_remainder().iter_mut().map(|c| &mut **c));
+                for col in gappy {
+                    let mut f = 0;
+                    while f < col.len() {
+                        if !col[f].is_finite() {
+                            f += 1;
+                            continue;
+                        }
+                        let start = f;
+                        while f < col.len() && col[f].is_finite() {
+                            f += 1;
+                        }
+                        runs += 1;
+                        if !filter.filtfilt(&mut col[start..f]) {
+                            short += 1;
+                        }
+                    }
+                }
+                (batch, cols, runs, short)
+            })
+            .collect();
+        for (batch, cols, r, s) in results {
+            runs += r;
+            short += s;
+            for (k, f) in (lo..=hi).enumerate() {
+                let row = &mut w.values[f * cpf..(f + 1) * cpf];
+                for (col, &c) in cols.iter().zip(&batch) {
+                    row[c] = col[k] as f32;
                 }
             }
-            (c, col, runs, short)
-        })
-        .collect();
-    let cpf = w.cpf();
-    let (mut runs, mut short, n) = (0, 0, results.len());
-    for (c, col, r, s) in results {
-        runs += r;
-        short += s;
-        for (f, v) in col.iter().enumerate().take(hi + 1).skip(lo) {
-            w.values[f * cpf + c] = *v as f32;
         }
     }
     // Filtered quaternion components are no longer unit length.
