@@ -77,6 +77,17 @@ class Motion:
     @property
     def missing(self) -> npt.NDArray[np.bool_]:
         """True where the file held no value (NaN, Inf, a marker's gap), frames x channels (bool)."""
+    @property
+    def filled(self) -> npt.NDArray[np.bool_]:
+        """True where an edit filled a value in (gap filling), frames x channels (bool)."""
+    def edit(self, recipe: Union[str, dict[str, Any], Sequence[dict[str, Any]], None] = None, **operations: Any) -> "Motion":
+        """A new motion with a recipe applied (this one is left as it is): TOML text, a dict or a list of steps,
+        and/or operations as keyword arguments in the order given (`fill_gaps="spline"`, `filter=6.0` or
+        `filter={"cutoff_hz": 6, "order": 2}`, `unroll=True`, `trim="10:80"`, `resample=60`), as `skelview edit`
+        applies them."""
+    def save(self, path: _Path, *, order: Optional[str] = None) -> None:
+        """Writes the motion in the format `path`'s extension names (`formats()` lists the writers); a BVH keeps
+        this motion's rotation order unless `order` is given."""
     def positions(
         self,
         frames: Optional[_Frames] = None,

@@ -2,6 +2,7 @@
 //! checks and the writers, with NumPy arrays out; loading releases the GIL, and `load_many`
 //! parses files in parallel on rayon's pool.
 
+mod edit;
 mod errors;
 mod motion;
 

@@ -210,6 +210,48 @@ impl PyMotion {
         Ok(Array2::from_shape_vec((n, c), mask).map_err(|e| value_error(e.to_string()))?.into_pyarray(py))
     }
 
+    /// True where an edit filled a value in (gap filling), frames × channels.
+    #[getter]
+    fn filled<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        let m = &self.inner;
+        let (n, c) = (m.clip.num_frames(), m.clip.channels_per_frame());
+        let mut mask = vec![false; n * c];
+        for r in m.clip.filled() {
+            for f in r.first as usize..=r.last as usize {
+                if let Some(slot) = mask.get_mut(f * c + r.channel as usize) {
+                    *slot = true;
+                }
+            }
+        }
+        Ok(Array2::from_shape_vec((n, c), mask).map_err(|e| value_error(e.to_string()))?.into_pyarray(py))
+    }
+
+    /// A new motion with a recipe applied (this one is left as it is): TOML text, a dict or a
+    /// list of steps, and/or operations as keyword arguments in the order given
+    /// (`fill_gaps="spline"`, `filter=6.0` or `filter={"cutoff_hz": 6, "order": 2}`,
+    /// `unroll=True`, `trim="10:80"`, `resample=60`…), as `skelview edit` applies them.
+    #[pyo3(signature = (recipe=None, **operations))]
+    fn edit(&self, py: Python<'_>, recipe: Option<&Bound<'_, PyAny>>, operations: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let recipe = crate::edit::recipe(py, recipe, operations)?;
+        let m = self.inner.clone();
+        let edited = py.detach(move || skelview_core::edit::apply(&m, &recipe, &|_| true)).map_err(|e| value_error(e.to_string()))?;
+        Ok(Self::new(Arc::new(edited.motion)))
+    }
+
+    /// Writes the motion in the format `path`'s extension names (`skelview.formats()` lists the
+    /// writers); a BVH keeps this motion's rotation order unless `order` is given.
+    #[pyo3(signature = (path, *, order=None))]
+    fn save(&self, py: Python<'_>, path: std::path::PathBuf, order: Option<&str>) -> PyResult<()> {
+        let bvh = match order {
+            Some(o) => BvhWriteOptions {
+                order: BvhWriteOptions::parse_order(o)
+                    .ok_or_else(|| value_error(format!("order must name X, Y and Z once each, such as \"ZXY\", not {o:?}")))?,
+            },
+            None => BvhWriteOptions::keeping(&self.inner),
+        };
+        write_with(py, &self.inner, &path, &bvh)
+    }
+
     /// Joint positions, frames × joints × 3 (float32). `space="world"`: joint origins;
     /// `"local"`: each joint's offset from its parent in the parent's frame. `units="m"` or
     /// `"file"`; `y_up` turns the file's axes so +Y is up (world only). A joint whose position

@@ -344,3 +344,40 @@ def test_measure_equals_the_command_line(corpus, cli):
         np.testing.assert_allclose(ours[name], [row[k] for row in rows], rtol=1e-6, atol=1e-9)
     with pytest.raises(ValueError):
         skelview.measure(m, speed=["Nose"])
+
+
+def test_edit_gives_the_command_lines_result_and_leaves_the_source(tmp_path, cli):
+    sample = Path(__file__).resolve().parents[2] / "assets" / "walk01.bvh"
+    m = skelview.load(sample)
+    before = m.channels.copy()
+    edited = m.edit(unroll=True, filter={"cutoff_hz": 6, "order": 2}, trim="10:80", resample=60)
+    assert np.array_equal(m.channels, before), "the source is untouched"
+    assert edited.frame_count != m.frame_count and abs(edited.fps - 60) < 1e-9
+    edited.save(tmp_path / "py.bvh")
+    run = cli("edit", str(sample), "--unroll", "--filter", "butterworth:6:2", "--trim", "10:80", "--resample", "60", "-o", str(tmp_path / "cli.bvh"))
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "py.bvh").read_bytes() == (tmp_path / "cli.bvh").read_bytes()
+    # The same recipe as TOML text and as a list of dicts.
+    toml = '[[step]]\nop = "unroll"\n[[step]]\nop = "filter"\ncutoff_hz = 6.0\norder = 2\n[[step]]\nop = "trim"\nrange = "10:80"\n[[step]]\nop = "resample"\nfps = 60.0\n'
+    steps = [{"op": "unroll"}, {"op": "filter", "cutoff_hz": 6, "order": 2}, {"op": "trim", "range": "10:80"}, {"op": "resample", "fps": 60}]
+    for recipe in (toml, steps, {"step": steps}):
+        assert np.array_equal(m.edit(recipe).channels, edited.channels)
+
+
+def test_filled_samples_are_marked_and_bad_parameters_name_themselves(corpus, tmp_path):
+    m = skelview.load(corpus / "c3d" / "codamotion_gaitwands_2015_float.c3d")
+    filled = m.edit(fill_gaps={"method": "spline", "max_gap": 1000})
+    assert filled.filled.shape == m.missing.shape
+    assert filled.filled.any() and not m.filled.any()
+    assert not (filled.filled & filled.missing).any(), "a filled value is no longer missing"
+    filled.save(tmp_path / "filled.c3d")
+    back = skelview.load(tmp_path / "filled.c3d")
+    assert (back.residuals == 0).sum() >= filled.filled.sum() // 3
+    with pytest.raises(ValueError, match="did you mean 'L.Knee'"):
+        m.edit(remove_joint="L.Kne")
+    with pytest.raises(ValueError, match="Nyquist"):
+        m.edit(filter=100000)
+    with pytest.raises(ValueError, match="cutof_hz"):
+        m.edit([{"op": "filter", "cutof_hz": 6}])
+    with pytest.raises(ValueError, match="needs a recipe"):
+        m.edit()

@@ -13,7 +13,7 @@ use super::edit_args::{EditArgs, EditStep, steps};
 use super::error::ArgError;
 use super::inputs::{Input, inputs};
 use super::{Args, Command, ExitCode};
-use skelview_core::core::{EulerConvention, Motion};
+use skelview_core::core::Motion;
 use skelview_core::edit::{self, Op, Recipe};
 use skelview_core::export::BvhWriteOptions;
 use skelview_core::export::files::{WriteOptions, writer_for};
@@ -164,16 +164,6 @@ fn counts(m: &Motion) -> Vec<(Kind, usize)> {
     wanted.map(|&k| (k, r.findings.iter().filter(|f| f.kind == k).count())).collect()
 }
 
-/// The source's one rotation order, when its joints share one (BVH-style, first outermost).
-fn source_order(m: &Motion) -> Option<[char; 3]> {
-    let mut orders = m.skeleton.joints().iter().filter(|j| j.channels.iter().filter(|c| c.is_rotation()).count() == 3).map(|j| {
-        let o = j.rotation_order();
-        if j.euler == EulerConvention::LastOutermost { o.chars().rev().collect() } else { o }
-    });
-    let first = orders.next()?;
-    orders.all(|o| o == first).then(|| BvhWriteOptions::parse_order(&first)).flatten()
-}
-
 fn edit_one(args: &Args, c: &EditCommand, recipe: &Recipe, input: &Input, output: &Path, single: bool) -> Result<Done, String> {
     let name = input.path.display().to_string();
     let request = input.request.as_ref().map_err(|e| e.to_string())?;
@@ -198,9 +188,7 @@ fn edit_one(args: &Args, c: &EditCommand, recipe: &Recipe, input: &Input, output
     .map_err(|e| e.to_string())?;
     // The checks cost as much as the edits on a big capture: counted for --json only.
     let before = if c.json { counts(&motion) } else { Vec::new() };
-    let options = WriteOptions {
-        bvh: BvhWriteOptions { order: c.order.or_else(|| source_order(&motion)).unwrap_or(BvhWriteOptions::default().order) },
-    };
+    let options = WriteOptions { bvh: c.order.map_or_else(|| BvhWriteOptions::keeping(&motion), |order| BvhWriteOptions { order }) };
     let edited = edit::apply_owned(motion, recipe, &|_| true).map_err(|e| format!("{name}: {e}"))?;
     let after = if c.json { counts(&edited.motion) } else { Vec::new() };
     writer.write(&edited.motion, output, &options).map_err(|e| format!("{}: {e}", output.display()))?;

@@ -217,6 +217,21 @@ impl Recipe {
         Ok(Self { steps })
     }
 
+    /// Reads a recipe from JSON: a list of steps (`[{"op": "filter", "cutoff_hz": 6}]`) or an
+    /// object with one (`{"step": [...]}`), as Python hands a dict or a list over.
+    pub fn from_json(text: &str) -> Result<Self, RecipeError> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| RecipeError::Toml(e.to_string()))?;
+        let steps = match value {
+            serde_json::Value::Object(mut o) if o.contains_key("step") && o.len() == 1 => o.remove("step").unwrap_or_default(),
+            serde_json::Value::Object(o) => serde_json::Value::Array(vec![serde_json::Value::Object(o)]),
+            other => other,
+        };
+        let tables: Vec<toml::Table> =
+            serde_json::from_value(steps).map_err(|e| RecipeError::Toml(format!("expected a list of steps: {e}")))?;
+        let text = toml::to_string(&RecipeFile { step: tables }).map_err(|e| RecipeError::Toml(e.to_string()))?;
+        Self::from_toml(&text)
+    }
+
     /// The recipe as TOML text.
     pub fn to_toml(&self) -> String {
         let step = self

@@ -26,6 +26,17 @@ impl Default for BvhWriteOptions {
 }
 
 impl BvhWriteOptions {
+    /// The options that keep `m`'s rotation order when every joint with three rotation
+    /// channels shares one (an edited BVH keeps its channels); ZXY otherwise.
+    pub fn keeping(m: &Motion) -> Self {
+        let mut orders = m.skeleton.joints().iter().filter(|j| j.channels.iter().filter(|c| c.is_rotation()).count() == 3).map(|j| {
+            let o = j.rotation_order();
+            if j.euler == crate::core::EulerConvention::LastOutermost { o.chars().rev().collect() } else { o }
+        });
+        let shared = orders.next().filter(|first| orders.all(|o| o == *first));
+        Self { order: shared.and_then(|o| Self::parse_order(&o)).unwrap_or(Self::default().order) }
+    }
+
     /// Parses an order such as `ZXY` (any permutation of X, Y, Z).
     pub fn parse_order(s: &str) -> Option<[char; 3]> {
         let c: Vec<char> = s.to_ascii_uppercase().chars().collect();
