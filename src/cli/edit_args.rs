@@ -55,6 +55,10 @@ pub struct EditArgs {
     /// Move the clip so that its lowest point over all frames is at height 0.
     #[arg(long, action = clap::ArgAction::Count)]
     pub ground: u8,
+    /// Add the rest pose (a T-pose in most BVH files) as a new first frame, where the clip
+    /// starts.
+    #[arg(long, action = clap::ArgAction::Count)]
+    pub add_tpose: u8,
     /// Scale every length by FACTOR.
     #[arg(long, value_name = "FACTOR", allow_negative_numbers = true)]
     pub scale: Vec<f64>,
@@ -131,6 +135,7 @@ pub fn steps(a: &EditArgs, matches: Option<&clap::ArgMatches>) -> Result<Vec<Edi
     add("resample", a.resample.iter().map(|&fps| op(Op::Resample { fps })).collect());
     add("loop_frames", a.loop_frames.iter().map(|&frames| op(Op::Loop { frames })).collect());
     add("ground", (0..a.ground).map(|_| op(Op::Ground)).collect());
+    add("add_tpose", (0..a.add_tpose).map(|_| op(Op::AddTpose)).collect());
     add("scale", a.scale.iter().map(|&factor| op(Op::Scale { factor })).collect());
     let renames = a.rename.iter().map(|r| match r.split_once('=') {
         Some((from, to)) if !from.is_empty() && !to.is_empty() => Ok(op(Op::Rename { from: from.into(), to: to.into() })),

@@ -38,7 +38,7 @@ pub enum ArgError {
     Trim(#[from] skelview_core::edit::RangeError),
     /// `edit` without an operation.
     #[error(
-        "edit needs at least one operation (--fill-gaps, --filter, --despike, --unroll, --trim, --resample, --loop, --ground, --scale, --rename, --remove-joint, --add-event, --remove-event, --recipe)"
+        "edit needs at least one operation (--fill-gaps, --filter, --despike, --unroll, --trim, --resample, --loop, --ground, --add-tpose, --scale, --rename, --remove-joint, --add-event, --remove-event, --recipe)"
     )]
     NoOperation,
     /// `edit` with nowhere to write.

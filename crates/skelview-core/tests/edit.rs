@@ -254,6 +254,24 @@ fn ground_scale_rename_and_remove() {
 }
 
 #[test]
+fn a_tpose_frame_goes_in_front_where_the_clip_starts() {
+    let m = sample();
+    let out = run(&m, vec![Op::AddTpose]).unwrap().motion;
+    assert_eq!(out.clip.num_frames(), m.clip.num_frames() + 1);
+    assert_eq!(out.clip.frame(1), m.clip.frame(0), "the clip follows unchanged");
+    let rest = skelview_core::core::Sampler::default()
+        .positions(&m, skelview_core::core::PoseAt::Rest, Interpolation::Nearest, m.display_from_file())
+        .to_vec();
+    let first = positions(&out, 0);
+    let root = |p: &[Vec3]| p[0];
+    for (a, b) in rest.iter().zip(&first) {
+        // The rest pose, moved to where the first frame's root is.
+        assert!(((*a - root(&rest)) - (*b - root(&first))).length() < 1e-5, "{a} {b}");
+    }
+    assert_eq!(root(&first), root(&positions(&m, 0)));
+}
+
+#[test]
 fn a_recipe_reads_and_writes_as_toml_and_bad_ones_say_where() {
     let text = "[[step]]\nop = \"fill_gaps\"\nmethod = \"spline\"\nmax_gap = 30\n\n[[step]]\nop = \"filter\"\ncutoff_hz = 6.0\n\n[[step]]\nop = \"trim\"\nrange = \"1.5s:3s\"\nenabled = false\n";
     let r = Recipe::from_toml(text).unwrap();

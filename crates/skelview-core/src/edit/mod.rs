@@ -101,6 +101,9 @@ pub enum Op {
     },
     /// Moves the clip up or down so that its lowest point over all frames is at height 0.
     Ground,
+    /// Adds the rest pose (for most BVH files a T-pose) as a new first frame, at the first
+    /// frame's place (bvhacker's "Set T"): rotations zero, or the file's own rest values.
+    AddTpose,
     /// Scales lengths (offsets, translations, marker positions).
     Scale {
         /// The factor.
@@ -152,6 +155,7 @@ impl Op {
             Self::Resample { .. } => "resample",
             Self::Loop { .. } => "loop",
             Self::Ground => "ground",
+            Self::AddTpose => "add_tpose",
             Self::Scale { .. } => "scale",
             Self::Rename { .. } => "rename",
             Self::RemoveJoint { .. } => "remove_joint",

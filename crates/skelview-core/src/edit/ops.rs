@@ -63,6 +63,12 @@ pub(super) fn apply_op(w: &mut Work, op: &Op, step: usize) -> Result<String, Edi
             Ok(super::timing::make_loop(w, *frames))
         }
         Op::Ground => Ok(ground(w)),
+        Op::AddTpose => {
+            if w.capture.is_some() {
+                return Err(bad("a capture's markers have no rest pose to add".into()));
+            }
+            Ok(add_tpose(w))
+        }
         Op::Scale { factor } => {
             if !(factor.is_finite() && *factor > 0.0) {
                 return Err(bad(format!("factor {factor}: expected a number above 0")));
@@ -577,6 +583,43 @@ fn ground(w: &mut Work) -> String {
     rebuild(w, joints);
     let way = if lowest > 0.0 { "down" } else { "up" };
     format!("moved {:.4} m {way} (the lowest point was at {lowest:.4} m)", lowest.abs())
+}
+
+/// Puts the rest pose in front of the clip as frame 0: rotations zero (identity quaternions,
+/// scale 1, no stretch), or the skeleton's own rest values where the format has them;
+/// translations as in the first frame, so that the pose stands where the clip starts.
+fn add_tpose(w: &mut Work) -> String {
+    let cpf = w.cpf();
+    let skeleton = &w.motion.skeleton;
+    let mut row = vec![0.0f32; cpf];
+    for j in skeleton.joints() {
+        for (i, c) in j.channels.iter().enumerate() {
+            let at = j.first_channel + i;
+            row[at] = match c {
+                ChannelKind::QuatW | ChannelKind::ScaleX | ChannelKind::ScaleY | ChannelKind::ScaleZ => 1.0,
+                c if c.is_translation() => w.values.get(at).copied().filter(|v| v.is_finite()).unwrap_or(0.0),
+                _ => 0.0,
+            };
+        }
+    }
+    if let Some(rest) = skeleton.rest_values() {
+        let channels = skeleton.joints().iter().flat_map(|j| j.channels.iter().map(move |c| (j.parent.is_none(), *c)));
+        for ((root, kind), (slot, v)) in channels.zip(row.iter_mut().zip(rest)) {
+            // The root keeps the first frame's place.
+            if !(root && kind.is_translation()) {
+                *slot = *v;
+            }
+        }
+    }
+    let mut values = row;
+    values.extend_from_slice(&w.values);
+    w.values = values;
+    let mut filled = vec![false; cpf];
+    filled.extend_from_slice(&w.filled);
+    w.filled = filled;
+    w.frames += 1;
+    w.motion.source.declared_frames = None;
+    format!("the rest pose added as frame 0 ({} frames now)", w.frames)
 }
 
 /// Scales every length by `k`.
