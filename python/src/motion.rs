@@ -197,33 +197,13 @@ impl PyMotion {
     /// True where the file held no value (NaN, Inf, a marker's gap), frames × channels.
     #[getter]
     fn missing<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        let m = &self.inner;
-        let (n, c) = (m.clip.num_frames(), m.clip.channels_per_frame());
-        let mut mask = vec![false; n * c];
-        for r in m.clip.missing() {
-            for f in r.first as usize..=r.last as usize {
-                if let Some(slot) = mask.get_mut(f * c + r.channel as usize) {
-                    *slot = true;
-                }
-            }
-        }
-        Ok(Array2::from_shape_vec((n, c), mask).map_err(|e| value_error(e.to_string()))?.into_pyarray(py))
+        runs_mask(py, &self.inner.clip, self.inner.clip.missing())
     }
 
     /// True where an edit filled a value in (gap filling), frames × channels.
     #[getter]
     fn filled<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        let m = &self.inner;
-        let (n, c) = (m.clip.num_frames(), m.clip.channels_per_frame());
-        let mut mask = vec![false; n * c];
-        for r in m.clip.filled() {
-            for f in r.first as usize..=r.last as usize {
-                if let Some(slot) = mask.get_mut(f * c + r.channel as usize) {
-                    *slot = true;
-                }
-            }
-        }
-        Ok(Array2::from_shape_vec((n, c), mask).map_err(|e| value_error(e.to_string()))?.into_pyarray(py))
+        runs_mask(py, &self.inner.clip, self.inner.clip.filled())
     }
 
     /// A new motion with a recipe applied (this one is left as it is): TOML text, a dict or a
@@ -452,6 +432,24 @@ impl PyMotion {
     fn capture(&self) -> PyResult<&Capture> {
         self.inner.capture.as_deref().ok_or_else(|| value_error(format!("{} is not a marker capture (C3D or TRC)", self.path())))
     }
+}
+
+/// A frames × channels mask, true in `runs`.
+fn runs_mask<'py>(
+    py: Python<'py>,
+    clip: &skelview_core::core::Clip,
+    runs: &[skelview_core::core::clip::MissingRun],
+) -> PyResult<Bound<'py, PyArray2<bool>>> {
+    let (n, c) = (clip.num_frames(), clip.channels_per_frame());
+    let mut mask = vec![false; n * c];
+    for r in runs {
+        for f in r.first as usize..=r.last as usize {
+            if let Some(slot) = mask.get_mut(f * c + r.channel as usize) {
+                *slot = true;
+            }
+        }
+    }
+    Ok(Array2::from_shape_vec((n, c), mask).map_err(|e| value_error(e.to_string()))?.into_pyarray(py))
 }
 
 /// Writes `m` to `dst` in the format its extension names (the engine's one file writer).

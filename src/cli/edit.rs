@@ -10,13 +10,13 @@ use rayon::prelude::*;
 use serde_json::json;
 
 use super::edit_args::{EditArgs, EditStep, steps};
-use super::error::ArgError;
+use super::error::{ArgError, EditFailure};
 use super::inputs::{Input, inputs};
 use super::{Args, Command, ExitCode};
 use skelview_core::core::Motion;
 use skelview_core::edit::{self, Op, Recipe};
 use skelview_core::export::BvhWriteOptions;
-use skelview_core::export::files::{WriteOptions, writer_for};
+use skelview_core::export::files::{WriteError, WriteOptions, writer_for};
 use skelview_core::formats::{self, Quiet, Sequential};
 use skelview_core::qa::{self, Kind, Thresholds};
 
@@ -72,14 +72,14 @@ pub(super) fn command(a: &EditArgs, matches: Option<&clap::ArgMatches>) -> Resul
 
 /// The recipe of the steps, recipe files read in place; `--max-gap` given to every fill that
 /// names none.
-fn recipe(c: &EditCommand) -> Result<Recipe, String> {
+fn recipe(c: &EditCommand) -> Result<Recipe, EditFailure<'static>> {
     let mut out = Recipe::default();
     for step in &c.steps {
         match step {
             EditStep::Op(op) => out.steps.push(edit::Step { op: op.clone(), enabled: true }),
             EditStep::Recipe(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-                let r = Recipe::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+                let text = std::fs::read_to_string(path).map_err(|source| EditFailure::RecipeFile { path: path.clone(), source })?;
+                let r = Recipe::from_toml(&text).map_err(|source| EditFailure::Recipe { path: path.clone(), source })?;
                 out.steps.extend(r.steps);
             }
         }
@@ -127,7 +127,7 @@ pub(super) fn run(args: &Args, c: &EditCommand, out: &mut dyn Write) -> ExitCode
     }
     let progress = super::progress::bar(files.len() as u64, "editing");
     let single = files.len() == 1;
-    let results: Vec<Result<Done, String>> = files
+    let results: Vec<Result<Done, EditFailure>> = files
         .par_iter()
         .map(|input| {
             let output = if into_folder { in_folder(dest, input, c.ext.as_deref()) } else { dest.clone() };
@@ -164,34 +164,37 @@ fn counts(m: &Motion) -> Vec<(Kind, usize)> {
     wanted.map(|&k| (k, r.findings.iter().filter(|f| f.kind == k).count())).collect()
 }
 
-fn edit_one(args: &Args, c: &EditCommand, recipe: &Recipe, input: &Input, output: &Path, single: bool) -> Result<Done, String> {
+fn edit_one<'a>(
+    args: &Args,
+    c: &EditCommand,
+    recipe: &Recipe,
+    input: &'a Input,
+    output: &Path,
+    single: bool,
+) -> Result<Done, EditFailure<'a>> {
     let name = input.path.display().to_string();
-    let request = input.request.as_ref().map_err(|e| e.to_string())?;
-    let writer = writer_for(output).ok_or_else(|| {
-        format!(
-            "{name}: cannot write '{}': {} (skelview formats lists the writers)",
-            output.display(),
-            skelview_core::export::files::WriteError::Extension(
-                output.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default()
-            )
-        )
+    let request = input.request.as_ref().map_err(EditFailure::Request)?;
+    let writer = writer_for(output).ok_or_else(|| EditFailure::NoWriter {
+        input: name.clone(),
+        output: output.to_owned(),
+        source: WriteError::Extension(output.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default()),
     })?;
     let same = |a: &Path, b: &Path| std::fs::canonicalize(a).ok().zip(std::fs::canonicalize(b).ok()).is_some_and(|(a, b)| a == b);
     if request.sources.iter().any(|s| same(s.path(), output)) {
-        return Err(format!("{name}: --out names the source; edits never write over it"));
+        return Err(EditFailure::Overwrite { input: name });
     }
     let motion = if single {
         formats::load(request, &args.options, &formats::Rayon, &mut Quiet)
     } else {
         formats::load(request, &args.options, &Sequential, &mut Quiet)
     }
-    .map_err(|e| e.to_string())?;
+    .map_err(EditFailure::Load)?;
     // The checks cost as much as the edits on a big capture: counted for --json only.
     let before = if c.json { counts(&motion) } else { Vec::new() };
     let options = WriteOptions { bvh: c.order.map_or_else(|| BvhWriteOptions::keeping(&motion), |order| BvhWriteOptions { order }) };
-    let edited = edit::apply_owned(motion, recipe, &|_| true).map_err(|e| format!("{name}: {e}"))?;
+    let edited = edit::apply_owned(motion, recipe, &|_| true).map_err(|source| EditFailure::Edit { input: name.clone(), source })?;
     let after = if c.json { counts(&edited.motion) } else { Vec::new() };
-    writer.write(&edited.motion, output, &options).map_err(|e| format!("{}: {e}", output.display()))?;
+    writer.write(&edited.motion, output, &options).map_err(|source| EditFailure::Write { output: output.to_owned(), source })?;
     Ok(Done { input: input.path.clone(), output: output.to_owned(), notes: edited.notes, before, after })
 }
 

@@ -52,6 +52,65 @@ impl ArgError {
     }
 }
 
+/// Why `edit` wrote nothing for an input (or at all).
+#[derive(Debug, Error)]
+pub enum EditFailure<'a> {
+    /// A recipe file that cannot be read.
+    #[error("{}: {source}", path.display())]
+    RecipeFile {
+        /// The file.
+        path: PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// A recipe file that is not a recipe.
+    #[error("{}: {source}", path.display())]
+    Recipe {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong in it.
+        source: skelview_core::edit::RecipeError,
+    },
+    /// The input was refused before loading (no format reads it, an AMC without its ASF).
+    #[error(transparent)]
+    Request(&'a skelview_core::formats::LoadError),
+    /// The input could not be loaded.
+    #[error(transparent)]
+    Load(skelview_core::formats::LoadError),
+    /// No writer for the output's extension.
+    #[error("{input}: cannot write '{}': {source} (skelview formats lists the writers)", output.display())]
+    NoWriter {
+        /// The input.
+        input: String,
+        /// The output asked for.
+        output: PathBuf,
+        /// The extension's refusal.
+        source: skelview_core::export::files::WriteError,
+    },
+    /// `--out` is the input itself.
+    #[error("{input}: --out names the source; edits never write over it")]
+    Overwrite {
+        /// The input.
+        input: String,
+    },
+    /// A step could not be applied.
+    #[error("{input}: {source}")]
+    Edit {
+        /// The input.
+        input: String,
+        /// The step and why.
+        source: skelview_core::edit::EditError,
+    },
+    /// The result could not be written.
+    #[error("{}: {source}", output.display())]
+    Write {
+        /// The output.
+        output: PathBuf,
+        /// Why.
+        source: skelview_core::export::files::WriteError,
+    },
+}
+
 /// Why a command could not do what it was asked.
 #[derive(Debug, Error)]
 pub enum CliError {

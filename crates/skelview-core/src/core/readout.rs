@@ -86,15 +86,15 @@ pub fn global_readout(motion: &Motion, global: &GlobalPose, joint: usize) -> Opt
     Some((Quat::from_mat3a(&g.matrix3).normalize(), length))
 }
 
-/// Euler angles (degrees) of `q` in a joint's own channel order and convention.
-pub fn euler_in_order(q: Quat, order: &str, convention: EulerConvention) -> Option<[f32; 3]> {
-    // glam's intrinsic orders: `ZXY` means R = Rz·Rx·Ry (first listed outermost), the BVH
-    // convention; ASF's listed order is the reverse product.
+/// glam's rotation order for channels listed as `order` (`ZXY`) composed by `convention`:
+/// glam's intrinsic orders have the first listed outermost (`ZXY` is R = Rz·Rx·Ry, the BVH
+/// convention); ASF's listed order is the reverse product.
+pub fn euler_rot(order: &str, convention: EulerConvention) -> Option<EulerRot> {
     let listed: String = match convention {
         EulerConvention::FirstOutermost => order.to_owned(),
         EulerConvention::LastOutermost => order.chars().rev().collect(),
     };
-    let rot = match listed.as_str() {
+    Some(match listed.as_str() {
         "XYZ" => EulerRot::XYZ,
         "XZY" => EulerRot::XZY,
         "YXZ" => EulerRot::YXZ,
@@ -102,7 +102,12 @@ pub fn euler_in_order(q: Quat, order: &str, convention: EulerConvention) -> Opti
         "ZXY" => EulerRot::ZXY,
         "ZYX" => EulerRot::ZYX,
         _ => return None,
-    };
+    })
+}
+
+/// Euler angles (degrees) of `q` in a joint's own channel order and convention.
+pub fn euler_in_order(q: Quat, order: &str, convention: EulerConvention) -> Option<[f32; 3]> {
+    let rot = euler_rot(order, convention)?;
     let (a, b, c) = q.to_euler(rot);
     let v = [a.to_degrees(), b.to_degrees(), c.to_degrees()];
     Some(match convention {

@@ -105,19 +105,7 @@ fn euler_rot(kinds: &[ChannelKind; 3], convention: EulerConvention) -> Option<Eu
         ChannelKind::RotateY => 'Y',
         _ => 'Z',
     };
-    let mut order: Vec<char> = kinds.iter().map(letter).collect();
-    if convention == EulerConvention::LastOutermost {
-        order.reverse();
-    }
-    Some(match order.iter().collect::<String>().as_str() {
-        "XYZ" => EulerRot::XYZ,
-        "XZY" => EulerRot::XZY,
-        "YXZ" => EulerRot::YXZ,
-        "YZX" => EulerRot::YZX,
-        "ZXY" => EulerRot::ZXY,
-        "ZYX" => EulerRot::ZYX,
-        _ => return None,
-    })
+    crate::core::readout::euler_rot(&kinds.iter().map(letter).collect::<String>(), convention)
 }
 
 /// `v` moved by whole turns to lie within half a turn of `near`.

@@ -82,18 +82,8 @@ pub fn dec_f32(b: [u8; 4]) -> f32 {
     (sign * fraction * 2f64.powi(exponent as i32 - 129)) as f32
 }
 
-/// A parameter's values.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Values {
-    /// Characters: strings of the first dimension's length.
-    Chars(Vec<u8>),
-    /// Bytes.
-    Bytes(Vec<u8>),
-    /// 16-bit integers.
-    Ints(Vec<i16>),
-    /// 32-bit floats.
-    Floats(Vec<f32>),
-}
+/// A parameter's values (the capture keeps them as they are for a writer).
+pub use crate::core::capture::KeptValue as Values;
 
 /// One parameter.
 #[derive(Clone, Debug, PartialEq)]
@@ -197,7 +187,7 @@ impl Params {
     /// Every group and parameter as the file stored them, in file order (for a writer that
     /// keeps what it does not interpret).
     pub fn kept(&self) -> Vec<crate::core::capture::KeptGroup> {
-        use crate::core::capture::{KeptGroup, KeptParam, KeptValue};
+        use crate::core::capture::{KeptGroup, KeptParam};
         self.described
             .iter()
             .map(|(group, description)| KeptGroup {
@@ -209,13 +199,12 @@ impl Params {
                     .filter(|(g, _)| g == group)
                     .filter_map(|key| {
                         let p = self.params.get(key)?;
-                        let value = match &p.values {
-                            Values::Chars(v) => KeptValue::Chars(v.clone()),
-                            Values::Bytes(v) => KeptValue::Bytes(v.clone()),
-                            Values::Ints(v) => KeptValue::Ints(v.clone()),
-                            Values::Floats(v) => KeptValue::Floats(v.clone()),
-                        };
-                        Some(KeptParam { name: key.1.clone(), description: p.description.clone(), dims: p.dims.clone(), value })
+                        Some(KeptParam {
+                            name: key.1.clone(),
+                            description: p.description.clone(),
+                            dims: p.dims.clone(),
+                            value: p.values.clone(),
+                        })
                     })
                     .collect(),
             })
