@@ -36,6 +36,23 @@ fn a_recipe_file_and_the_same_options_write_the_same_bytes() {
     let (code, _, err) = skelview(&["edit", "assets/walk01.bvh", "--resample", "60", "--trim", "10:80", "-o", s(&c)]);
     assert_eq!(code, 0, "{err}");
     assert_ne!(std::fs::read(&a).unwrap(), std::fs::read(&c).unwrap());
+    // --joints and --range go to every operation that takes them, wherever they stand.
+    let some = dir.path().join("some.toml");
+    let (code, _, err) = skelview(&[
+        "edit",
+        "assets/walk01.bvh",
+        "--filter",
+        "butterworth:6",
+        "--joints",
+        "Head,Neck",
+        "--range",
+        "1s:",
+        "--save-recipe",
+        s(&some),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&some).unwrap();
+    assert!(text.contains("joints = [\"Head\", \"Neck\"]") && text.contains("range = \"1s:\""), "{text}");
     // A recipe alone, without --out, is written and nothing else.
     let only = dir.path().join("only.toml");
     let (code, _, err) = skelview(&["edit", "assets/walk01.bvh", "--despike", "--save-recipe", s(&only)]);

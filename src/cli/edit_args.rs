@@ -26,6 +26,14 @@ pub struct EditArgs {
     /// marker's path) or auto (per gap, the best the data allow).
     #[arg(long, value_name = "METHOD", value_parser = ["linear", "spline", "rigid", "pattern", "auto"])]
     pub fill_gaps: Vec<String>,
+    /// The joints or markers --fill-gaps, --filter, --despike and --unroll apply to, anywhere on
+    /// the line (comma-separated names; all when not given).
+    #[arg(long, value_name = "NAME,...", value_delimiter = ',')]
+    pub joints: Vec<String>,
+    /// The frames --fill-gaps, --filter and --despike apply to, anywhere on the line: A:B
+    /// (from 0, negative from the end) or seconds, 1.5s:3s (all when not given).
+    #[arg(long, value_name = "A:B", allow_hyphen_values = true)]
+    pub range: Option<String>,
     /// The longest gap any fill of this run fills, in frames (longer gaps stay gaps). Default:
     /// half a second of frames.
     #[arg(long, value_name = "FRAMES", value_parser = clap::value_parser!(u64).range(1..))]
@@ -110,26 +118,23 @@ pub fn steps(a: &EditArgs, matches: Option<&clap::ArgMatches>) -> Result<Vec<Edi
         }
     };
     let max_gap = a.max_gap.map(|g| g as usize);
-    let none = Vec::new;
+    let range = a.range.as_deref().map(str::parse::<FrameRange>).transpose().map_err(ArgError::Range)?;
+    let joints = || a.joints.iter().map(|j| j.trim().to_owned()).filter(|j| !j.is_empty()).collect::<Vec<_>>();
     let op = EditStep::Op;
-    add(
-        "fill_gaps",
-        a.fill_gaps
-            .iter()
-            .map(|m| {
-                op(Op::FillGaps {
-                    method: FillMethod::parse(m).unwrap_or(FillMethod::Auto),
-                    max_gap,
-                    donors: none(),
-                    joints: none(),
-                    range: None,
-                })
-            })
-            .collect(),
-    );
-    add("filter", a.filter.iter().map(|f| parse_filter(f).map(op)).collect::<Result<_, _>>()?);
-    add("despike", (0..a.despike).map(|_| op(Op::Despike { joints: none(), range: None })).collect());
-    add("unroll", (0..a.unroll).map(|_| op(Op::Unroll { joints: none() })).collect());
+    let fills = a.fill_gaps.iter().map(|m| {
+        let method = FillMethod::parse(m).unwrap_or(FillMethod::Auto);
+        op(Op::FillGaps { method, max_gap, donors: Vec::new(), joints: joints(), range })
+    });
+    add("fill_gaps", fills.collect());
+    let filters = a.filter.iter().map(|f| {
+        parse_filter(f).map(|o| match o {
+            Op::Filter { cutoff_hz, order, .. } => op(Op::Filter { cutoff_hz, order, joints: joints(), range }),
+            other => op(other),
+        })
+    });
+    add("filter", filters.collect::<Result<_, _>>()?);
+    add("despike", (0..a.despike).map(|_| op(Op::Despike { joints: joints(), range })).collect());
+    add("unroll", (0..a.unroll).map(|_| op(Op::Unroll { joints: joints() })).collect());
     let trims = a.trim.iter().map(|t| t.parse::<FrameRange>().map(|range| op(Op::Trim { range })).map_err(ArgError::Trim));
     add("trim", trims.collect::<Result<_, _>>()?);
     add("resample", a.resample.iter().map(|&fps| op(Op::Resample { fps })).collect());

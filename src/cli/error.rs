@@ -36,6 +36,9 @@ pub enum ArgError {
     /// A `--trim` range that cannot be read.
     #[error("--trim {0}")]
     Trim(#[from] skelview_core::edit::RangeError),
+    /// A `--range` that cannot be read.
+    #[error("--range {0}")]
+    Range(skelview_core::edit::RangeError),
     /// `edit` without an operation.
     #[error(
         "edit needs at least one operation (--fill-gaps, --filter, --despike, --unroll, --trim, --resample, --loop, --ground, --add-tpose, --scale, --rename, --remove-joint, --add-event, --remove-event, --recipe)"
