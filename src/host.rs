@@ -68,6 +68,13 @@ fn ask(dialog: Dialog) -> Option<Command> {
                 rfd::FileDialog::new().add_filter("Motion capture", &motion).add_filter("All files", &["*"]).set_title(title).pick_files();
             picked.map(|p| Command::Files(if dialog == Dialog::Open { FilesCommand::Open(p) } else { FilesCommand::Add(p) }))
         }
+        Dialog::SaveMotion => {
+            let mut d = rfd::FileDialog::new().set_title("Save the motion as").set_file_name("motion.bvh");
+            for w in skelview_core::export::files::WRITERS {
+                d = d.add_filter(w.name(), w.extensions());
+            }
+            d.save_file().map(|p| export(Export::Motion(p)))
+        }
         Dialog::ExportPositions => rfd::FileDialog::new()
             .add_filter("CSV", &["csv"])
             .set_file_name("positions.csv")

@@ -185,6 +185,10 @@ pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                     }
                     return;
                 }
+                if ui.button("Save as…").on_hover_text("The active clip in any format skelview writes: BVH, glTF, C3D, TRC, MOT").clicked()
+                {
+                    out.send(Command::Job(JobCommand::Ask(Dialog::SaveMotion)));
+                }
                 if ui.button("Export frames (in/out range) as PNG…").clicked() {
                     out.send(Command::Job(JobCommand::Ask(Dialog::ExportFrames)));
                 }

@@ -254,6 +254,8 @@ pub enum Export {
     Video(PathBuf),
     /// A picture of the viewport: saved as PNG, or (`None`) put on the clipboard.
     Screenshot(Option<PathBuf>),
+    /// The active clip, in the format the extension names (every writer).
+    Motion(PathBuf),
 }
 
 /// The panels' outbox: they read the viewer through `&Viewer` and put what they want changed

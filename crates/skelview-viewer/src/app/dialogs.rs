@@ -14,6 +14,8 @@ pub enum Dialog {
     Add,
     /// Where to write the positions CSV.
     ExportPositions,
+    /// Where to save the active clip, in any format skelview writes.
+    SaveMotion,
     /// Where to write the Measure tool's CSV.
     ExportMeasures,
     /// Where to write a video of the in/out range (`.gif` or `.mp4`).
@@ -77,6 +79,8 @@ fn ask(dialog: Dialog) -> Option<Command> {
         Dialog::ExportMeasures => Some(export(Export::Measures("measurements.csv".into()))),
         Dialog::SaveScreenshot => Some(export(Export::Screenshot(Some("skelview.png".into())))),
         Dialog::ExportVideo => Some(export(Export::Video("skelview.gif".into()))),
-        Dialog::ExportFrames | Dialog::NameMap => Some(Command::ShowError(AppError::NoDialog(DialogError::NotInBrowser(dialog)))),
+        Dialog::ExportFrames | Dialog::NameMap | Dialog::SaveMotion => {
+            Some(Command::ShowError(AppError::NoDialog(DialogError::NotInBrowser(dialog))))
+        }
     }
 }

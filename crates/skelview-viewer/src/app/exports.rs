@@ -32,6 +32,10 @@ impl Viewer {
                 Some(m) => self.jobs.export_positions(m, path, &tasks),
                 None => Ok(()),
             },
+            Export::Motion(path) => match self.motion().cloned() {
+                Some(m) => self.jobs.save_motion(m, path, &tasks),
+                None => Ok(()),
+            },
             Export::Frames(dir, size) => {
                 let (spec, frames, scene) = (self.frame_spec(), self.session.range_frames(), self.session.scene.clone());
                 self.jobs.export_frames(scene, spec, frames, self.view.camera, dir, size, &tasks)

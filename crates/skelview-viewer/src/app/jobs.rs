@@ -33,6 +33,14 @@ pub enum ExportError {
     /// Rendering, encoding or writing the pictures failed.
     #[error(transparent)]
     Picture(#[from] PictureError),
+    /// The motion could not be written in the format its extension names.
+    #[error("{}: {source}", path.display())]
+    Motion {
+        /// The file.
+        path: PathBuf,
+        /// The writer's reason.
+        source: skelview_core::export::files::WriteError,
+    },
 }
 
 /// An RGBA8 picture and its size in pixels.
@@ -107,6 +115,18 @@ impl Jobs {
             self.dialog = Some(task.map_err(no_thread("dialog"))?);
         }
         Ok(())
+    }
+
+    /// Writes `m` in the format `path`'s extension names, through the writers' table (a BVH
+    /// keeps the motion's rotation order).
+    pub fn save_motion(&mut self, m: Arc<Motion>, path: PathBuf, tasks: &Tasks) -> Result<(), AppError> {
+        self.start("Saving the motion", tasks, move |_| {
+            use skelview_core::export::files::{WriteOptions, write_file, writer_for};
+            let options = WriteOptions { bvh: skelview_core::export::BvhWriteOptions::keeping(&m) };
+            write_file(&m, &path, &options).map_err(|source| ExportError::Motion { path: path.clone(), source })?;
+            let summary = writer_for(&path).map(|w| w.summary(&m, &options)).unwrap_or_default();
+            Ok(format!("wrote {} ({summary})", path.display()))
+        })
     }
 
     /// Writes all frames' positions of `m` (metres, Y-up) to `path`.

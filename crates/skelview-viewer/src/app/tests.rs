@@ -539,6 +539,35 @@ fn an_export_failure_is_shown_as_an_export_error() {
 }
 
 #[test]
+fn save_as_writes_the_active_clip_in_every_format_and_says_why_not() {
+    let mut v = viewer();
+    load_sample(&mut v);
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["walk.bvh", "walk.c3d", "walk.trc", "walk.glb"] {
+        let path = dir.path().join(name);
+        v.commands.push(Command::Job(JobCommand::Export(Export::Motion(path.clone()))));
+        wait_for(&mut v, |v| v.jobs.export.is_none());
+        assert!(
+            v.messages.notice.as_deref().is_some_and(|n| n.starts_with("wrote") && n.contains(name)),
+            "{:?} {:?}",
+            v.messages.notice,
+            v.messages.error
+        );
+        let back = skelview_core::formats::open_one(&path, &Default::default(), &skelview_core::formats::Sequential).unwrap();
+        assert_eq!(back.clip.num_frames(), 101, "{name}");
+    }
+    // A BVH written from a BVH keeps its channels.
+    let written = std::fs::read_to_string(dir.path().join("walk.bvh")).unwrap();
+    let source = String::from_utf8_lossy(skelview_core::formats::SAMPLE_BVH).into_owned();
+    let order = |t: &str| t.lines().find(|l| l.contains("CHANNELS 3")).map(|l| l.trim().to_owned());
+    assert_eq!(order(&written), order(&source));
+    v.commands.push(Command::Job(JobCommand::Export(Export::Motion(dir.path().join("walk.fbx")))));
+    wait_for(&mut v, |v| v.messages.error.is_some());
+    assert_eq!(v.messages.error_title, "Export failed");
+    assert!(v.messages.error.as_deref().is_some_and(|e| e.contains("walk.fbx") && e.contains(".c3d")), "{:?}", v.messages.error);
+}
+
+#[test]
 fn files_opened_from_memory_pair_and_reload_from_their_bytes() {
     // As a web page hands them in: names and bytes, no file on disk.
     let asf = ":version 1.10\n:name test\n:units\n  mass 1.0\n  length 1.0\n  angle deg\n:root\n  order TX TY TZ RX RY RZ\n  axis XYZ\n  position 0 0 0\n  orientation 0 0 0\n:bonedata\n  begin\n    id 1\n    name bone1\n    direction 0 1 0\n    length 1\n    axis 0 0 0 XYZ\n  end\n:hierarchy\n  begin\n    root bone1\n  end\n";
