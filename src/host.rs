@@ -104,6 +104,16 @@ fn ask(dialog: Dialog) -> Option<Command> {
             .add_filter("All files", &["*"])
             .pick_file()
             .map(|p| Command::Job(JobCommand::ReadNameMap(p))),
+        Dialog::SaveRecipe => rfd::FileDialog::new()
+            .add_filter("Recipe (TOML)", &["toml"])
+            .set_file_name("recipe.toml")
+            .save_file()
+            .map(|p| export(Export::Recipe(p))),
+        Dialog::OpenRecipe => rfd::FileDialog::new()
+            .add_filter("Recipe (TOML)", &["toml"])
+            .add_filter("All files", &["*"])
+            .pick_file()
+            .map(|p| Command::Job(JobCommand::ReadRecipe(p))),
     };
     // rfd answers None both for "cancelled" and "no dialog could be shown": say which.
     if answer.is_none() && std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() && which("zenity").is_none() {

@@ -20,14 +20,28 @@ fn s(p: &Path) -> &str {
 fn a_recipe_file_and_the_same_options_write_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b, recipe) = (dir.path().join("a.bvh"), dir.path().join("b.bvh"), dir.path().join("r.toml"));
-    let ops = ["--unroll", "--filter", "butterworth:6:2", "--trim", "10:80", "--resample", "60", "--ground"];
+    let ops = [
+        "--unroll",
+        "--filter",
+        "butterworth:6:2",
+        "--trim",
+        "10:80",
+        "--resample",
+        "60",
+        "--ground",
+        "--face",
+        "-x",
+        "--rest-from-frame",
+        "5",
+    ];
     let mut line = vec!["edit", "assets/walk01.bvh", "-o", s(&a), "--save-recipe", s(&recipe)];
     line.extend(ops);
     let (code, out, err) = skelview(&line);
     assert_eq!(code, 0, "{out}{err}");
     let text = std::fs::read_to_string(&recipe).unwrap();
     let kinds: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("op = ")).collect();
-    assert_eq!(kinds, ["\"unroll\"", "\"filter\"", "\"trim\"", "\"resample\"", "\"ground\""], "in the order given:\n{text}");
+    let order = ["\"unroll\"", "\"filter\"", "\"trim\"", "\"resample\"", "\"ground\"", "\"face\"", "\"rest_from_frame\""];
+    assert_eq!(kinds, order, "in the order given:\n{text}");
     let (code, _, err) = skelview(&["edit", "assets/walk01.bvh", "--recipe", s(&recipe), "-o", s(&b)]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());

@@ -169,7 +169,7 @@ fn every_action_is_in_a_menu_and_every_shortcut_in_f1() {
     }
     // Each top-level menu opened in turn: every action's label (with its key) is in one.
     let mut found: Vec<&str> = Vec::new();
-    for menu in ["File", "View", "Playback"] {
+    for menu in ["File", "Edit", "View", "Playback"] {
         h.get_by_label(menu).click();
         h.run();
         for a in ACTIONS {

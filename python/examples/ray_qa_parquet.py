@@ -1,6 +1,7 @@
-"""Capture checks and joint positions of a folder of motion files with Ray Data, as Parquet.
+"""Capture checks and joint positions of a folder of motion files with Ray Data, as Parquet,
+with an optional clean-up stage.
 
-    python examples/ray_qa_parquet.py SOURCE OUT_DIR [--num-cpus N]
+    python examples/ray_qa_parquet.py SOURCE OUT_DIR [--recipe CLEAN.toml] [--num-cpus N]
 
 SOURCE is a folder (searched recursively) or a bucket URI (s3://, gs://, abfs://: Ray lists
 and reads it through pyarrow's filesystems). Writes OUT_DIR/qa (one row per `skelview qa
@@ -9,6 +10,12 @@ OUT_DIR/positions (file, joint, frame, x, y, z in metres with +Y up; NaN where t
 a value missing), each a folder of Parquet files. Every file whose name ends in an extension
 skelview reads is taken, except .amc (an AMC needs its ASF beside it; load those pairs with
 skelview.load).
+
+With --recipe, every file is cleaned up on its worker by the recipe (a TOML file as
+`skelview edit --save-recipe` and the viewer's Save recipe… write it): the qa rows are those
+of the file as read (stage "source") and as edited (stage "edited"), so the two can be
+counted against each other, and the positions are the edited motion's. A recipe that fails
+on a file gives one row of kind "edit_error" with the step and the reason.
 
 On one machine `ray.init()` starts a local Ray. On a cluster the same script runs unchanged:
 set RAY_ADDRESS (`RAY_ADDRESS=ray://head:10001 python examples/ray_qa_parquet.py
@@ -35,20 +42,20 @@ import skelview
 EXTENSIONS = sorted({e for f in skelview.formats() for e in f["extensions"]} - {"amc"})
 
 
-def qa_rows(row: dict[str, Any]) -> list[dict[str, Any]]:
-    """One file's capture-check records, as flat rows."""
-    path = row["path"]
-    try:
-        motion = skelview.load_bytes(row["bytes"], os.path.basename(path))
-    except skelview.LoadError as e:
-        record = {"file": path, "kind": "error", "message": str(e)}
-        return [{"file": path, "kind": "error", "joint": None, "start_frame": -1, "end_frame": -1, "value": float("nan"), "message": str(e), "record": json.dumps(record)}]
+def error_row(path: str, stage: str, kind: str, message: str) -> dict[str, Any]:
+    record = {"file": path, "kind": kind, "message": message}
+    return {"file": path, "stage": stage, "kind": kind, "joint": None, "start_frame": -1, "end_frame": -1, "value": float("nan"), "message": message, "record": json.dumps(record)}
+
+
+def check_rows(motion: "skelview.Motion", path: str, stage: str) -> list[dict[str, Any]]:
+    """The capture-check records of one motion, as flat rows."""
     rows = []
     for record in skelview.qa(motion):
         record["file"] = path
         rows.append(
             {
                 "file": path,
+                "stage": stage,
                 "kind": record["kind"],
                 "joint": record.get("joint"),
                 "start_frame": record.get("start_frame", -1),
@@ -61,12 +68,30 @@ def qa_rows(row: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def position_rows(row: dict[str, Any]) -> list[dict[str, Any]]:
-    """One file's joint positions, a row per joint and frame."""
+def qa_rows(row: dict[str, Any], recipe: str | None = None) -> list[dict[str, Any]]:
+    """One file's capture-check records: as read, and as edited when there is a recipe."""
     path = row["path"]
     try:
         motion = skelview.load_bytes(row["bytes"], os.path.basename(path))
-    except skelview.LoadError:
+    except skelview.LoadError as e:
+        return [error_row(path, "source", "error", str(e))]
+    rows = check_rows(motion, path, "source")
+    if recipe is not None:
+        try:
+            rows += check_rows(motion.edit(recipe), path, "edited")
+        except ValueError as e:
+            rows.append(error_row(path, "edited", "edit_error", str(e)))
+    return rows
+
+
+def position_rows(row: dict[str, Any], recipe: str | None = None) -> list[dict[str, Any]]:
+    """One file's joint positions (edited, with a recipe), a row per joint and frame."""
+    path = row["path"]
+    try:
+        motion = skelview.load_bytes(row["bytes"], os.path.basename(path))
+        if recipe is not None:
+            motion = motion.edit(recipe)
+    except (skelview.LoadError, ValueError):
         return []
     xyz = motion.positions()
     frames, joints = xyz.shape[0], xyz.shape[1]
@@ -78,25 +103,30 @@ def position_rows(row: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def run(source: str, out_dir: str) -> None:
+def run(source: str, out_dir: str, recipe: str | None = None) -> None:
     # Ray lists SOURCE itself, on whichever filesystem its URI names, so the same call reads a
-    # local folder and a bucket.
+    # local folder and a bucket. The recipe travels to the workers as text.
     data = ray.data.read_binary_files(source, include_paths=True, file_extensions=EXTENSIONS)
-    data.flat_map(qa_rows).write_parquet(os.path.join(out_dir, "qa"))
-    data.flat_map(position_rows).write_parquet(os.path.join(out_dir, "positions"))
+    data.flat_map(qa_rows, fn_kwargs={"recipe": recipe}).write_parquet(os.path.join(out_dir, "qa"))
+    data.flat_map(position_rows, fn_kwargs={"recipe": recipe}).write_parquet(os.path.join(out_dir, "positions"))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source", help="a folder or a bucket URI (s3://, gs://, abfs://)")
     parser.add_argument("out_dir")
+    parser.add_argument("--recipe", default=None, help="a recipe (TOML) to clean every file up with")
     parser.add_argument("--num-cpus", type=int, default=None, help="local Ray only (ignored with RAY_ADDRESS)")
     args = parser.parse_args()
+    recipe = None
+    if args.recipe:
+        with open(args.recipe, encoding="utf-8") as f:
+            recipe = f.read()
     if os.environ.get("RAY_ADDRESS"):
         ray.init()
     else:
         ray.init(num_cpus=args.num_cpus)
-    run(args.source, args.out_dir)
+    run(args.source, args.out_dir, recipe)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ fn main_parameter(op: &str) -> Option<&'static str> {
         "loop" => "frames",
         "scale" => "factor",
         "remove_joint" => "name",
+        "rest_from_frame" => "frame",
+        "face" => "toward",
         _ => return None,
     })
 }

@@ -67,6 +67,14 @@ pub struct EditArgs {
     /// starts.
     #[arg(long, action = clap::ArgAction::Count)]
     pub add_tpose: u8,
+    /// Make frame N (from 0) the rest pose: offsets from where it puts the joints, every
+    /// frame's rotations re-expressed from it (frame N reads all zeros); the motion stays.
+    #[arg(long, value_name = "N")]
+    pub rest_from_frame: Vec<usize>,
+    /// Turn the clip about the up axis, through the root, so that at its first frame the body
+    /// faces this way: +x, -x, +y, -y, +z or -z (the file's axes; not the up axis).
+    #[arg(long, value_name = "DIRECTION", allow_hyphen_values = true)]
+    pub face: Vec<String>,
     /// Scale every length by FACTOR.
     #[arg(long, value_name = "FACTOR", allow_negative_numbers = true)]
     pub scale: Vec<f64>,
@@ -141,6 +149,8 @@ pub fn steps(a: &EditArgs, matches: Option<&clap::ArgMatches>) -> Result<Vec<Edi
     add("loop_frames", a.loop_frames.iter().map(|&frames| op(Op::Loop { frames })).collect());
     add("ground", (0..a.ground).map(|_| op(Op::Ground)).collect());
     add("add_tpose", (0..a.add_tpose).map(|_| op(Op::AddTpose)).collect());
+    add("rest_from_frame", a.rest_from_frame.iter().map(|&frame| op(Op::RestFromFrame { frame })).collect());
+    add("face", a.face.iter().map(|toward| op(Op::Face { toward: toward.clone() })).collect());
     add("scale", a.scale.iter().map(|&factor| op(Op::Scale { factor })).collect());
     let renames = a.rename.iter().map(|r| match r.split_once('=') {
         Some((from, to)) if !from.is_empty() && !to.is_empty() => Ok(op(Op::Rename { from: from.into(), to: to.into() })),

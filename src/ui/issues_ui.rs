@@ -90,6 +90,7 @@ pub fn issues_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         ui.label(v.summary(&m.skeleton)).on_hover_text("Up and facing in the file's axes; limbs against the ideal pose");
     }
     ui.separator();
+    before_after_ui(ui, viewer, clip, &report);
     kinds_ui(ui, viewer, out, &report);
     ui.horizontal(|ui| {
         ui.label("sort by");
@@ -112,6 +113,40 @@ pub fn issues_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     }
     ui.separator();
     thresholds_ui(ui, viewer, out);
+}
+
+/// For an edited clip: the counts of its source against the counts now, per kind found in
+/// either.
+fn before_after_ui(ui: &mut egui::Ui, viewer: &Viewer, clip: &skelview_scene::ClipView, now: &Report) {
+    let edited = viewer.session.document.edits(clip.id()).is_some_and(|e| e.active());
+    if !edited {
+        return;
+    }
+    let Some(before) = viewer.checks.before(clip.serial) else {
+        ui.label("Edited: checking the source for the counts before…");
+        return;
+    };
+    let (was, is) = (before.counts(), now.counts());
+    let total =
+        |c: &std::collections::BTreeMap<Kind, usize>| c.iter().filter(|(k, _)| **k != Kind::NeutralPose).map(|(_, n)| n).sum::<usize>();
+    ui.label(egui::RichText::new(format!("Before the edits: {} issues · now {}", total(&was), total(&is))).strong())
+        .on_hover_text("The same checks and thresholds on the clip as loaded and as edited");
+    ui.horizontal_wrapped(|ui| {
+        for kind in Kind::ALL.into_iter().filter(|k| *k != Kind::NeutralPose) {
+            let (a, b) = (was.get(&kind).copied().unwrap_or(0), is.get(&kind).copied().unwrap_or(0));
+            if a + b > 0 {
+                let color = if b < a {
+                    egui::Color32::from_rgb(110, 200, 90)
+                } else if b > a {
+                    egui::Color32::from_rgb(255, 110, 90)
+                } else {
+                    ui.visuals().text_color()
+                };
+                ui.label(egui::RichText::new(format!("{} {a} to {b}", kind.name())).color(color));
+            }
+        }
+    });
+    ui.separator();
 }
 
 /// A toggle per kind with its colour and count.

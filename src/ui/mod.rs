@@ -5,6 +5,7 @@
 mod clips_ui;
 mod compare_ui;
 mod curves_ui;
+mod edits_ui;
 mod help_ui;
 mod inspector_ui;
 mod issues_ui;
@@ -14,6 +15,7 @@ mod timeline_ui;
 pub use clips_ui::clips_ui;
 pub use compare_ui::compare_ui;
 pub use curves_ui::{curves_ui, curves_window};
+pub use edits_ui::{edits_ui, edits_window};
 pub use inspector_ui::{inspector_ui, joint_tree_ui};
 pub use issues_ui::{issues_ui, issues_window, kind_color};
 pub use measure_ui::{measure_overlay, measure_ui, measure_window};
@@ -46,9 +48,10 @@ pub fn panels_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, frame_m
     side_panels_ui(ui, viewer, out);
 }
 
-/// The floating windows: channel curves, Measure, Issues, shortcuts and errors.
+/// The floating windows: channel curves, Measure, Issues, Edits, shortcuts and errors.
 pub fn windows_ui(ctx: &egui::Context, viewer: &Viewer, out: &mut Commands) {
     curves_window(ctx, viewer, out);
+    edits_window(ctx, viewer, out);
     measure_window(ctx, viewer, out);
     issues_window(ctx, viewer, out);
     help_ui::help_ui(ctx, viewer, out);
@@ -122,11 +125,13 @@ fn egui_key(key: Key) -> egui::Key {
         Key::End => egui::Key::End,
         Key::Escape => egui::Key::Escape,
         Key::F1 => egui::Key::F1,
+        Key::E => egui::Key::E,
         Key::F => egui::Key::F,
         Key::I => egui::Key::I,
         Key::M => egui::Key::M,
         Key::O => egui::Key::O,
         Key::R => egui::Key::R,
+        Key::Z => egui::Key::Z,
         Key::Num1 => egui::Key::Num1,
         Key::Num2 => egui::Key::Num2,
         Key::Num3 => egui::Key::Num3,
@@ -210,6 +215,7 @@ pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                 }
             });
         });
+        ui.menu_button("Edit", |ui| edit_menu_ui(ui, viewer, out));
         ui.menu_button("View", |ui| {
             let mut style = viewer.settings.style;
             ui.checkbox(&mut style.bones, "Bones");
@@ -340,6 +346,28 @@ pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         });
         action_button(ui, viewer, out, ActionId::Help);
     });
+}
+
+/// The Edit menu: undo and redo over the active clip's edits, the Edits window, recipes.
+fn edit_menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
+    let edits = viewer.session.active_clip().and_then(|c| viewer.session.document.edits(c.id()));
+    ui.add_enabled_ui(edits.is_some_and(|e| e.can_undo()), |ui| action_button(ui, viewer, out, ActionId::Undo));
+    ui.add_enabled_ui(edits.is_some_and(|e| e.can_redo()), |ui| action_button(ui, viewer, out, ActionId::Redo));
+    ui.separator();
+    action_checkbox(ui, viewer, out, ActionId::Edits, viewer.view.edits.open)
+        .on_hover_text("Fill gaps, filter, despike, unroll, trim, resample, loop… as a recipe");
+    ui.add_enabled_ui(edits.is_some_and(|e| !e.recipe.steps.is_empty()), |ui| {
+        if ui.button("Save recipe…").clicked() {
+            out.send(Command::Job(JobCommand::Ask(Dialog::SaveRecipe)));
+        }
+    });
+    if !WEB {
+        ui.add_enabled_ui(viewer.motion().is_some(), |ui| {
+            if ui.button("Open recipe…").clicked() {
+                out.send(Command::Job(JobCommand::Ask(Dialog::OpenRecipe)));
+            }
+        });
+    }
 }
 
 /// A submenu per read option of the active clip's format (BVH position channels, the AMC

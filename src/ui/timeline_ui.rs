@@ -1,9 +1,10 @@
 //! The timeline: scrub, play, step, rate, loop, range, interpolation.
 
-use crate::app::{Command, Commands, SettingEdit, Viewer};
+use crate::app::{Command, Commands, EditCommand, SettingEdit, Viewer};
 use crate::ui::kind_color;
 use skelview_core::core::playback::RATE_RANGE;
 use skelview_core::core::{Interpolation, PlaybackCommand};
+use skelview_core::edit::Op;
 use skelview_core::qa::Kind;
 
 pub fn timeline_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
@@ -45,7 +46,10 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     if viewer.session.scene.clips.len() > 1 || viewer.session.scene.clips.iter().any(|c| !c.motion.clip.missing().is_empty()) {
         extents_ui(ui, viewer, &p, &mut push);
     }
-    events_ui(ui, viewer, &p, &mut push);
+    let event_edits = events_ui(ui, viewer, &p, &mut push);
+    for c in event_edits {
+        out.send(c);
+    }
     findings_ui(ui, viewer, &p, &mut push);
     ui.horizontal(|ui| {
         let rate_label = ui.label("rate");
@@ -147,10 +151,17 @@ fn extents_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &skelview_core::core::Playb
 }
 
 /// The active capture's events on the shared clock: a tick each, coloured by context (left
-/// blue, right red, others grey); hovering names them, clicking seeks.
-fn events_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &skelview_core::core::Playback, push: &mut impl FnMut(PlaybackCommand)) {
-    let Some(c) = viewer.session.active_clip() else { return };
-    let Some(capture) = c.motion.capture.as_ref().filter(|k| !k.events.is_empty()) else { return };
+/// blue, right red, others grey); hovering names them, clicking seeks, and the right button's
+/// menu adds an event at the frame shown or removes those at it (as edits, undone by Ctrl+Z).
+fn events_ui(
+    ui: &mut egui::Ui,
+    viewer: &Viewer,
+    p: &skelview_core::core::Playback,
+    push: &mut impl FnMut(PlaybackCommand),
+) -> Vec<Command> {
+    let mut edits = Vec::new();
+    let Some(c) = viewer.session.active_clip() else { return edits };
+    let Some(capture) = c.motion.capture.as_ref() else { return edits };
     let span = (p.num_frames().saturating_sub(1) as f64 * p.frame_time_secs()).max(1e-9);
     let (rect, response) = ui.allocate_exact_size(egui::vec2(ui.available_width(), 9.0), egui::Sense::click_and_drag());
     let painter = ui.painter_at(rect);
@@ -177,6 +188,39 @@ fn events_ui(ui: &mut egui::Ui, viewer: &Viewer, p: &skelview_core::core::Playba
     if let Some(pos) = response.interact_pointer_pos().filter(|_| response.clicked() || response.dragged()) {
         push(PlaybackCommand::Seek(((pos.x - rect.left()) / rect.width().max(1.0)) as f64 * span));
     }
+    let id = c.id();
+    response.context_menu(|ui| {
+        let Some(scope) = viewer.edit_scope() else { return };
+        let now = (scope.event_time_secs * 1e6).round() / 1e6;
+        for (context, label) in
+            [("Left", "Foot Strike"), ("Right", "Foot Strike"), ("Left", "Foot Off"), ("Right", "Foot Off"), ("General", "Event")]
+        {
+            if ui.button(format!("Add {context} {label} at {now:.3} s")).clicked() {
+                let op = Op::AddEvent { label: label.into(), context: context.into(), time_secs: now };
+                edits.push(Command::Edit(id, EditCommand::Add(op)));
+                ui.close();
+            }
+        }
+        // The events at the frame shown (within half a frame, as removal matches them).
+        let half = 0.5 * c.motion.clip.frame_time_secs.max(1e-6);
+        let here: Vec<_> = capture.events.iter().filter(|e| (e.time_secs - now).abs() <= half).collect();
+        if !here.is_empty() {
+            ui.separator();
+        }
+        for e in here {
+            if ui.button(format!("Remove {} {} at {:.3} s", e.context, e.label, e.time_secs)).clicked() {
+                let op = Op::RemoveEvent { label: e.label.clone(), time_secs: e.time_secs };
+                edits.push(Command::Edit(id, EditCommand::Add(op)));
+                ui.close();
+            }
+        }
+        ui.separator();
+        if ui.button("Edits… (E)").clicked() {
+            edits.push(Command::Window(crate::app::WindowEdit::Edits(true)));
+            ui.close();
+        }
+    });
+    edits
 }
 
 /// The active clip's capture-check findings on the shared clock: a row of marks per kind

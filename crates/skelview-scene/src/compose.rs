@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use glam::{Mat4, Vec3};
 
-use super::clips::{ClipId, ClipView, Layout, apply_layout};
+use super::clips::{ClipId, ClipView, GHOST_COLOR, Layout, apply_layout};
 use super::comparison::CompareView;
 use super::draw::{self, Style};
 use super::overlays::{OverlayScratch, Overlays, onion_skin, trails};
@@ -180,29 +180,12 @@ impl Scene {
             }
             let selected = if i == frame.active { frame.selected } else { None };
             let heat = (i == self.compare.other && !self.compare.bone_colors.is_empty()).then_some(self.compare.bone_colors.as_slice());
-            let floor = c.placement.transform_point3(Vec3::new(0.0, c.floor_y, 0.0)).y;
-            if let Some(capture) = &c.motion.capture {
-                let at = match frame.pose {
-                    PoseMode::Animated => super::markers::frame_at(c, capture, frame.time_secs),
-                    _ => 0,
-                };
-                super::markers::build(c, capture, at, self.overlays.marker_color, &style, selected, out);
-                if self.overlays.forces && frame.pose == PoseMode::Animated {
-                    super::markers::forces(c, capture, frame.time_secs, out);
-                }
-            } else {
-                draw::build_colored(
-                    &c.motion.skeleton,
-                    &c.pose.global,
-                    c.world_from_file(),
-                    c.display.size_m,
-                    floor,
-                    &style,
-                    selected,
-                    heat,
-                    out,
-                );
+            if let Some(g) = c.ghost.as_ref().filter(|_| self.overlays.ghost) {
+                // Behind the clip: no shadow, axes or selection of its own.
+                let faint = Style { bone_color: GHOST_COLOR, joint_color: GHOST_COLOR, shadow: false, axes: false, ..style };
+                self.draw_one(&g.clip, frame, &faint, None, None, None, out);
             }
+            self.draw_one(c, frame, &style, selected, heat, Some(self.overlays.marker_color), out);
             let [r, g, b, a] = style.bone_color;
             let color = [r, g, b, a * 0.8];
             for w in c.path.windows(2) {
@@ -233,6 +216,45 @@ impl Scene {
                 trails(c, frame.time_secs, frame.selected, &o, frame.interpolation, &mut self.scratch, out);
             }
             onion_skin(c, frame.time_secs, &o, &frame.style, frame.interpolation, &mut self.scratch, out);
+        }
+    }
+
+    /// One clip's skeleton or markers in `style`; a capture's forces with its own marker
+    /// colours (`None`: a ghost, in the style's colours and without forces).
+    #[allow(clippy::too_many_arguments)]
+    fn draw_one(
+        &self,
+        c: &ClipView,
+        frame: &FrameSpec,
+        style: &Style,
+        selected: Option<usize>,
+        heat: Option<&[[f32; 4]]>,
+        marker_color: Option<super::markers::MarkerColor>,
+        out: &mut DrawData,
+    ) {
+        let floor = c.placement.transform_point3(Vec3::new(0.0, c.floor_y, 0.0)).y;
+        if let Some(capture) = &c.motion.capture {
+            let at = match frame.pose {
+                PoseMode::Animated => super::markers::frame_at(c, capture, frame.time_secs),
+                _ => 0,
+            };
+            let colors = marker_color.unwrap_or(super::markers::MarkerColor::Clip);
+            super::markers::build(c, capture, at, colors, style, selected, out);
+            if self.overlays.forces && frame.pose == PoseMode::Animated && marker_color.is_some() {
+                super::markers::forces(c, capture, frame.time_secs, out);
+            }
+        } else {
+            draw::build_colored(
+                &c.motion.skeleton,
+                &c.pose.global,
+                c.world_from_file(),
+                c.display.size_m,
+                floor,
+                style,
+                selected,
+                heat,
+                out,
+            );
         }
     }
 

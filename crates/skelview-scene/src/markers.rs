@@ -79,7 +79,27 @@ fn residual_color(r: f32, max: f32) -> [f32; 4] {
     [0.2 + 0.8 * t, 0.9 - 0.7 * t, 0.25, 1.0]
 }
 
-/// Appends the markers of clip `c` at `frame` (gaps left out).
+/// Colour of a marker whose sample a gap fill made up (violet; residual 0 in a C3D).
+pub const FILLED_COLOR: [f32; 4] = [0.72, 0.50, 1.0, 1.0];
+
+/// Per joint of `m`, whether a fill made up its sample at `frame` (empty when nothing was
+/// filled): one pass over the fill runs, not one per marker.
+fn filled_at(m: &skelview_core::core::Motion, frame: usize) -> Vec<bool> {
+    let runs = m.clip.filled();
+    if runs.is_empty() {
+        return Vec::new();
+    }
+    let mut by_channel = vec![false; m.clip.channels_per_frame()];
+    for r in runs.iter().filter(|r| (r.first as usize..=r.last as usize).contains(&frame)) {
+        if let Some(slot) = by_channel.get_mut(r.channel as usize) {
+            *slot = true;
+        }
+    }
+    m.skeleton.joints().iter().map(|j| by_channel.get(j.first_channel).copied().unwrap_or(false)).collect()
+}
+
+/// Appends the markers of clip `c` at `frame` (gaps left out; filled samples in
+/// [`FILLED_COLOR`] unless coloured by residual, where a fill's 0 shows).
 #[allow(clippy::too_many_arguments)]
 pub fn build(
     c: &ClipView,
@@ -94,6 +114,7 @@ pub fn build(
         return;
     }
     let radius = c.display.size_m * 0.009;
+    let filled = filled_at(&c.motion, frame);
     for (j, p) in capture.marker_points().enumerate() {
         if capture.is_gap(frame, p) {
             continue;
@@ -104,6 +125,7 @@ pub fn build(
             style.selected_color
         } else {
             match color {
+                MarkerColor::Clip | MarkerColor::Prefix if filled.get(j).copied().unwrap_or(false) => FILLED_COLOR,
                 MarkerColor::Clip => style.joint_color,
                 MarkerColor::Prefix => side_color(&capture.points[p].label),
                 MarkerColor::Residual => residual_color(capture.residual(frame, p).unwrap_or(0.0), c.max_residual()),

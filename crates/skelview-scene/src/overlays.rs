@@ -25,11 +25,21 @@ pub struct Overlays {
     pub marker_color: super::markers::MarkerColor,
     /// Draw force platforms and their ground reaction forces.
     pub forces: bool,
+    /// Draw an edited clip's source faintly behind it.
+    pub ghost: bool,
 }
 
 impl Default for Overlays {
     fn default() -> Self {
-        Self { trails: false, trail_secs: 1.0, onion: 0, onion_step: 5, marker_color: super::markers::MarkerColor::Clip, forces: true }
+        Self {
+            trails: false,
+            trail_secs: 1.0,
+            onion: 0,
+            onion_step: 5,
+            marker_color: super::markers::MarkerColor::Clip,
+            forces: true,
+            ghost: true,
+        }
     }
 }
 

@@ -11,7 +11,9 @@
 
 pub mod butterworth;
 pub mod fill;
+pub mod moved;
 mod ops;
+mod pose_ops;
 mod range;
 pub mod rotations;
 mod timing;
@@ -26,6 +28,7 @@ use crate::core::select::NoJoint;
 use crate::core::{Clip, Motion};
 pub use butterworth::{Filter, FilterError};
 pub use fill::FillMethod;
+pub use moved::{Moved, moved};
 pub use range::{At, FrameRange, RangeError};
 
 /// One operation and its parameters. Those that take `joints` apply to the joints (or
@@ -101,6 +104,18 @@ pub enum Op {
     },
     /// Moves the clip up or down so that its lowest point over all frames is at height 0.
     Ground,
+    /// Makes a frame the rest pose: offsets from where it puts the joints, every frame's
+    /// rotations re-expressed from it (it reads all zeros); the motion does not change.
+    RestFromFrame {
+        /// The frame (numbered from 0).
+        frame: usize,
+    },
+    /// Turns the clip about the up axis, through the root, so that at the first frame the
+    /// body (its left and right joints or markers) faces this way.
+    Face {
+        /// `+x`, `-x`, `+y`, `-y`, `+z` or `-z`, in the file's axes; not the up axis.
+        toward: String,
+    },
     /// Adds the rest pose (for most BVH files a T-pose) as a new first frame, at the first
     /// frame's place (bvhacker's "Set T"): rotations zero, or the file's own rest values.
     AddTpose,
@@ -144,6 +159,13 @@ fn default_order() -> usize {
 }
 
 impl Op {
+    /// Its parameters as a recipe writes them, in one line (`cutoff_hz = 6, order = 4`).
+    pub fn parameters(&self) -> String {
+        let Ok(toml::Value::Table(mut t)) = toml::Value::try_from(self) else { return String::new() };
+        t.remove("op");
+        t.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")
+    }
+
     /// The operation's name as a recipe and the command line write it (`fill_gaps`).
     pub fn name(&self) -> &'static str {
         match self {
@@ -155,6 +177,8 @@ impl Op {
             Self::Resample { .. } => "resample",
             Self::Loop { .. } => "loop",
             Self::Ground => "ground",
+            Self::RestFromFrame { .. } => "rest_from_frame",
+            Self::Face { .. } => "face",
             Self::AddTpose => "add_tpose",
             Self::Scale { .. } => "scale",
             Self::Rename { .. } => "rename",
@@ -321,6 +345,9 @@ pub struct Edited {
     pub motion: Motion,
     /// One line per step: what it changed and what it left (gaps too long, short runs).
     pub notes: Vec<String>,
+    /// The source's time (seconds) of the result's first frame: a trim from frame 30 at
+    /// 30 fps gives 1, an added rest-pose frame −1 frame. Used to lay the two side by side.
+    pub source_offset_secs: f64,
 }
 
 /// The motion being edited.
@@ -333,6 +360,8 @@ pub(crate) struct Work {
     pub frames: usize,
     pub frame_time_secs: f64,
     pub capture: Option<Capture>,
+    /// The source's time of frame 0 (see [`Edited::source_offset_secs`]).
+    pub source_offset_secs: f64,
 }
 
 impl Work {
@@ -372,7 +401,7 @@ impl Work {
                 filled[f * cpf + r.channel as usize] = true;
             }
         }
-        Self { motion, values, filled, frames, frame_time_secs: m.frame_time_secs, capture }
+        Self { motion, values, filled, frames, frame_time_secs: m.frame_time_secs, capture, source_offset_secs: 0.0 }
     }
 
     pub fn cpf(&self) -> usize {
@@ -419,5 +448,6 @@ fn run(mut work: Work, recipe: &Recipe, keep_going: &(dyn Fn(f32) -> bool + Sync
         let note = ops::apply_op(&mut work, op, k + 1)?;
         notes.push(format!("{}: {note}", op.name()));
     }
-    Ok(Edited { motion: work.finish(), notes })
+    let source_offset_secs = work.source_offset_secs;
+    Ok(Edited { motion: work.finish(), notes, source_offset_secs })
 }

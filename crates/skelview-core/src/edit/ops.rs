@@ -63,6 +63,21 @@ pub(super) fn apply_op(w: &mut Work, op: &Op, step: usize) -> Result<String, Edi
             Ok(super::timing::make_loop(w, *frames))
         }
         Op::Ground => Ok(ground(w)),
+        Op::RestFromFrame { frame } => {
+            if w.frames == 0 {
+                return Err(bad("the clip has no frames".into()));
+            }
+            if *frame >= w.frames {
+                return Err(bad(format!("frame {frame}: expected 0 to {}", w.frames.saturating_sub(1))));
+            }
+            super::pose_ops::rest_from_frame(w, *frame).map_err(bad)
+        }
+        Op::Face { toward } => {
+            let Some(dir) = super::pose_ops::axis(toward) else {
+                return Err(bad(format!("toward '{toward}': expected +x, -x, +y, -y, +z or -z (the file's axes)")));
+            };
+            super::pose_ops::face(w, dir).map_err(bad)
+        }
         Op::AddTpose => {
             if w.capture.is_some() {
                 return Err(bad("a capture's markers have no rest pose to add".into()));
@@ -140,7 +155,7 @@ fn column(w: &Work, c: usize) -> Vec<f64> {
 }
 
 /// The three translation channels of `joint`, when it has them.
-fn translation(skeleton: &Skeleton, joint: usize) -> Option<[usize; 3]> {
+pub(super) fn translation(skeleton: &Skeleton, joint: usize) -> Option<[usize; 3]> {
     let j = &skeleton.joints()[joint];
     let at = |k: ChannelKind| j.channels.iter().position(|&c| c == k).map(|i| j.first_channel + i);
     Some([at(ChannelKind::TranslateX)?, at(ChannelKind::TranslateY)?, at(ChannelKind::TranslateZ)?])
@@ -618,6 +633,7 @@ fn add_tpose(w: &mut Work) -> String {
     filled.extend_from_slice(&w.filled);
     w.filled = filled;
     w.frames += 1;
+    w.source_offset_secs -= w.frame_time_secs;
     w.motion.source.declared_frames = None;
     format!("the rest pose added as frame 0 ({} frames now)", w.frames)
 }
@@ -649,7 +665,7 @@ fn scale(w: &mut Work, k: f32) -> String {
 }
 
 /// The skeleton with `joints` in place of its own (same channels).
-fn rebuild(w: &mut Work, joints: Vec<crate::core::Joint>) {
+pub(super) fn rebuild(w: &mut Work, joints: Vec<crate::core::Joint>) {
     let rule = w.motion.skeleton.position_rule;
     let rest = w.motion.skeleton.rest_values().map(<[f32]>::to_vec);
     if let Ok(s) = Skeleton::new(joints, rule) {

@@ -14,6 +14,7 @@ pub(super) fn trim(w: &mut Work, first: usize, last: usize) -> String {
     w.values = w.values[first * cpf..(last + 1) * cpf].to_vec();
     w.filled = w.filled[first * cpf..(last + 1) * cpf].to_vec();
     w.frames = last + 1 - first;
+    w.source_offset_secs += first as f64 * w.frame_time_secs;
     if let Some(c) = &mut w.capture {
         trim_capture(c, first, last);
     }

@@ -16,11 +16,13 @@ pub enum Key {
     End,
     Escape,
     F1,
+    E,
     F,
     I,
     M,
     O,
     R,
+    Z,
     Num1,
     Num2,
     Num3,
@@ -65,6 +67,9 @@ pub enum ActionId {
     Measure,
     Open,
     AddFile,
+    Undo,
+    Redo,
+    Edits,
     Help,
 }
 
@@ -128,6 +133,21 @@ pub const ACTIONS: &[Action] = &[
         help: "open files",
     },
     Action { id: ActionId::AddFile, label: "Add file…", shortcut: None, keys: "", help: "add files beside the clips shown" },
+    Action {
+        id: ActionId::Undo,
+        label: "Undo",
+        shortcut: Some(Shortcut { key: Key::Z, shift: false, command: true }),
+        keys: "Ctrl+Z",
+        help: "undo the last edit of the active clip (a step, an event)",
+    },
+    Action {
+        id: ActionId::Redo,
+        label: "Redo",
+        shortcut: Some(Shortcut { key: Key::Z, shift: true, command: true }),
+        keys: "Ctrl+Shift+Z",
+        help: "redo what was undone",
+    },
+    Action { id: ActionId::Edits, label: "Edits", shortcut: key(Key::E), keys: "E", help: "the Edits window (clean-up steps)" },
     Action { id: ActionId::Help, label: "Help", shortcut: key(Key::F1), keys: "F1", help: "this list" },
 ];
 
@@ -177,8 +197,16 @@ impl ActionId {
             Self::Open => Command::Job(JobCommand::Ask(Dialog::Open)),
             Self::AddFile => Command::Job(JobCommand::Ask(Dialog::Add)),
             Self::Help => Command::Window(WindowEdit::Help(!v.view.show_help)),
+            Self::Undo => Command::Edit(active(v), super::EditCommand::Undo),
+            Self::Redo => Command::Edit(active(v), super::EditCommand::Redo),
+            Self::Edits => Command::Window(WindowEdit::Edits(!v.view.edits.open)),
         }
     }
+}
+
+/// The active clip's id (no clip has the default's place in an empty scene).
+fn active(v: &Viewer) -> skelview_scene::ClipId {
+    v.session.active_clip().map_or_else(Default::default, |c| c.id())
 }
 
 /// Files dropped on the window: opened, or added beside the clips shown.

@@ -37,45 +37,84 @@ pub enum CheckState<'a> {
 }
 
 /// The checks of every open clip, by the clip's serial: one background result each, on
-/// threads named `skelview-qa`.
+/// threads named `skelview-qa`; for an edited clip, also of its source (the counts before).
 #[derive(Default)]
 pub struct Checks {
     entries: Vec<(u64, Keyed<Input, Report>)>,
+    before: Vec<(u64, Keyed<Input, Report>)>,
+}
+
+/// Starts (or keeps) the checks of `input` in the entry of `serial`.
+fn want(entries: &mut Vec<(u64, Keyed<Input, Report>)>, serial: u64, input: Input, tasks: &Tasks) {
+    let at = match entries.iter().position(|(s, _)| *s == serial) {
+        Some(at) => at,
+        None => {
+            entries.push((serial, Keyed::new("qa")));
+            entries.len() - 1
+        }
+    };
+    let work = input.clone();
+    entries[at].1.want(input, tasks, move |progress| {
+        let space = Space::of(&work.motion, work.unit, work.up);
+        Some(qa::analyse_in(&work.motion, space, &work.thresholds, &Kind::ALL, &|f| {
+            progress.keep_going(f as f64);
+        }))
+    });
 }
 
 impl Checks {
     /// Starts checks for clips that have none or whose input changed, and forgets closed
     /// clips. Cheap when nothing changed: called every frame.
     pub fn sync(&mut self, clips: &[ClipView], document: &super::Document, thresholds: &Thresholds, tasks: &Tasks) {
-        self.entries.retain(|(serial, _)| clips.iter().any(|c| c.serial == *serial));
+        let edited = |c: &ClipView| document.edits(c.id()).filter(|e| e.active()).map(|e| e.source.clone());
+        self.before.retain(|(serial, _)| clips.iter().any(|c| c.serial == *serial && edited(c).is_some()));
         for c in clips {
             let (unit, up) = document.overrides(c.id());
-            let input = Input { motion: c.motion.clone(), unit, up, thresholds: *thresholds };
-            let at = match self.entries.iter().position(|(serial, _)| *serial == c.serial) {
-                Some(at) => at,
-                None => {
-                    self.entries.push((c.serial, Keyed::new("qa")));
-                    self.entries.len() - 1
+            let source = edited(c);
+            let first_edit = !self.before.iter().any(|(s, _)| *s == c.serial);
+            if let (Some(source), true) = (&source, first_edit)
+                && let Some(at) =
+                    self.entries.iter().position(|(s, k)| *s == c.serial && k.key().is_some_and(|k| Arc::ptr_eq(&k.motion, source)))
+            {
+                // The source's checks, done or running, become the counts before: not run twice.
+                let entry = self.entries.remove(at);
+                self.before.push(entry);
+            }
+            if let Some(source) = source {
+                let shows_source = Arc::ptr_eq(&c.motion, &source);
+                want(&mut self.before, c.serial, Input { motion: source, unit, up, thresholds: *thresholds }, tasks);
+                if shows_source {
+                    // The result is not in (or failed): the source's checks stand for the clip.
+                    self.entries.retain(|(s, _)| *s != c.serial);
+                    continue;
                 }
-            };
-            let work = input.clone();
-            self.entries[at].1.want(input, tasks, move |progress| {
-                let space = Space::of(&work.motion, work.unit, work.up);
-                Some(qa::analyse_in(&work.motion, space, &work.thresholds, &Kind::ALL, &|f| {
-                    progress.keep_going(f as f64);
-                }))
-            });
+            }
+            let input = Input { motion: c.motion.clone(), unit, up, thresholds: *thresholds };
+            want(&mut self.entries, c.serial, input, tasks);
         }
+        self.entries.retain(|(serial, _)| clips.iter().any(|c| c.serial == *serial));
+    }
+
+    /// The entry of the clip with this serial: its own checks, else (an edited clip showing
+    /// its source) its source's.
+    fn entry(&self, serial: u64) -> Option<&Keyed<Input, Report>> {
+        let mine = self.entries.iter().find(|(s, _)| *s == serial);
+        mine.or_else(|| self.before.iter().find(|(s, _)| *s == serial)).map(|(_, k)| k)
+    }
+
+    /// The finished report of an edited clip's source (what the edits started from).
+    pub fn before(&self, serial: u64) -> Option<&Arc<Report>> {
+        self.before.iter().find(|(s, _)| *s == serial).and_then(|(_, k)| k.result())
     }
 
     /// Takes the reports that finished since the last call.
     pub fn poll(&mut self) {
-        self.entries.iter_mut().for_each(|(_, k)| k.poll());
+        self.entries.iter_mut().chain(&mut self.before).for_each(|(_, k)| k.poll());
     }
 
     /// The state of the checks of the clip with this serial.
     pub fn state(&self, serial: u64) -> Option<CheckState<'_>> {
-        let (_, k) = self.entries.iter().find(|(s, _)| *s == serial)?;
+        let k = self.entry(serial)?;
         if let Some(r) = k.result() {
             Some(CheckState::Done(r))
         } else if let Some(f) = k.running() {
@@ -87,12 +126,12 @@ impl Checks {
 
     /// The finished report of the clip with this serial.
     pub fn report(&self, serial: u64) -> Option<&Arc<Report>> {
-        self.entries.iter().find(|(s, _)| *s == serial).and_then(|(_, k)| k.result())
+        self.entry(serial).and_then(|k| k.result())
     }
 
     /// True while some check runs.
     pub fn busy(&self) -> bool {
-        self.entries.iter().any(|(_, k)| k.running().is_some())
+        self.entries.iter().chain(&self.before).any(|(_, k)| k.running().is_some())
     }
 }
 

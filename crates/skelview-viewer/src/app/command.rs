@@ -23,6 +23,8 @@ pub enum Command {
     Files(FilesCommand),
     /// One clip (owner: the session).
     Clip(ClipId, ClipEdit),
+    /// One clip's recipe of edits (owner: the document; applied in the background).
+    Edit(ClipId, super::EditCommand),
     /// How the clips are composed (owner: the scene).
     Scene(SceneEdit),
     /// The comparison of the reference with another clip (owner: the scene's comparison).
@@ -195,6 +197,10 @@ pub enum WindowEdit {
     IssueKind(Kind, bool),
     /// Thresholds being edited, not yet applied (`None`: the saved ones).
     ThresholdDraft(Option<Thresholds>),
+    /// The Edits window.
+    Edits(bool),
+    /// The step the Edits window is putting together.
+    EditDraft(Box<super::EditDraft>),
 }
 
 /// A change to what persists.
@@ -239,6 +245,8 @@ pub enum JobCommand {
     Export(Export),
     /// Read this MNM name map for the comparison.
     ReadNameMap(PathBuf),
+    /// Read this recipe (TOML) and make it the active clip's.
+    ReadRecipe(PathBuf),
 }
 
 /// What an export writes.
@@ -256,6 +264,8 @@ pub enum Export {
     Screenshot(Option<PathBuf>),
     /// The active clip, in the format the extension names (every writer).
     Motion(PathBuf),
+    /// The active clip's recipe of edits, as TOML.
+    Recipe(PathBuf),
 }
 
 /// The panels' outbox: they read the viewer through `&Viewer` and put what they want changed

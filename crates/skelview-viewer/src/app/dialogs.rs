@@ -26,6 +26,10 @@ pub enum Dialog {
     ExportFrames,
     /// An MNM name map for the comparison.
     NameMap,
+    /// Where to save the active clip's recipe (TOML).
+    SaveRecipe,
+    /// A recipe (TOML) for the active clip.
+    OpenRecipe,
 }
 
 /// The host a viewer starts with: the page in a browser; elsewhere none (the program around
@@ -79,7 +83,8 @@ fn ask(dialog: Dialog) -> Option<Command> {
         Dialog::ExportMeasures => Some(export(Export::Measures("measurements.csv".into()))),
         Dialog::SaveScreenshot => Some(export(Export::Screenshot(Some("skelview.png".into())))),
         Dialog::ExportVideo => Some(export(Export::Video("skelview.gif".into()))),
-        Dialog::ExportFrames | Dialog::NameMap | Dialog::SaveMotion => {
+        Dialog::SaveRecipe => Some(export(Export::Recipe("recipe.toml".into()))),
+        Dialog::ExportFrames | Dialog::NameMap | Dialog::SaveMotion | Dialog::OpenRecipe => {
             Some(Command::ShowError(AppError::NoDialog(DialogError::NotInBrowser(dialog))))
         }
     }

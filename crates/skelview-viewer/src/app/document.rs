@@ -2,13 +2,15 @@
 //! the read options it was loaded with and the unit and up axis the user picked instead of the
 //! file's; and the joint-name map the comparison uses, with its file. Reloads, per-file
 //! settings and the capture checks start from it; the scene draws what it describes and keeps
-//! none of it but the name map's pairs. (Edits, as recipes, join it next.)
+//! none of it but the name map's pairs. Each edited clip's recipe, with its history and its
+//! source, is here too ([`ClipEdits`]).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use skelview_core::core::{LengthUnit, UpAxis};
+use super::edits::ClipEdits;
+use skelview_core::core::{LengthUnit, Motion, UpAxis};
 use skelview_core::formats::FormatOptions;
 use skelview_scene::{ClipId, Scene};
 
@@ -27,6 +29,7 @@ pub struct ClipSource {
 #[derive(Clone, Debug, Default)]
 pub struct Document {
     clips: HashMap<ClipId, ClipSource>,
+    edits: HashMap<ClipId, ClipEdits>,
     /// The user's joint-name map (MNM) and its file.
     pub name_map: Option<(PathBuf, Arc<[(String, String)]>)>,
 }
@@ -50,6 +53,25 @@ impl Document {
     /// Forgets the clips the scene no longer shows.
     pub fn retain_open(&mut self, scene: &Scene) {
         self.clips.retain(|id, _| scene.index_of(*id).is_some());
+        self.edits.retain(|id, _| scene.index_of(*id).is_some());
+    }
+
+    /// Clip `id`'s edits, if it was ever edited.
+    pub fn edits(&self, id: ClipId) -> Option<&ClipEdits> {
+        self.edits.get(&id)
+    }
+
+    /// Clip `id`'s edits, to change; a clip edited for the first time starts from `source`.
+    pub fn edits_or_new(&mut self, id: ClipId, source: impl FnOnce() -> Arc<Motion>) -> &mut ClipEdits {
+        self.edits.entry(id).or_insert_with(|| ClipEdits::new(source()))
+    }
+
+    /// A clip reloaded in place (another take, a read option): its recipe now applies to
+    /// the new source.
+    pub fn reloaded(&mut self, id: ClipId, source: Arc<Motion>) {
+        if let Some(e) = self.edits.get_mut(&id) {
+            e.source = source;
+        }
     }
 
     /// How many clips it knows.

@@ -41,6 +41,9 @@ pub enum AppError {
     /// A name map could not be read.
     #[error(transparent)]
     NameMap(Arc<TaskError<LoadError>>),
+    /// A recipe file could not be read.
+    #[error(transparent)]
+    Recipe(Arc<TaskError<RecipeFileError>>),
     /// No file dialog could be shown.
     #[error(transparent)]
     NoDialog(DialogError),
@@ -61,6 +64,27 @@ pub enum AppError {
 pub struct FetchError {
     /// As the browser gave it.
     pub reason: String,
+}
+
+/// A recipe file that could not be read: the file and why.
+#[derive(Debug, Error)]
+pub enum RecipeFileError {
+    /// Not readable.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// Not a recipe.
+    #[error("{}: {source}", path.display())]
+    Recipe {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong in it (the step and the key).
+        source: skelview_core::edit::RecipeError,
+    },
 }
 
 /// Why no file dialog was shown.
@@ -136,6 +160,7 @@ impl AppError {
             Self::Export(_) => "Export failed",
             Self::Settings(_) => "Could not save the settings",
             Self::NameMap(_) => "Could not read the name map",
+            Self::Recipe(_) => "Could not read the recipe",
             Self::NoDialog(_) => "No file dialog",
             Self::Thread { .. } => "Could not start background work",
         }

@@ -36,6 +36,10 @@ impl Viewer {
                 Some(m) => self.jobs.save_motion(m, path, &tasks),
                 None => Ok(()),
             },
+            Export::Recipe(path) => {
+                let recipe = self.session.active_clip().and_then(|c| self.session.document.edits(c.id())).map(|e| e.recipe.clone());
+                self.jobs.save_recipe(recipe.unwrap_or_default(), path, &tasks)
+            }
             Export::Frames(dir, size) => {
                 let (spec, frames, scene) = (self.frame_spec(), self.session.range_frames(), self.session.scene.clone());
                 self.jobs.export_frames(scene, spec, frames, self.view.camera, dir, size, &tasks)

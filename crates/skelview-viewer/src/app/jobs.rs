@@ -52,6 +52,8 @@ pub enum Finished {
     Export(Result<String, TaskError<ExportError>>),
     /// A name map was read (or not).
     NameMap(Result<(PathBuf, NameMap), TaskError<LoadError>>),
+    /// A recipe was read (or not).
+    Recipe(Result<skelview_core::edit::Recipe, TaskError<super::RecipeFileError>>),
     /// A file dialog was answered with this command (`None`: cancelled).
     Dialog(Option<Command>),
     /// A picture for the clipboard, or why there is none.
@@ -66,6 +68,7 @@ pub struct Jobs {
     /// The running export, if any; its label and progress are shown with a Cancel button.
     pub export: Option<Task<String, ExportError>>,
     name_map: Option<Task<(PathBuf, NameMap), LoadError>>,
+    recipe: Option<Task<skelview_core::edit::Recipe, super::RecipeFileError>>,
     dialog: Option<Task<Option<Command>, Infallible>>,
     picture: Option<Task<Picture, PictureError>>,
     /// Dialogs answered at once (in a browser), handed on at the next poll.
@@ -74,7 +77,8 @@ pub struct Jobs {
 
 impl Default for Jobs {
     fn default() -> Self {
-        Self { host: super::dialogs::default_host(), export: None, name_map: None, dialog: None, picture: None, answered: Vec::new() }
+        let host = super::dialogs::default_host();
+        Self { host, export: None, name_map: None, recipe: None, dialog: None, picture: None, answered: Vec::new() }
     }
 }
 
@@ -100,7 +104,12 @@ fn counts(p: &Progress) -> impl FnMut(usize, usize) -> ControlFlow<()> + '_ {
 impl Jobs {
     /// True while something runs.
     pub fn busy(&self) -> bool {
-        self.export.is_some() || self.name_map.is_some() || self.dialog.is_some() || self.picture.is_some() || !self.answered.is_empty()
+        self.export.is_some()
+            || self.name_map.is_some()
+            || self.recipe.is_some()
+            || self.dialog.is_some()
+            || self.picture.is_some()
+            || !self.answered.is_empty()
     }
 
     /// Shows a file dialog without blocking the UI (one at a time).
@@ -242,6 +251,27 @@ impl Jobs {
         Ok(())
     }
 
+    /// Reads a recipe file (TOML) in the background.
+    pub fn read_recipe(&mut self, path: PathBuf, tasks: &Tasks) -> Result<(), AppError> {
+        use super::RecipeFileError as E;
+        let task = tasks.spawn("recipe", "Reading the recipe", Priority::Background, Shown::Upkeep, move |_| {
+            let text = std::fs::read_to_string(&path).map_err(|source| E::Io { path: path.clone(), source })?;
+            Ok(skelview_core::edit::Recipe::from_toml(&text).map_err(|source| E::Recipe { path, source })?)
+        });
+        self.recipe = Some(task.map_err(no_thread("recipe"))?);
+        Ok(())
+    }
+
+    /// Writes `recipe` as TOML to `path` (a download, in a browser).
+    pub fn save_recipe(&mut self, recipe: skelview_core::edit::Recipe, path: PathBuf, tasks: &Tasks) -> Result<(), AppError> {
+        self.start("Saving the recipe", tasks, move |_| {
+            let text = recipe.to_toml();
+            crate::platform::write_out(&path, |out| out.write_all(text.as_bytes()))
+                .map_err(|source| ExportError::Write { path: path.clone(), source })?;
+            Ok(format!("wrote {} ({} steps)", path.display(), recipe.steps.len()))
+        })
+    }
+
     fn start(
         &mut self,
         label: &str,
@@ -265,6 +295,7 @@ impl Jobs {
         let mut out = Vec::new();
         out.extend(take(&mut self.export).map(Finished::Export));
         out.extend(take(&mut self.name_map).map(Finished::NameMap));
+        out.extend(take(&mut self.recipe).map(Finished::Recipe));
         out.extend(take(&mut self.picture).map(Finished::Picture));
         out.extend(take(&mut self.dialog).map(|answer| Finished::Dialog(answer.ok().flatten())));
         out.extend(self.answered.drain(..).map(|c| Finished::Dialog(Some(c))));

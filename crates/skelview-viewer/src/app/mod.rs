@@ -20,6 +20,8 @@ mod command;
 mod curves;
 mod dialogs;
 mod document;
+mod edit_draft;
+mod edits;
 mod error;
 mod exports;
 pub use exports::RangeCapture;
@@ -46,12 +48,14 @@ pub use command::{
 pub use curves::{ChannelCurve, CurvesInput, channel_curves, curves_of, signal_curves};
 pub use dialogs::Dialog;
 pub use document::{ClipSource, Document};
-pub use error::{AppError, DialogError, ExportFailure, FetchError};
+pub use edit_draft::{DraftError, DraftOp, EditDraft, EditScope};
+pub use edits::{Applied, ClipEdits, EditCommand, EditRuns, EditState};
+pub use error::{AppError, DialogError, ExportFailure, FetchError, RecipeFileError};
 pub use jobs::{ExportError, Finished, Jobs};
 pub use session::{Arrived, Loading, Session};
 pub use settings::{FileOverride, PanelLayout, Settings};
 pub use settings_store::{SettingsError, SettingsStore};
-pub use view::{IssueSort, IssuesView, LoadEffect, Start, View, ViewEffect};
+pub use view::{EditsView, IssueSort, IssuesView, LoadEffect, Start, View, ViewEffect};
 
 /// This frame's picture.
 #[derive(Default)]
@@ -123,6 +127,8 @@ pub struct Viewer {
     pub jobs: Jobs,
     /// Capture checks of the open clips (background).
     pub checks: Checks,
+    /// The open clips' recipes being applied (background).
+    pub edit_runs: EditRuns,
     /// Comparison curve and channel curves (background).
     pub whole: WholeClip,
     /// This frame's picture.
@@ -170,6 +176,7 @@ impl Viewer {
             settings,
             jobs: Jobs::default(),
             checks: Checks::default(),
+            edit_runs: EditRuns::default(),
             whole: WholeClip::default(),
             frame: Frame::default(),
             commands: Vec::new(),
@@ -257,6 +264,7 @@ impl Viewer {
             Command::Files(FilesCommand::OpenBytes { files, add }) => self.open_memory(files, add),
             Command::CancelTask(id) => self.cancel_task(id),
             Command::Clip(id, edit) => self.apply_clip(id, edit),
+            Command::Edit(id, edit) => self.apply_edit(id, edit),
             Command::Scene(edit) => self.apply_scene(edit),
             Command::Compare(edit) => {
                 let scene = &mut self.session.scene;
@@ -434,6 +442,11 @@ impl Viewer {
                     self.messages.fail(e);
                 }
             }
+            JobCommand::ReadRecipe(path) => {
+                if let Err(e) = self.jobs.read_recipe(path, &self.tasks) {
+                    self.messages.fail(e);
+                }
+            }
         }
     }
 
@@ -490,6 +503,7 @@ impl Viewer {
     pub fn update(&mut self, dt_secs: f64) {
         self.poll_tasks();
         self.apply_commands();
+        self.sync_edits();
         self.checks.sync(&self.session.scene.clips, &self.session.document, &self.settings.qa, &self.tasks);
         self.session.scene.flagged = self.flagged_now();
         if self.session.pose_mode == PoseMode::Animated {
@@ -580,6 +594,7 @@ impl Viewer {
     /// True while capture checks or whole-clip curves are computed in the background.
     pub fn working(&self) -> bool {
         self.checks.busy()
+            || self.edit_runs.busy()
             || self.whole.overlap.running().is_some()
             || self.whole.curves.running().is_some()
             || self.whole.measures.running().is_some()
@@ -594,5 +609,7 @@ impl Viewer {
     }
 }
 
+#[cfg(test)]
+mod edit_tests;
 #[cfg(test)]
 mod tests;

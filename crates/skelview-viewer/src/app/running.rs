@@ -18,6 +18,12 @@ impl Viewer {
                 Finished::Export(Err(e)) => self.messages.fail(ExportFailure::Failed(e).into()),
                 Finished::NameMap(Ok((path, map))) => self.session.set_name_map(Some((path, map.into()))),
                 Finished::NameMap(Err(e)) => self.messages.fail(AppError::NameMap(Arc::new(e))),
+                Finished::Recipe(Ok(recipe)) => {
+                    if let Some(id) = self.session.active_clip().map(|c| c.id()) {
+                        self.apply_edit(id, super::EditCommand::Replace(recipe));
+                    }
+                }
+                Finished::Recipe(Err(e)) => self.messages.fail(AppError::Recipe(Arc::new(e))),
                 Finished::Dialog(answer) => self.commands.extend(answer),
                 Finished::Picture(Ok(picture)) => {
                     self.messages.notice = Some(format!("screenshot copied ({}x{})", picture.0.0, picture.0.1));
@@ -31,6 +37,7 @@ impl Viewer {
         }
         self.poll_loads();
         self.checks.poll();
+        self.edit_runs.poll();
         self.whole.overlap.poll();
         self.whole.curves.poll();
         self.whole.measures.poll();

@@ -190,6 +190,7 @@ impl Session {
             clip.set_overrides(unit, up);
             clip.name.clone_from(&old.name);
             self.document.edit(clip.id()).read_with = read_with;
+            self.document.reloaded(clip.id(), clip.motion.clone());
             self.scene.clips[k] = clip;
             self.scene.relayout();
             self.reclock();
@@ -232,6 +233,23 @@ impl Session {
     pub fn set_name_map(&mut self, map: Option<(PathBuf, std::sync::Arc<[(String, String)]>)>) {
         self.scene.compare.name_map = map.as_ref().map(|(_, pairs)| pairs.clone());
         self.document.name_map = map;
+    }
+
+    /// Shows `motion` as clip `i` (an edit's result, or its source again): colour, opacity,
+    /// visibility, time offset, name and the user's unit and up axis stay; `ghost` is the
+    /// source drawn behind it and the source's time of its first frame.
+    pub fn replace_motion(&mut self, i: usize, motion: Arc<Motion>, ghost: Option<(Arc<Motion>, f64)>) {
+        let Some(old) = self.scene.clips.get(i) else { return };
+        let mut clip = ClipView::new(motion, i);
+        (clip.color, clip.opacity, clip.visible, clip.offset_secs, clip.serial) =
+            (old.color, old.opacity, old.visible, old.offset_secs, old.serial);
+        clip.name.clone_from(&old.name);
+        let (unit, up) = self.document.overrides(old.id());
+        clip.set_overrides(unit, up);
+        clip.set_ghost(ghost);
+        self.scene.clips[i] = clip;
+        self.scene.relayout();
+        self.reclock();
     }
 
     /// Sets clip `i`'s unit and up-axis choices in the document and shows it so.

@@ -58,6 +58,17 @@ pub struct View {
     pub issues: IssuesView,
     /// The Measure tool.
     pub measure: super::measure::MeasureTool,
+    /// The Edits window.
+    pub edits: EditsView,
+}
+
+/// The Edits window: open or not, and the step its form is putting together.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EditsView {
+    /// The window is open.
+    pub open: bool,
+    /// The step being put together.
+    pub draft: super::EditDraft,
 }
 
 /// How the viewer starts, besides its files (viewer options of the command line).
@@ -115,6 +126,7 @@ impl Default for View {
             pending: vec![ViewEffect::FramePose, ViewEffect::ChooseFollow],
             issues: IssuesView::default(),
             measure: Default::default(),
+            edits: EditsView::default(),
         }
     }
 }
@@ -145,6 +157,8 @@ impl View {
                 }
             }
             W::ThresholdDraft(draft) => self.issues.draft = draft,
+            W::Edits(open) => self.edits.open = open,
+            W::EditDraft(draft) => self.edits.draft = *draft,
         }
     }
 }

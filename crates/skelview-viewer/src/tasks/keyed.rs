@@ -16,6 +16,8 @@ enum State<T> {
 /// A result computed in the background for the input `K` last asked for.
 pub struct Keyed<K, T> {
     name: &'static str,
+    label: &'static str,
+    shown: Shown,
     key: Option<K>,
     state: State<T>,
 }
@@ -23,7 +25,14 @@ pub struct Keyed<K, T> {
 impl<K: PartialEq, T: Send + Sync + 'static> Keyed<K, T> {
     /// Nothing asked yet; threads are named `skelview-<name>`.
     pub fn new(name: &'static str) -> Self {
-        Self { name, key: None, state: State::Idle }
+        Self { name, label: name, shown: Shown::Upkeep, key: None, state: State::Idle }
+    }
+
+    /// Listed under `label` and shown as `shown` (an edit the user waits on and may stop),
+    /// instead of as upkeep.
+    pub fn shown_as(mut self, label: &'static str, shown: Shown) -> Self {
+        (self.label, self.shown) = (label, shown);
+        self
     }
 
     /// Asks for the result for `key`: when it differs from the last key, the running
@@ -35,7 +44,7 @@ impl<K: PartialEq, T: Send + Sync + 'static> Keyed<K, T> {
         }
         self.key = Some(key);
         // Replacing a running task drops its handle, which cancels it.
-        let started = tasks.spawn(self.name, self.name, Priority::Background, Shown::Upkeep, move |p| work(p).ok_or(TaskError::Cancelled));
+        let started = tasks.spawn(self.name, self.label, Priority::Background, self.shown, move |p| work(p).ok_or(TaskError::Cancelled));
         self.state = match started {
             Ok(task) => State::Running(task),
             Err(e) => State::Failed(TaskError::Failed(format!("cannot start the {} thread: {e}", self.name))),

@@ -1,0 +1,172 @@
+//! The viewer's edits: a recipe applied in the background replaces the clip shown, its
+//! source drawn as a ghost; undo and redo step through recipes; a failing step shows the
+//! source and says why; the checks count before and after; events are edits too.
+
+use super::*;
+use skelview_core::edit::{FillMethod, Op};
+use skelview_core::formats::{LoadRequest, Source};
+
+fn viewer() -> Viewer {
+    Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), Settings::default())
+}
+
+fn wait_for(v: &mut Viewer, what: &str, done: impl Fn(&Viewer) -> bool) {
+    for _ in 0..2000 {
+        v.update(0.0);
+        if done(v) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("timed out waiting for {what}: {:?}", v.messages.error);
+}
+
+fn loaded(request: LoadRequest) -> Viewer {
+    let mut v = viewer();
+    v.open(request);
+    wait_for(&mut v, "the clip", |v| v.motion().is_some());
+    v.send(Command::Playback(PlaybackCommand::Pause));
+    v
+}
+
+fn sample() -> Viewer {
+    loaded(LoadRequest::single(
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "walk.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
+    ))
+}
+
+fn edit(v: &mut Viewer, c: EditCommand) {
+    let id = v.session.active_clip().unwrap().id();
+    v.send(Command::Edit(id, c));
+}
+
+fn shown(v: &Viewer) -> Arc<skelview_core::core::Motion> {
+    v.motion().unwrap().clone()
+}
+
+fn applied(v: &Viewer) -> bool {
+    let c = v.session.active_clip().unwrap();
+    matches!(v.edit_runs.state(c.serial), Some(EditState::Done(_))) && c.ghost.is_some()
+}
+
+#[test]
+fn an_edit_replaces_the_clip_shown_with_its_source_as_a_ghost_and_undo_brings_the_source_back() {
+    let mut v = sample();
+    let source = shown(&v);
+    let (color, id) = (v.session.scene.clips[0].color, v.session.scene.clips[0].id());
+    edit(&mut v, EditCommand::Add(Op::Scale { factor: 2.0 }));
+    wait_for(&mut v, "the edit", applied);
+    let edited = shown(&v);
+    assert!(!Arc::ptr_eq(&edited, &source));
+    assert_eq!(edited.skeleton.joints()[1].offset, source.skeleton.joints()[1].offset * 2.0);
+    let c = &v.session.scene.clips[0];
+    assert_eq!((c.color, c.id()), (color, id), "the clip keeps its look and id");
+    assert!(Arc::ptr_eq(&c.ghost.as_ref().unwrap().clip.motion, &source), "the source is the ghost");
+    // The ghost is drawn: twice the bones.
+    assert_eq!(v.frame.draw.bones.len(), 2 * 23);
+    // How far each joint moved: the head by about its height.
+    let Some(EditState::Done(a)) = v.edit_runs.state(c.serial) else { panic!() };
+    let head = edited.skeleton.find("Head").unwrap();
+    assert!(a.moved[head].max_m > 1.0, "{:?}", a.moved[head]);
+    // Undo: the source at once, no ghost; redo: the edit again (a new run).
+    edit(&mut v, EditCommand::Undo);
+    v.update(0.0);
+    assert!(Arc::ptr_eq(&shown(&v), &source) && v.session.scene.clips[0].ghost.is_none());
+    assert_eq!(v.frame.draw.bones.len(), 23);
+    edit(&mut v, EditCommand::Redo);
+    wait_for(&mut v, "the edit again", applied);
+    assert_eq!(shown(&v).skeleton.joints()[1].offset, edited.skeleton.joints()[1].offset);
+    // Off: the source, without waiting; the recipe keeps the step.
+    edit(&mut v, EditCommand::Enable(0, false));
+    v.update(0.0);
+    assert!(Arc::ptr_eq(&shown(&v), &source));
+    assert_eq!(v.session.document.edits(id).unwrap().recipe.steps.len(), 1);
+}
+
+#[test]
+fn a_failing_step_shows_the_source_and_says_which_step() {
+    let mut v = sample();
+    let source = shown(&v);
+    edit(&mut v, EditCommand::Add(Op::Ground));
+    wait_for(&mut v, "ground", applied);
+    edit(&mut v, EditCommand::Add(Op::RemoveJoint { name: "Tail".into() }));
+    wait_for(&mut v, "the failure", |v| matches!(v.edit_runs.state(v.session.scene.clips[0].serial), Some(EditState::Failed(_))));
+    let Some(EditState::Failed(why)) = v.edit_runs.state(v.session.scene.clips[0].serial) else { panic!() };
+    assert!(why.starts_with("step 2 (remove_joint): no joint named 'Tail'"), "{why}");
+    v.update(0.0);
+    assert!(Arc::ptr_eq(&shown(&v), &source));
+    edit(&mut v, EditCommand::Undo);
+    wait_for(&mut v, "ground again", applied);
+}
+
+#[test]
+fn removing_the_selected_joint_clears_the_selection_and_the_checks_count_before_and_after() {
+    let mut v = sample();
+    let last = v.motion().unwrap().skeleton.len() - 1;
+    v.send(Command::Selection(SelectionEdit::Joint(Some(last))));
+    wait_for(&mut v, "the checks", |v| v.active_report().is_some());
+    let before = v.active_report().unwrap().clone();
+    edit(&mut v, EditCommand::Add(Op::RemoveJoint { name: "RightArm".into() }));
+    wait_for(&mut v, "the edit", applied);
+    assert!(v.motion().unwrap().skeleton.find("RightArm").is_none());
+    assert!(v.motion().unwrap().skeleton.len() <= last);
+    assert_eq!(v.view.selected, None, "no selection past the joints");
+    let serial = v.session.scene.clips[0].serial;
+    wait_for(&mut v, "the checks of both", |v| {
+        v.checks.before(serial).is_some() && v.active_report().is_some_and(|r| !Arc::ptr_eq(r, &before))
+    });
+    assert!(Arc::ptr_eq(v.checks.before(serial).unwrap(), &before), "the source's checks are the counts before, not run again");
+    assert!(v.active_report().unwrap().findings.iter().all(|f| f.joint.is_none_or(|j| j < v.motion().unwrap().skeleton.len())));
+}
+
+#[test]
+fn a_recipe_saved_from_the_viewer_reads_back_and_applies_to_another_clip() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("clean.toml");
+    let mut v = sample();
+    let fill = Op::FillGaps { method: FillMethod::Spline, max_gap: Some(12), donors: vec![], joints: vec!["Head".into()], range: None };
+    edit(&mut v, EditCommand::Add(fill.clone()));
+    edit(&mut v, EditCommand::Add(Op::Filter { cutoff_hz: 6.0, order: 2, joints: vec![], range: None }));
+    edit(&mut v, EditCommand::Enable(1, false));
+    wait_for(&mut v, "the edit", applied);
+    v.send(Command::Job(JobCommand::Export(Export::Recipe(path.clone()))));
+    wait_for(&mut v, "the recipe file", |v| v.jobs.export.is_none() && path.exists());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let recipe = skelview_core::edit::Recipe::from_toml(&text).unwrap();
+    assert_eq!(recipe, v.session.document.edits(v.session.scene.clips[0].id()).unwrap().recipe);
+    let mut other = sample();
+    other.send(Command::Job(JobCommand::ReadRecipe(path)));
+    wait_for(&mut other, "the recipe read", applied);
+    let e = other.session.document.edits(other.session.scene.clips[0].id()).unwrap();
+    assert_eq!(e.recipe, recipe);
+    assert!(e.can_undo(), "reading a recipe is one change, undone in one step");
+    other.send(Command::Job(JobCommand::ReadRecipe(dir.path().join("missing.toml"))));
+    wait_for(&mut other, "the error", |v| v.messages.error.is_some());
+    assert_eq!(other.messages.error_title, "Could not read the recipe");
+}
+
+#[test]
+fn events_are_added_and_removed_as_edits_and_undone() {
+    let root = skelview_test_support::workspace_root();
+    let mut v = viewer();
+    v.open_paths(vec![root.join("tests/data/trc/outside_writer.trc")], false);
+    wait_for(&mut v, "the capture", |v| v.motion().is_some());
+    assert!(v.motion().unwrap().capture.is_some());
+    let events = |v: &Viewer| v.motion().unwrap().capture.as_ref().unwrap().events.clone();
+    assert!(events(&v).is_empty());
+    v.send(Command::Playback(PlaybackCommand::Pause));
+    v.send(Command::Playback(PlaybackCommand::SeekFrame(2)));
+    v.update(0.0);
+    let scope = v.edit_scope().unwrap();
+    let draft = EditDraft { op: DraftOp::AddEvent, ..Default::default() };
+    edit(&mut v, EditCommand::Add(draft.op(&scope).unwrap()));
+    wait_for(&mut v, "the event", |v| applied(v) && !events(v).is_empty());
+    let e = events(&v);
+    assert_eq!((e[0].label.as_str(), e[0].context.as_str()), ("Foot Strike", "Left"));
+    assert!((e[0].time_secs - scope.event_time_secs).abs() < 1e-6);
+    edit(&mut v, EditCommand::Add(Op::RemoveEvent { label: "Foot Strike".into(), time_secs: e[0].time_secs }));
+    wait_for(&mut v, "no event", |v| applied(v) && events(v).is_empty());
+    edit(&mut v, EditCommand::Undo);
+    wait_for(&mut v, "the event back", |v| applied(v) && events(v).len() == 1);
+}
