@@ -436,3 +436,76 @@ fn a_prop_without_a_body_shows_its_path_and_headless_commands_keep_stderr_clean(
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn an_edited_clip_is_drawn_over_its_source_as_a_faint_ghost() {
+    let Some(gpu) = gpu() else { return };
+    use skelview::app::{Command, EditCommand, EditState, Viewer};
+    use skelview_core::core::PlaybackCommand;
+    use skelview_render::renderer::{RenderTarget, SkeletonRenderer};
+    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
+    v.open(LoadRequest::single(
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "a.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
+    ));
+    let done = |v: &Viewer| v.session.active_clip().is_some_and(|c| matches!(v.edit_runs.state(c.serial), Some(EditState::Done(_))));
+    for round in 0..2 {
+        for _ in 0..2000 {
+            v.update(0.0);
+            if (round == 0 && v.motion().is_some()) || (round == 1 && done(&v)) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        if round == 0 {
+            let id = v.session.active_clip().unwrap().id();
+            v.commands.push(Command::Playback(PlaybackCommand::Pause));
+            v.commands.push(Command::Edit(id, EditCommand::Add(skelview_core::edit::Op::Scale { factor: 0.5 })));
+        }
+    }
+    assert!(done(&v), "{:?}", v.messages.error);
+    (v.settings.style.joints, v.settings.style.grid, v.settings.style.shadow, v.settings.style.gizmo) = (false, false, false, false);
+    v.view.aspect = 320.0 / 240.0;
+    // Front view, framed: the clip and its ghost (framing keeps both in view).
+    v.commands.push(Command::Camera(CameraEdit::Preset(skelview_scene::ViewPreset::Front)));
+    v.update(0.0);
+    v.update(0.0);
+    let render = |v: &Viewer| {
+        let mut renderer = SkeletonRenderer::new(&gpu.device, wgpu::TextureFormat::Rgba8UnormSrgb, 1);
+        let target = RenderTarget::new(&gpu.device, &renderer, (320, 240));
+        let globals = offscreen::globals(&v.view.camera, v.view.aspect);
+        offscreen::render_rgba(&gpu, &mut renderer, &target, &globals, &v.frame.draw, BACKGROUND).unwrap()
+    };
+    let rgba = render(&v);
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ghost");
+    std::fs::create_dir_all(&dir).unwrap();
+    image::save_buffer(dir.join("edited_with_ghost.png"), &rgba, 320, 240, image::ColorType::Rgba8).unwrap();
+    let c = v.session.active_clip().unwrap();
+    let ghost = c.ghost.as_ref().unwrap();
+    let head = c.motion.skeleton.find("Head").unwrap();
+    let project = |p: Vec3| v.view.camera.project(p, 320.0, 240.0).unwrap().0;
+    let (source_head, edited_head) = (project(ghost.clip.positions()[head]), project(c.positions()[head]));
+    assert!((source_head - edited_head).length() > 20.0, "half the size: the heads apart on screen");
+    let bg = background_u8();
+    assert!(drawn_near(&rgba, 320, 240, source_head.x, source_head.y, bg), "the source's head is drawn (the ghost)");
+    assert!(drawn_near(&rgba, 320, 240, edited_head.x, edited_head.y, bg), "the edited head is drawn");
+    // Faint: the ghost's pixels are closer to the background than the clip's.
+    let strength = |p: glam::Vec2| {
+        let mut best = 0;
+        for dy in -3..=3 {
+            for dx in -3..=3 {
+                let q = pixel(&rgba, 320, p.x + dx as f32, p.y + dy as f32);
+                best = best.max(q.iter().zip(bg).map(|(a, b)| (i32::from(*a) - i32::from(b)).abs()).sum::<i32>());
+            }
+        }
+        best
+    };
+    assert!(strength(source_head) * 2 < strength(edited_head), "{} {}", strength(source_head), strength(edited_head));
+    // Turned off, the ghost is gone.
+    let mut o = v.session.scene.overlays;
+    o.ghost = false;
+    v.commands.push(Command::Scene(SceneEdit::Overlays(o)));
+    v.update(0.0);
+    let rgba = render(&v);
+    assert!(!drawn_near(&rgba, 320, 240, source_head.x, source_head.y, bg));
+}

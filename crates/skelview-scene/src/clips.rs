@@ -121,7 +121,7 @@ pub struct Ghost {
 }
 
 /// Colour of a ghost's bones and joints (grey, faint).
-pub const GHOST_COLOR: [f32; 4] = [0.62, 0.64, 0.70, 0.30];
+pub const GHOST_COLOR: [f32; 4] = [0.62, 0.64, 0.70, 0.38];
 
 /// Points sampled along a path: enough for a smooth line, bounded for long clips.
 const PATH_SAMPLES: usize = 512;

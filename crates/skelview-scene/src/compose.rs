@@ -266,13 +266,13 @@ impl Scene {
     /// Display-space bounds of the current poses of the visible clips (and the active one),
     /// with the path of a body without height, padded by a little of each body's size.
     pub fn bounds_now(&self, active: usize) -> Option<(Vec3, Vec3)> {
-        self.shown(active).filter_map(|c| padded(c, robust_bounds(c.positions()))).reduce(union)
+        self.with_ghosts(active).filter_map(|c| padded(c, robust_bounds(c.positions()))).reduce(union)
     }
 
     /// Display-space bounds over up to 32 frames spread across each shown clip, as placed:
     /// what "frame all" fits so that a walk stays in view.
     pub fn bounds_over_clips(&self, active: usize) -> Option<(Vec3, Vec3)> {
-        self.shown(active).filter_map(|c| padded(c, clip_bounds(&c.motion, c.world_from_file()))).reduce(union)
+        self.with_ghosts(active).filter_map(|c| padded(c, clip_bounds(&c.motion, c.world_from_file()))).reduce(union)
     }
 
     /// The mean of the shown clips' first roots as posed now: what "follow" keeps in view.
@@ -315,6 +315,12 @@ impl Scene {
 
     fn shown(&self, active: usize) -> impl Iterator<Item = &ClipView> {
         self.clips.iter().enumerate().filter(move |(i, c)| c.visible || *i == active).map(|(_, c)| c)
+    }
+
+    /// The shown clips and the ghosts drawn behind them: what framing keeps in view.
+    fn with_ghosts(&self, active: usize) -> impl Iterator<Item = &ClipView> {
+        let ghosts = self.overlays.ghost;
+        self.shown(active).flat_map(move |c| std::iter::once(c).chain(c.ghost.as_ref().filter(|_| ghosts).map(|g| &*g.clip)))
     }
 }
 

@@ -6,9 +6,9 @@ use glam::{Quat, Vec3};
 use super::Work;
 use super::ops::{snapshot, translation};
 use super::rotations::RotationChannels;
+use crate::core::Skeleton;
 use crate::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose};
 use crate::core::rest::side_of;
-use crate::core::Skeleton;
 
 /// Why a pose operation cannot run on this clip.
 pub(super) type Refusal = String;
