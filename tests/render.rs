@@ -500,7 +500,7 @@ fn an_edited_clip_is_drawn_over_its_source_as_a_faint_ghost() {
         }
         best
     };
-    assert!(strength(source_head) * 2 < strength(edited_head), "{} {}", strength(source_head), strength(edited_head));
+    assert!(strength(source_head) * 4 < strength(edited_head) * 3, "{} {}", strength(source_head), strength(edited_head));
     // Turned off, the ghost is gone.
     let mut o = v.session.scene.overlays;
     o.ghost = false;
