@@ -268,7 +268,7 @@ pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                 if ui.radio(unit_set.is_none(), auto).clicked() {
                     out.send(Command::Clip(active_id, ClipEdit::Unit(None)));
                 }
-                for unit in [Millimetre, Centimetre, Metre, Inch, Foot, CmuAsf] {
+                for unit in [Millimetre, Centimetre, Decimetre, Metre, Inch, Foot, CmuAsf] {
                     if ui.radio(unit_set == Some(unit), unit.symbol()).clicked() {
                         out.send(Command::Clip(active_id, ClipEdit::Unit(Some(unit))));
                     }

@@ -227,6 +227,15 @@ fn every_corpus_gltf_loads_with_its_takes() {
     let fox = load(&dir.join("Fox.glb")).unwrap();
     let takes: Vec<&str> = fox.source.takes.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(takes, ["Survey", "Walk", "Run"]);
+    // A quadruped's head is in front of its paws and above them: glTF's +Y stands, no warning
+    // (the rule that stands up robots lying down once laid the fox on its side).
+    assert_eq!((fox.source.up_axis, fox.source.up_detected), (skelview_core::core::UpAxis::Y, false));
+    assert!(fox.warnings.iter().all(|w| !w.message.contains("up")), "{:?}", fox.warnings);
+    let p = positions(&fox, 0);
+    let lowest = p.iter().map(|q| q.y).fold(f32::INFINITY, f32::min);
+    let head = fox.skeleton.joints().iter().position(|j| j.name.to_ascii_lowercase().contains("head")).unwrap();
+    let paw = fox.skeleton.find("b_LeftFoot02_018").unwrap();
+    assert!(p[head].y > p[paw].y + 0.1 * (p[head] - p[paw]).length() && p[paw].y - lowest < 0.05 * (p[head].y - lowest));
 }
 
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]

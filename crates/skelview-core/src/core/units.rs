@@ -123,6 +123,8 @@ pub enum LengthUnit {
     Millimetre,
     /// Centimetres.
     Centimetre,
+    /// Decimetres (MakeHuman's BVH).
+    Decimetre,
     /// Metres.
     Metre,
     /// Inches.
@@ -139,6 +141,7 @@ impl LengthUnit {
         match self {
             Self::Millimetre => 0.001,
             Self::Centimetre => 0.01,
+            Self::Decimetre => 0.1,
             Self::Metre => 1.0,
             Self::Inch => 0.0254,
             Self::Foot => 0.3048,
@@ -151,6 +154,7 @@ impl LengthUnit {
         match self {
             Self::Millimetre => "mm",
             Self::Centimetre => "cm",
+            Self::Decimetre => "dm",
             Self::Metre => "m",
             Self::Inch => "in",
             Self::Foot => "ft",
@@ -163,6 +167,7 @@ impl LengthUnit {
         Some(match s.to_ascii_lowercase().as_str() {
             "mm" | "millimeter" | "millimeters" | "millimetre" | "millimetres" => Self::Millimetre,
             "cm" | "centimeter" | "centimeters" | "centimetre" | "centimetres" => Self::Centimetre,
+            "dm" | "decimeter" | "decimeters" | "decimetre" | "decimetres" => Self::Decimetre,
             "m" | "meter" | "meters" | "metre" | "metres" => Self::Metre,
             "in" | "inch" | "inches" => Self::Inch,
             "ft" | "foot" | "feet" => Self::Foot,
@@ -178,7 +183,7 @@ impl LengthUnit {
         if !(metres_per_unit.is_finite() && metres_per_unit > 0.0) {
             return None;
         }
-        let usual = [Self::Millimetre, Self::Centimetre, Self::Metre, Self::Inch, Self::Foot];
+        let usual = [Self::Millimetre, Self::Centimetre, Self::Decimetre, Self::Metre, Self::Inch, Self::Foot];
         Some(match usual.into_iter().find(|u| (metres_per_unit / u.metres() as f64 - 1.0).abs() < 1e-6) {
             Some(u) => (u, 1.0),
             None => (Self::Centimetre, (0.01 / metres_per_unit) as f32),
@@ -188,12 +193,13 @@ impl LengthUnit {
     /// Guesses the unit from the standing height of a body in file units.
     ///
     /// A pose of a person spans about 0.8–2.3 m: under 4 units that is metres, 4–10 feet,
-    /// 10–35 CMU ASF units (CMU-derived BVH keeps them), 35–95 inches, 95–400 centimetres,
-    /// more millimetres. Rigs that are not people (a hand, an object) may need an override.
+    /// 10–22 decimetres (MakeHuman), 22–35 CMU ASF units (CMU-derived BVH keeps them), 35–95
+    /// inches, 95–400 centimetres, more millimetres. Rigs that are not people (a hand, an object) may need an override.
     pub fn from_height(height: f32) -> Self {
         match height {
             h if !(h > 0.0) || h < 4.0 => Self::Metre,
             h if h < 10.0 => Self::Foot,
+            h if h < 22.0 => Self::Decimetre,
             h if h < 35.0 => Self::CmuAsf,
             h if h < 95.0 => Self::Inch,
             h if h < 400.0 => Self::Centimetre,
@@ -405,27 +411,44 @@ pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
 /// The up axis came from the joints named as head and feet.
 pub const HEAD_ABOVE_FEET: &str = "head above the feet";
 
-/// Why a declared up axis was not used: it put the head below or beside the feet.
-pub const DECLARED_UP_REFUSED: &str = "the declared up axis puts the head below or beside the feet; head above the feet";
+/// Why a declared up axis was not used: it put the head below the feet, or level with them.
+pub const DECLARED_UP_REFUSED: &str = "the declared up axis puts the head below the feet or level with them; head above the feet";
 
-/// The direction from the feet to the head in the rest pose, when the joints are named so.
-pub fn up_in_rest_pose(skeleton: &Skeleton) -> Option<UpAxis> {
+/// The head above the feet by less than this share of the distance between them (about 14°)
+/// is level with them: a body lying down. A quadruped's head is in front of its paws and
+/// well above them.
+const LEVEL: f32 = 0.25;
+
+/// The up axis the rest pose's head and feet give instead of `declared`, when they contradict
+/// it: the head below the feet, or level with them (a robot authored Z-up in a Y-up format).
+/// A head above the feet keeps the declared axis, however far in front of them it is (a
+/// quadruped, a crawl). `None` without joints named as head and feet.
+pub fn declared_up_contradicted(skeleton: &Skeleton, declared: UpAxis) -> Option<UpAxis> {
     let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
     pose::rest_pose(skeleton, &mut local);
     pose::global_pose(skeleton, &local, &mut global);
     let pose: Vec<Vec3> = (0..skeleton.len()).map(|i| global.position(i)).collect();
-    up_from_names(skeleton, &[pose])
+    let v = head_over_feet(skeleton, &[pose])?;
+    if v.dot(declared.vector()) > LEVEL * v.length() {
+        return None;
+    }
+    UpAxis::nearest(v).filter(|&u| u != declared)
 }
 
-/// Step 1: feet to head, summed over the frames.
-fn up_from_names(skeleton: &Skeleton, poses: &[Vec<Vec3>]) -> Option<UpAxis> {
+/// Feet to head, summed over the poses, when joints are named so.
+fn head_over_feet(skeleton: &Skeleton, poses: &[Vec<Vec3>]) -> Option<Vec3> {
     let (heads, feet) = (named(skeleton, &HEAD_NAMES), named(skeleton, &FOOT_NAMES));
     let mean = |pose: &[Vec3], set: &[usize]| {
         let v: Vec<Vec3> = set.iter().map(|&i| pose[i]).filter(|p| p.is_finite()).collect();
         (!v.is_empty()).then(|| v.iter().sum::<Vec3>() / v.len() as f32)
     };
     let sum: Vec3 = poses.iter().filter_map(|p| Some(mean(p, &heads)? - mean(p, &feet)?)).sum();
-    UpAxis::nearest(sum)
+    (sum.length() > 0.0 && sum.is_finite()).then_some(sum)
+}
+
+/// Step 1: feet to head, summed over the frames.
+fn up_from_names(skeleton: &Skeleton, poses: &[Vec<Vec3>]) -> Option<UpAxis> {
+    UpAxis::nearest(head_over_feet(skeleton, poses)?)
 }
 
 /// Step 2: the direction along which most leaf joints (feet, paws, claws: where chains end)
@@ -473,9 +496,10 @@ mod tests {
         assert_eq!(LengthUnit::of_metres(0.01), Some((LengthUnit::Centimetre, 1.0)));
         assert_eq!(LengthUnit::of_metres(1.0), Some((LengthUnit::Metre, 1.0)));
         assert_eq!(LengthUnit::of_metres(0.0254), Some((LengthUnit::Inch, 1.0)));
-        let (u, d) = LengthUnit::of_metres(0.1).unwrap();
+        assert_eq!(LengthUnit::of_metres(0.1), Some((LengthUnit::Decimetre, 1.0)));
+        let (u, d) = LengthUnit::of_metres(0.05).unwrap();
         assert_eq!(u, LengthUnit::Centimetre);
-        assert!((u.metres() / d - 0.1).abs() < 1e-7, "a decimetre file reads as 10 cm per unit");
+        assert!((u.metres() / d - 0.05).abs() < 1e-7, "an unusual unit reads as centimetres with a divisor");
         assert_eq!(LengthUnit::of_metres(0.0), None);
         assert_eq!(LengthUnit::of_metres(f64::NAN), None);
     }
@@ -488,6 +512,9 @@ mod tests {
         assert_eq!(LengthUnit::from_height(1700.0), LengthUnit::Millimetre);
         assert_eq!(LengthUnit::from_height(f32::NAN), LengthUnit::Metre);
         assert_eq!(LengthUnit::from_height(25.6), LengthUnit::CmuAsf);
+        // MakeHuman writes decimetres: a 1.67 m person is 16.7 units tall.
+        assert_eq!(LengthUnit::from_height(16.7), LengthUnit::Decimetre);
+        assert_eq!(LengthUnit::parse("decimetres"), Some(LengthUnit::Decimetre));
         assert!((LengthUnit::CmuAsf.metres() * 28.0 - 1.58).abs() < 0.01);
         assert_eq!(LengthUnit::parse("Millimeters"), Some(LengthUnit::Millimetre));
     }

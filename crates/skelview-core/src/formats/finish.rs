@@ -65,7 +65,7 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, mut parsed: Parsed, mut warni
     // of a bind pose) does not overrule: the frames' head and feet must not agree with it.
     let motion_agrees = |d: crate::core::UpAxis| size.up_reason == crate::core::units::HEAD_ABOVE_FEET && size.up == d;
     let upright =
-        declared_up.filter(|&d| !motion_agrees(d)).and_then(|d| crate::core::units::up_in_rest_pose(&parsed.skeleton).filter(|&u| u != d));
+        declared_up.filter(|&d| !motion_agrees(d)).and_then(|d| crate::core::units::declared_up_contradicted(&parsed.skeleton, d));
     if let (Some(declared), Some(up)) = (declared_up, upright) {
         parsed.up = None;
         warnings.push(Warning {
@@ -73,7 +73,7 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, mut parsed: Parsed, mut warni
             line: 1,
             col: 1,
             message: format!(
-                "the file declares {} up, which puts the head below or beside the feet in the rest pose: shown with {} up (View → Up axis to change)",
+                "the file declares {} up, which puts the head below the feet or level with them in the rest pose: shown with {} up (View → Up axis to change)",
                 declared.signed_name(),
                 up.signed_name()
             ),
