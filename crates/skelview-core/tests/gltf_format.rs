@@ -286,3 +286,29 @@ fn without_a_skin_or_a_shared_rate_the_guesses_are_shown() {
     let s = std::f32::consts::FRAC_1_SQRT_2;
     assert!(close(positions(&m, 9)[2], [2.0 - s, s, 0.0]), "{:?}", positions(&m, 9));
 }
+
+#[test]
+fn a_draco_compressed_mesh_is_skipped_with_one_warning_and_the_skin_still_plays() {
+    // As three.js's LittlestTokyo: the mesh needs KHR_draco_mesh_compression, the skin and the
+    // animation need nothing of it.
+    let path = skelview_test_support::workspace_root().join("crates/skelview-core/tests/data/gltf/draco_mesh_on_a_skin.gltf");
+    let m = load(&path).unwrap();
+    let names: Vec<&str> = m.skeleton.joints().iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, ["Hips", "Head"]);
+    assert_eq!(m.clip.num_frames(), 3);
+    let [w] = m.warnings.as_slice() else { panic!("{:?}", m.warnings) };
+    assert!(w.message.contains("requires KHR_draco_mesh_compression") && w.message.contains("skipped"), "{}", w.message);
+    // The rotation keys play: the head swings at the middle key (45° about X from the hips).
+    let p = positions(&m, 1);
+    assert!((p[1] - p[0]).normalize().dot(glam::Vec3::Y) < 0.8, "{:?}", p);
+    // An extension that animation data may need (meshopt compresses any buffer view) is still
+    // refused, and the crate's long list of what is wrong is cut to a readable length.
+    let text = std::fs::read_to_string(&path).unwrap().replace("KHR_draco_mesh_compression", "EXT_meshopt_compression");
+    let many = text.replace("\"accessors\": [", &format!("\"accessors\": [{}", "{\"componentType\": 5126, \"count\": 1, \"type\": \"VEC3\"},".repeat(300)));
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("meshopt.gltf");
+    std::fs::write(&bad, many).unwrap();
+    let e = load(&bad).unwrap_err().to_string();
+    assert!(e.contains("EXT_meshopt_compression") || e.contains("bufferView"), "{e}");
+    assert!(e.chars().count() < 600 && e.contains("more characters)"), "{} characters: {e}", e.chars().count());
+}

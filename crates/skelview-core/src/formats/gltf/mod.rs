@@ -71,6 +71,104 @@ fn check_unvalidated(json: &::gltf::json::Root) -> Result<(), ParseError> {
     Ok(())
 }
 
+/// Extensions that only change how meshes, materials and textures are drawn: a file that
+/// requires one still holds its skins and animations, which skelview reads without them.
+const DRAWING_ONLY: [&str; 9] = [
+    "KHR_draco_mesh_compression",
+    "KHR_mesh_quantization",
+    "KHR_texture_basisu",
+    "EXT_texture_webp",
+    "EXT_texture_avif",
+    "MSFT_texture_dds",
+    "KHR_materials_",
+    "KHR_texture_transform",
+    "EXT_mesh_gpu_instancing",
+];
+
+/// The longest error message kept from the glTF crate (its validation lists every path).
+const MESSAGE_CHARS: usize = 400;
+
+/// `message` cut to [`MESSAGE_CHARS`] characters, saying how much was left out.
+fn capped(message: String) -> String {
+    let n = message.chars().count();
+    if n <= MESSAGE_CHARS {
+        return message;
+    }
+    let kept: String = message.chars().take(MESSAGE_CHARS).collect();
+    format!("{kept}… ({} more characters)", n - MESSAGE_CHARS)
+}
+
+/// Takes out what skelview does not draw and cannot decode (meshes compressed with Draco,
+/// quantized or instanced; materials and textures in formats the crate does not know) when
+/// the file requires an extension for it, so that the skin and animations still load; one
+/// warning says what went.
+fn skip_undrawn(json: &mut ::gltf::json::Root) -> Option<crate::formats::error::RawWarning> {
+    let drawing_only = |e: &str| DRAWING_ONLY.iter().any(|d| e == *d || (d.ends_with('_') && e.starts_with(d)));
+    let supported = |e: &str| ::gltf::json::extensions::ENABLED_EXTENSIONS.contains(&e);
+    let skipped: Vec<String> = json.extensions_required.iter().filter(|e| !supported(e) && drawing_only(e)).cloned().collect();
+    if skipped.is_empty() {
+        return None;
+    }
+    json.extensions_required.retain(|e| !skipped.contains(e));
+    json.extensions_used.retain(|e| !skipped.contains(e));
+    let meshes = json.meshes.len();
+    // Nothing of these is drawn: all go, and with them every reference to them.
+    json.meshes.clear();
+    json.materials.clear();
+    json.textures.clear();
+    json.images.clear();
+    json.samplers.clear();
+    for node in &mut json.nodes {
+        node.mesh = None;
+        node.extensions = None;
+    }
+    keep_used_accessors(json);
+    let message = format!(
+        "the file requires {} to draw its {meshes} mesh(es), materials or textures, which skelview does not draw: they are skipped; the skeleton and animations are read",
+        skipped.join(", ")
+    );
+    Some(crate::formats::error::RawWarning { offset: 0, message })
+}
+
+/// Keeps only the accessors skins and animations read (a compressed mesh's accessors have no
+/// data of their own to check), numbered anew.
+fn keep_used_accessors(json: &mut ::gltf::json::Root) {
+    use ::gltf::json::Index;
+    let mut used = vec![false; json.accessors.len()];
+    let mut mark = |i: usize| {
+        if let Some(u) = used.get_mut(i) {
+            *u = true;
+        }
+    };
+    json.skins.iter().filter_map(|s| s.inverse_bind_matrices).for_each(|a| mark(a.value()));
+    json.animations.iter().flat_map(|a| &a.samplers).for_each(|s| {
+        mark(s.input.value());
+        mark(s.output.value());
+    });
+    let mut next = 0u32;
+    let new: Vec<Option<u32>> = used
+        .iter()
+        .map(|&u| {
+            u.then(|| {
+                next += 1;
+                next - 1
+            })
+        })
+        .collect();
+    let renumber = |a: Index<::gltf::json::Accessor>| new.get(a.value()).copied().flatten().map(Index::new);
+    for s in &mut json.skins {
+        s.inverse_bind_matrices = s.inverse_bind_matrices.and_then(renumber);
+    }
+    for s in json.animations.iter_mut().flat_map(|a| &mut a.samplers) {
+        (s.input, s.output) = (renumber(s.input).unwrap_or(s.input), renumber(s.output).unwrap_or(s.output));
+    }
+    let mut k = 0;
+    json.accessors.retain(|_| {
+        k += 1;
+        used[k - 1]
+    });
+}
+
 /// Reads the document and its buffers; `base` is the folder external buffers are relative to;
 /// `fps` samples the take at that rate instead of its keys' own.
 pub fn parse(
@@ -81,7 +179,7 @@ pub fn parse(
 ) -> Result<(finish::Parsed, Vec<crate::formats::error::RawWarning>), ParseError> {
     let invalid = |e: ::gltf::Error| match &e {
         ::gltf::Error::Deserialize(j) => ParseError::invalid(offset_of(bytes, j.line(), j.column()), format!("not valid glTF JSON: {j}")),
-        _ => ParseError::invalid(0, format!("not a valid glTF file: {e}")),
+        _ => ParseError::invalid(0, capped(format!("not a valid glTF file: {e}"))),
     };
     // The crate subtracts the 12-byte header from a GLB's declared length unchecked (an
     // overflow on a damaged file): that length is checked here first.
@@ -95,7 +193,8 @@ pub fn parse(
     let ::gltf::Gltf { document, blob } = ::gltf::Gltf::from_slice_without_validation(bytes).map_err(invalid)?;
     // The crate's validation indexes a primitive's POSITION accessor before checking that it
     // exists (a panic on a damaged file): that index is checked here first.
-    let json = document.into_json();
+    let mut json = document.into_json();
+    let skipped = skip_undrawn(&mut json);
     let accessors = json.accessors.len();
     for (m, mesh) in json.meshes.iter().enumerate() {
         for p in &mesh.primitives {
@@ -107,10 +206,11 @@ pub fn parse(
     check_unvalidated(&json)?;
     let document = ::gltf::Document::from_json(json).map_err(invalid)?;
     let buffers =
-        ::gltf::import_buffers(&document, base, blob).map_err(|e| ParseError::invalid(0, format!("cannot read the buffers: {e}")))?;
+        ::gltf::import_buffers(&document, base, blob).map_err(|e| ParseError::invalid(0, capped(format!("cannot read the buffers: {e}"))))?;
     let vrm = document.as_json().extensions.as_ref().and_then(|e| vrm::read(&e.others));
     let bones = vrm.as_ref().map(|v| v.bones.clone()).unwrap_or_default();
-    let (mut parsed, warnings) = build::build(&document, &buffers, take, fps, &bones)?;
+    let (mut parsed, mut warnings) = build::build(&document, &buffers, take, fps, &bones)?;
+    warnings.splice(0..0, skipped);
     let asset = document.as_json().asset.clone();
     parsed.details.insert(0, ("glTF version".into(), asset.version));
     if let Some(g) = asset.generator {
