@@ -113,6 +113,18 @@ fn write_text(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
     )?;
     let how = if s.up_detected { format!("detected: {}", s.up_reason) } else { "declared".into() };
     writeln!(out, "up axis:         {} ({how})", s.up_axis.name())?;
+    if !s.left_out.is_empty() {
+        let names: Vec<&str> = s.left_out.iter().take(12).filter_map(|&j| joints.get(j)).map(|j| j.name.as_str()).collect();
+        let more = s.left_out.len().saturating_sub(names.len());
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        writeln!(
+            out,
+            "left out:        {} point{} far outside the body (drawn, not counted in its size, units or framing): {}{more}",
+            s.left_out.len(),
+            if s.left_out.len() == 1 { "" } else { "s" },
+            names.join(", ")
+        )?;
+    }
     writeln!(out, "angles:          {}", s.angle_unit)?;
     writeln!(out, "positions rule:  {}", position_rule_text(m))?;
     for (label, value) in &s.details {

@@ -9,7 +9,8 @@ use skelview_core::core::rest::rest_readout;
 use skelview_scene::PoseMode;
 
 pub fn joint_tree_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
-    ui.heading("Joints");
+    // A capture's points are markers, not joints of a skeleton.
+    ui.heading(if viewer.motion().is_some_and(|m| m.capture.is_some()) { "Markers" } else { "Joints" });
     let mut filter = viewer.view.joint_filter.clone();
     if ui.add(egui::TextEdit::singleline(&mut filter).hint_text("search")).changed() {
         out.send(Command::Window(WindowEdit::JointFilter(filter)));

@@ -436,9 +436,10 @@ fn status_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, frame_ms: f
             let name =
                 s.paths.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" + ");
             ui.label(format!(
-                "{name} · {} · {} joints · {} frames · {:.3} fps · {:.2} s · file units {}{} · {} up{}",
+                "{name} · {} · {} {} · {} frames · {:.3} fps · {:.2} s · file units {}{} · {} up{}",
                 s.format.name(),
                 m.skeleton.len(),
+                if m.capture.is_some() { "markers" } else { "joints" },
                 m.clip.num_frames(),
                 m.clip.fps(),
                 m.clip.duration_secs(),

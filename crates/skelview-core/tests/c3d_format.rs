@@ -160,3 +160,20 @@ fn trc_written_from_every_corpus_c3d_reads_back_the_same_positions_and_gaps() {
         assert!(unexpected.is_empty(), "{}: {unexpected:?}", file.display());
     }
 }
+
+#[test]
+fn points_far_outside_the_body_do_not_set_its_size_units_or_framing() {
+    // As a Nexus trial's model outputs stored as points (lt_thighMag at 197 m): ten markers of
+    // a 1.6 m body and one point two hundred metres off.
+    let path = skelview_test_support::workspace_root().join("crates/skelview-core/tests/data/captures/far_points.trc");
+    let m = skelview_core::formats::open_one(&path, &skelview_core::formats::LoadOptions::default(), &skelview_core::formats::Sequential).unwrap();
+    let far = m.skeleton.find("lt_thighMag").unwrap();
+    assert_eq!(m.source.left_out, [far]);
+    let height_m = m.source.body_height * m.metres_per_raw_unit();
+    assert!((height_m - 1.62).abs() < 0.01, "{height_m}");
+    assert_eq!(m.source.up_axis, skelview_core::core::UpAxis::Y, "the far point's travel does not make Z the tallest");
+    let (lo, hi) = skelview_core::core::bounds::clip_bounds(&m, m.display_from_file()).unwrap();
+    assert!((hi - lo).max_element() < 3.0, "framed on the body: {lo} {hi}");
+    // Still drawn: the point is a joint with its positions.
+    assert!(m.capture.as_ref().unwrap().points.iter().any(|p| p.label == "lt_thighMag"));
+}

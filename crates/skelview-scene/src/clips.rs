@@ -211,6 +211,13 @@ impl ClipView {
         &self.pose.positions
     }
 
+    /// This frame's positions that frame the view: all but the points the source leaves out
+    /// (a capture's model outputs far outside the body).
+    pub fn framed_positions(&self) -> Vec<Vec3> {
+        let left_out = &self.motion.source.left_out;
+        self.positions().iter().enumerate().filter(|(j, _)| !left_out.contains(j)).map(|(_, p)| *p).collect()
+    }
+
     /// Shared-clock time of the last frame.
     pub fn end_secs(&self) -> f64 {
         self.offset_secs + self.motion.clip.last_frame_time_secs()

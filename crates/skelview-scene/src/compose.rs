@@ -266,7 +266,7 @@ impl Scene {
     /// Display-space bounds of the current poses of the visible clips (and the active one),
     /// with the path of a body without height, padded by a little of each body's size.
     pub fn bounds_now(&self, active: usize) -> Option<(Vec3, Vec3)> {
-        self.with_ghosts(active).filter_map(|c| padded(c, robust_bounds(c.positions()))).reduce(union)
+        self.with_ghosts(active).filter_map(|c| padded(c, robust_bounds(&c.framed_positions()))).reduce(union)
     }
 
     /// Display-space bounds over up to 32 frames spread across each shown clip, as placed:

@@ -25,7 +25,8 @@ pub fn robust_bounds(points: &[Vec3]) -> Option<(Vec3, Vec3)> {
     Some((lo, hi))
 }
 
-/// Bounds of a motion's joints over up to 32 frames spread across the clip.
+/// Bounds of a motion's joints over up to 32 frames spread across the clip (the joints its
+/// source leaves out of framing are not counted).
 pub fn clip_bounds(m: &Motion, world_from_file: Mat4) -> Option<(Vec3, Vec3)> {
     let n = m.clip.num_frames().max(1);
     let k = n.min(32);
@@ -33,10 +34,63 @@ pub fn clip_bounds(m: &Motion, world_from_file: Mat4) -> Option<(Vec3, Vec3)> {
     let mut points = Vec::with_capacity(k * m.skeleton.len());
     for s in 0..k {
         let f = if k == 1 { 0 } else { s * (n - 1) / (k - 1) };
-        points.extend_from_slice(sampler.positions(m, PoseAt::Frame(f), Interpolation::Nearest, world_from_file));
+        let posed = sampler.positions(m, PoseAt::Frame(f), Interpolation::Nearest, world_from_file);
+        points.extend(posed.iter().enumerate().filter(|(j, _)| !m.source.left_out.contains(j)).map(|(_, p)| *p));
     }
     robust_bounds(&points)
 }
+
+/// A body's spread, by which points lie far outside it: a point whose typical place is more
+/// than this many times the typical distance of the points from their centre away.
+const FAR: f32 = 10.0;
+
+/// The points of a cloud (a capture's markers, joints without parents) that lie far outside
+/// the body: each point's median place over up to 64 frames, against the median of those
+/// places and their median distance from it. Model outputs stored as points (a Nexus
+/// `lt_thighMag` at 197 m) are; markers of a body, however it moves, are not.
+pub fn far_points(skeleton: &crate::core::Skeleton, clip: &crate::core::Clip) -> Vec<usize> {
+    let (n, joints) = (clip.num_frames(), skeleton.len());
+    if n == 0 || joints < 4 || skeleton.joints().iter().any(|j| j.parent.is_some()) {
+        return Vec::new();
+    }
+    let k = n.min(64);
+    let mut sampler = Sampler::default();
+    let mut tracks: Vec<Vec<Vec3>> = vec![Vec::new(); joints];
+    for s in 0..k {
+        let f = if k == 1 { 0 } else { s * (n - 1) / (k - 1) };
+        // A gap holds the last value: not a place of the point.
+        let mut gap = vec![false; clip.channels_per_frame()];
+        for r in clip.missing().iter().filter(|r| (r.first as usize..=r.last as usize).contains(&f)) {
+            if let Some(g) = gap.get_mut(r.channel as usize) {
+                *g = true;
+            }
+        }
+        sampler.pose(skeleton, clip, PoseAt::Frame(f), Interpolation::Nearest);
+        for (j, p) in sampler.place(Mat4::IDENTITY).iter().enumerate() {
+            let joint = &skeleton.joints()[j];
+            if p.is_finite() && !gap.get(joint.first_channel).copied().unwrap_or(false) {
+                tracks[j].push(*p);
+            }
+        }
+    }
+    let median = |v: &mut Vec<f32>| -> Option<f32> {
+        v.sort_by(f32::total_cmp);
+        v.get(v.len() / 2).copied()
+    };
+    let place = |t: &[Vec3]| -> Option<Vec3> {
+        let axis = |a: usize| median(&mut t.iter().map(|p| p[a]).collect());
+        Some(Vec3::new(axis(0)?, axis(1)?, axis(2)?))
+    };
+    let places: Vec<Option<Vec3>> = tracks.iter().map(|t| place(t)).collect();
+    let known: Vec<Vec3> = places.iter().flatten().copied().collect();
+    let Some(centre) = place(&known) else { return Vec::new() };
+    let Some(spread) = median(&mut known.iter().map(|p| p.distance(centre)).collect()) else { return Vec::new() };
+    if !(spread > 0.0) {
+        return Vec::new();
+    }
+    places.iter().enumerate().filter(|(_, p)| p.is_some_and(|p| p.distance(centre) > FAR * spread)).map(|(j, _)| j).collect()
+}
+
 
 /// The height (display space) of the floor the clip stands on: the lowest joints over the
 /// clip, one absurd sample aside.

@@ -122,6 +122,9 @@ pub struct SourceInfo {
     /// The file's axis that points right on screen, where it declares one (C3D
     /// `POINT:X_SCREEN`): it turns the display about the up axis.
     pub screen_right: Option<UpAxis>,
+    /// Joints (a capture's points) far outside the body, by its own spread (model outputs
+    /// stored as points): drawn, but left out of the body's size, its units and framing.
+    pub left_out: Vec<usize>,
 }
 
 /// A skeleton, its clip, and what the loader learned on the way.

@@ -349,6 +349,11 @@ fn sampled_positions(skeleton: &Skeleton, clip: &Clip, frames: &[Option<usize>])
 /// a root at the origin while the hips travel. NaN and absurd samples (beyond 1e12) are
 /// ignored.
 pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
+    detect_body_size_without(skeleton, clip, &[])
+}
+
+/// [`detect_body_size`] without the joints `left_out` (a capture's far points).
+pub fn detect_body_size_without(skeleton: &Skeleton, clip: &Clip, left_out: &[usize]) -> BodySize {
     let n = clip.num_frames();
     let frames: Vec<Option<usize>> = if n == 0 {
         vec![None]
@@ -376,7 +381,8 @@ pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
             .joints()
             .iter()
             .zip(&world)
-            .map(|(j, &p)| if (skip_roots && j.parent.is_none()) || !usable(p) { Vec3::NAN } else { p });
+            .enumerate()
+            .map(|(i, (j, &p))| if (skip_roots && j.parent.is_none()) || !usable(p) || left_out.contains(&i) { Vec3::NAN } else { p });
         poses.push(pose.collect());
     }
     let bounds = |pose: &[Vec3]| {

@@ -73,6 +73,7 @@ pub fn motion(format: Format, path: &Path, mut capture: Capture, declared: Decla
     parsed.screen_right = declared.right;
     parsed.declared_frames = declared.frames;
     parsed.details = declared.details;
+    parsed.left_out = crate::core::bounds::far_points(&parsed.skeleton, &parsed.clip);
     let mut motion = finish::motion(format, vec![path.to_owned()], parsed, warnings);
     if capture.unit.is_empty() {
         capture.unit = motion.source.unit.symbol().to_owned();

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::LoadObserver;
 use super::error::{LoadError, ParseError, RawWarning, locate_warnings};
-use crate::core::units::{LengthUnit, UpAxis, detect_body_size};
+use crate::core::units::{LengthUnit, UpAxis};
 use crate::core::{Clip, Format, Motion, Skeleton, SourceInfo, Warning};
 
 /// What a parser hands back, before units are settled.
@@ -32,6 +32,8 @@ pub struct Parsed {
     pub takes: (Vec<crate::core::Take>, Option<usize>),
     /// The axis pointing right on screen, where the file declares one.
     pub screen_right: Option<UpAxis>,
+    /// Joints left out of the body's size and framing (a capture's far points).
+    pub left_out: Vec<usize>,
 }
 
 impl Parsed {
@@ -49,6 +51,7 @@ impl Parsed {
             details: Vec::new(),
             takes: (Vec::new(), None),
             screen_right: None,
+            left_out: Vec::new(),
         }
     }
 }
@@ -56,7 +59,7 @@ impl Parsed {
 /// The motion: units and up axis declared or detected from the body, warnings located.
 pub fn motion(format: Format, paths: Vec<PathBuf>, mut parsed: Parsed, mut warnings: Vec<Warning>) -> Motion {
     warnings.extend(hold_non_finite(&parsed.skeleton, &mut parsed.clip, paths.last()));
-    let size = detect_body_size(&parsed.skeleton, &parsed.clip);
+    let size = crate::core::units::detect_body_size_without(&parsed.skeleton, &parsed.clip, &parsed.left_out);
     let declared_up = parsed.up;
     // A declared axis that lays the body down (robots authored Z-up in a Y-up format) is
     // overruled by the rest pose's head and feet, as the detection would be; the user may
@@ -101,6 +104,7 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, mut parsed: Parsed, mut warni
         takes: parsed.takes.0,
         take: parsed.takes.1,
         screen_right: parsed.screen_right,
+        left_out: parsed.left_out,
     };
     let mut motion = Motion { skeleton: parsed.skeleton, clip: parsed.clip, source, warnings, capture: None };
     if let Some(w) = size_warning(&motion) {
