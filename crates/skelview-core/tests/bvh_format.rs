@@ -298,7 +298,8 @@ fn a_makehuman_bvh_in_decimetres_is_read_as_decimetres() {
     // MakeHuman writes decimetres (hips at 9.56): 15.7 units tall is a 1.57 m person, not a
     // 0.89 m one in CMU units.
     let path = skelview_test_support::workspace_root().join("crates/skelview-core/tests/data/units/makehuman_decimetres.bvh");
-    let m = skelview_core::formats::open_one(&path, &skelview_core::formats::LoadOptions::default(), &skelview_core::formats::Sequential).unwrap();
+    let m = skelview_core::formats::open_one(&path, &skelview_core::formats::LoadOptions::default(), &skelview_core::formats::Sequential)
+        .unwrap();
     assert_eq!((m.source.unit, m.source.unit_detected), (skelview_core::core::LengthUnit::Decimetre, true));
     let height_m = m.source.body_height * m.metres_per_raw_unit();
     assert!((height_m - 1.57).abs() < 0.01, "{height_m}");

@@ -166,7 +166,8 @@ fn points_far_outside_the_body_do_not_set_its_size_units_or_framing() {
     // As a Nexus trial's model outputs stored as points (lt_thighMag at 197 m): ten markers of
     // a 1.6 m body and one point two hundred metres off.
     let path = skelview_test_support::workspace_root().join("crates/skelview-core/tests/data/captures/far_points.trc");
-    let m = skelview_core::formats::open_one(&path, &skelview_core::formats::LoadOptions::default(), &skelview_core::formats::Sequential).unwrap();
+    let m = skelview_core::formats::open_one(&path, &skelview_core::formats::LoadOptions::default(), &skelview_core::formats::Sequential)
+        .unwrap();
     let far = m.skeleton.find("lt_thighMag").unwrap();
     assert_eq!(m.source.left_out, [far]);
     let height_m = m.source.body_height * m.metres_per_raw_unit();
@@ -176,4 +177,105 @@ fn points_far_outside_the_body_do_not_set_its_size_units_or_framing() {
     assert!((hi - lo).max_element() < 3.0, "framed on the body: {lo} {hi}");
     // Still drawn: the point is a joint with its positions.
     assert!(m.capture.as_ref().unwrap().points.iter().any(|p| p.label == "lt_thighMag"));
+}
+
+/// A runner's markers, Z up (heels at 40 mm, the head at 1.6 m), as a TRC's text.
+fn z_up_markers_trc() -> String {
+    let names = ["LFHD", "RFHD", "LSHO", "RSHO", "LASI", "RASI", "LKNE", "RKNE", "LANK", "RANK", "LHEE", "RHEE"];
+    let at = |n: &str| -> [f32; 3] {
+        let x = if n.starts_with('L') { 90.0 } else { -90.0 };
+        let z = match &n[1..] {
+            "FHD" => 1623.0,
+            "SHO" => 1420.0,
+            "ASI" => 1000.0,
+            "KNE" => 500.0,
+            "ANK" => 80.0,
+            _ => 40.0,
+        };
+        [x, 0.0, z]
+    };
+    let mut text = format!(
+        "PathFileType\t4\t(X/Y/Z)\tqtm.trc\nDataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n100\t100\t10\t{}\tmm\t100\t1\t10\nFrame#\tTime\t{}\t\t\n\t\t{}\n\n",
+        names.len(),
+        names.join("\t\t\t"),
+        (1..=names.len()).map(|i| format!("X{i}\tY{i}\tZ{i}")).collect::<Vec<_>>().join("\t")
+    );
+    for f in 0..10 {
+        let row: Vec<String> = names
+            .iter()
+            .flat_map(|n| {
+                let [x, y, z] = at(n);
+                [x, y + 15.0 * f as f32, z].map(|v| format!("{v:.2}"))
+            })
+            .collect();
+        text.push_str(&format!("{}\t{:.2}\t{}\n", f + 1, f as f32 / 100.0, row.join("\t")));
+    }
+    text
+}
+
+#[test]
+fn a_declared_up_axis_the_markers_contradict_is_overruled_with_a_warning() {
+    // As a Qualisys QTM 2.12 C3D: X_SCREEN -X, Y_SCREEN -Z over markers that are Z up.
+    let dir = tempfile::tempdir().unwrap();
+    let trc = dir.path().join("qtm.trc");
+    std::fs::write(&trc, z_up_markers_trc()).unwrap();
+    let options = skelview_core::formats::LoadOptions::default();
+    let mut m = skelview_core::formats::open_one(&trc, &options, &skelview_core::formats::Sequential).unwrap();
+    assert_eq!(m.source.up_axis, skelview_core::core::UpAxis::Z, "detected from the head and feet markers: {}", m.source.up_reason);
+    let mut capture = (**m.capture.as_ref().unwrap()).clone();
+    capture.axes = skelview_core::core::capture::ScreenAxes { x_screen: Some("-X".into()), y_screen: Some("-Z".into()) };
+    m.capture = Some(std::sync::Arc::new(capture));
+    let c3d = dir.path().join("qtm.c3d");
+    skelview_core::export::files::write_file(&m, &c3d, &Default::default()).unwrap();
+    let back = skelview_core::formats::open_one(&c3d, &options, &skelview_core::formats::Sequential).unwrap();
+    assert_eq!(back.source.up_axis, skelview_core::core::UpAxis::Z, "the markers' axis, not the declared -Z");
+    assert!(back.source.up_detected);
+    let w: Vec<&str> = back.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(
+        w.iter().any(|m| m.contains("declares -Z up") && m.contains("over the capture's frames") && m.contains("shown with +Z up")),
+        "{w:?}"
+    );
+    // A declaration the markers agree with stands, without a warning.
+    let mut agreeing = (**m.capture.as_ref().unwrap()).clone();
+    agreeing.axes = skelview_core::core::capture::ScreenAxes { x_screen: Some("+X".into()), y_screen: Some("+Z".into()) };
+    m.capture = Some(std::sync::Arc::new(agreeing));
+    skelview_core::export::files::write_file(&m, &c3d, &Default::default()).unwrap();
+    let back = skelview_core::formats::open_one(&c3d, &options, &skelview_core::formats::Sequential).unwrap();
+    assert_eq!((back.source.up_axis, back.source.up_detected), (skelview_core::core::UpAxis::Z, false));
+    assert!(back.warnings.iter().all(|w| !w.message.contains("declares")));
+}
+
+#[test]
+fn a_trc_without_head_or_feet_markers_is_y_up_by_its_convention() {
+    // Fourteen arm markers held out sideways (1.7 m along X, 0.3 m tall): no head, no feet,
+    // nothing standing on a floor to guess from; a TRC is +Y up, as OpenSim writes it. Named
+    // head and feet markers still decide.
+    let names: Vec<String> = (0..7).flat_map(|i| [format!("L_arm{i}"), format!("R_arm{i}")]).collect();
+    let mut text = format!(
+        "PathFileType\t4\t(X/Y/Z)\tarms.trc\nDataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n100\t100\t5\t14\tm\t100\t1\t5\nFrame#\tTime\t{}\t\t\n\t\t{}\n\n",
+        names.join("\t\t\t"),
+        (1..=14).map(|i| format!("X{i}\tY{i}\tZ{i}")).collect::<Vec<_>>().join("\t")
+    );
+    for f in 0..5 {
+        let row: Vec<String> = (0..7)
+            .flat_map(|i| {
+                let x = 0.12 * (i as f32 + 1.0);
+                [[x, 1.35 + 0.04 * i as f32, 0.01 * f as f32], [-x, 1.35 + 0.04 * i as f32, 0.01 * f as f32]]
+            })
+            .flat_map(|p| p.map(|v| format!("{v:.4}")))
+            .collect();
+        text.push_str(&format!("{}\t{:.2}\t{}\n", f + 1, f as f32 / 100.0, row.join("\t")));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("arms.trc");
+    std::fs::write(&path, text).unwrap();
+    let m = skelview_core::formats::open_one(&path, &skelview_core::formats::LoadOptions::default(), &skelview_core::formats::Sequential)
+        .unwrap();
+    assert_eq!(m.source.up_axis, skelview_core::core::UpAxis::Y);
+    assert!(m.source.up_reason.contains("TRC convention"), "{}", m.source.up_reason);
+    // Named head and feet markers overrule the convention (a Z-up lab's export).
+    std::fs::write(&path, z_up_markers_trc()).unwrap();
+    let m = skelview_core::formats::open_one(&path, &skelview_core::formats::LoadOptions::default(), &skelview_core::formats::Sequential)
+        .unwrap();
+    assert_eq!(m.source.up_axis, skelview_core::core::UpAxis::Z);
 }

@@ -304,7 +304,10 @@ fn a_draco_compressed_mesh_is_skipped_with_one_warning_and_the_skin_still_plays(
     // An extension that animation data may need (meshopt compresses any buffer view) is still
     // refused, and the crate's long list of what is wrong is cut to a readable length.
     let text = std::fs::read_to_string(&path).unwrap().replace("KHR_draco_mesh_compression", "EXT_meshopt_compression");
-    let many = text.replace("\"accessors\": [", &format!("\"accessors\": [{}", "{\"componentType\": 5126, \"count\": 1, \"type\": \"VEC3\"},".repeat(300)));
+    let many = text.replace(
+        "\"accessors\": [",
+        &format!("\"accessors\": [{}", "{\"componentType\": 5126, \"count\": 1, \"type\": \"VEC3\"},".repeat(300)),
+    );
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("meshopt.gltf");
     std::fs::write(&bad, many).unwrap();

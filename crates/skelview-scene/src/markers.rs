@@ -206,7 +206,8 @@ mod tests {
     }
 
     fn clip(fz: f32) -> ClipView {
-        let declared = Declared { up: Some(skelview_core::core::UpAxis::Z), right: None, frames: None, details: Vec::new() };
+        let declared =
+            Declared { up: Some(skelview_core::core::UpAxis::Z), right: None, frames: None, details: Vec::new(), convention: None };
         let m =
             capture_motion::motion(skelview_core::formats::c3d::FORMAT, std::path::Path::new("x.c3d"), capture(fz), declared, Vec::new());
         let mut c = ClipView::new(Arc::new(m), 0);

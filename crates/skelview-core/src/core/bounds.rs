@@ -91,7 +91,6 @@ pub fn far_points(skeleton: &crate::core::Skeleton, clip: &crate::core::Clip) ->
     places.iter().enumerate().filter(|(_, p)| p.is_some_and(|p| p.distance(centre) > FAR * spread)).map(|(j, _)| j).collect()
 }
 
-
 /// The height (display space) of the floor the clip stands on: the lowest joints over the
 /// clip, one absurd sample aside.
 pub fn floor_y(m: &Motion, display: Mat4) -> f32 {

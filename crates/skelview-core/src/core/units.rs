@@ -237,6 +237,9 @@ pub struct BodySize {
     /// does not depend on the pose (a crouch, a rest pose lying on its side). For a person it
     /// is about their height (head to toe or hand to hand).
     pub span: f32,
+    /// From the feet to the head, summed over the sampled poses, where joints or markers are
+    /// named so: how clearly the poses say which way is up.
+    pub head_over_feet: Option<Vec3>,
 }
 
 impl BodySize {
@@ -349,11 +352,18 @@ fn sampled_positions(skeleton: &Skeleton, clip: &Clip, frames: &[Option<usize>])
 /// a root at the origin while the hips travel. NaN and absurd samples (beyond 1e12) are
 /// ignored.
 pub fn detect_body_size(skeleton: &Skeleton, clip: &Clip) -> BodySize {
-    detect_body_size_without(skeleton, clip, &[])
+    detect_body_size_without(skeleton, clip, &[], None)
 }
 
-/// [`detect_body_size`] without the joints `left_out` (a capture's far points).
-pub fn detect_body_size_without(skeleton: &Skeleton, clip: &Clip, left_out: &[usize]) -> BodySize {
+/// [`detect_body_size`] without the joints `left_out` (a capture's far points); where head
+/// and feet do not decide the up axis, the format's `convention` does (a TRC is +Y up, as
+/// OpenSim writes it) instead of the floor and the extents.
+pub fn detect_body_size_without(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    left_out: &[usize],
+    convention: Option<(UpAxis, &'static str)>,
+) -> BodySize {
     let n = clip.num_frames();
     let frames: Vec<Option<usize>> = if n == 0 {
         vec![None]
@@ -402,16 +412,17 @@ pub fn detect_body_size_without(skeleton: &Skeleton, clip: &Clip, left_out: &[us
     let all = boxes.iter().copied().reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
     let extent = all.map_or(0.0, |(lo, hi)| (hi - lo).max_element());
     if boxes.is_empty() {
-        return BodySize { height: 0.0, up: UpAxis::Y, up_reason: "no joint to measure", extent, span };
+        return BodySize { height: 0.0, up: UpAxis::Y, up_reason: "no joint to measure", extent, span, head_over_feet: None };
     }
     let (up, up_reason) = up_from_names(skeleton, &poses)
         .map(|u| (u, HEAD_ABOVE_FEET))
+        .or(convention)
         .or_else(|| up_from_floor(skeleton, &poses, &boxes).map(|u| (u, "floor plane under the lowest joints")))
         .unwrap_or_else(|| (up_from_extents(&boxes), "tallest extent of the poses"));
     let axis = up.vector().abs();
     let mut heights: Vec<f32> = boxes.iter().map(|(lo, hi)| (*hi - *lo).dot(axis)).collect();
     heights.sort_by(f32::total_cmp);
-    BodySize { height: heights[heights.len() / 2], up, up_reason, extent, span }
+    BodySize { height: heights[heights.len() / 2], up, up_reason, extent, span, head_over_feet: head_over_feet(skeleton, &poses) }
 }
 
 /// The up axis came from the joints named as head and feet.
@@ -434,16 +445,40 @@ pub fn declared_up_contradicted(skeleton: &Skeleton, declared: UpAxis) -> Option
     pose::rest_pose(skeleton, &mut local);
     pose::global_pose(skeleton, &local, &mut global);
     let pose: Vec<Vec3> = (0..skeleton.len()).map(|i| global.position(i)).collect();
-    let v = head_over_feet(skeleton, &[pose])?;
+    contradicted_by(head_over_feet(skeleton, &[pose])?, declared)
+}
+
+/// The axis nearest `head_over_feet` (from the feet to the head) when it contradicts
+/// `declared`: the head below the feet or level with them along it.
+pub fn contradicted_by(head_over_feet: Vec3, declared: UpAxis) -> Option<UpAxis> {
+    let v = head_over_feet;
     if v.dot(declared.vector()) > LEVEL * v.length() {
         return None;
     }
     UpAxis::nearest(v).filter(|&u| u != declared)
 }
 
+/// Marker-name fragments of the head in the usual marker sets (Plug-in Gait's `LFHD`,
+/// `RBHD`; `HEAD`, `VERTEX`).
+const MARKER_HEAD: [&str; 4] = ["fhd", "bhd", "head", "vertex"];
+/// Marker-name fragments of the feet (Plug-in Gait's `LANK`, `LHEE`, `LTOE`; `MT1`, `MT5`,
+/// `CAL` of the OpenSim and Helen Hayes sets).
+const MARKER_FOOT: [&str; 9] = ["ank", "hee", "toe", "heel", "foot", "mt1", "mt5", "mh1", "cal"];
+
+/// The joints named as head and as feet: by marker-set names for a cloud of markers (a
+/// capture), by joint names for a skeleton.
+fn heads_and_feet(skeleton: &Skeleton) -> (Vec<usize>, Vec<usize>) {
+    let cloud = !skeleton.is_empty() && skeleton.joints().iter().all(|j| j.is_marker && j.parent.is_none());
+    if cloud {
+        (named(skeleton, &MARKER_HEAD), named(skeleton, &MARKER_FOOT))
+    } else {
+        (named(skeleton, &HEAD_NAMES), named(skeleton, &FOOT_NAMES))
+    }
+}
+
 /// Feet to head, summed over the poses, when joints are named so.
 fn head_over_feet(skeleton: &Skeleton, poses: &[Vec<Vec3>]) -> Option<Vec3> {
-    let (heads, feet) = (named(skeleton, &HEAD_NAMES), named(skeleton, &FOOT_NAMES));
+    let (heads, feet) = heads_and_feet(skeleton);
     let mean = |pose: &[Vec3], set: &[usize]| {
         let v: Vec<Vec3> = set.iter().map(|&i| pose[i]).filter(|p| p.is_finite()).collect();
         (!v.is_empty()).then(|| v.iter().sum::<Vec3>() / v.len() as f32)

@@ -23,6 +23,9 @@ pub struct Declared {
     pub frames: Option<u64>,
     /// Header facts.
     pub details: Vec<(String, String)>,
+    /// The up axis the format's files have by convention, with why (a TRC: +Y), used where
+    /// the markers' names do not say.
+    pub convention: Option<(UpAxis, &'static str)>,
 }
 
 /// The motion of a capture, warnings already located.
@@ -74,6 +77,7 @@ pub fn motion(format: Format, path: &Path, mut capture: Capture, declared: Decla
     parsed.declared_frames = declared.frames;
     parsed.details = declared.details;
     parsed.left_out = crate::core::bounds::far_points(&parsed.skeleton, &parsed.clip);
+    parsed.up_convention = declared.convention;
     let mut motion = finish::motion(format, vec![path.to_owned()], parsed, warnings);
     if capture.unit.is_empty() {
         capture.unit = motion.source.unit.symbol().to_owned();
@@ -147,7 +151,7 @@ mod tests {
             positions,
             ..Default::default()
         };
-        let declared = Declared { up: None, right: None, frames: None, details: Vec::new() };
+        let declared = Declared { up: None, right: None, frames: None, details: Vec::new(), convention: None };
         let m = motion(crate::formats::trc::FORMAT, Path::new("x.trc"), capture, declared, Vec::new());
         assert_eq!(m.source.unit, LengthUnit::Metre);
         assert!(m.source.unit_detected && m.source.up_detected);

@@ -34,6 +34,9 @@ pub struct Parsed {
     pub screen_right: Option<UpAxis>,
     /// Joints left out of the body's size and framing (a capture's far points).
     pub left_out: Vec<usize>,
+    /// The format's up axis by convention, with why, where the file declares none and the
+    /// head and feet do not say (a TRC: +Y).
+    pub up_convention: Option<(UpAxis, &'static str)>,
 }
 
 impl Parsed {
@@ -52,6 +55,7 @@ impl Parsed {
             takes: (Vec::new(), None),
             screen_right: None,
             left_out: Vec::new(),
+            up_convention: None,
         }
     }
 }
@@ -59,7 +63,7 @@ impl Parsed {
 /// The motion: units and up axis declared or detected from the body, warnings located.
 pub fn motion(format: Format, paths: Vec<PathBuf>, mut parsed: Parsed, mut warnings: Vec<Warning>) -> Motion {
     warnings.extend(hold_non_finite(&parsed.skeleton, &mut parsed.clip, paths.last()));
-    let size = crate::core::units::detect_body_size_without(&parsed.skeleton, &parsed.clip, &parsed.left_out);
+    let size = crate::core::units::detect_body_size_without(&parsed.skeleton, &parsed.clip, &parsed.left_out, parsed.up_convention);
     let declared_up = parsed.up;
     // A declared axis that lays the body down (robots authored Z-up in a Y-up format) is
     // overruled by the rest pose's head and feet, as the detection would be; the user may
@@ -67,8 +71,16 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, mut parsed: Parsed, mut warni
     // A rest pose that lies down while the motion stands (exporters that zero every channel
     // of a bind pose) does not overrule: the frames' head and feet must not agree with it.
     let motion_agrees = |d: crate::core::UpAxis| size.up_reason == crate::core::units::HEAD_ABOVE_FEET && size.up == d;
-    let upright =
-        declared_up.filter(|&d| !motion_agrees(d)).and_then(|d| crate::core::units::declared_up_contradicted(&parsed.skeleton, d));
+    // A capture has no rest pose: its markers over the frames decide (a QTM file declaring
+    // -Z up over Z-up markers puts the runner upside down under the force plates).
+    let cloud = parsed.skeleton.joints().iter().all(|j| j.is_marker && j.parent.is_none());
+    let (upright, over) = if cloud {
+        (declared_up.and_then(|d| crate::core::units::contradicted_by(size.head_over_feet?, d)), "over the capture's frames")
+    } else {
+        let rest =
+            declared_up.filter(|&d| !motion_agrees(d)).and_then(|d| crate::core::units::declared_up_contradicted(&parsed.skeleton, d));
+        (rest, "in the rest pose")
+    };
     if let (Some(declared), Some(up)) = (declared_up, upright) {
         parsed.up = None;
         warnings.push(Warning {
@@ -76,7 +88,7 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, mut parsed: Parsed, mut warni
             line: 1,
             col: 1,
             message: format!(
-                "the file declares {} up, which puts the head below the feet or level with them in the rest pose: shown with {} up (View → Up axis to change)",
+                "the file declares {} up, which puts the head below the feet or level with them {over}: shown with {} up (View → Up axis to change)",
                 declared.signed_name(),
                 up.signed_name()
             ),

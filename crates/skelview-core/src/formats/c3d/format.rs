@@ -116,7 +116,7 @@ impl FileFormat for C3d {
                 "axes".into(),
                 format!("X_SCREEN {}, Y_SCREEN {y_screen}", right.map_or_else(|| "(none)".to_owned(), UpAxis::signed_name)),
             ));
-            let declared = Declared { up, right, frames: Some(capture.frames as u64), details };
+            let declared = Declared { up, right, frames: Some(capture.frames as u64), details, convention: None };
             Ok((capture, declared, capture_motion::binary_warnings(path, parsed.warnings)))
         })
     }

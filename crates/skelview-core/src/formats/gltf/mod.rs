@@ -205,8 +205,8 @@ pub fn parse(
     }
     check_unvalidated(&json)?;
     let document = ::gltf::Document::from_json(json).map_err(invalid)?;
-    let buffers =
-        ::gltf::import_buffers(&document, base, blob).map_err(|e| ParseError::invalid(0, capped(format!("cannot read the buffers: {e}"))))?;
+    let buffers = ::gltf::import_buffers(&document, base, blob)
+        .map_err(|e| ParseError::invalid(0, capped(format!("cannot read the buffers: {e}"))))?;
     let vrm = document.as_json().extensions.as_ref().and_then(|e| vrm::read(&e.others));
     let bones = vrm.as_ref().map(|v| v.bones.clone()).unwrap_or_default();
     let (mut parsed, mut warnings) = build::build(&document, &buffers, take, fps, &bones)?;

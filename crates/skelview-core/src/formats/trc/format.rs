@@ -56,7 +56,9 @@ impl FileFormat for Trc {
         capture_motion::load(FORMAT, source, observer, |path, bytes| {
             let parsed = super::parse_trc(bytes).map_err(|e| LoadError::from_parse(path, &mut &bytes[..], e))?;
             let warnings = locate_warnings(path, &mut &bytes[..], parsed.warnings);
-            let declared = Declared { up: None, right: None, frames: parsed.declared_frames, details: Vec::new() };
+            // A TRC names no axes; OpenSim, which defined it, writes +Y up.
+            let convention = Some((crate::core::UpAxis::Y, "TRC convention: +Y up, as OpenSim writes it"));
+            let declared = Declared { up: None, right: None, frames: parsed.declared_frames, details: Vec::new(), convention };
             Ok((parsed.capture, declared, warnings))
         })
     }
