@@ -162,6 +162,16 @@ fn layout(b: &[u8], h: &Header, params: &Params, warnings: &mut Vec<RawWarning>)
     if channels > 0 && words % channels != 0 {
         warn(warnings, 4, format!("the header's {words} analog words per frame are not a multiple of {channels} channels"));
     }
+    if channels == 0 && words > 0 {
+        // BTS writes ANALOG:USED 0 over a header that lays out analog words: the frames are
+        // read as the header lays them out (the file's length agrees), the words skipped.
+        let at = params.get("ANALOG", "USED").map_or(4, |p| p.offset);
+        warn(
+            warnings,
+            at,
+            format!("the header lays out {words} analog words per frame but ANALOG:USED says 0 channels: the frames are read as the header lays them out, the analog words skipped"),
+        );
+    }
     if channels > 0
         && let Some(analog_rate) = params.get("ANALOG", "RATE").and_then(params::Param::number)
     {
@@ -199,7 +209,9 @@ fn layout(b: &[u8], h: &Header, params: &Params, warnings: &mut Vec<RawWarning>)
     }
     let data_offset = (data_block - 1) * 512;
     let word = if float { 4 } else { 2 };
-    let frame_bytes = (points * 4 + channels * samples) * word;
+    // Without a channel to read, the header's analog words are still in every frame.
+    let analog_words = if channels == 0 { words } else { channels * samples };
+    let frame_bytes = (points * 4 + analog_words) * word;
     let fits = |frames: usize| frame_bytes == 0 || data_offset.saturating_add(frames.saturating_mul(frame_bytes)) <= b.len();
     let declared = declared_frames(h, params, &fits, warnings);
     let available = b.len().saturating_sub(data_offset).checked_div(frame_bytes).unwrap_or(declared);

@@ -271,6 +271,22 @@ fn an_analog_rate_that_is_not_a_multiple_of_the_point_rate_is_warned() {
 }
 
 #[test]
+fn analog_words_in_the_header_with_no_channel_used_are_skipped_with_a_warning() {
+    // As a BTS file: the header lays out analog words, ANALOG:USED says 0.
+    let mut b = Build::new(Processor::Intel, true);
+    b.analog = vec![vec![1.0, 2.0], vec![3.0, 4.0], vec![5.0, 6.0]];
+    let mut bytes = b.bytes();
+    let used = bytes.windows(4).rposition(|w| w == b"USED").unwrap();
+    bytes[used + 4 + 2 + 2] = 0;
+    let c = parse_c3d(&bytes, READ).unwrap();
+    assert_eq!(c.capture.analog.channels.len(), 0);
+    // The markers after the skipped words are where they are.
+    assert_eq!(c.capture.position(2, 0), Some(glam::Vec3::new(12.0, 22.0, 32.0)));
+    let messages: Vec<&str> = c.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(messages.iter().any(|m| m.contains("4 analog words per frame but ANALOG:USED says 0")), "{messages:?}");
+}
+
+#[test]
 fn junk_never_panics() {
     let good = Build::new(Processor::Dec, false).bytes();
     let mut seed = 7u64;
