@@ -10,6 +10,14 @@ use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential};
 /// A three-joint body (hips, head above, left foot below) as GLB, its nodes named `names`,
 /// with `extensions`; `animated` adds a one-second turn of the hips.
 fn glb(names: [&str; 3], extensions: serde_json::Value, animated: bool) -> Vec<u8> {
+    let (doc, bin) = document(names, extensions, animated);
+    let mut out = Vec::new();
+    write_glb(&doc, &bin, &mut out).unwrap();
+    out
+}
+
+/// [`glb`]'s JSON document and binary chunk.
+fn document(names: [&str; 3], extensions: serde_json::Value, animated: bool) -> (serde_json::Value, Vec<u8>) {
     let mut bin: Vec<u8> = Vec::new();
     let floats = |v: &[f32], bin: &mut Vec<u8>| v.iter().for_each(|f| bin.extend_from_slice(&f.to_le_bytes()));
     floats(&[0.0, 1.0], &mut bin);
@@ -43,9 +51,7 @@ fn glb(names: [&str; 3], extensions: serde_json::Value, animated: bool) -> Vec<u
             "channels": [{ "sampler": 0, "target": { "node": 0, "path": "rotation" } }]
         }]);
     }
-    let mut out = Vec::new();
-    write_glb(&doc, &bin, &mut out).unwrap();
-    out
+    (doc, bin)
 }
 
 fn load(name: &str, bytes: Vec<u8>) -> Motion {
@@ -97,4 +103,21 @@ fn an_animation_pairs_with_its_avatar_and_with_a_bvh_by_humanoid_bone() {
     let named = |i: usize, k: usize| (avatar.skeleton.joints()[i].name.as_str(), bvh.skeleton.joints()[k].name.as_str());
     let found: Vec<_> = pairs.iter().map(|&(i, k, _)| named(i, k)).collect();
     assert_eq!(found, [("J_Bip_C_Hips", "Hips"), ("J_Bip_C_Head", "Head"), ("J_Bip_L_Foot", "LeftFoot")]);
+}
+
+#[test]
+fn a_vrma_without_skins_keeps_its_humanoid_bones_that_do_not_move() {
+    // As bvh2vrma writes it: no skin, only the hips animated; the head and the foot are
+    // humanoid bones and must stay joints.
+    let vrma = json!({ "VRMC_vrm_animation": { "specVersion": "1.0",
+        "humanoid": { "humanBones": { "hips": { "node": 0 }, "head": { "node": 1 }, "leftFoot": { "node": 2 } } }
+    }});
+    let (mut doc, bin) = document(["hips", "head", "foot"], vrma, true);
+    doc.as_object_mut().unwrap().remove("skins");
+    let mut bytes = Vec::new();
+    write_glb(&doc, &bin, &mut bytes).unwrap();
+    let m = load("bvh2vrma.vrma", bytes);
+    let names: Vec<&str> = m.skeleton.joints().iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, ["hips", "head", "foot"], "{:?}", m.warnings);
+    assert_eq!(m.skeleton.joints()[1].humanoid.as_deref(), Some("head"));
 }

@@ -202,8 +202,17 @@ pub fn build(
     let skinned = !wanted.is_empty();
     if !skinned {
         wanted.extend(animations.iter().flat_map(|(_, t)| t.iter().map(|(node, _, _)| *node)));
+        // Humanoid bones are joints whether animated or not (a VRMA's head that only
+        // follows the neck, as bvh2vrma writes it).
+        let nodes = doc.nodes().len();
+        wanted.extend(humanoid.keys().copied().filter(|&n| n < nodes));
         if !wanted.is_empty() {
-            warnings.push(RawWarning { offset: 0, message: "no skin: the animated nodes and their parents are the skeleton".into() });
+            let message = if humanoid.is_empty() {
+                "no skin: the animated nodes and their parents are the skeleton"
+            } else {
+                "no skin: the animated nodes, the humanoid bones and their parents are the skeleton"
+            };
+            warnings.push(RawWarning { offset: 0, message: message.into() });
         }
     }
     if wanted.is_empty() {
