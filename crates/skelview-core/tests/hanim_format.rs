@@ -596,3 +596,38 @@ fn a_humanoid_authored_z_up_is_shown_upright_and_says_why() {
     assert_eq!((m.source.up_axis, m.source.up_detected), (UpAxis::Y, false));
     assert!(m.warnings.iter().all(|w| !w.message.contains("declares")), "{:?}", m.warnings);
 }
+
+/// A robot whose joints are only numbered (as HRP models name them), authored Z-up: legs
+/// straight down from the waist, a chest with a head and two arms held out sideways.
+fn numbered_robot(z_up: bool) -> String {
+    let at = |x: f32, up: f32| if z_up { format!("{x} 0 {up}") } else { format!("{x} {up} 0") };
+    let joint = |def: &str, name: &str, x: f32, up: f32, children: &str| {
+        format!("DEF {def} HAnimJoint {{ name \"{name}\" center {} children [ {children} ] }}\n", at(x, up))
+    };
+    let leg = |side: &str, x: f32| {
+        let j2 = joint(&format!("{side}2"), &format!("{side}LEG_JOINT5"), x, 0.05, "");
+        let j1 = joint(&format!("{side}1"), &format!("{side}LEG_JOINT3"), x, 0.45, &j2);
+        joint(&format!("{side}0"), &format!("{side}LEG_JOINT0"), x, 0.85, &j1)
+    };
+    let arm = |side: &str, x: f32| {
+        let j1 = joint(&format!("{side}A1"), &format!("{side}ARM_JOINT5"), x * 2.0, 1.35, "");
+        joint(&format!("{side}A0"), &format!("{side}ARM_JOINT0"), x, 1.35, &j1)
+    };
+    let head = joint("HD", "HEAD_JOINT1", 0.0, 1.6, "");
+    let chest = joint("CH", "CHEST_JOINT0", 0.0, 1.1, &format!("{head}{}{}", arm("L", 0.2), arm("R", -0.2)));
+    let waist = joint("W", "WAIST", 0.0, 0.9, &format!("{}{}{chest}", leg("L", 0.1), leg("R", -0.1)));
+    let uses = ["W", "L0", "L1", "L2", "R0", "R1", "R2", "CH", "HD", "LA0", "LA1", "RA0", "RA1"].map(|d| format!("USE {d}")).join(" ");
+    format!("#X3D V3.3 utf8\nPROFILE Immersive\nDEF H HAnimHumanoid {{ name \"hrp\" version \"2.0\" skeleton [\n{waist}] joints [ {uses} ] }}\n")
+}
+
+#[test]
+fn a_robot_with_numbered_joints_authored_z_up_stands_by_its_tree() {
+    use skelview_core::core::UpAxis;
+    use skelview_core::formats::LoadOptions;
+    let load = |text: String| skelview_core::formats::open_bytes("hrp.wrl", text.into_bytes(), &LoadOptions::default()).unwrap();
+    let m = load(numbered_robot(true));
+    assert_eq!((m.source.up_axis, m.source.up_detected), (UpAxis::Z, true), "{:?}", m.warnings);
+    assert!(m.warnings.iter().any(|w| w.message.contains("declares +Y up") && w.message.contains("shown with +Z up")), "{:?}", m.warnings);
+    let m = load(numbered_robot(false));
+    assert_eq!((m.source.up_axis, m.source.up_detected), (UpAxis::Y, false), "{:?}", m.warnings);
+}

@@ -445,7 +445,53 @@ pub fn declared_up_contradicted(skeleton: &Skeleton, declared: UpAxis) -> Option
     pose::rest_pose(skeleton, &mut local);
     pose::global_pose(skeleton, &local, &mut global);
     let pose: Vec<Vec3> = (0..skeleton.len()).map(|i| global.position(i)).collect();
-    contradicted_by(head_over_feet(skeleton, &[pose])?, declared)
+    let v = match head_over_feet(skeleton, std::slice::from_ref(&pose)) {
+        Some(v) => v,
+        None => legs_to_body(skeleton, &pose, declared)?,
+    };
+    contradicted_by(v, declared)
+}
+
+/// Thinner than this share of its length along the declared up axis, a rest pose lies down.
+/// A quadruped stands about half as tall as it is long; a person lying down is a fifth.
+const FLAT: f32 = 0.35;
+
+/// For a skeleton whose joints are not named as head and feet (a robot's `RLEG_JOINT5`): when
+/// the rest pose lies flat along `declared`, from the legs' ends to the rest of the body's
+/// ends. The legs are the unbranched chains that leave the hips (the first joint with three
+/// or more children); the other branches hold the arms and the head.
+fn legs_to_body(skeleton: &Skeleton, pose: &[Vec3], declared: UpAxis) -> Option<Vec3> {
+    let (lo, hi) = pose.iter().filter(|p| p.is_finite()).fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    let extent = hi - lo;
+    if !(extent.max_element() > 0.0) || extent.dot(declared.vector().abs()) >= FLAT * extent.max_element() {
+        return None;
+    }
+    let kids = skeleton.child_lists();
+    let hips = (0..skeleton.len()).find(|&j| kids[j].len() >= 3)?;
+    // Each branch's leaves, and whether it forks on the way.
+    let branch = |start: usize| {
+        let mut leaves = Vec::new();
+        let mut forks = false;
+        let mut stack = vec![start];
+        while let Some(j) = stack.pop() {
+            forks |= kids[j].len() > 1;
+            if kids[j].is_empty() {
+                leaves.push(j);
+            }
+            stack.extend(kids[j].iter().copied());
+        }
+        (leaves, forks)
+    };
+    let (mut legs, mut rest) = (Vec::new(), Vec::new());
+    for &c in &kids[hips] {
+        let (leaves, forks) = branch(c);
+        if forks { rest.extend(leaves) } else { legs.extend(leaves) }
+    }
+    if legs.len() < 2 || rest.is_empty() {
+        return None;
+    }
+    let mean = |set: &[usize]| set.iter().map(|&j| pose[j]).sum::<Vec3>() / set.len() as f32;
+    Some(mean(&rest) - mean(&legs))
 }
 
 /// The axis nearest `head_over_feet` (from the feet to the head) when it contradicts
