@@ -2,7 +2,7 @@
 
 use glam::{Quat, Vec3};
 
-use crate::app::{Command, Commands, FilesCommand, SceneEdit, SelectionEdit, Viewer, WindowEdit};
+use crate::app::{ClipEdit, Command, Commands, FilesCommand, SceneEdit, SelectionEdit, Viewer, WindowEdit};
 use skelview_core::core::ChannelKind;
 use skelview_core::core::readout::{JointReadout, global_readout};
 use skelview_core::core::rest::rest_readout;
@@ -55,6 +55,47 @@ fn row(ui: &mut egui::Ui, label: &str, value: String) {
     ui.label(label);
     ui.monospace(value);
     ui.end_row();
+}
+
+/// The sticks from marker `i` to others: each can be taken away, a new one drawn to any other
+/// marker; kept with the file's settings.
+fn sticks_ui(ui: &mut egui::Ui, viewer: &Viewer, motion: &skelview_core::core::Motion, i: usize, out: &mut Commands) {
+    let Some(clip) = viewer.session.active_clip() else { return };
+    let names = motion.skeleton.joints();
+    let linked: Vec<usize> = clip
+        .links
+        .iter()
+        .filter_map(|&(a, b)| {
+            if a == i {
+                Some(b)
+            } else if b == i {
+                Some(a)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let send = |out: &mut Commands, other: usize, on: bool| {
+        let (a, b) = (names[i].name.clone(), names[other].name.clone());
+        out.send(Command::Clip(clip.id(), ClipEdit::MarkerLink { a, b, linked: on }));
+    };
+    ui.label(egui::RichText::new(format!("Sticks ({})", linked.len())).strong())
+        .on_hover_text("Lines to other markers, from the marker set's names; yours are kept with the file's settings");
+    for &other in &linked {
+        ui.horizontal(|ui| {
+            ui.label(format!("to {}", names[other].name));
+            if ui.small_button("Remove").clicked() {
+                send(out, other, false);
+            }
+        });
+    }
+    egui::ComboBox::from_id_salt(("link to", i)).selected_text("Draw a stick to…").show_ui(ui, |ui| {
+        for (other, j) in names.iter().enumerate().filter(|(o, _)| *o != i && !linked.contains(o)) {
+            if ui.selectable_label(false, &j.name).clicked() {
+                send(out, other, true);
+            }
+        }
+    });
 }
 
 pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
@@ -133,6 +174,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         }
         if let Some(c) = &motion.capture {
             marker_ui(ui, c, i, viewer.session.active_frame());
+            sticks_ui(ui, viewer, &motion, i, out);
         }
         let degrees = motion.source.angle_unit == "deg";
         let Some(readout) = JointReadout::of(&motion, i, viewer.session.active_frame()) else { return };

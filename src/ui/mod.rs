@@ -508,4 +508,6 @@ fn marker_overlays_ui(ui: &mut egui::Ui, o: &mut skelview_scene::Overlays) {
         }
     });
     ui.checkbox(&mut o.forces, "Force plates and ground reaction forces");
+    ui.checkbox(&mut o.links, "Sticks between markers")
+        .on_hover_text("From the marker set's names (Plug-in Gait, CMU, OpenSim, OpenCap); the inspector edits a marker's");
 }

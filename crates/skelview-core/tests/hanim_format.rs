@@ -617,7 +617,9 @@ fn numbered_robot(z_up: bool) -> String {
     let chest = joint("CH", "CHEST_JOINT0", 0.0, 1.1, &format!("{head}{}{}", arm("L", 0.2), arm("R", -0.2)));
     let waist = joint("W", "WAIST", 0.0, 0.9, &format!("{}{}{chest}", leg("L", 0.1), leg("R", -0.1)));
     let uses = ["W", "L0", "L1", "L2", "R0", "R1", "R2", "CH", "HD", "LA0", "LA1", "RA0", "RA1"].map(|d| format!("USE {d}")).join(" ");
-    format!("#X3D V3.3 utf8\nPROFILE Immersive\nDEF H HAnimHumanoid {{ name \"hrp\" version \"2.0\" skeleton [\n{waist}] joints [ {uses} ] }}\n")
+    format!(
+        "#X3D V3.3 utf8\nPROFILE Immersive\nDEF H HAnimHumanoid {{ name \"hrp\" version \"2.0\" skeleton [\n{waist}] joints [ {uses} ] }}\n"
+    )
 }
 
 #[test]

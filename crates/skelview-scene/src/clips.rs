@@ -108,6 +108,10 @@ pub struct ClipView {
     max_residual: f32,
     /// The clip as it was before its edits, drawn faintly behind it.
     pub ghost: Option<Ghost>,
+    /// A capture's sticks between markers (joint indices) from its marker set's names.
+    auto_links: Vec<(usize, usize)>,
+    /// The sticks drawn: the marker set's with the user's added and removed ones.
+    pub links: Vec<(usize, usize)>,
 }
 
 /// An edited clip's source, posed at the same instant and drawn faintly: the edit's
@@ -173,7 +177,34 @@ impl ClipView {
             serial: 0,
             pose: Sampler::default(),
             ghost: None,
+            auto_links: Vec::new(),
+            links: Vec::new(),
         }
+        .with_marker_links()
+    }
+
+    /// A capture's sticks from its markers' names.
+    fn with_marker_links(mut self) -> Self {
+        if self.motion.capture.is_some() {
+            let names: Vec<&str> = self.motion.skeleton.joints().iter().map(|j| j.name.as_str()).collect();
+            self.auto_links = skelview_core::core::marker_links::marker_links(&names);
+            self.links = self.auto_links.clone();
+        }
+        self
+    }
+
+    /// The marker set's sticks, before the user's choices.
+    pub fn links_without_edits(&self) -> &[(usize, usize)] {
+        &self.auto_links
+    }
+
+    /// The marker set's sticks with the user's on top: `added` pairs linked, `removed` not.
+    pub fn set_link_edits(&mut self, added: &[(String, String)], removed: &[(String, String)]) {
+        if self.motion.capture.is_none() {
+            return;
+        }
+        let names: Vec<&str> = self.motion.skeleton.joints().iter().map(|j| j.name.as_str()).collect();
+        self.links = skelview_core::core::marker_links::edited_links(&names, &self.auto_links, added, removed);
     }
 
     /// Shows `source` faintly behind this clip, its time `source_offset_secs` at this clip's

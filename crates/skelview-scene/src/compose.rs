@@ -239,7 +239,7 @@ impl Scene {
                 _ => 0,
             };
             let colors = marker_color.unwrap_or(super::markers::MarkerColor::Clip);
-            super::markers::build(c, capture, at, colors, style, selected, out);
+            super::markers::build(c, capture, at, colors, style, selected, self.overlays.links, out);
             if self.overlays.forces && frame.pose == PoseMode::Animated && marker_color.is_some() {
                 super::markers::forces(c, capture, frame.time_secs, out);
             }

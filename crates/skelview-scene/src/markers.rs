@@ -108,6 +108,7 @@ pub fn build(
     color: MarkerColor,
     style: &Style,
     selected: Option<usize>,
+    links: bool,
     out: &mut DrawData,
 ) {
     if !style.joints {
@@ -115,6 +116,9 @@ pub fn build(
     }
     let radius = c.display.size_m * 0.009;
     let filled = filled_at(&c.motion, frame);
+    if links {
+        sticks(c, capture, frame, style, out);
+    }
     for (j, p) in capture.marker_points().enumerate() {
         if capture.is_gap(frame, p) {
             continue;
@@ -136,6 +140,29 @@ pub fn build(
             world_from_model: Mat4::from_scale_rotation_translation(Vec3::splat(r), Quat::IDENTITY, at).to_cols_array_2d(),
             color: [rgba[0], rgba[1], rgba[2], rgba[3] * style.joint_color[3]],
         });
+    }
+}
+
+/// Colour of the sticks between markers: the clip's bones, a little transparent.
+fn stick_color(style: &Style) -> [f32; 4] {
+    let [r, g, b, a] = style.bone_color;
+    [r, g, b, a * 0.75]
+}
+
+/// Appends a line between each pair of linked markers seen at `frame` (a marker in a gap
+/// has no stick).
+fn sticks(c: &ClipView, capture: &Capture, frame: usize, style: &Style, out: &mut DrawData) {
+    if c.links.is_empty() {
+        return;
+    }
+    let markers: Vec<usize> = capture.marker_points().collect();
+    let seen = |j: usize| markers.get(j).is_some_and(|&p| !capture.is_gap(frame, p));
+    let color = stick_color(style);
+    for &(a, b) in &c.links {
+        if let (true, true, Some(&pa), Some(&pb)) = (seen(a), seen(b), c.positions().get(a), c.positions().get(b)) {
+            out.lines.push(LineVertex { position: pa.to_array(), color });
+            out.lines.push(LineVertex { position: pb.to_array(), color });
+        }
     }
 }
 

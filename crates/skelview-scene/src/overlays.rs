@@ -27,6 +27,8 @@ pub struct Overlays {
     pub forces: bool,
     /// Draw an edited clip's source faintly behind it.
     pub ghost: bool,
+    /// Draw sticks between a capture's markers.
+    pub links: bool,
 }
 
 impl Default for Overlays {
@@ -39,6 +41,7 @@ impl Default for Overlays {
             marker_color: super::markers::MarkerColor::Clip,
             forces: true,
             ghost: true,
+            links: true,
         }
     }
 }

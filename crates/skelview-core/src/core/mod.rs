@@ -11,6 +11,7 @@ pub mod clip_fk;
 pub mod envelope;
 pub mod force_plates;
 mod half_angles;
+pub mod marker_links;
 pub mod measure;
 pub mod motion;
 pub mod playback;

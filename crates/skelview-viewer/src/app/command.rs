@@ -92,6 +92,16 @@ pub enum ClipEdit {
     Unit(Option<LengthUnit>),
     /// Its up axis (`None`: as detected or declared), remembered for its file.
     UpAxis(Option<UpAxis>),
+    /// Draw (`linked`) or take away the stick between two of a capture's markers (by name),
+    /// remembered for its file.
+    MarkerLink {
+        /// One marker.
+        a: String,
+        /// The other.
+        b: String,
+        /// Drawn or not.
+        linked: bool,
+    },
     /// Reload it with another value of one of its format's read options (`bvh.positions`),
     /// remembered for its file.
     FormatOption {

@@ -23,6 +23,10 @@ pub struct ClipSource {
     pub unit: Option<LengthUnit>,
     /// Up axis chosen by the user instead of the detected or declared one.
     pub up: Option<UpAxis>,
+    /// Sticks the user drew between a capture's markers, by name.
+    pub links_added: Vec<(String, String)>,
+    /// Sticks of the marker set the user took away, by name.
+    pub links_removed: Vec<(String, String)>,
 }
 
 /// Every open clip's [`ClipSource`], and the name map the comparison pairs joints with.

@@ -116,6 +116,7 @@ impl Viewer {
             if let Some(key) = &a.key {
                 let saved = self.settings.overrides.get(&key.display().to_string()).cloned().unwrap_or_default();
                 self.session.set_overrides(index, saved.unit, saved.up);
+                self.session.set_link_edits(index, saved.links_added, saved.links_removed);
                 self.settings.remember(key.clone());
                 self.store.save(&self.settings);
             }
@@ -172,6 +173,8 @@ impl Viewer {
         let key = crate::tasks::file_key(path).display().to_string();
         let entry = self.settings.overrides.entry(key).or_default();
         (entry.unit, entry.up) = self.session.document.overrides(c.id());
+        let source = self.session.document.source(c.id());
+        (entry.links_added, entry.links_removed) = (source.links_added, source.links_removed);
         entry.format = entry.format.overlaid(format);
         self.store.save(&self.settings);
     }

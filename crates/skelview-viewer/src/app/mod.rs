@@ -332,6 +332,24 @@ impl Viewer {
                 self.view.queue(ViewEffect::FramePose);
             }
             ClipEdit::FormatOption { key, value } => self.set_format_option(i, key, &value),
+            ClipEdit::MarkerLink { a, b, linked } => {
+                let source = s.document.edit(id);
+                let same = |p: &(String, String)| (p.0 == a && p.1 == b) || (p.0 == b && p.1 == a);
+                source.links_added.retain(|p| !same(p));
+                source.links_removed.retain(|p| !same(p));
+                let auto = s.scene.clips[i].links_without_edits().iter().any(|&(x, y)| {
+                    let names = s.scene.clips[i].motion.skeleton.joints();
+                    same(&(names[x].name.clone(), names[y].name.clone()))
+                });
+                match (linked, auto) {
+                    (true, false) => source.links_added.push((a, b)),
+                    (false, true) => source.links_removed.push((a, b)),
+                    _ => {}
+                }
+                let (added, removed) = (source.links_added.clone(), source.links_removed.clone());
+                s.scene.clips[i].set_link_edits(&added, &removed);
+                self.remember_overrides(i, &FormatOptions::default());
+            }
         }
     }
 
@@ -611,5 +629,7 @@ impl Viewer {
 
 #[cfg(test)]
 mod edit_tests;
+#[cfg(test)]
+mod link_tests;
 #[cfg(test)]
 mod tests;

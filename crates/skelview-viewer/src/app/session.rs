@@ -188,6 +188,8 @@ impl Session {
                 (old.color, old.opacity, old.visible, old.offset_secs, old.serial);
             let (unit, up) = self.document.overrides(old.id());
             clip.set_overrides(unit, up);
+            let source = self.document.source(old.id());
+            clip.set_link_edits(&source.links_added, &source.links_removed);
             clip.name.clone_from(&old.name);
             self.document.edit(clip.id()).read_with = read_with;
             self.document.reloaded(clip.id(), clip.motion.clone());
@@ -246,10 +248,21 @@ impl Session {
         clip.name.clone_from(&old.name);
         let (unit, up) = self.document.overrides(old.id());
         clip.set_overrides(unit, up);
+        let source = self.document.source(old.id());
+        clip.set_link_edits(&source.links_added, &source.links_removed);
         clip.set_ghost(ghost);
         self.scene.clips[i] = clip;
         self.scene.relayout();
         self.reclock();
+    }
+
+    /// Sets the sticks the user drew and took away between clip `i`'s markers, in the document
+    /// and in the picture.
+    pub fn set_link_edits(&mut self, i: usize, added: Vec<(String, String)>, removed: Vec<(String, String)>) {
+        let Some(c) = self.scene.clips.get_mut(i) else { return };
+        c.set_link_edits(&added, &removed);
+        let source = self.document.edit(c.id());
+        (source.links_added, source.links_removed) = (added, removed);
     }
 
     /// Sets clip `i`'s unit and up-axis choices in the document and shows it so.

@@ -25,6 +25,10 @@ pub struct FileOverride {
     pub up: Option<UpAxis>,
     /// Values of its format's read options (`bvh.positions = "add"`).
     pub format: FormatOptions,
+    /// Sticks the user drew between a capture's markers (by name).
+    pub links_added: Vec<(String, String)>,
+    /// Sticks of the marker set the user took away (by name).
+    pub links_removed: Vec<(String, String)>,
 }
 
 /// Which side panels are shown and how wide they are (logical pixels).
@@ -128,6 +132,10 @@ struct StoredOverride {
     rule: Option<String>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     options: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    links_added: Vec<[String; 2]>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    links_removed: Vec<[String; 2]>,
 }
 
 /// The whole file as written.
@@ -239,6 +247,8 @@ impl Settings {
                         up: o.up.map(|u| u.name().to_owned()),
                         rule: None,
                         options: o.format.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
+                        links_added: o.links_added.iter().map(|(a, b)| [a.clone(), b.clone()]).collect(),
+                        links_removed: o.links_removed.iter().map(|(a, b)| [a.clone(), b.clone()]).collect(),
                     };
                     (path.as_str(), stored)
                 })
@@ -318,6 +328,8 @@ impl Settings {
                         None
                     });
                 }
+                let pairs = |v: &[[String; 2]]| v.iter().map(|[a, b]| (a.clone(), b.clone())).collect();
+                (parsed.links_added, parsed.links_removed) = (pairs(&stored.links_added), pairs(&stored.links_removed));
                 let legacy = stored.rule.as_deref().map(|r| (LEGACY_RULE_KEY, r));
                 for (key, value) in legacy.into_iter().chain(stored.options.iter().map(|(k, v)| (k.as_str(), v.as_str()))) {
                     if let Err(e) = parsed.format.set(key, value) {
@@ -435,7 +447,16 @@ mod tests {
         s.style.grid = false;
         let mut format = FormatOptions::default();
         format.set("bvh.positions", "add").unwrap();
-        s.overrides.insert("/data/a b.bvh".into(), FileOverride { unit: Some(LengthUnit::CmuAsf), up: Some(UpAxis::Z), format });
+        s.overrides.insert(
+            "/data/a b.bvh".into(),
+            FileOverride { unit: Some(LengthUnit::CmuAsf), up: Some(UpAxis::Z), format, ..Default::default() },
+        );
+        let links = FileOverride {
+            links_added: vec![("LKNE".into(), "LTHI".into())],
+            links_removed: vec![("LASI".into(), "RASI".into())],
+            ..Default::default()
+        };
+        s.overrides.insert("/data/walk.c3d".into(), links);
         s
     }
 
@@ -461,7 +482,7 @@ mod tests {
         assert_eq!(s.panels.left_width, 2000.0);
         assert!(!s.panels.right_shown);
         assert!(s.style.grid, "a broken [display] keeps the defaults");
-        assert_eq!(s.overrides["/a.bvh"], FileOverride { unit: None, up: Some(UpAxis::Z), format: FormatOptions::default() });
+        assert_eq!(s.overrides["/a.bvh"], FileOverride { unit: None, up: Some(UpAxis::Z), ..Default::default() });
         for needle in ["'rate'", "'bogus'", "purple", "'display'", "furlong", "furlongs' is not auto", "'bvh.positions'", "nope.x"] {
             assert!(warnings.iter().any(|w| w.contains(needle)), "{needle} not in {warnings:?}");
         }

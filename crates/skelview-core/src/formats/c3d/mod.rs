@@ -169,7 +169,9 @@ fn layout(b: &[u8], h: &Header, params: &Params, warnings: &mut Vec<RawWarning>)
         warn(
             warnings,
             at,
-            format!("the header lays out {words} analog words per frame but ANALOG:USED says 0 channels: the frames are read as the header lays them out, the analog words skipped"),
+            format!(
+                "the header lays out {words} analog words per frame but ANALOG:USED says 0 channels: the frames are read as the header lays them out, the analog words skipped"
+            ),
         );
     }
     if channels > 0
