@@ -247,12 +247,12 @@ mod tests {
         let c = clip(800.0);
         let cap = c.motion.capture.clone().unwrap();
         let mut out = DrawData::default();
-        build(&c, &cap, 0, MarkerColor::Prefix, &Style::default(), None, &mut out);
+        build(&c, &cap, 0, MarkerColor::Prefix, &Style::default(), None, true, &mut out);
         assert_eq!(out.joints.len(), 2);
         // Left and right markers take different colours.
         assert_ne!(out.joints[0].color, out.joints[1].color);
         out.clear();
-        build(&c, &cap, 1, MarkerColor::Residual, &Style::default(), None, &mut out);
+        build(&c, &cap, 1, MarkerColor::Residual, &Style::default(), None, true, &mut out);
         assert_eq!(out.joints.len(), 1, "RKNE is in a gap at frame 1");
         assert_eq!(gaps(&cap, 1), vec![false, true]);
     }
