@@ -205,13 +205,14 @@ fn formats_lists_the_format_table() {
     let rows = json.as_array().unwrap();
     let table = skelview_core::formats::table::entries().count() + skelview_core::formats::table::write_only().count();
     assert_eq!(rows.len(), table);
-    // Writers come from the writers' table: glTF is written as .glb/.gltf, MOT only written.
+    // Writers come from the writers' table: glTF is written as .glb/.gltf; MOT is read (as
+    // channels) and written (a capture's platforms).
     let row = |name: &str| rows.iter().find(|r| r["name"] == name).unwrap_or_else(|| panic!("no {name} row"));
     assert_eq!(row("glTF")["written_as"], serde_json::json!([".glb", ".gltf"]));
-    assert_eq!((row("MOT")["reads"].as_str(), row("MOT")["writes"].as_bool()), (Some("-"), Some(true)));
+    assert_eq!((row("MOT")["reads"].as_str(), row("MOT")["writes"].as_bool()), (Some("motion"), Some(true)));
     assert_eq!(row("FBX")["writes"], false);
     let mot = out.lines().find(|l| l.starts_with("MOT")).unwrap();
-    assert!(mot.contains(" yes "), "{mot}");
+    assert!(mot.contains(" motion ") && mot.contains(" .mot "), "read, and written as .mot: {mot}");
     assert_eq!(rows.last().unwrap()["reads"], "name map");
     assert_eq!(rows[0]["options"][0]["key"], "bvh.positions");
     assert!(out.contains("--format-option amc.fps="), "{out}");

@@ -36,7 +36,7 @@ fn the_generated_reference_pages_match_the_code() {
 fn the_pages_hold_what_the_tables_hold() {
     let pages: std::collections::HashMap<_, _> = reference_pages().into_iter().collect();
     assert!(pages["formats.md"].contains("| BVH | .bvh | motion | .bvh |"), "{}", pages["formats.md"]);
-    assert!(pages["formats.md"].contains("| MOT | .mot | - | .mot |"));
+    assert!(pages["formats.md"].contains("| MOT | .mot .sto | motion | .mot |"), "read and written");
     assert!(pages["format-options.md"].contains("| `amc.fps` |"));
     assert!(pages["cli.md"].contains("## skelview convert") && pages["cli.md"].contains("Usage: skelview convert"));
     assert!(pages["shortcuts.md"].contains("| Space | play / pause |"));

@@ -13,6 +13,7 @@ pub mod gltf;
 pub mod hanim;
 pub mod htr;
 pub mod mnm;
+pub mod mot;
 pub mod open;
 pub mod options;
 pub mod table;

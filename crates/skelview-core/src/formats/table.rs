@@ -12,7 +12,7 @@ use super::file_format::{FileFormat, FormatInfo, NameMapFormat};
 use crate::export::files::{WRITERS, Writer, writer_named};
 
 /// Every motion format, in the order listings show them and content sniffing tries them.
-pub static FORMATS: [&dyn FileFormat; 9] = [
+pub static FORMATS: [&dyn FileFormat; 10] = [
     &super::bvh::Bvh,
     &super::acclaim::Acclaim,
     &super::htr::Htr,
@@ -22,6 +22,7 @@ pub static FORMATS: [&dyn FileFormat; 9] = [
     &super::gltf::Gltf,
     &super::c3d::C3d,
     &super::trc::Trc,
+    &super::mot::Mot,
 ];
 
 /// Every joint-name map format.
@@ -207,8 +208,8 @@ mod tests {
         assert!(by_name(Path::new("pairs.mnm")).is_none(), "a name map is not a motion");
         // Every writer is a reader's, found by name, or listed as written only.
         let written: Vec<&str> = FORMATS.iter().filter(|f| writer_of(**f).is_some()).map(|f| f.name()).collect();
-        assert_eq!(written, ["BVH", "glTF", "C3D", "TRC"]);
-        assert_eq!(write_only().map(|w| w.name()).collect::<Vec<_>>(), ["MOT"]);
+        assert_eq!(written, ["BVH", "glTF", "C3D", "TRC", "MOT"]);
+        assert_eq!(write_only().count(), 0, "MOT is read too");
     }
 
     #[test]

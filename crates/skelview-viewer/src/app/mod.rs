@@ -628,8 +628,8 @@ impl Viewer {
 }
 
 #[cfg(test)]
-mod edit_tests;
+mod capture_tests;
 #[cfg(test)]
-mod link_tests;
+mod edit_tests;
 #[cfg(test)]
 mod tests;

@@ -32,12 +32,12 @@ pub struct ParsedTrc {
 }
 
 /// A line with its byte offset.
-struct Line<'a> {
-    at: usize,
-    text: &'a [u8],
+pub(crate) struct Line<'a> {
+    pub(crate) at: usize,
+    pub(crate) text: &'a [u8],
 }
 
-fn lines(b: &[u8]) -> impl Iterator<Item = Line<'_>> {
+pub(crate) fn lines(b: &[u8]) -> impl Iterator<Item = Line<'_>> {
     let mut at = 0;
     std::iter::from_fn(move || {
         if at >= b.len() {
@@ -56,7 +56,7 @@ fn lines(b: &[u8]) -> impl Iterator<Item = Line<'_>> {
 
 /// Fields of a line with their offsets: split at tabs when there are any (empty fields
 /// kept), else at runs of spaces.
-fn fields(line: &Line<'_>) -> Vec<(usize, String)> {
+pub(crate) fn fields(line: &Line<'_>) -> Vec<(usize, String)> {
     let t = line.text;
     if t.contains(&b'\t') {
         let mut out = Vec::new();
