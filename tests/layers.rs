@@ -11,7 +11,10 @@ use std::path::{Path, PathBuf};
 /// Each crate's source folder and the rank of each of its top-level modules; a file may
 /// import ranks below its own. Between crates Cargo enforces the direction.
 const CRATES: &[(&str, &[(&str, u32)])] = &[
-    ("crates/skelview-core/src", &[("par", 0), ("core", 1), ("export", 2), ("formats", 3), ("compare", 4), ("qa", 4), ("edit", 5)]),
+    (
+        "crates/skelview-core/src",
+        &[("par", 0), ("core", 1), ("export", 2), ("formats", 3), ("compare", 4), ("qa", 4), ("edit", 5), ("retarget", 5)],
+    ),
     ("crates/skelview-draw/src", &[("camera", 0), ("gpu_types", 0)]),
     ("crates/skelview-scene/src", &[("clips", 0), ("draw", 0), ("comparison", 1), ("markers", 1), ("overlays", 1), ("compose", 2)]),
     ("crates/skelview-render/src", &[("gamma", 0), ("meshes", 0), ("renderer", 1), ("offscreen", 2)]),

@@ -134,6 +134,17 @@ enum Sub {
         /// A Character Studio MNM name map: show each joint's standard name.
         #[arg(long, value_name = "MAP")]
         mnm: Option<PathBuf>,
+        /// The humanoid bone map: which joint is each VRM humanoid bone (hips … toes, fingers),
+        /// found from the file's own map, joint names or the tree's shape, and how.
+        #[arg(long)]
+        humanoid: bool,
+        /// A humanoid bone map file (TOML, `[bones] hips = "Hips"`) over the one found
+        /// (implies --humanoid).
+        #[arg(long, value_name = "MAP.toml")]
+        map: Option<PathBuf>,
+        /// Write the humanoid bone map as TOML (implies --humanoid).
+        #[arg(long, value_name = "MAP.toml")]
+        save_map: Option<PathBuf>,
     },
     /// CSV `joint,frame,x,y,z` of global joint positions (metres, Y-up unless --raw).
     Positions {
@@ -324,7 +335,9 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
         _ if cli.install_desktop => Command::Desktop(true),
         _ if cli.uninstall_desktop => Command::Desktop(false),
         None => Command::View { files: cli.files, select: cli.select, curves: cli.curves, measure: cli.measure },
-        Some(Sub::Info { files, json, mnm }) => Command::Info { files, json, mnm },
+        Some(Sub::Info { files, json, mnm, humanoid, map, save_map }) => {
+            Command::Info { files, json, mnm, humanoid: humanoid || map.is_some() || save_map.is_some(), map, save_map }
+        }
         Some(Sub::Positions { files, frames, raw }) => Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw },
         Some(Sub::Check { paths }) => Command::Check { paths },
         Some(Sub::Measure { files, distance, angle, speed, accel, frames }) => {
@@ -573,7 +586,8 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!(kinds, [MeasureKind::Speed, MeasureKind::Distance, MeasureKind::Angle, MeasureKind::Acceleration]);
-        assert_eq!(args("info").unwrap().command, Command::Info { files: vec![], json: false, mnm: None });
+        let plain = Command::Info { files: vec![], json: false, mnm: None, humanoid: false, map: None, save_map: None };
+        assert_eq!(args("info").unwrap().command, plain);
         let r = args("render a.bvh b.bvh --layout side-by-side --heat-map --frame -1 --size 64 -o x.png").unwrap();
         let Command::Render { options, .. } = r.command else { panic!() };
         assert_eq!((options.layout, options.heat_map, options.at, options.size), (Layout::SideBySide, true, At::Frame(-1), (64, 64)));

@@ -49,6 +49,12 @@ pub enum Command {
         json: bool,
         /// MNM name map whose standard names are shown beside the joints.
         mnm: Option<PathBuf>,
+        /// Show the humanoid bone map.
+        humanoid: bool,
+        /// A bone map file over the one found.
+        map: Option<PathBuf>,
+        /// Where to write the bone map as TOML.
+        save_map: Option<PathBuf>,
     },
     /// Print joint positions as CSV.
     Positions {

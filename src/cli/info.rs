@@ -50,7 +50,63 @@ fn mapped_names(m: &Motion, map: &NameMap) -> Vec<(usize, String)> {
         .collect()
 }
 
-pub(super) fn run(args: &Args, files: &[PathBuf], json: bool, mnm: Option<&Path>, out: &mut dyn Write) -> ExitCode {
+/// What `--humanoid` asks: a map file over the map found, a file to write it to.
+pub(super) struct Humanoid {
+    /// `--map`.
+    pub map: Option<PathBuf>,
+    /// `--save-map`.
+    pub save: Option<PathBuf>,
+}
+
+/// A humanoid bone map file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+enum MapFileError {
+    /// Not readable.
+    #[error("{}: {source}", path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    /// Not a map of this skeleton.
+    #[error("{}: {source}", path.display())]
+    Map { path: PathBuf, source: skelview_core::retarget::MapError },
+}
+
+/// The humanoid bone map of `m`, with the map file's bones over it.
+fn humanoid_map(m: &Motion, h: &Humanoid) -> Result<skelview_core::retarget::BoneMap, MapFileError> {
+    let mut map = skelview_core::retarget::bone_map(&m.skeleton, m.source.up_axis, m.source.format.joints_at_far_end);
+    if let Some(path) = &h.map {
+        let text = std::fs::read_to_string(path).map_err(|source| MapFileError::Read { path: path.clone(), source })?;
+        skelview_core::retarget::apply_toml(&mut map, &m.skeleton, &text)
+            .map_err(|source| MapFileError::Map { path: path.clone(), source })?;
+    }
+    Ok(map)
+}
+
+fn write_humanoid(m: &Motion, map: &skelview_core::retarget::BoneMap, out: &mut dyn Write) -> std::io::Result<()> {
+    let required = skelview_core::retarget::REQUIRED.len();
+    let missing = map.missing();
+    writeln!(
+        out,
+        "humanoid bones:  {} of {required} required, {} of {} in all",
+        required - missing.len(),
+        map.entries.len(),
+        skelview_core::retarget::BONES.len()
+    )?;
+    for e in &map.entries {
+        writeln!(out, "  {:<24} {:<28} ({})", e.bone, m.skeleton.joints()[e.joint].name, e.found.name())?;
+    }
+    if !missing.is_empty() {
+        writeln!(out, "  missing: {}", missing.join(", "))?;
+    }
+    Ok(())
+}
+
+pub(super) fn run(
+    args: &Args,
+    files: &[PathBuf],
+    json: bool,
+    mnm: Option<&Path>,
+    humanoid: Option<&Humanoid>,
+    out: &mut dyn Write,
+) -> ExitCode {
     let map = match mnm.map(super::read_name_map).transpose() {
         Ok(m) => m,
         Err(e) => return fail(&e),
@@ -59,8 +115,29 @@ pub(super) fn run(args: &Args, files: &[PathBuf], json: bool, mnm: Option<&Path>
         Ok(m) => m,
         Err(e) => return fail(&e),
     };
+    let mut bones = Vec::new();
+    if let Some(h) = humanoid {
+        for m in &motions {
+            match humanoid_map(m, h) {
+                Ok(b) => bones.push(b),
+                Err(e) => {
+                    eprintln!("--map {e}");
+                    return 2;
+                }
+            }
+        }
+        if let (Some(path), Some((m, b))) = (&h.save, motions.first().zip(bones.first()))
+            && let Err(e) = std::fs::write(path, b.to_toml(&m.skeleton))
+        {
+            eprintln!("{}: {e}", path.display());
+            return 1;
+        }
+    }
     if json {
-        let objs: Vec<InfoJson> = motions.iter().map(|m| to_json(m, map.as_ref())).collect();
+        let mut objs: Vec<InfoJson> = motions.iter().map(|m| to_json(m, map.as_ref())).collect();
+        for (o, (m, b)) in objs.iter_mut().zip(motions.iter().zip(&bones)) {
+            o.humanoid = Some(b.entries.iter().map(|e| (e.bone, m.skeleton.joints()[e.joint].name.as_str())).collect());
+        }
         let text = match objs.as_slice() {
             [one] => serde_json::to_string(one),
             many => serde_json::to_string(many),
@@ -74,6 +151,9 @@ pub(super) fn run(args: &Args, files: &[PathBuf], json: bool, mnm: Option<&Path>
             let _ = write_text(m, out);
             if let Some(map) = &map {
                 let _ = write_mapped(m, map, out);
+            }
+            if let Some(b) = bones.get(k) {
+                let _ = write_humanoid(m, b, out);
             }
         }
     }
@@ -203,6 +283,9 @@ struct WarningJson<'a> {
 struct InfoJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     mapped_names: Option<BTreeMap<&'a str, String>>,
+    /// VRM humanoid bone → joint name (with --humanoid).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    humanoid: Option<BTreeMap<&'static str, &'a str>>,
     details: BTreeMap<&'a str, &'a str>,
     files: Vec<String>,
     format: &'static str,
@@ -242,6 +325,7 @@ fn to_json<'a>(m: &'a Motion, map: Option<&NameMap>) -> InfoJson<'a> {
     let (counts, orders) = channel_summary(m);
     let finite = |v: f64| v.is_finite().then_some(v);
     InfoJson {
+        humanoid: None,
         mapped_names: map.map(|map| mapped_names(m, map).into_iter().map(|(i, std)| (joints[i].name.as_str(), std)).collect()),
         details: s.details.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect(),
         files: s.paths.iter().map(|p| p.display().to_string()).collect(),

@@ -84,7 +84,10 @@ pub fn run(argv: Vec<String>) -> Next {
                 2
             }
         },
-        Command::Info { files, json, mnm } => info::run(&args, files, *json, mnm.as_deref(), &mut out),
+        Command::Info { files, json, mnm, humanoid, map, save_map } => {
+            let bones = humanoid.then(|| info::Humanoid { map: map.clone(), save: save_map.clone() });
+            info::run(&args, files, *json, mnm.as_deref(), bones.as_ref(), &mut out)
+        }
         Command::Positions { files, frames, raw } => positions::run(&args, files, frames, *raw, &mut out),
         Command::Measure { files, measures, frames } => measure::run(&args, files, measures, frames, &mut out),
         Command::Check { paths } => check::run(&args, paths, &mut out),
