@@ -39,3 +39,35 @@ fn info_lists_the_humanoid_bones_saves_them_and_takes_corrections() {
     assert_eq!(code, 2);
     assert!(err.contains("leftFoot = 'Paw': the skeleton has no joint of that name") && err.contains("fixed.toml"), "{err}");
 }
+
+#[test]
+fn retarget_writes_the_motion_on_the_target_and_refuses_what_it_cannot_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("same.bvh");
+    let (code, _, err) = skelview(&["retarget", "assets/walk01.bvh", "--onto", "assets/walk01.bvh", "-o", s(&out)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("humanoid bones in both maps"), "{err}");
+    // Onto itself: every joint where the source has it (the BVH text keeps six decimals).
+    let rows = |file: &str| -> Vec<Vec<f64>> {
+        let (_, text, _) = skelview(&["positions", file, "--frames", "0,50,-1"]);
+        text.lines().skip(1).map(|l| l.rsplit(',').take(3).map(|v| v.parse().unwrap()).collect()).collect()
+    };
+    let (a, b) = (rows("assets/walk01.bvh"), rows(s(&out)));
+    assert_eq!(a.len(), b.len());
+    for (p, q) in a.iter().zip(&b) {
+        assert!(p.iter().zip(q).all(|(x, y)| (x - y).abs() < 1e-3), "{p:?} {q:?}");
+    }
+    let (code, _, err) = skelview(&["retarget", "assets/walk01.bvh", "--onto", "assets/walk01.bvh", "-o", s(&out), "--scale", "-2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--scale -2"), "{err}");
+    let (code, _, err) = skelview(&["retarget", "assets/walk01.bvh", "--onto", "assets/walk01.bvh", "-o", s(&dir.path().join("x.fbx"))]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no writer"), "{err}");
+    // A map that takes the target's hips away: refused, naming the bone.
+    let map = dir.path().join("nohips.toml");
+    std::fs::write(&map, "[bones]\nhips = \"\"\n").unwrap();
+    let (code, _, err) =
+        skelview(&["retarget", "assets/walk01.bvh", "--onto", "assets/walk01.bvh", "--target-map", s(&map), "-o", s(&out)]);
+    assert_eq!(code, 2);
+    assert!(err.contains("target's humanoid bone map lacks hips"), "{err}");
+}

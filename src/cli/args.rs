@@ -218,6 +218,9 @@ enum Sub {
     /// trimming, resampling, looping, grounding, renaming, events) in the order given, and write
     /// the result through the writers' table; over folders in parallel.
     Edit(Box<super::edit_args::EditArgs>),
+    /// Put a motion on another character (BVH, FBX, glTF, VRM): bone by bone through the
+    /// humanoid bone maps, rest poses aligned by bone directions, hips scaled by the legs.
+    Retarget(Box<super::retarget::RetargetArgs>),
     /// Write a loaded motion in the format OUTPUT's extension names: INPUT... OUTPUT
     /// (`skelview formats` lists the writers).
     Convert {
@@ -382,6 +385,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
             }
             Command::Convert { inputs: files, output, options: WriteOptions { bvh: BvhWriteOptions { order } } }
         }
+        Some(Sub::Retarget(a)) => Command::Retarget(a),
         Some(Sub::Edit(a)) => super::edit::command(&a, matches.subcommand_matches("edit")).map_err(|e| usage(e.to_string()))?,
         Some(Sub::Thumbnail { mut files, size }) => {
             let output = files.pop().unwrap_or_default();

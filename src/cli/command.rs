@@ -116,6 +116,8 @@ pub enum Command {
     },
     /// Apply edits and write the result.
     Edit(super::edit::EditCommand),
+    /// Put a motion on another skeleton.
+    Retarget(Box<super::retarget::RetargetArgs>),
     /// Write a motion as BVH.
     Convert {
         /// Input files (one motion).

@@ -60,7 +60,7 @@ pub(super) struct Humanoid {
 
 /// A humanoid bone map file that cannot be used.
 #[derive(Debug, thiserror::Error)]
-enum MapFileError {
+pub(super) enum MapFileError {
     /// Not readable.
     #[error("{}: {source}", path.display())]
     Read { path: PathBuf, source: std::io::Error },
@@ -70,12 +70,12 @@ enum MapFileError {
 }
 
 /// The humanoid bone map of `m`, with the map file's bones over it.
-fn humanoid_map(m: &Motion, h: &Humanoid) -> Result<skelview_core::retarget::BoneMap, MapFileError> {
+pub(super) fn humanoid_map(m: &Motion, file: Option<&Path>) -> Result<skelview_core::retarget::BoneMap, MapFileError> {
     let mut map = skelview_core::retarget::bone_map(&m.skeleton, m.source.up_axis, m.source.format.joints_at_far_end);
-    if let Some(path) = &h.map {
-        let text = std::fs::read_to_string(path).map_err(|source| MapFileError::Read { path: path.clone(), source })?;
+    if let Some(path) = file {
+        let text = std::fs::read_to_string(path).map_err(|source| MapFileError::Read { path: path.to_owned(), source })?;
         skelview_core::retarget::apply_toml(&mut map, &m.skeleton, &text)
-            .map_err(|source| MapFileError::Map { path: path.clone(), source })?;
+            .map_err(|source| MapFileError::Map { path: path.to_owned(), source })?;
     }
     Ok(map)
 }
@@ -118,7 +118,7 @@ pub(super) fn run(
     let mut bones = Vec::new();
     if let Some(h) = humanoid {
         for m in &motions {
-            match humanoid_map(m, h) {
+            match humanoid_map(m, h.map.as_deref()) {
                 Ok(b) => bones.push(b),
                 Err(e) => {
                     eprintln!("--map {e}");

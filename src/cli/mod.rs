@@ -22,6 +22,7 @@ mod positions;
 mod progress;
 mod qa;
 mod render_cmd;
+mod retarget;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -98,6 +99,7 @@ pub fn run(argv: Vec<String>) -> Next {
         }
         Command::Convert { inputs, output, options } => convert::run(&args, inputs, output, options),
         Command::Edit(edit) => edit::run(&args, edit, &mut out),
+        Command::Retarget(a) => retarget::run(&args, a),
         Command::Render { files, options } => render_cmd::run(&args, files, options),
         Command::Thumbnail { inputs, output, size } => render_cmd::thumbnail(&args, inputs, output, *size),
     };

@@ -1,6 +1,9 @@
-//! Putting a capture on a character. First piece: which joint of any skeleton is each
-//! humanoid bone ([`bone_map`]), the map retargeting and VRM animation writing stand on.
+//! Putting a capture on a character: which joint of any skeleton is each humanoid bone
+//! ([`bone_map`]), and a motion moved onto another skeleton through two such maps
+//! ([`retarget`]).
 
 pub mod bone_map;
+pub mod transfer;
 
 pub use bone_map::{BONES, BoneMap, Found, MapEntry, MapError, REQUIRED, apply_toml, bone_map};
+pub use transfer::{HipScale, RetargetError, retarget};

@@ -1,0 +1,140 @@
+//! Retargeting: onto itself nothing moves; onto a skeleton with other proportions, an A-pose
+//! rest, another facing and other names, every mapped bone points where the source's points,
+//! frame by frame, and the hips travel scaled by the legs; maps that lack bones are refused.
+
+use glam::{Quat, Vec3};
+use skelview_core::core::{Interpolation, Joint, Motion, PoseAt, Sampler, Skeleton, UpAxis};
+use skelview_core::formats::{self, LoadOptions, Sequential};
+use skelview_core::retarget::{BoneMap, HipScale, RetargetError, bone_map, retarget};
+use skelview_test_support as support;
+
+fn sample() -> Motion {
+    formats::open_one(&support::workspace_root().join("assets/walk01.bvh"), &LoadOptions::default(), &Sequential).unwrap()
+}
+
+fn map(m: &Motion) -> BoneMap {
+    bone_map(&m.skeleton, m.source.up_axis, m.source.format.joints_at_far_end)
+}
+
+fn positions(m: &Motion, f: usize) -> Vec<Vec3> {
+    Sampler::default().positions(m, PoseAt::Frame(f), Interpolation::Nearest, m.display_from_file()).to_vec()
+}
+
+/// The sample's skeleton made another character: lengths × `k`, the arms hanging 40° lower at
+/// rest (an A-pose), turned to face the other way, joints renamed as the Unreal mannequin.
+fn other_character(m: &Motion, k: f32) -> Motion {
+    let names = [
+        ("Hips", "pelvis"),
+        ("Spine", "spine_01"),
+        ("Spine1", "spine_02"),
+        ("Neck", "neck_01"),
+        ("Head", "head"),
+        ("LeftUpLeg", "thigh_l"),
+        ("LeftLeg", "calf_l"),
+        ("LeftFoot", "foot_l"),
+        ("RightUpLeg", "thigh_r"),
+        ("RightLeg", "calf_r"),
+        ("RightFoot", "foot_r"),
+        ("LeftShoulder", "clavicle_l"),
+        ("LeftArm", "upperarm_l"),
+        ("LeftForeArm", "lowerarm_l"),
+        ("LeftHand", "hand_l"),
+        ("RightShoulder", "clavicle_r"),
+        ("RightArm", "upperarm_r"),
+        ("RightForeArm", "lowerarm_r"),
+        ("RightHand", "hand_r"),
+    ];
+    let s = &m.skeleton;
+    let below = |j: usize, ancestor: &str| {
+        let a = s.find(ancestor).unwrap();
+        std::iter::successors(s.joints()[j].parent, |&p| s.joints()[p].parent).any(|p| p == a)
+    };
+    let turn = Quat::from_rotation_y(std::f32::consts::PI);
+    let joints: Vec<Joint> = s
+        .joints()
+        .iter()
+        .enumerate()
+        .map(|(j, joint)| {
+            let mut joint = joint.clone();
+            joint.offset *= k;
+            // Arms 40° lower: the offsets below each upper arm turn about the forward axis.
+            if below(j, "LeftArm") {
+                joint.offset = Quat::from_rotation_z(-40f32.to_radians()) * joint.offset;
+            }
+            if below(j, "RightArm") {
+                joint.offset = Quat::from_rotation_z(40f32.to_radians()) * joint.offset;
+            }
+            if joint.parent.is_some() {
+                joint.offset = turn * joint.offset;
+            }
+            if let Some((_, ue)) = names.iter().find(|(bvh, _)| *bvh == joint.name) {
+                joint.name = (*ue).to_owned();
+            }
+            joint
+        })
+        .collect();
+    let mut out = m.clone();
+    out.skeleton = Skeleton::new(joints, s.position_rule).unwrap();
+    out.clip =
+        skelview_core::core::Clip::new(m.clip.frame_time_secs, m.clip.channels_per_frame(), 1, vec![0.0; m.clip.channels_per_frame()]);
+    out
+}
+
+#[test]
+fn onto_itself_nothing_moves() {
+    let m = sample();
+    let out = retarget(&m, &map(&m), &m, &map(&m), HipScale::Auto, &|_| true).unwrap().unwrap();
+    assert_eq!((out.clip.num_frames(), out.clip.frame_time_secs), (m.clip.num_frames(), m.clip.frame_time_secs));
+    for f in [0, 17, m.clip.num_frames() - 1] {
+        for (a, b) in positions(&m, f).iter().zip(positions(&out, f)) {
+            assert!(a.distance(b) < 1e-4, "frame {f}: {a} {b}");
+        }
+    }
+}
+
+#[test]
+fn onto_another_character_every_bone_points_where_the_sources_points() {
+    let m = sample();
+    let target = other_character(&m, 1.2);
+    let (sm, tm) = (map(&m), map(&target));
+    assert!(tm.missing().is_empty(), "{:?}", tm.missing());
+    let out = retarget(&m, &sm, &target, &tm, HipScale::Auto, &|_| true).unwrap().unwrap();
+    assert_eq!(out.clip.num_frames(), m.clip.num_frames());
+    assert_eq!(out.skeleton.joints()[out.skeleton.find("calf_l").unwrap()].name, "calf_l", "the target's skeleton");
+    let pairs = [
+        ("leftUpperLeg", "leftLowerLeg"),
+        ("leftLowerLeg", "leftFoot"),
+        ("rightUpperLeg", "rightLowerLeg"),
+        ("leftUpperArm", "leftLowerArm"),
+        ("leftLowerArm", "leftHand"),
+        ("rightUpperArm", "rightLowerArm"),
+        ("rightLowerArm", "rightHand"),
+        ("spine", "chest"),
+        ("neck", "head"),
+    ];
+    let mut worst = 0.0f32;
+    for f in (0..m.clip.num_frames()).step_by(7) {
+        let (ps, pt) = (positions(&m, f), positions(&out, f));
+        for (a, b) in pairs {
+            let ds = (ps[sm.joint(b).unwrap()] - ps[sm.joint(a).unwrap()]).normalize();
+            let dt = (pt[tm.joint(b).unwrap()] - pt[tm.joint(a).unwrap()]).normalize();
+            worst = worst.max(ds.angle_between(dt).to_degrees());
+        }
+        // The hips travel 1.2 times as far, at 1.2 times the height.
+        let (hs, ht) = (ps[sm.joint("hips").unwrap()], pt[tm.joint("hips").unwrap()]);
+        assert!((ht - hs * 1.2).length() < 1e-3, "frame {f}: {hs} {ht}");
+    }
+    assert!(worst < 0.5, "largest bone direction error {worst}°");
+}
+
+#[test]
+fn maps_that_lack_the_hips_or_legs_are_refused() {
+    let m = sample();
+    let mut empty = map(&m);
+    empty.entries.retain(|e| e.bone != "leftUpperLeg" && e.bone != "hips");
+    let e = retarget(&m, &map(&m), &m, &empty, HipScale::Auto, &|_| true).unwrap_err();
+    assert_eq!(e, RetargetError::Missing { which: "target", missing: vec!["hips", "leftUpperLeg"] });
+    assert!(e.to_string().contains("target's humanoid bone map lacks hips, leftUpperLeg"), "{e}");
+    assert!(retarget(&m, &map(&m), &m, &map(&m), HipScale::Factor(1.0), &|_| false).unwrap().is_none(), "cancelled");
+    let _ = UpAxis::Y;
+}
