@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(bvh asf amc htr acl_sjson acl_zip x3d vrml fbx gltf mnm c3d trc mot recipe); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(bvh asf amc htr acl_sjson acl_zip x3d vrml fbx gltf mnm c3d trc mot recipe bone_map); fi
 corpus_src="../shared/corpus"
 seed() { # target, find patterns...
   local t="$1"; shift
@@ -40,6 +40,8 @@ cp -n crates/skelview-core/tests/data/fbx/*.fbx fuzz/corpus/fbx/ 2>/dev/null || 
 cp -n tests/data/trc/*.trc fuzz/corpus/trc/ 2>/dev/null || true
 mkdir -p fuzz/corpus/mot
 printf 'Coordinates\nversion=1\nnRows=3\nnColumns=3\ninDegrees=yes\nendheader\ntime\tpelvis_tx\tknee_angle_r\n0.00\t0.5\t10\n0.01\t0.51\t12\n0.02\t0.52\t14\n' > fuzz/corpus/mot/seed.mot
+mkdir -p fuzz/corpus/bone_map
+printf '[bones]\nhips = "Hips"\nchest = "Spine1"\nleftToes = ""\nrightHand = "RightHand"\n' > fuzz/corpus/bone_map/seed.toml
 mkdir -p fuzz/corpus/recipe
 printf '[[step]]\nop = "fill_gaps"\nmethod = "auto"\nmax_gap = 30\n\n[[step]]\nop = "filter"\ncutoff_hz = 6.0\n\n[[step]]\nop = "trim"\nrange = "1:-2"\n\n[[step]]\nop = "resample"\nfps = 45.0\n\n[[step]]\nop = "loop"\nframes = 3\n' > fuzz/corpus/recipe/seed.toml
 options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -max_len=262144 -print_final_stats=1)

@@ -160,7 +160,7 @@ fn every_subcommand_has_its_own_help_and_usage_errors_exit_2() {
     let o = skelview(&["convert", "x.bvh", "y.fbx"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("convert writes INPUT... OUTPUT.bvh|.glb|.gltf|.trc|.mot|.c3d; 'y.fbx' is none of those"),
+        stderr(&o).contains("convert writes INPUT... OUTPUT.bvh|.glb|.gltf|.vrma|.trc|.mot|.c3d; 'y.fbx' is none of those"),
         "{}",
         stderr(&o)
     );

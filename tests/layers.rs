@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 const CRATES: &[(&str, &[(&str, u32)])] = &[
     (
         "crates/skelview-core/src",
-        &[("par", 0), ("core", 1), ("export", 2), ("formats", 3), ("compare", 4), ("qa", 4), ("edit", 5), ("retarget", 6)],
+        &[("par", 0), ("core", 1), ("retarget", 2), ("export", 3), ("formats", 4), ("compare", 5), ("qa", 5), ("edit", 6)],
     ),
     ("crates/skelview-draw/src", &[("camera", 0), ("gpu_types", 0)]),
     ("crates/skelview-scene/src", &[("clips", 0), ("draw", 0), ("comparison", 1), ("markers", 1), ("overlays", 1), ("compose", 2)]),

@@ -8,7 +8,7 @@
 //! the edits that fix what the checks find ([`edit`]).
 //!
 //! Layers, bottom to top; a module imports only from layers below it (a test enforces it):
-//! `par`, `core` ← `export` ← `formats` ← `compare`, `qa` ← `edit` ← `retarget`.
+//! `par`, `core` ← `retarget` ← `export` ← `formats` ← `compare`, `qa` ← `edit`.
 //!
 //! Feature `parallel` (default) spreads work over rayon's pool; without it every function
 //! runs on the calling thread and gives the same results.

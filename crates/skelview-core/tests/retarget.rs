@@ -138,3 +138,51 @@ fn maps_that_lack_the_hips_or_legs_are_refused() {
     assert!(retarget(&m, &map(&m), &m, &map(&m), HipScale::Factor(1.0), &|_| false).unwrap().is_none(), "cancelled");
     let _ = UpAxis::Y;
 }
+
+#[test]
+fn a_vrm_animation_plays_the_source_on_the_normalized_humanoid() {
+    let m = sample();
+    let (doc, bin) = skelview_core::export::vrma_writer::document(&m).unwrap();
+    assert!(doc.get("skins").is_none(), "an animation of nodes has no skin");
+    let bones = &doc["extensions"]["VRMC_vrm_animation"]["humanoid"]["humanBones"];
+    assert_eq!(doc["extensions"]["VRMC_vrm_animation"]["specVersion"], "1.0");
+    for required in skelview_core::retarget::REQUIRED {
+        assert!(bones[required]["node"].is_u64(), "{required} bound to a node");
+    }
+    // Every node at rest is unturned (a T-pose facing +Z): its rotation is its turn from it.
+    for node in doc["nodes"].as_array().unwrap() {
+        let r = &node["rotation"];
+        assert!((r[3].as_f64().unwrap().abs() - 1.0).abs() < 1e-6, "{node}");
+    }
+    let hips_rest = doc["nodes"][bones["hips"]["node"].as_u64().unwrap() as usize]["translation"][1].as_f64().unwrap();
+    assert!(hips_rest > 0.8, "the rest hips stand above the ground: {hips_rest}");
+    let mut glb = Vec::new();
+    skelview_core::export::gltf_writer::write_glb(&doc, &bin, &mut glb).unwrap();
+    let request = formats::LoadRequest::memory("walk.vrma", glb).unwrap();
+    let back = formats::load(&request, &LoadOptions::default(), &Sequential, &mut formats::Quiet).unwrap();
+    assert_eq!(back.clip.num_frames(), m.clip.num_frames());
+    let (sm, bm) = (map(&m), map(&back));
+    assert!(bm.entries.iter().all(|e| e.found == skelview_core::retarget::Found::File), "the file's own map");
+    let pairs = [
+        ("leftUpperLeg", "leftLowerLeg"),
+        ("rightLowerLeg", "rightFoot"),
+        ("leftUpperArm", "leftLowerArm"),
+        ("rightLowerArm", "rightHand"),
+        ("spine", "chest"),
+        ("neck", "head"),
+    ];
+    let mut worst = 0.0f32;
+    for f in (0..m.clip.num_frames()).step_by(5) {
+        let (ps, pb) = (positions(&m, f), positions(&back, f));
+        for (a, b) in pairs {
+            let ds = (ps[sm.joint(b).unwrap()] - ps[sm.joint(a).unwrap()]).normalize();
+            let db = (pb[bm.joint(b).unwrap()] - pb[bm.joint(a).unwrap()]).normalize();
+            worst = worst.max(ds.angle_between(db).to_degrees());
+        }
+        assert!(
+            (ps[sm.joint("hips").unwrap()] - pb[bm.joint("hips").unwrap()]).length() < 1e-3,
+            "frame {f}: the hips where the source's are"
+        );
+    }
+    assert!(worst < 0.5, "largest bone direction error {worst}°");
+}

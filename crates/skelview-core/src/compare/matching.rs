@@ -32,12 +32,7 @@ impl MatchKind {
     }
 }
 
-/// `mixamorig:Left_Up-Leg.001` → `leftupleg001`: no namespace, case or separators.
-pub fn fold(name: &str) -> String {
-    let base = name.rsplit(':').next().unwrap_or(name);
-    let base = base.strip_prefix("Bip01 ").or_else(|| base.strip_prefix("Bip001 ")).unwrap_or(base);
-    base.chars().filter(|c| !matches!(c, '_' | '-' | ' ' | '.')).flat_map(char::to_lowercase).collect()
-}
+pub use crate::core::names::fold;
 
 /// Where a format puts a joint: at the start of its bone (BVH, H-Anim, most formats) or at
 /// its far end (Acclaim ASF, where each bone is a joint placed where its children attach).

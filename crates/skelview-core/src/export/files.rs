@@ -45,7 +45,7 @@ pub trait Writer: Sync {
 }
 
 /// Every format skelview writes, in the order listings show them.
-pub static WRITERS: [&dyn Writer; 5] = [&BvhFile, &GltfFile, &TrcFile, &MotFile, &C3dFile];
+pub static WRITERS: [&dyn Writer; 6] = [&BvhFile, &GltfFile, &VrmaFile, &TrcFile, &MotFile, &C3dFile];
 
 /// The writer for a path's extension (`out.BVH`), if any.
 pub fn writer_for(path: &Path) -> Option<&'static dyn Writer> {
@@ -87,6 +87,9 @@ pub enum WriteError {
     /// The capture cannot be held by a C3D.
     #[error(transparent)]
     C3d(super::c3d_writer::C3dError),
+    /// A VRM animation needs a humanoid the motion's skeleton does not map.
+    #[error("a VRM animation: {0}")]
+    Vrma(#[from] crate::retarget::RetargetError),
     /// Writing failed.
     #[error("cannot write: {0}")]
     Io(#[from] std::io::Error),
@@ -168,6 +171,29 @@ impl Writer for GltfFile {
     }
     fn summary(&self, m: &Motion, _: &WriteOptions) -> String {
         format!("{} joints, {} frames", m.skeleton.len(), m.clip.num_frames().max(1))
+    }
+}
+
+/// VRM animation (`VRMC_vrm_animation` 1.0): the motion on VRM's normalized humanoid.
+struct VrmaFile;
+
+impl Writer for VrmaFile {
+    fn name(&self) -> &'static str {
+        "VRMA"
+    }
+    fn description(&self) -> &'static str {
+        "a VRM animation: the humanoid bones' turns from a T-pose and the hips' travel, for VRM avatars (three-vrm)"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["vrma"]
+    }
+    fn write(&self, m: &Motion, path: &Path, _: &WriteOptions) -> Result<(), WriteError> {
+        let (doc, bin) = super::vrma_writer::document(m)?;
+        Ok(write_atomically(path, |out| write_glb(&doc, &bin, out))?)
+    }
+    fn summary(&self, m: &Motion, _: &WriteOptions) -> String {
+        let map = crate::retarget::bone_map(&m.skeleton, m.source.up_axis, m.source.format.joints_at_far_end);
+        format!("{} humanoid bones, {} frames", map.entries.len(), m.clip.num_frames().max(1))
     }
 }
 
@@ -287,8 +313,9 @@ mod tests {
         assert_eq!(name("bvh"), None);
         assert_eq!(writer_named("gltf").map(|w| w.extensions()), Some(&["glb", "gltf"][..]));
         assert_eq!(name("a.c3d"), Some("C3D"));
-        assert_eq!(written_extensions(", ", " or "), ".bvh, .glb, .gltf, .trc, .mot or .c3d");
-        assert_eq!(WriteError::Extension("fbx".into()).to_string(), "writes .bvh, .glb, .gltf, .trc, .mot or .c3d, not 'fbx'");
+        assert_eq!(name("a.vrma"), Some("VRMA"));
+        assert_eq!(written_extensions(", ", " or "), ".bvh, .glb, .gltf, .vrma, .trc, .mot or .c3d");
+        assert_eq!(WriteError::Extension("fbx".into()).to_string(), "writes .bvh, .glb, .gltf, .vrma, .trc, .mot or .c3d, not 'fbx'");
         let mut seen = std::collections::HashSet::new();
         for w in WRITERS {
             assert!(!w.description().is_empty() && !w.extensions().is_empty(), "{}", w.name());

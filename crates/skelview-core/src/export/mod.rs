@@ -1,4 +1,4 @@
-//! Writing motions out: BVH, glTF and TRC conversion (any format in), force platforms as OpenSim MOT, position and measurement CSVs, and the one
+//! Writing motions out: BVH, glTF, VRMA and TRC conversion (any format in), force platforms as OpenSim MOT, position and measurement CSVs, and the one
 //! atomic-write helper every output file goes through.
 
 pub mod atomic;
@@ -10,6 +10,7 @@ pub mod measures;
 pub mod mot_writer;
 pub mod positions;
 pub mod trc_writer;
+pub mod vrma_writer;
 
 pub use atomic::write_atomically;
 pub use bvh_writer::{BvhWriteOptions, write_bvh};

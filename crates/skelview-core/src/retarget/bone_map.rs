@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 use thiserror::Error;
 
-use crate::compare::fold;
+use crate::core::names::fold;
 use crate::core::pose::{GlobalPose, LocalPose, global_pose, rest_pose};
 use crate::core::rest::side_of;
 use crate::core::{Skeleton, UpAxis};

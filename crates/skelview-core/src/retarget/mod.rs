@@ -3,7 +3,9 @@
 //! ([`retarget`]).
 
 pub mod bone_map;
+pub mod normalized;
 pub mod transfer;
 
 pub use bone_map::{BONES, BoneMap, Found, MapEntry, MapError, REQUIRED, apply_toml, bone_map};
+pub use normalized::normalized;
 pub use transfer::{HipScale, RetargetError, retarget};

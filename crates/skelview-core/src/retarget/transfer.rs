@@ -14,8 +14,8 @@ use thiserror::Error;
 
 use super::bone_map::{BONES, BoneMap};
 use crate::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose, rest_pose};
+use crate::core::rotation_channels::RotationChannels;
 use crate::core::{ChannelKind, Clip, Motion, Skeleton};
-use crate::edit::rotations::RotationChannels;
 
 /// Why a motion cannot be put on a skeleton.
 #[derive(Debug, Error, PartialEq)]
@@ -75,9 +75,9 @@ fn axes(m: &Motion) -> Quat {
 }
 
 /// One pose in display space: each joint's global rotation and position.
-struct Posed {
-    rot: Vec<Quat>,
-    pos: Vec<Vec3>,
+pub(super) struct Posed {
+    pub(super) rot: Vec<Quat>,
+    pub(super) pos: Vec<Vec3>,
 }
 
 fn posed(global: &GlobalPose, display: Mat4, a: Quat) -> Posed {
@@ -92,23 +92,28 @@ fn rotation_of(g: &glam::Affine3A) -> Quat {
     r
 }
 
-fn rest_posed(m: &Motion) -> Posed {
+pub(super) fn rest_posed(m: &Motion) -> Posed {
     let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
     rest_pose(&m.skeleton, &mut local);
     global_pose(&m.skeleton, &local, &mut global);
     posed(&global, m.display_from_file(), axes(m))
 }
 
+/// The mapped bone `bone` points towards (its next mapped bone down the chain).
+pub(super) fn next_bone(map: &BoneMap, bone: &str) -> Option<&'static str> {
+    let (_, next) = TOWARDS.iter().find(|(b, _)| *b == bone)?;
+    next.iter().copied().find(|n| map.joint(n).is_some())
+}
+
 /// Each mapped bone's direction towards its next mapped bone, in `p`.
 fn direction(map: &BoneMap, p: &Posed, bone: &str) -> Option<Vec3> {
     let j = map.joint(bone)?;
-    let (_, next) = TOWARDS.iter().find(|(b, _)| *b == bone)?;
-    let k = next.iter().find_map(|n| map.joint(n))?;
+    let k = map.joint(next_bone(map, bone)?)?;
     (p.pos[k] - p.pos[j]).try_normalize()
 }
 
 /// The hips' frame from its up (towards the spine) and across (right to left upper leg).
-fn hips_frame(map: &BoneMap, p: &Posed) -> Option<Mat3> {
+pub(super) fn hips_frame(map: &BoneMap, p: &Posed) -> Option<Mat3> {
     let hips = map.joint("hips")?;
     let up = (p.pos[map.joint("spine")?] - p.pos[hips]).try_normalize()?;
     let across = p.pos[map.joint("leftUpperLeg")?] - p.pos[map.joint("rightUpperLeg")?];

@@ -1,0 +1,145 @@
+//! A joint's rotation channels as one rotation: read as a quaternion, written back as the
+//! joint's own Euler triple nearest a previous one (so that edits never add ±360° steps),
+//! quaternion series made hemisphere-continuous, Euler series unrolled.
+
+use glam::{EulerRot, Quat};
+
+use super::pose::compose_rotation;
+use super::{ChannelKind, EulerConvention, Joint};
+
+/// Where a joint's rotation lives in a clip row.
+#[derive(Clone, Debug)]
+pub enum RotationChannels {
+    /// Three Euler channels at these row indices, in the joint's listed order.
+    Euler {
+        /// Row indices.
+        at: [usize; 3],
+        /// The channels, in listed order.
+        kinds: [ChannelKind; 3],
+        /// How they compose.
+        convention: EulerConvention,
+    },
+    /// Quaternion x, y, z, w at these row indices.
+    Quaternion([usize; 4]),
+}
+
+impl RotationChannels {
+    /// The rotation channels of `joint`, when it has a full set (three Euler or four
+    /// quaternion channels).
+    pub fn of(joint: &Joint) -> Option<Self> {
+        let at = |pred: fn(ChannelKind) -> bool| -> Vec<(usize, ChannelKind)> {
+            joint.channels.iter().enumerate().filter(|(_, k)| pred(**k)).map(|(i, k)| (joint.first_channel + i, *k)).collect()
+        };
+        let q = at(ChannelKind::is_quaternion);
+        if q.len() == 4 {
+            let find = |k: ChannelKind| q.iter().find(|(_, c)| *c == k).map(|(i, _)| *i);
+            return Some(Self::Quaternion([
+                find(ChannelKind::QuatX)?,
+                find(ChannelKind::QuatY)?,
+                find(ChannelKind::QuatZ)?,
+                find(ChannelKind::QuatW)?,
+            ]));
+        }
+        let e = at(ChannelKind::is_rotation);
+        (e.len() == 3 && euler_rot(&[e[0].1, e[1].1, e[2].1], joint.euler).is_some()).then(|| Self::Euler {
+            at: [e[0].0, e[1].0, e[2].0],
+            kinds: [e[0].1, e[1].1, e[2].1],
+            convention: joint.euler,
+        })
+    }
+
+    /// The row indices it covers.
+    pub fn indices(&self) -> Vec<usize> {
+        match self {
+            Self::Euler { at, .. } => at.to_vec(),
+            Self::Quaternion(at) => at.to_vec(),
+        }
+    }
+
+    /// The rotation in `row`.
+    pub fn read(&self, row: &[f32]) -> Quat {
+        match self {
+            Self::Euler { at, kinds, convention } => compose_rotation(kinds, &at.map(|i| row[i]), *convention),
+            Self::Quaternion(at) => super::skeleton::unit_quaternion(at.map(|i| row[i])),
+        }
+    }
+
+    /// Writes `q` into `row`: the Euler triple (or the quaternion's sign) nearest `near`'s.
+    pub fn write(&self, row: &mut [f32], q: Quat, near: Option<&[f32]>) {
+        match self {
+            Self::Euler { at, kinds, convention } => {
+                let Some(rot) = euler_rot(kinds, *convention) else { return };
+                let (a, b, c) = q.to_euler(rot);
+                let listed = match convention {
+                    EulerConvention::FirstOutermost => [a, b, c],
+                    EulerConvention::LastOutermost => [c, b, a],
+                };
+                let triple = match near {
+                    Some(prev) => nearest_triple(listed, at.map(|i| prev[i])),
+                    None => listed,
+                };
+                for (i, v) in at.iter().zip(triple) {
+                    row[*i] = v;
+                }
+            }
+            Self::Quaternion(at) => {
+                let mut v = [q.x, q.y, q.z, q.w];
+                if let Some(prev) = near {
+                    let dot: f32 = at.iter().zip(v).map(|(i, c)| prev[*i] * c).sum();
+                    if dot < 0.0 {
+                        v = v.map(|c| -c);
+                    }
+                }
+                for (i, c) in at.iter().zip(v) {
+                    row[*i] = c;
+                }
+            }
+        }
+    }
+}
+
+/// glam's order for three listed channels composed by `convention`.
+fn euler_rot(kinds: &[ChannelKind; 3], convention: EulerConvention) -> Option<EulerRot> {
+    let letter = |k: &ChannelKind| match k {
+        ChannelKind::RotateX => 'X',
+        ChannelKind::RotateY => 'Y',
+        _ => 'Z',
+    };
+    super::readout::euler_rot(&kinds.iter().map(letter).collect::<String>(), convention)
+}
+
+/// `v` moved by whole turns to lie within half a turn of `near`.
+pub fn wrap_near(v: f32, near: f32) -> f32 {
+    let tau = std::f32::consts::TAU;
+    v - ((v - near) / tau).round() * tau
+}
+
+/// Of the two Euler triples that give the same rotation, `(a, b, c)` and `(a + π, π − b,
+/// c + π)`, each moved by whole turns towards `near`, the one nearer `near`.
+pub fn nearest_triple(t: [f32; 3], near: [f32; 3]) -> [f32; 3] {
+    let pi = std::f32::consts::PI;
+    let first = [wrap_near(t[0], near[0]), wrap_near(t[1], near[1]), wrap_near(t[2], near[2])];
+    let other = [wrap_near(t[0] + pi, near[0]), wrap_near(pi - t[1], near[1]), wrap_near(t[2] + pi, near[2])];
+    let dist = |x: &[f32; 3]| x.iter().zip(&near).map(|(a, b)| (a - b).abs()).sum::<f32>();
+    if dist(&other) < dist(&first) { other } else { first }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nearest_triple_is_the_same_rotation() {
+        let kinds = [ChannelKind::RotateZ, ChannelKind::RotateX, ChannelKind::RotateY];
+        let near = [3.0, 0.2, -3.0];
+        let t = nearest_triple([-3.1, 0.25, 3.05], near);
+        assert!(t.iter().zip(near).all(|(a, b)| (a - b).abs() < 0.5), "{t:?}");
+        let q0 = compose_rotation(&kinds, &[-3.1, 0.25, 3.05], EulerConvention::FirstOutermost);
+        let q1 = compose_rotation(&kinds, &t, EulerConvention::FirstOutermost);
+        assert!(q0.dot(q1).abs() > 1.0 - 1e-6);
+        let alt = nearest_triple([0.1, 0.2, 0.3], [0.1 + std::f32::consts::PI, std::f32::consts::PI - 0.2, 0.3 + std::f32::consts::PI]);
+        let q2 = compose_rotation(&kinds, &alt, EulerConvention::FirstOutermost);
+        let q3 = compose_rotation(&kinds, &[0.1, 0.2, 0.3], EulerConvention::FirstOutermost);
+        assert!(q2.dot(q3).abs() > 1.0 - 1e-6, "the other triple is the same rotation");
+    }
+}
