@@ -85,6 +85,14 @@ class Motion:
         and/or operations as keyword arguments in the order given (`fill_gaps="spline"`, `filter=6.0` or
         `filter={"cutoff_hz": 6, "order": 2}`, `unroll=True`, `trim="10:80"`, `resample=60`), as `skelview edit`
         applies them."""
+    def humanoid(self, map: Optional[str] = None) -> dict[str, str]:
+        """The humanoid bone map: VRM 1.0 bone -> joint name, found from the file's own map, joint names or the
+        tree's shape; `map` (TOML text, `[bones] hips = "Hips"`) over it."""
+    def retarget(
+        self, target: "Motion", *, map: Optional[str] = None, target_map: Optional[str] = None, scale: Union[str, float, None] = None
+    ) -> "Motion":
+        """This motion on `target`'s skeleton, bone by bone through the two humanoid bone maps (`map`, `target_map`:
+        TOML text over the ones found); `scale` is "auto" (the hips' travel scaled by the legs) or a factor."""
     def save(self, path: _Path, *, order: Optional[str] = None) -> None:
         """Writes the motion in the format `path`'s extension names (`formats()` lists the writers); a BVH keeps
         this motion's rotation order unless `order` is given."""

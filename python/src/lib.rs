@@ -5,6 +5,7 @@
 mod edit;
 mod errors;
 mod motion;
+mod retarget;
 
 use std::path::PathBuf;
 use std::sync::Arc;

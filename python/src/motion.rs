@@ -218,6 +218,28 @@ impl PyMotion {
         Ok(Self::new(Arc::new(edited.motion)))
     }
 
+    /// The humanoid bone map: VRM 1.0 bone → joint name, found from the file's own map, joint
+    /// names or the tree's shape; `map` (TOML text, `[bones] hips = "Hips"`) over it.
+    #[pyo3(signature = (map=None))]
+    fn humanoid<'py>(&self, py: Python<'py>, map: Option<&str>) -> PyResult<Bound<'py, PyDict>> {
+        crate::retarget::humanoid(py, &self.inner, map)
+    }
+
+    /// This motion on `target`'s skeleton (its rest pose, offsets and units), bone by bone
+    /// through the two humanoid bone maps (`map`, `target_map`: TOML text over the ones
+    /// found); `scale` is "auto" (the hips' travel scaled by the legs) or a factor.
+    #[pyo3(signature = (target, *, map=None, target_map=None, scale=None))]
+    fn retarget(
+        &self,
+        py: Python<'_>,
+        target: &PyMotion,
+        map: Option<&str>,
+        target_map: Option<&str>,
+        scale: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        crate::retarget::retarget_onto(py, &self.inner, target, map, target_map, scale)
+    }
+
     /// Writes the motion in the format `path`'s extension names (`skelview.formats()` lists the
     /// writers); a BVH keeps this motion's rotation order unless `order` is given.
     #[pyo3(signature = (path, *, order=None))]

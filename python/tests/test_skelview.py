@@ -381,3 +381,29 @@ def test_filled_samples_are_marked_and_bad_parameters_name_themselves(corpus, tm
         m.edit([{"op": "filter", "cutof_hz": 6}])
     with pytest.raises(ValueError, match="needs a recipe"):
         m.edit()
+
+
+def test_humanoid_maps_and_retargeting_give_the_command_lines_results(tmp_path, cli):
+    sample = Path(__file__).resolve().parents[2] / "assets" / "walk01.bvh"
+    m = skelview.load(sample)
+    bones = m.humanoid()
+    assert bones["hips"] == "Hips" and bones["leftUpperArm"] == "LeftArm" and bones["chest"] == "Spine1"
+    corrected = m.humanoid('[bones]\nchest = "Spine"\nspine = ""\n')
+    assert corrected["chest"] == "Spine" and "spine" not in corrected
+    with pytest.raises(ValueError, match="no joint of that name"):
+        m.humanoid('[bones]\nleftFoot = "Paw"\n')
+    # Onto itself: the same positions; the same bytes as the command line writes.
+    same = m.retarget(m)
+    np.testing.assert_allclose(same.positions(), m.positions(), atol=1e-4)
+    same.save(tmp_path / "py.bvh")
+    run = cli("retarget", str(sample), "--onto", str(sample), "-o", str(tmp_path / "cli.bvh"))
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "py.bvh").read_bytes() == (tmp_path / "cli.bvh").read_bytes()
+    with pytest.raises(ValueError, match="lacks hips"):
+        m.retarget(m, target_map='[bones]\nhips = ""\n')
+    with pytest.raises(ValueError, match="scale"):
+        m.retarget(m, scale=-1.0)
+    # A VRM animation written from Python reads back with its humanoid bones.
+    m.save(tmp_path / "walk.vrma")
+    back = skelview.load(tmp_path / "walk.vrma")
+    assert back.humanoid()["leftUpperArm"] == "leftUpperArm" and back.frame_count == m.frame_count

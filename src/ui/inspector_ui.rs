@@ -162,6 +162,16 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         let joint = &motion.skeleton.joints()[i];
         ui.separator();
         ui.label(egui::RichText::new(&joint.name).heading());
+        if let Some(e) = viewer.session.active_clip().and_then(|c| c.humanoid.entries.iter().find(|e| e.joint == i)) {
+            let how = match e.found {
+                skelview_core::retarget::Found::File => "the file's map",
+                skelview_core::retarget::Found::Name => "its name",
+                skelview_core::retarget::Found::Shape => "the skeleton's shape",
+                skelview_core::retarget::Found::User => "your map",
+            };
+            ui.label(format!("humanoid bone: {} (from {how})", e.bone))
+                .on_hover_text("VRM 1.0 humanoid bone, as skelview info --humanoid lists it");
+        }
         if let Some(p) = joint.parent
             && ui.link(format!("parent: {}", motion.skeleton.joints()[p].name)).clicked()
         {

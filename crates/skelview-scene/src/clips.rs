@@ -112,6 +112,8 @@ pub struct ClipView {
     auto_links: Vec<(usize, usize)>,
     /// The sticks drawn: the marker set's with the user's added and removed ones.
     pub links: Vec<(usize, usize)>,
+    /// Which joint is each humanoid bone (empty for a capture), found once.
+    pub humanoid: skelview_core::retarget::BoneMap,
 }
 
 /// An edited clip's source, posed at the same instant and drawn faintly: the edit's
@@ -179,8 +181,19 @@ impl ClipView {
             ghost: None,
             auto_links: Vec::new(),
             links: Vec::new(),
+            humanoid: Default::default(),
         }
         .with_marker_links()
+        .with_humanoid()
+    }
+
+    /// A skeleton's humanoid bone map (not a capture's: markers are no bones).
+    fn with_humanoid(mut self) -> Self {
+        if self.motion.capture.is_none() {
+            let s = &self.motion.source;
+            self.humanoid = skelview_core::retarget::bone_map(&self.motion.skeleton, s.up_axis, s.format.joints_at_far_end);
+        }
+        self
     }
 
     /// A capture's sticks from its markers' names.
