@@ -183,3 +183,29 @@ fn the_edits_window_snapshot() {
     h.get_by_label_contains("How far each joint moved");
     h.snapshot("edits_window");
 }
+
+#[test]
+fn the_clip_list_puts_a_motion_on_another_skeleton() {
+    let mut v = sample();
+    v.add(LoadRequest::single(
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "robot.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
+    ));
+    wait(&mut v, &|v| v.session.scene.clips.len() == 2);
+    let mut h = Harness::builder().with_size(egui::vec2(420.0, 600.0)).build_ui_state(
+        |ui, v: &mut Viewer| {
+            v.ui(|v, out| skelview::ui::clips_ui(ui, v, out));
+        },
+        v,
+    );
+    h.run();
+    h.get_all_by_label("on").next().unwrap().click();
+    h.run();
+    h.get_by_label("Put this motion on the skeleton of:");
+    // The popup's entry, under the combo box (right of the clip list's own button).
+    let entry = h.get_all_by_label("robot.bvh").max_by(|a, b| a.rect().min.x.total_cmp(&b.rect().min.x)).unwrap();
+    entry.click_accesskit();
+    h.run();
+    let (a, b) = (h.state().session.scene.clips[0].id(), h.state().session.scene.clips[1].id());
+    assert!(h.state().commands.contains(&Command::Clip(a, skelview::app::ClipEdit::RetargetOnto(b))), "{:?}", h.state().commands);
+}

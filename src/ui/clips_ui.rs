@@ -4,6 +4,31 @@
 use crate::app::{ClipEdit, Command, Commands, SceneEdit, Viewer};
 use skelview_scene::Layout;
 
+/// "on…": put clip `i`'s motion on another open skeleton, as a new clip (captures have no
+/// bones to put on, nor to take from).
+fn retarget_ui(ui: &mut egui::Ui, viewer: &Viewer, i: usize, commands: &mut Vec<Command>) {
+    let clips = &viewer.session.scene.clips;
+    let skeleton = |c: &skelview_scene::ClipView| c.motion.capture.is_none();
+    if !skeleton(&clips[i]) || clips.iter().filter(|c| skeleton(c)).count() < 2 {
+        return;
+    }
+    let label = ui.label("on");
+    egui::ComboBox::new(("retarget", i), "")
+        .selected_text("…")
+        .width(36.0)
+        .show_ui(ui, |ui| {
+            ui.label("Put this motion on the skeleton of:");
+            for c in clips.iter().enumerate().filter(|(k, c)| *k != i && skeleton(c)).map(|(_, c)| c) {
+                if ui.selectable_label(false, &c.name).on_hover_text("Retarget through the humanoid bone maps, as a new clip").clicked() {
+                    commands.push(Command::Clip(clips[i].id(), ClipEdit::RetargetOnto(c.id())));
+                }
+            }
+        })
+        .response
+        .labelled_by(label.id)
+        .on_hover_text("Put this clip's motion on another clip's skeleton (retarget), as a new clip");
+}
+
 /// Lays out the clip list; every edit goes through a command.
 pub fn clips_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     ui.horizontal(|ui| {
@@ -66,6 +91,7 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                 if ui.add(drag).labelled_by(label.id).changed() {
                     commands.push(Command::Clip(clip.id(), ClipEdit::Look { color: clip.color, visible: clip.visible, opacity }));
                 }
+                retarget_ui(ui, viewer, i, &mut commands);
                 let takes = &clip.motion.source.takes;
                 if takes.len() > 1 {
                     let current = clip.motion.source.take.and_then(|t| takes.get(t)).map_or("", |t| t.name.as_str());

@@ -92,6 +92,8 @@ pub enum ClipEdit {
     Unit(Option<LengthUnit>),
     /// Its up axis (`None`: as detected or declared), remembered for its file.
     UpAxis(Option<UpAxis>),
+    /// Put this clip's motion on another clip's skeleton, as a new clip.
+    RetargetOnto(ClipId),
     /// Draw (`linked`) or take away the stick between two of a capture's markers (by name),
     /// remembered for its file.
     MarkerLink {

@@ -170,3 +170,28 @@ fn events_are_added_and_removed_as_edits_and_undone() {
     edit(&mut v, EditCommand::Undo);
     wait_for(&mut v, "the event back", |v| applied(v) && events(v).len() == 1);
 }
+
+#[test]
+fn a_clip_put_on_another_skeleton_arrives_as_a_new_clip_side_by_side() {
+    let mut v = sample();
+    v.add(LoadRequest::single(
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "other.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
+    ));
+    wait_for(&mut v, "the second clip", |v| v.session.scene.clips.len() == 2);
+    let (a, b) = (v.session.scene.clips[0].id(), v.session.scene.clips[1].id());
+    v.send(Command::Clip(a, ClipEdit::RetargetOnto(b)));
+    wait_for(&mut v, "the retarget", |v| v.session.scene.clips.len() == 3);
+    let c = &v.session.scene.clips[2];
+    assert_eq!(c.name, "walk.bvh on other.bvh");
+    assert_eq!(c.motion.clip.num_frames(), v.session.scene.clips[0].motion.clip.num_frames());
+    assert_eq!(v.session.scene.layout, skelview_scene::Layout::SideBySide);
+    // A capture has no bones to put on: refused with the reason.
+    v.open_paths(vec![skelview_test_support::workspace_root().join("tests/data/trc/outside_writer.trc")], true);
+    wait_for(&mut v, "the capture", |v| v.session.scene.clips.len() == 4);
+    let capture = v.session.scene.clips[3].id();
+    v.send(Command::Clip(a, ClipEdit::RetargetOnto(capture)));
+    wait_for(&mut v, "the refusal", |v| v.messages.error.is_some());
+    assert_eq!(v.messages.error_title, "Could not retarget");
+    assert!(v.messages.error.as_deref().is_some_and(|e| e.contains("target's humanoid bone map lacks")), "{:?}", v.messages.error);
+}

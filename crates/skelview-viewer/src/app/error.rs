@@ -44,6 +44,9 @@ pub enum AppError {
     /// A recipe file could not be read.
     #[error(transparent)]
     Recipe(Arc<TaskError<RecipeFileError>>),
+    /// A motion could not be put on another skeleton.
+    #[error(transparent)]
+    Retarget(Arc<TaskError<skelview_core::retarget::RetargetError>>),
     /// No file dialog could be shown.
     #[error(transparent)]
     NoDialog(DialogError),
@@ -161,6 +164,7 @@ impl AppError {
             Self::Settings(_) => "Could not save the settings",
             Self::NameMap(_) => "Could not read the name map",
             Self::Recipe(_) => "Could not read the recipe",
+            Self::Retarget(_) => "Could not retarget",
             Self::NoDialog(_) => "No file dialog",
             Self::Thread { .. } => "Could not start background work",
         }

@@ -32,6 +32,7 @@ pub use host::{Host, NoHost, NoRenderer, PictureError, Shot, ShotOutput};
 mod jobs;
 mod loading;
 pub mod measure;
+mod retargets;
 mod running;
 mod session;
 pub mod settings;
@@ -129,6 +130,8 @@ pub struct Viewer {
     pub checks: Checks,
     /// The open clips' recipes being applied (background).
     pub edit_runs: EditRuns,
+    /// Clips being put on other clips' skeletons (background).
+    pub retargets: retargets::Retargets,
     /// Comparison curve and channel curves (background).
     pub whole: WholeClip,
     /// This frame's picture.
@@ -177,6 +180,7 @@ impl Viewer {
             jobs: Jobs::default(),
             checks: Checks::default(),
             edit_runs: EditRuns::default(),
+            retargets: Default::default(),
             whole: WholeClip::default(),
             frame: Frame::default(),
             commands: Vec::new(),
@@ -332,6 +336,7 @@ impl Viewer {
                 self.view.queue(ViewEffect::FramePose);
             }
             ClipEdit::FormatOption { key, value } => self.set_format_option(i, key, &value),
+            ClipEdit::RetargetOnto(target) => self.start_retarget(id, target),
             ClipEdit::MarkerLink { a, b, linked } => {
                 let source = s.document.edit(id);
                 let same = |p: &(String, String)| (p.0 == a && p.1 == b) || (p.0 == b && p.1 == a);

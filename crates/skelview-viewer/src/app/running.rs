@@ -38,6 +38,7 @@ impl Viewer {
         self.poll_loads();
         self.checks.poll();
         self.edit_runs.poll();
+        self.poll_retargets();
         self.whole.overlap.poll();
         self.whole.curves.poll();
         self.whole.measures.poll();

@@ -237,6 +237,23 @@ impl Session {
         self.document.name_map = map;
     }
 
+    /// Adds `motion` (made by the viewer: a retarget) as a new clip named `name`; its id.
+    pub fn add_motion(&mut self, motion: Arc<Motion>, name: String) -> ClipId {
+        let mut clip = ClipView::new(motion, self.scene.clips.len());
+        clip.serial = self.take_serial();
+        clip.name = name;
+        clip.color = first_free(self.scene.clips.iter().map(|c| c.color));
+        *self.document.edit(clip.id()) = super::ClipSource::default();
+        let id = clip.id();
+        self.scene.clips.push(clip);
+        if self.scene.clips.len() == 1 {
+            self.active = 0;
+        }
+        self.scene.relayout();
+        self.reclock();
+        id
+    }
+
     /// Shows `motion` as clip `i` (an edit's result, or its source again): colour, opacity,
     /// visibility, time offset, name and the user's unit and up axis stay; `ghost` is the
     /// source drawn behind it and the source's time of its first frame.
