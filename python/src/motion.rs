@@ -237,7 +237,7 @@ impl PyMotion {
         target_map: Option<&str>,
         scale: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        crate::retarget::retarget_onto(py, &self.inner, target, map, target_map, scale)
+        crate::retarget::retarget_onto(py, &self.inner, &target.inner, map, target_map, scale).map(|m| Self::new(Arc::new(m)))
     }
 
     /// Writes the motion in the format `path`'s extension names (`skelview.formats()` lists the

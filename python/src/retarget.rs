@@ -10,7 +10,6 @@ use skelview_core::core::Motion;
 use skelview_core::retarget::{BoneMap, HipScale, apply_toml, bone_map, retarget};
 
 use crate::errors::value_error;
-use crate::motion::PyMotion;
 
 /// `m`'s humanoid bone map, with `map`'s bones (TOML text) over it.
 pub fn map_of(m: &Motion, map: Option<&str>) -> PyResult<BoneMap> {
@@ -31,15 +30,15 @@ pub fn humanoid<'py>(py: Python<'py>, m: &Motion, map: Option<&str>) -> PyResult
     Ok(out)
 }
 
-/// `Motion.retarget`.
+/// `Motion.retarget`: `source` on `target`'s skeleton.
 pub fn retarget_onto(
     py: Python<'_>,
     source: &Arc<Motion>,
-    target: &PyMotion,
+    target: &Arc<Motion>,
     map: Option<&str>,
     target_map: Option<&str>,
     scale: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PyMotion> {
+) -> PyResult<Motion> {
     {
         let hips = match scale {
             None => HipScale::Auto,
@@ -49,9 +48,9 @@ pub fn retarget_onto(
                 _ => return Err(value_error(format!("scale must be \"auto\" or a number above 0, not {s}"))),
             },
         };
-        let (source_map, target_map) = (map_of(source, map)?, map_of(&target.inner, target_map)?);
-        let (s, t) = (source.clone(), target.inner.clone());
+        let (source_map, target_map) = (map_of(source, map)?, map_of(target, target_map)?);
+        let (s, t) = (source.clone(), target.clone());
         let out = py.detach(move || retarget(&s, &source_map, &t, &target_map, hips, &|_| true)).map_err(|e| value_error(e.to_string()))?;
-        out.map(|m| PyMotion::new(Arc::new(m))).ok_or_else(|| value_error("retarget stopped"))
+        out.ok_or_else(|| value_error("retarget stopped"))
     }
 }

@@ -17,6 +17,7 @@ mod pose_ops;
 mod range;
 pub mod rotations;
 mod timing;
+mod work;
 
 use std::str::FromStr;
 
@@ -415,7 +416,7 @@ impl Work {
     fn finish(mut self) -> Motion {
         let cpf = self.cpf();
         if let Some(mut c) = self.capture.take() {
-            ops::write_markers(&mut c, &self.values, &self.filled, cpf);
+            work::write_markers(&mut c, &self.values, &self.filled, cpf);
             self.motion.capture = Some(std::sync::Arc::new(c));
         }
         let mut clip = Clip::new(self.frame_time_secs, cpf, self.frames, self.values);

@@ -4,10 +4,11 @@ use glam::{DVec3, Vec3};
 
 use super::butterworth::LANES;
 use super::fill::{self, FillMethod, Gap, Tracks};
-use super::rotations::{RotationChannels, wrap_near};
+use super::rotations::RotationChannels;
+use super::work::{rebuild, snapshot, translation};
 use super::{EditError, Filter, FrameRange, Op, Work};
 use crate::core::capture::{Capture, Event};
-use crate::core::{ChannelKind, Clip, Motion, Skeleton};
+use crate::core::{ChannelKind, Skeleton};
 use crate::par::*;
 
 /// Applies `op` (step `step` of its recipe) to `w`.
@@ -152,13 +153,6 @@ fn frames_of(w: &Work, range: Option<&FrameRange>, step: usize, op: &'static str
 fn column(w: &Work, c: usize) -> Vec<f64> {
     let cpf = w.cpf();
     (0..w.frames).map(|f| f64::from(w.values[f * cpf + c])).collect()
-}
-
-/// The three translation channels of `joint`, when it has them.
-pub(super) fn translation(skeleton: &Skeleton, joint: usize) -> Option<[usize; 3]> {
-    let j = &skeleton.joints()[joint];
-    let at = |k: ChannelKind| j.channels.iter().position(|&c| c == k).map(|i| j.first_channel + i);
-    Some([at(ChannelKind::TranslateX)?, at(ChannelKind::TranslateY)?, at(ChannelKind::TranslateZ)?])
 }
 
 /// The markers' tracks (a capture's joints) read in place from the values being edited.
@@ -557,20 +551,6 @@ fn despike(w: &mut Work, joints: &[usize], (lo, hi): (usize, usize)) -> String {
     format!("{fixed} spikes replaced from their neighbours")
 }
 
-/// The motion as it stands (missing values held), for the checks and the sampler.
-pub(super) fn snapshot(w: &Work) -> Motion {
-    let mut m = w.motion.clone();
-    let mut clip = Clip::new(w.frame_time_secs, w.cpf(), w.frames, w.values.clone());
-    clip.hold_missing();
-    m.clip = clip;
-    if let Some(c) = &w.capture {
-        let mut c = c.clone();
-        write_markers(&mut c, &w.values, &w.filled, w.cpf());
-        m.capture = Some(std::sync::Arc::new(c));
-    }
-    m
-}
-
 /// Moves the clip so that its lowest point over every frame is at height 0.
 fn ground(w: &mut Work) -> String {
     let m = snapshot(w);
@@ -664,18 +644,6 @@ fn scale(w: &mut Work, k: f32) -> String {
     format!("lengths scaled by {k}")
 }
 
-/// The skeleton with `joints` in place of its own (same channels).
-pub(super) fn rebuild(w: &mut Work, joints: Vec<crate::core::Joint>) {
-    let rule = w.motion.skeleton.position_rule;
-    let rest = w.motion.skeleton.rest_values().map(<[f32]>::to_vec);
-    if let Ok(s) = Skeleton::new(joints, rule) {
-        w.motion.skeleton = match rest {
-            Some(r) => s.clone().with_rest_values(r).unwrap_or(s),
-            None => s,
-        };
-    }
-}
-
 fn rename(w: &mut Work, j: usize, to: &str) {
     let mut joints = w.motion.skeleton.joints().to_vec();
     joints[j].name = to.to_owned();
@@ -741,31 +709,4 @@ fn remove_points(c: &mut Capture, points: &[usize]) {
     c.points = keep.iter().map(|&p| c.points[p].clone()).collect();
     c.positions = positions;
     c.residuals = residuals;
-}
-
-/// Writes the markers' values back into the capture: positions, a residual of −1 where
-/// missing, 0 where filled, the measured residual elsewhere.
-pub(super) fn write_markers(c: &mut Capture, values: &[f32], filled: &[bool], cpf: usize) {
-    let n = c.points.len();
-    let markers = c.marker_indices();
-    for f in 0..c.frames {
-        for (j, &p) in markers.iter().enumerate() {
-            let (vi, ci) = (f * cpf + 3 * j, f * n + p);
-            let Some(v) = values.get(vi..vi + 3) else { continue };
-            c.positions[ci * 3..ci * 3 + 3].copy_from_slice(v);
-            c.residuals[ci] = if v.iter().any(|x| !x.is_finite()) {
-                c.positions[ci * 3..ci * 3 + 3].fill(f32::NAN);
-                -1.0
-            } else if filled[vi] {
-                0.0
-            } else {
-                c.residuals[ci].max(0.0)
-            };
-        }
-    }
-}
-
-/// Keeps a wrapped Euler difference within half a turn.
-pub(super) fn angle_step(from: f32, to: f32) -> f32 {
-    wrap_near(to, from) - from
 }

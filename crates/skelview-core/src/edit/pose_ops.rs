@@ -4,8 +4,8 @@
 use glam::{Quat, Vec3};
 
 use super::Work;
-use super::ops::{snapshot, translation};
 use super::rotations::RotationChannels;
+use super::work::{rebuild, snapshot, translation};
 use crate::core::Skeleton;
 use crate::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose};
 use crate::core::rest::side_of;
@@ -246,6 +246,6 @@ pub(super) fn face(w: &mut Work, toward: Vec3) -> Result<String, Refusal> {
             }
         }
     }
-    super::ops::rebuild(w, joints);
+    rebuild(w, joints);
     Ok(format!("turned {:.1}° about the up axis to face {toward}", angle.to_degrees()))
 }

@@ -3,8 +3,8 @@
 //! follow.
 
 use super::Work;
-use super::ops::angle_step;
 use super::rotations::RotationChannels;
+use super::work::angle_step;
 use crate::core::capture::Capture;
 
 /// Keeps frames `first..=last`.

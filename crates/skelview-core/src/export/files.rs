@@ -89,7 +89,7 @@ pub enum WriteError {
     C3d(super::c3d_writer::C3dError),
     /// A VRM animation needs a humanoid the motion's skeleton does not map.
     #[error("a VRM animation: {0}")]
-    Vrma(#[from] crate::retarget::RetargetError),
+    Vrma(#[from] super::vrma_writer::VrmaError),
     /// Writing failed.
     #[error("cannot write: {0}")]
     Io(#[from] std::io::Error),

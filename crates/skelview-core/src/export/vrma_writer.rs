@@ -6,13 +6,23 @@
 
 use serde_json::{Map, Value, json};
 
-use super::files::WriteError;
-use super::gltf_writer::{Animation, document as gltf_document, take_names};
+use super::gltf_writer::{Animation, NonFinite, document as gltf_document, take_names};
 use crate::core::Motion;
 use crate::retarget::{RetargetError, bone_map, normalized};
 
+/// Why a motion cannot be written as a VRM animation.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum VrmaError {
+    /// Its skeleton is no humanoid skelview can map.
+    #[error(transparent)]
+    Humanoid(#[from] RetargetError),
+    /// A value is not a finite number.
+    #[error(transparent)]
+    Gltf(#[from] NonFinite),
+}
+
 /// The glTF document and buffer of `m` as a VRM animation.
-pub fn document(m: &Motion) -> Result<(Value, Vec<u8>), WriteError> {
+pub fn document(m: &Motion) -> Result<(Value, Vec<u8>), VrmaError> {
     let map = bone_map(&m.skeleton, m.source.up_axis, m.source.format.joints_at_far_end);
     let missing = map.missing();
     if !missing.is_empty() {
