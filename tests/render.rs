@@ -509,3 +509,36 @@ fn an_edited_clip_is_drawn_over_its_source_as_a_faint_ghost() {
     let rgba = render(&v);
     assert!(!drawn_near(&rgba, 320, 240, source_head.x, source_head.y, bg));
 }
+
+#[test]
+fn a_backend_that_gives_no_device_falls_back_to_the_next_and_says_so() {
+    let Some(first) = gpu() else { return };
+    // The backend in use refuses (as DX12 does under Wine); the next one draws the picture.
+    let backend = first.adapter.rsplit('(').next().unwrap_or("").trim_end_matches(')').to_owned();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("fallback.png");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
+        .env("SKELVIEW_REFUSE_BACKEND", &backend)
+        .args(["render", "--size", "160x120", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    if run.status.code() != Some(0) && stderr.contains("no adapter gave a device") && !std::env::var("CI").is_ok_and(|v| v == "true") {
+        eprintln!("skipping: only one backend here ({stderr})");
+        return;
+    }
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert!(!stdout.contains(&format!("({backend})")), "drawn with another backend: {stdout}");
+    assert!(stderr.contains("note: no device from") && stderr.contains(&format!("({backend}): refused")), "{stderr}");
+    let img = image::open(&out).unwrap().to_rgb8();
+    let bg = background_u8();
+    assert!(img.pixels().filter(|p| differs(p.0, bg)).count() > 50, "the picture is drawn");
+    // info --gpu says which adapter draws and which was tried first.
+    let info = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
+        .env("SKELVIEW_REFUSE_BACKEND", &backend)
+        .args(["info", "--gpu"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&info.stdout);
+    assert!(text.starts_with("gpu:") && text.contains("tried first:") && text.contains("refused"), "{text}");
+}

@@ -145,6 +145,10 @@ enum Sub {
         /// Write the humanoid bone map as TOML (implies --humanoid).
         #[arg(long, value_name = "MAP.toml")]
         save_map: Option<PathBuf>,
+        /// The graphics adapter and backend pictures are drawn with (render, thumbnails), and
+        /// those tried first that gave no device; alone, without files, only that.
+        #[arg(long)]
+        gpu: bool,
     },
     /// CSV `joint,frame,x,y,z` of global joint positions (metres, Y-up unless --raw).
     Positions {
@@ -338,8 +342,8 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
         _ if cli.install_desktop => Command::Desktop(true),
         _ if cli.uninstall_desktop => Command::Desktop(false),
         None => Command::View { files: cli.files, select: cli.select, curves: cli.curves, measure: cli.measure },
-        Some(Sub::Info { files, json, mnm, humanoid, map, save_map }) => {
-            Command::Info { files, json, mnm, humanoid: humanoid || map.is_some() || save_map.is_some(), map, save_map }
+        Some(Sub::Info { files, json, mnm, humanoid, map, save_map, gpu }) => {
+            Command::Info { files, json, mnm, humanoid: humanoid || map.is_some() || save_map.is_some(), map, save_map, gpu }
         }
         Some(Sub::Positions { files, frames, raw }) => Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw },
         Some(Sub::Check { paths }) => Command::Check { paths },
@@ -590,7 +594,7 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!(kinds, [MeasureKind::Speed, MeasureKind::Distance, MeasureKind::Angle, MeasureKind::Acceleration]);
-        let plain = Command::Info { files: vec![], json: false, mnm: None, humanoid: false, map: None, save_map: None };
+        let plain = Command::Info { files: vec![], json: false, mnm: None, humanoid: false, map: None, save_map: None, gpu: false };
         assert_eq!(args("info").unwrap().command, plain);
         let r = args("render a.bvh b.bvh --layout side-by-side --heat-map --frame -1 --size 64 -o x.png").unwrap();
         let Command::Render { options, .. } = r.command else { panic!() };

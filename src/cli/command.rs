@@ -55,6 +55,8 @@ pub enum Command {
         map: Option<PathBuf>,
         /// Where to write the bone map as TOML.
         save_map: Option<PathBuf>,
+        /// Say which graphics adapter draws pictures.
+        gpu: bool,
     },
     /// Print joint positions as CSV.
     Positions {

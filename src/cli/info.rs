@@ -50,6 +50,23 @@ fn mapped_names(m: &Motion, map: &NameMap) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// `info --gpu`: the adapter pictures are drawn with, and those that gave no device first.
+pub(super) fn gpu(out: &mut dyn Write) -> ExitCode {
+    match skelview_render::offscreen::headless() {
+        Ok(g) => {
+            let _ = writeln!(out, "gpu:             {}", g.adapter);
+            for f in &g.fell_back_from {
+                let _ = writeln!(out, "  tried first:   {f}");
+            }
+            0
+        }
+        Err(e) => {
+            let _ = writeln!(out, "gpu:             none ({e})");
+            1
+        }
+    }
+}
+
 /// What `--humanoid` asks: a map file over the map found, a file to write it to.
 pub(super) struct Humanoid {
     /// `--map`.

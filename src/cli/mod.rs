@@ -85,7 +85,11 @@ pub fn run(argv: Vec<String>) -> Next {
                 2
             }
         },
-        Command::Info { files, json, mnm, humanoid, map, save_map } => {
+        Command::Info { files, gpu: true, .. } if files.is_empty() => info::gpu(&mut out),
+        Command::Info { files, json, mnm, humanoid, map, save_map, gpu } => {
+            if *gpu {
+                info::gpu(&mut out);
+            }
             let bones = humanoid.then(|| info::Humanoid { map: map.clone(), save: save_map.clone() });
             info::run(&args, files, *json, mnm.as_deref(), bones.as_ref(), &mut out)
         }

@@ -139,6 +139,9 @@ pub(super) fn run(args: &Args, files: &[PathBuf], options: &RenderOptions) -> Ex
     {
         Ok(()) => {
             println!("wrote {} ({}x{}, {})", options.out.display(), options.size.0, options.size.1, gpu.adapter);
+            for f in &gpu.fell_back_from {
+                eprintln!("note: no device from {f}: drawn with {}", gpu.adapter);
+            }
             0
         }
         Err(e) => {

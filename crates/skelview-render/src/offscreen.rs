@@ -31,27 +31,87 @@ pub struct Gpu {
     /// The device can view a texture in a second format (not so on OpenGL/WebGL2): render
     /// targets then need no copy for their gamma-space view.
     pub view_formats: bool,
+    /// Adapters tried first that gave no device, with why (empty when the first did).
+    pub fell_back_from: Vec<String>,
 }
 
 /// Opens the default adapter (a real GPU, else a software one) without any window.
+///
+/// When that adapter gives no device (DX12 under Wine: "Parent device is lost"), every other
+/// adapter is tried, Vulkan first, then Metal, DX12 and GL, before giving up; [`Gpu`] says
+/// which one is used and which failed.
 pub fn headless() -> Result<Gpu, RenderError> {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+    let preferred = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
         power_preference: wgpu::PowerPreference::HighPerformance,
         force_fallback_adapter: false,
         compatible_surface: None,
         ..Default::default()
-    }))
-    .map_err(|e| RenderError::NoAdapter(e.to_string()))?;
+    }));
+    let mut failed = Vec::new();
+    let no_adapter = match preferred {
+        Ok(adapter) => match open(&adapter, failed.clone()) {
+            Ok(gpu) => return Ok(gpu),
+            Err(why) => {
+                failed.push(why);
+                None
+            }
+        },
+        Err(e) => Some(e.to_string()),
+    };
+    // The others, by backend: the one that failed is not tried again.
+    let mut others = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+    others.sort_by_key(|a| backend_rank(a.get_info().backend));
+    for adapter in others {
+        let info = adapter.get_info();
+        if failed.iter().any(|f: &String| f.starts_with(&describe(&info))) {
+            continue;
+        }
+        match open(&adapter, failed.clone()) {
+            Ok(gpu) => return Ok(gpu),
+            Err(why) => failed.push(why),
+        }
+    }
+    match (failed.is_empty(), no_adapter) {
+        (true, Some(e)) => Err(RenderError::NoAdapter(e)),
+        (true, None) => Err(RenderError::NoAdapter("none of Vulkan, Metal, DX12 or GL".into())),
+        (false, _) => Err(RenderError::Device(format!("no adapter gave a device: {}", failed.join("; ")))),
+    }
+}
+
+/// `NAME (BACKEND)`.
+fn describe(info: &wgpu::AdapterInfo) -> String {
+    format!("{} ({:?})", info.name, info.backend)
+}
+
+/// The order other backends are tried in.
+fn backend_rank(b: wgpu::Backend) -> u8 {
+    match b {
+        wgpu::Backend::Vulkan => 0,
+        wgpu::Backend::Metal => 1,
+        wgpu::Backend::Dx12 => 2,
+        wgpu::Backend::Gl => 3,
+        _ => 4,
+    }
+}
+
+/// A device on `adapter`, or why not (`NAME (BACKEND): reason`).
+fn open(adapter: &wgpu::Adapter, fell_back_from: Vec<String>) -> Result<Gpu, String> {
     let info = adapter.get_info();
+    // A backend named in SKELVIEW_REFUSE_BACKEND gives no device: the fallback, tested on
+    // machines whose every backend works.
+    let refused = std::env::var("SKELVIEW_REFUSE_BACKEND").is_ok_and(|b| b.eq_ignore_ascii_case(&format!("{:?}", info.backend)));
+    if refused {
+        return Err(format!("{}: refused (SKELVIEW_REFUSE_BACKEND)", describe(&info)));
+    }
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("skelview headless"),
         required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
         ..Default::default()
     }))
-    .map_err(|e| RenderError::Device(e.to_string()))?;
+    .map_err(|e| format!("{}: {e}", describe(&info)))?;
     let view_formats = adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::VIEW_FORMATS);
-    Ok(Gpu { device, queue, adapter: format!("{} ({:?})", info.name, info.backend), view_formats })
+    Ok(Gpu { device, queue, adapter: describe(&info), view_formats, fell_back_from })
 }
 
 /// Uniforms for a camera: a head light slightly above the eye.
