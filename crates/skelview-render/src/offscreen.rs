@@ -53,7 +53,7 @@ pub fn headless() -> Result<Gpu, RenderError> {
         Ok(adapter) => match open(&adapter, failed.clone()) {
             Ok(gpu) => return Ok(gpu),
             Err(why) => {
-                failed.push(why);
+                failed.push(why.to_string());
                 None
             }
         },
@@ -69,7 +69,7 @@ pub fn headless() -> Result<Gpu, RenderError> {
         }
         match open(&adapter, failed.clone()) {
             Ok(gpu) => return Ok(gpu),
-            Err(why) => failed.push(why),
+            Err(why) => failed.push(why.to_string()),
         }
     }
     match (failed.is_empty(), no_adapter) {
@@ -95,21 +95,31 @@ fn backend_rank(b: wgpu::Backend) -> u8 {
     }
 }
 
-/// A device on `adapter`, or why not (`NAME (BACKEND): reason`).
-fn open(adapter: &wgpu::Adapter, fell_back_from: Vec<String>) -> Result<Gpu, String> {
+/// An adapter that gave no device, and why.
+#[derive(Debug, Error)]
+#[error("{adapter}: {reason}")]
+struct NoDevice {
+    /// `NAME (BACKEND)`.
+    adapter: String,
+    /// What it said.
+    reason: String,
+}
+
+/// A device on `adapter`, or why not.
+fn open(adapter: &wgpu::Adapter, fell_back_from: Vec<String>) -> Result<Gpu, NoDevice> {
     let info = adapter.get_info();
     // A backend named in SKELVIEW_REFUSE_BACKEND gives no device: the fallback, tested on
     // machines whose every backend works.
     let refused = std::env::var("SKELVIEW_REFUSE_BACKEND").is_ok_and(|b| b.eq_ignore_ascii_case(&format!("{:?}", info.backend)));
     if refused {
-        return Err(format!("{}: refused (SKELVIEW_REFUSE_BACKEND)", describe(&info)));
+        return Err(NoDevice { adapter: describe(&info), reason: "refused (SKELVIEW_REFUSE_BACKEND)".into() });
     }
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("skelview headless"),
         required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
         ..Default::default()
     }))
-    .map_err(|e| format!("{}: {e}", describe(&info)))?;
+    .map_err(|e| NoDevice { adapter: describe(&info), reason: e.to_string() })?;
     let view_formats = adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::VIEW_FORMATS);
     Ok(Gpu { device, queue, adapter: describe(&info), view_formats, fell_back_from })
 }
