@@ -98,6 +98,13 @@ impl RotationChannels {
     }
 }
 
+/// Where a joint's translation lives in a clip row: its three channels' row indices, when it
+/// has all three (the edits and the retargeting write through them).
+pub fn translation_channels(joint: &Joint) -> Option<[usize; 3]> {
+    let at = |k: ChannelKind| joint.channels.iter().position(|&c| c == k).map(|i| joint.first_channel + i);
+    Some([at(ChannelKind::TranslateX)?, at(ChannelKind::TranslateY)?, at(ChannelKind::TranslateZ)?])
+}
+
 /// glam's order for three listed channels composed by `convention`.
 fn euler_rot(kinds: &[ChannelKind; 3], convention: EulerConvention) -> Option<EulerRot> {
     let letter = |k: &ChannelKind| match k {

@@ -4,13 +4,11 @@
 use super::Work;
 use super::rotations::wrap_near;
 use crate::core::capture::Capture;
-use crate::core::{ChannelKind, Clip, Motion, Skeleton};
+use crate::core::{Clip, Motion, Skeleton};
 
 /// The three translation channels of `joint`, when it has them.
 pub(super) fn translation(skeleton: &Skeleton, joint: usize) -> Option<[usize; 3]> {
-    let j = &skeleton.joints()[joint];
-    let at = |k: ChannelKind| j.channels.iter().position(|&c| c == k).map(|i| j.first_channel + i);
-    Some([at(ChannelKind::TranslateX)?, at(ChannelKind::TranslateY)?, at(ChannelKind::TranslateZ)?])
+    crate::core::rotation_channels::translation_channels(&skeleton.joints()[joint])
 }
 
 /// The motion as it stands (missing values held), for the checks and the sampler.

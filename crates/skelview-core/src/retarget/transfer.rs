@@ -133,9 +133,7 @@ fn leg_length(map: &BoneMap, p: &Posed) -> Option<f32> {
 
 /// Joint `j`'s translation channels, when it has all three.
 fn translation(s: &Skeleton, j: usize) -> Option<[usize; 3]> {
-    let joint = &s.joints()[j];
-    let at = |k: ChannelKind| joint.channels.iter().position(|&c| c == k).map(|i| joint.first_channel + i);
-    Some([at(ChannelKind::TranslateX)?, at(ChannelKind::TranslateY)?, at(ChannelKind::TranslateZ)?])
+    crate::core::rotation_channels::translation_channels(&s.joints()[j])
 }
 
 /// The target's rest row: every channel at its rest value (rotations zero, scale one).
