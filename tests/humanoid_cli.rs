@@ -47,15 +47,21 @@ fn retarget_writes_the_motion_on_the_target_and_refuses_what_it_cannot_map() {
     let (code, _, err) = skelview(&["retarget", "assets/walk01.bvh", "--onto", "assets/walk01.bvh", "-o", s(&out)]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("humanoid bones in both maps"), "{err}");
+    assert!(err.contains("bone directions against the source over 13 bones: median error at most 0.0°, largest 0.0°"), "{err}");
+    // Planted feet on itself: the legs move only by the centimetre the source's feet slide.
+    let planted = dir.path().join("planted.bvh");
+    let (code, _, err) = skelview(&["retarget", "assets/walk01.bvh", "--onto", "assets/walk01.bvh", "-o", s(&planted), "--keep-feet"]);
+    assert_eq!(code, 0, "{err}");
     // Onto itself: every joint where the source has it (the BVH text keeps six decimals).
     let rows = |file: &str| -> Vec<Vec<f64>> {
         let (_, text, _) = skelview(&["positions", file, "--frames", "0,50,-1"]);
         text.lines().skip(1).map(|l| l.rsplit(',').take(3).map(|v| v.parse().unwrap()).collect()).collect()
     };
-    let (a, b) = (rows("assets/walk01.bvh"), rows(s(&out)));
-    assert_eq!(a.len(), b.len());
-    for (p, q) in a.iter().zip(&b) {
+    let (a, b, c) = (rows("assets/walk01.bvh"), rows(s(&out)), rows(s(&planted)));
+    assert_eq!((a.len(), a.len()), (b.len(), c.len()));
+    for ((p, q), r) in a.iter().zip(&b).zip(&c) {
         assert!(p.iter().zip(q).all(|(x, y)| (x - y).abs() < 1e-3), "{p:?} {q:?}");
+        assert!(p.iter().zip(r).all(|(x, y)| (x - y).abs() < 0.03), "{p:?} {r:?}");
     }
     let (code, _, err) = skelview(&["retarget", "assets/walk01.bvh", "--onto", "assets/walk01.bvh", "-o", s(&out), "--scale", "-2"]);
     assert_eq!(code, 2);

@@ -89,10 +89,13 @@ class Motion:
         """The humanoid bone map: VRM 1.0 bone -> joint name, found from the file's own map, joint names or the
         tree's shape; `map` (TOML text, `[bones] hips = "Hips"`) over it."""
     def retarget(
-        self, target: "Motion", *, map: Optional[str] = None, target_map: Optional[str] = None, scale: Union[str, float, None] = None
+        self, target: "Motion", *, map: Optional[str] = None, target_map: Optional[str] = None,
+        scale: Union[str, float, None] = None,
+        keep_feet: bool = False,
     ) -> "Motion":
         """This motion on `target`'s skeleton, bone by bone through the two humanoid bone maps (`map`, `target_map`:
-        TOML text over the ones found); `scale` is "auto" (the hips' travel scaled by the legs) or a factor."""
+        TOML text over the ones found); `scale` is "auto" (the hips' travel scaled by the legs) or a factor;
+        `keep_feet` holds the feet still while the source's stand (leg IK)."""
     def save(self, path: _Path, *, order: Optional[str] = None) -> None:
         """Writes the motion in the format `path`'s extension names (`formats()` lists the writers); a BVH keeps
         this motion's rotation order unless `order` is given."""

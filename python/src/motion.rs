@@ -227,8 +227,9 @@ impl PyMotion {
 
     /// This motion on `target`'s skeleton (its rest pose, offsets and units), bone by bone
     /// through the two humanoid bone maps (`map`, `target_map`: TOML text over the ones
-    /// found); `scale` is "auto" (the hips' travel scaled by the legs) or a factor.
-    #[pyo3(signature = (target, *, map=None, target_map=None, scale=None))]
+    /// found); `scale` is "auto" (the hips' travel scaled by the legs) or a factor;
+    /// `keep_feet` holds the feet still while the source's stand (leg IK).
+    #[pyo3(signature = (target, *, map=None, target_map=None, scale=None, keep_feet=false))]
     fn retarget(
         &self,
         py: Python<'_>,
@@ -236,8 +237,9 @@ impl PyMotion {
         map: Option<&str>,
         target_map: Option<&str>,
         scale: Option<&Bound<'_, PyAny>>,
+        keep_feet: bool,
     ) -> PyResult<Self> {
-        crate::retarget::retarget_onto(py, &self.inner, &target.inner, map, target_map, scale).map(|m| Self::new(Arc::new(m)))
+        crate::retarget::retarget_onto(py, &self.inner, &target.inner, map, target_map, scale, keep_feet).map(|m| Self::new(Arc::new(m)))
     }
 
     /// Writes the motion in the format `path`'s extension names (`skelview.formats()` lists the

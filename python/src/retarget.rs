@@ -1,5 +1,5 @@
 //! Humanoid bone maps and retargeting from Python: `Motion.humanoid(map=None)` and
-//! `Motion.retarget(target, map=None, target_map=None, scale="auto")`, as `skelview info
+//! `Motion.retarget(target, map=None, target_map=None, scale="auto", keep_feet=False)`, as `skelview info
 //! --humanoid` and `skelview retarget` do them.
 
 use std::sync::Arc;
@@ -7,7 +7,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use skelview_core::core::Motion;
-use skelview_core::retarget::{BoneMap, HipScale, apply_toml, bone_map, retarget};
+use skelview_core::retarget::{BoneMap, HipScale, RetargetOptions, apply_toml, bone_map, retarget};
 
 use crate::errors::value_error;
 
@@ -38,6 +38,7 @@ pub fn retarget_onto(
     map: Option<&str>,
     target_map: Option<&str>,
     scale: Option<&Bound<'_, PyAny>>,
+    keep_feet: bool,
 ) -> PyResult<Motion> {
     {
         let hips = match scale {
@@ -50,7 +51,9 @@ pub fn retarget_onto(
         };
         let (source_map, target_map) = (map_of(source, map)?, map_of(target, target_map)?);
         let (s, t) = (source.clone(), target.clone());
-        let out = py.detach(move || retarget(&s, &source_map, &t, &target_map, hips, &|_| true)).map_err(|e| value_error(e.to_string()))?;
+        let out = py
+            .detach(move || retarget(&s, &source_map, &t, &target_map, &RetargetOptions { hips, keep_feet }, &|_| true))
+            .map_err(|e| value_error(e.to_string()))?;
         out.ok_or_else(|| value_error("retarget stopped"))
     }
 }

@@ -395,6 +395,8 @@ def test_humanoid_maps_and_retargeting_give_the_command_lines_results(tmp_path, 
     # Onto itself: the same positions; the same bytes as the command line writes.
     same = m.retarget(m)
     np.testing.assert_allclose(same.positions(), m.positions(), atol=1e-4)
+    planted = m.retarget(m, keep_feet=True)
+    np.testing.assert_allclose(planted.positions(), m.positions(), atol=3e-2)
     same.save(tmp_path / "py.bvh")
     run = cli("retarget", str(sample), "--onto", str(sample), "-o", str(tmp_path / "cli.bvh"))
     assert run.returncode == 0, run.stderr

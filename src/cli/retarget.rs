@@ -9,7 +9,7 @@ use super::{Args, ExitCode, fail};
 use skelview_core::export::BvhWriteOptions;
 use skelview_core::export::files::{WriteOptions, writer_for};
 use skelview_core::formats;
-use skelview_core::retarget::{HipScale, retarget};
+use skelview_core::retarget::{HipScale, RetargetOptions, bone_directions, retarget};
 
 /// Put a motion on another character: bone by bone through the humanoid bone maps.
 #[derive(clap::Args, Clone, Debug, PartialEq)]
@@ -33,6 +33,9 @@ pub struct RetargetArgs {
     /// How the hips' travel is scaled: auto (by the ratio of the legs) or a factor.
     #[arg(long, value_name = "auto|FACTOR", default_value = "auto", allow_hyphen_values = true)]
     pub scale: String,
+    /// Keep the feet planted while the source's feet stand (a two-bone leg IK).
+    #[arg(long)]
+    pub keep_feet: bool,
 }
 
 pub(super) fn run(args: &Args, a: &RetargetArgs) -> ExitCode {
@@ -70,19 +73,25 @@ pub(super) fn run(args: &Args, a: &RetargetArgs) -> ExitCode {
             return 2;
         }
     };
-    let out = match retarget(&source, &source_map, &target, &target_map, scale, &|_| true) {
-        Ok(Some(m)) => m,
-        Ok(None) => return 1,
-        Err(e) => {
-            eprintln!("skelview: {e}");
-            return 2;
-        }
-    };
+    let out =
+        match retarget(&source, &source_map, &target, &target_map, &RetargetOptions { hips: scale, keep_feet: a.keep_feet }, &|_| true) {
+            Ok(Some(m)) => m,
+            Ok(None) => return 1,
+            Err(e) => {
+                eprintln!("skelview: {e}");
+                return 2;
+            }
+        };
     let options = WriteOptions { bvh: BvhWriteOptions::keeping(&target) };
     match writer.write(&out, &a.out, &options) {
         Ok(()) => {
             let both = source_map.entries.iter().filter(|e| target_map.joint(e.bone).is_some()).count();
             eprintln!("wrote {} ({}; {both} humanoid bones in both maps)", a.out.display(), writer.summary(&out, &options));
+            let unmapped: Vec<&str> = source_map.entries.iter().map(|e| e.bone).filter(|b| target_map.joint(b).is_none()).collect();
+            if !unmapped.is_empty() {
+                eprintln!("not carried over (the target has no such bone): {}", unmapped.join(", "));
+            }
+            eprintln!("{}", agreement_line(&bone_directions(&source, &source_map, &out, &target_map)));
             0
         }
         Err(e) => {
@@ -90,4 +99,20 @@ pub(super) fn run(args: &Args, a: &RetargetArgs) -> ExitCode {
             2
         }
     }
+}
+
+/// One line on how closely the result's bones point where the source's do.
+fn agreement_line(a: &[skelview_core::retarget::BoneAgreement]) -> String {
+    let finite = || a.iter().filter(|b| b.median_deg.is_finite());
+    let Some(worst) = finite().max_by(|x, y| x.max_deg.total_cmp(&y.max_deg)) else {
+        return "bone directions: no bone to compare".to_owned();
+    };
+    let median = finite().map(|b| b.median_deg).fold(0f32, f32::max);
+    format!(
+        "bone directions against the source over {} bones: median error at most {median:.1}°, largest {:.1}° ({} at frame {})",
+        finite().count(),
+        worst.max_deg,
+        worst.bone,
+        worst.worst_frame
+    )
 }

@@ -5,7 +5,7 @@
 use glam::{Quat, Vec3};
 use skelview_core::core::{Interpolation, Joint, Motion, PoseAt, Sampler, Skeleton, UpAxis};
 use skelview_core::formats::{self, LoadOptions, Sequential};
-use skelview_core::retarget::{BoneMap, HipScale, RetargetError, bone_map, retarget};
+use skelview_core::retarget::{BoneMap, HipScale, RetargetError, RetargetOptions, bone_map, retarget};
 use skelview_test_support as support;
 
 fn sample() -> Motion {
@@ -83,7 +83,7 @@ fn other_character(m: &Motion, k: f32) -> Motion {
 #[test]
 fn onto_itself_nothing_moves() {
     let m = sample();
-    let out = retarget(&m, &map(&m), &m, &map(&m), HipScale::Auto, &|_| true).unwrap().unwrap();
+    let out = retarget(&m, &map(&m), &m, &map(&m), &RetargetOptions::default(), &|_| true).unwrap().unwrap();
     assert_eq!((out.clip.num_frames(), out.clip.frame_time_secs), (m.clip.num_frames(), m.clip.frame_time_secs));
     for f in [0, 17, m.clip.num_frames() - 1] {
         for (a, b) in positions(&m, f).iter().zip(positions(&out, f)) {
@@ -98,7 +98,7 @@ fn onto_another_character_every_bone_points_where_the_sources_points() {
     let target = other_character(&m, 1.2);
     let (sm, tm) = (map(&m), map(&target));
     assert!(tm.missing().is_empty(), "{:?}", tm.missing());
-    let out = retarget(&m, &sm, &target, &tm, HipScale::Auto, &|_| true).unwrap().unwrap();
+    let out = retarget(&m, &sm, &target, &tm, &RetargetOptions::default(), &|_| true).unwrap().unwrap();
     assert_eq!(out.clip.num_frames(), m.clip.num_frames());
     assert_eq!(out.skeleton.joints()[out.skeleton.find("calf_l").unwrap()].name, "calf_l", "the target's skeleton");
     let pairs = [
@@ -132,10 +132,10 @@ fn maps_that_lack_the_hips_or_legs_are_refused() {
     let m = sample();
     let mut empty = map(&m);
     empty.entries.retain(|e| e.bone != "leftUpperLeg" && e.bone != "hips");
-    let e = retarget(&m, &map(&m), &m, &empty, HipScale::Auto, &|_| true).unwrap_err();
+    let e = retarget(&m, &map(&m), &m, &empty, &RetargetOptions::default(), &|_| true).unwrap_err();
     assert_eq!(e, RetargetError::Missing { which: "target", missing: vec!["hips", "leftUpperLeg"] });
     assert!(e.to_string().contains("target's humanoid bone map lacks hips, leftUpperLeg"), "{e}");
-    assert!(retarget(&m, &map(&m), &m, &map(&m), HipScale::Factor(1.0), &|_| false).unwrap().is_none(), "cancelled");
+    assert!(retarget(&m, &map(&m), &m, &map(&m), &RetargetOptions::default(), &|_| false).unwrap().is_none(), "cancelled");
     let _ = UpAxis::Y;
 }
 
@@ -185,4 +185,84 @@ fn a_vrm_animation_plays_the_source_on_the_normalized_humanoid() {
         );
     }
     assert!(worst < 0.5, "largest bone direction error {worst}°");
+}
+
+/// Each leg's largest horizontal foot travel within the source's foot contacts, over its
+/// leg length, for `m` (mapped by `mm`) at the frames of the source `s` (mapped by `sm`).
+fn contact_travel(s: &Motion, sm: &BoneMap, m: &Motion, mm: &BoneMap) -> [f32; 2] {
+    use skelview_core::core::contacts::{ContactRule, contacts, ground_level};
+    let dt = s.clip.frame_time_secs as f32;
+    let rule = ContactRule { height_m: 0.03, speed_m_s: 0.6, min_frames: 3 };
+    let (ps, pm): (Vec<Vec<Vec3>>, Vec<Vec<Vec3>>) = (0..s.clip.num_frames()).map(|f| (positions(s, f), positions(m, f))).unzip();
+    ["left", "right"].map(|side| {
+        let [hip, knee, foot] = ["UpperLeg", "LowerLeg", "Foot"].map(|p| format!("{side}{p}"));
+        let (js, jm) = (sm.joint(&foot).unwrap(), mm.joint(&foot).unwrap());
+        let leg =
+            pm[0][mm.joint(&hip).unwrap()].distance(pm[0][mm.joint(&knee).unwrap()]) + pm[0][mm.joint(&knee).unwrap()].distance(pm[0][jm]);
+        let track: Vec<Vec3> = ps.iter().map(|p| p[js]).collect();
+        let runs = contacts(&track, dt, ground_level(&track).unwrap(), &rule);
+        assert!(!runs.is_empty(), "the source's {side} foot stands somewhere");
+        let mut worst = 0f32;
+        for (a, b) in runs {
+            for f in a..=b {
+                let d = pm[f][jm] - pm[a][jm];
+                worst = worst.max(Vec3::new(d.x, 0.0, d.z).length());
+            }
+        }
+        worst / leg
+    })
+}
+
+#[test]
+fn keep_feet_holds_the_targets_feet_where_the_sources_stand() {
+    let m = sample();
+    let target = other_character(&m, 1.2);
+    let (sm, tm) = (map(&m), map(&target));
+    let source = contact_travel(&m, &sm, &m, &sm);
+    // Hips travelling unscaled on longer legs: the feet slide unless planted.
+    for (keep_feet, scale) in [(false, HipScale::Factor(1.0)), (true, HipScale::Factor(1.0)), (true, HipScale::Auto)] {
+        let options = RetargetOptions { hips: scale, keep_feet };
+        let out = retarget(&m, &sm, &target, &tm, &options, &|_| true).unwrap().unwrap();
+        let travel = contact_travel(&m, &sm, &out, &tm);
+        for side in 0..2 {
+            let planted = travel[side] <= 1.2 * source[side] + 1e-3;
+            assert_eq!(planted, keep_feet, "{options:?} side {side}: {} against the source's {}", travel[side], source[side]);
+        }
+        if keep_feet {
+            // Planting moves the legs only: the arms and spine still follow the source.
+            let worst = skelview_core::retarget::bone_directions(&m, &sm, &out, &tm)
+                .into_iter()
+                .filter(|a| !a.bone.contains("Leg") && !a.bone.contains("Foot"))
+                .map(|a| a.max_deg)
+                .fold(0f32, f32::max);
+            assert!(worst < 0.5, "{worst}°");
+        }
+    }
+}
+
+#[test]
+fn real_takes_onto_real_characters_keep_every_bone_direction() {
+    let Some(corpus) = support::corpus() else { return };
+    let open = |p: &str| {
+        let paths: Vec<std::path::PathBuf> = p.split('+').map(|p| corpus.join(p)).collect();
+        formats::open(&paths, &LoadOptions::default(), &Sequential).unwrap().remove(0)
+    };
+    let pairs = [
+        ("bvh/cmu_cgspeed_01_01.bvh", "bvh/mixamo_freebvh_20tab.bvh"),
+        ("bvh/mixamo_freebvh_20tab.bvh", "bvh/cmu_cgspeed_01_01.bvh"),
+        ("bvh/perceptionneuron_down_1Char00.bvh", "bvh/bandai1_walk_normal_002.bvh"),
+        ("bvh/bandai2_walk_normal_001.bvh", "bvh/perceptionneuron_down_1Char00.bvh"),
+        ("asfamc/cmu_lambada.asf+asfamc/cmu_lambada.amc", "bvh/mixamo_freebvh_20tab.bvh"),
+    ];
+    for (from, onto) in pairs {
+        let (s, t) = (open(from), open(onto));
+        let (sm, tm) = (map(&s), map(&t));
+        let out = retarget(&s, &sm, &t, &tm, &RetargetOptions::default(), &|_| true).unwrap().unwrap();
+        assert_eq!((out.clip.num_frames(), out.clip.frame_time_secs), (s.clip.num_frames(), s.clip.frame_time_secs));
+        let agreement = skelview_core::retarget::bone_directions(&s, &sm, &out, &tm);
+        assert!(agreement.len() >= 12, "{from} onto {onto}: {} bones compared", agreement.len());
+        for a in &agreement {
+            assert!(a.median_deg <= 5.0 && a.max_deg <= 15.0, "{from} onto {onto}: {a:?}");
+        }
+    }
 }

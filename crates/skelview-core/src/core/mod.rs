@@ -8,6 +8,7 @@ pub mod bounds;
 pub mod capture;
 pub mod clip;
 pub mod clip_fk;
+pub mod contacts;
 pub mod envelope;
 pub mod force_plates;
 mod half_angles;

@@ -2,11 +2,12 @@
 
 use crate::par::*;
 
-use super::ranges::{frames_text, keep_topmost, quantile, runs};
+use super::ranges::{frames_text, keep_topmost, runs};
 use super::thresholds::{FloorThresholds, FootSlideThresholds};
 use super::tracks::Tracks;
 use super::{Finding, Kind, Space};
 use crate::core::Motion;
+use crate::core::contacts::{ContactRule, contacts, ground_level};
 use crate::core::units::{FOOT_NAMES, named};
 
 /// The floor's height in display space: the one the viewer draws the grid on.
@@ -30,23 +31,12 @@ pub fn foot_slide(m: &Motion, space: &Space, t: &Tracks, th: &FootSlideThreshold
     let floor = floor_height(m, space);
     let min_frames = ((th.min_contact_secs / t.dt.max(1e-6)).ceil() as usize).max(3);
     let mut out = Vec::new();
+    let rule = ContactRule { height_m: th.contact_height_m, speed_m_s: th.contact_speed_m_s, min_frames };
     for j in feet(m) {
-        let mut heights: Vec<f32> = (0..n).map(|f| t.pos(f, j).y).filter(|y| y.is_finite()).collect();
-        let ground = quantile(&mut heights, 0.02);
+        let track: Vec<glam::Vec3> = (0..n).map(|f| t.pos(f, j)).collect();
         // A foot that never comes near the floor never stands on it.
-        if !ground.is_finite() || ground - floor > 0.15 {
-            continue;
-        }
-        let speed = |f: usize| {
-            let (a, b) = (f.saturating_sub(1), (f + 1).min(n - 1));
-            let d = t.pos(b, j) - t.pos(a, j);
-            d.length() / ((b - a) as f32 * t.dt).max(1e-6)
-        };
-        let contact = |f: usize| t.pos(f, j).y - ground < th.contact_height_m && speed(f) < th.contact_speed_m_s;
-        for (a, b) in runs(n, 0, contact) {
-            if b + 1 - a < min_frames {
-                continue;
-            }
+        let Some(ground) = ground_level(&track).filter(|g| g - floor <= 0.15) else { continue };
+        for (a, b) in contacts(&track, t.dt, ground, &rule) {
             let start = t.pos(a, j);
             let (mut drift, mut worst) = (0f32, a);
             for f in a..=b {

@@ -5,27 +5,7 @@ use crate::core::Skeleton;
 
 use super::Finding;
 
-/// Inclusive runs of frames where `flag(f)` holds, over `0..n`, runs closer than `gap` frames
-/// joined.
-pub fn runs(n: usize, gap: usize, mut flag: impl FnMut(usize) -> bool) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    let mut start = None;
-    for f in 0..=n {
-        let on = f < n && flag(f);
-        match (on, start) {
-            (true, None) => start = Some(f),
-            (false, Some(s)) => {
-                start = None;
-                match out.last_mut() {
-                    Some(last) if s <= last.1 + gap + 1 => last.1 = f - 1,
-                    _ => out.push((s, f - 1)),
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
+pub use crate::core::contacts::runs;
 
 /// True when `a` is an ancestor of `b`.
 pub fn is_ancestor(skeleton: &Skeleton, a: usize, b: usize) -> bool {
@@ -93,18 +73,10 @@ pub fn median(values: &mut [f32]) -> f32 {
     *values.select_nth_unstable_by(mid, f32::total_cmp).1
 }
 
-/// The `p`-th fraction quantile of `values` (reordered), 0 when empty.
-pub fn quantile(values: &mut [f32], p: f32) -> f32 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    let k = ((values.len() - 1) as f32 * p).round() as usize;
-    *values.select_nth_unstable_by(k, f32::total_cmp).1
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::contacts::quantile;
 
     #[test]
     fn runs_join_across_small_gaps() {

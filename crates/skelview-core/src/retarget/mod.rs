@@ -2,10 +2,13 @@
 //! ([`bone_map`]), and a motion moved onto another skeleton through two such maps
 //! ([`retarget`]).
 
+pub mod agreement;
 pub mod bone_map;
+mod feet;
 pub mod normalized;
 pub mod transfer;
 
+pub use agreement::{BoneAgreement, bone_directions};
 pub use bone_map::{BONES, BoneMap, Found, MapEntry, MapError, REQUIRED, apply_toml, bone_map};
 pub use normalized::normalized;
-pub use transfer::{HipScale, RetargetError, retarget};
+pub use transfer::{HipScale, RetargetError, RetargetOptions, retarget};

@@ -7,7 +7,7 @@
 use glam::{Mat3, Vec3};
 
 use super::bone_map::{BONES, BoneMap, Found, MapEntry};
-use super::transfer::{HipScale, RetargetError, hips_frame, rest_posed, retarget};
+use super::transfer::{HipScale, RetargetError, RetargetOptions, hips_frame, rest_posed, retarget};
 use crate::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose};
 use crate::core::{ChannelKind, Clip, Joint, LengthUnit, Motion, PositionRule, Skeleton, UpAxis};
 
@@ -119,6 +119,7 @@ pub fn normalized(m: &Motion, map: &BoneMap) -> Result<(Motion, BoneMap), Retarg
         (LengthUnit::Metre, false, UpAxis::Y, false, 1.0, None);
     let target_map =
         BoneMap { entries: bones.iter().enumerate().map(|(i, (b, _))| MapEntry { bone: b, joint: i, found: Found::File }).collect() };
-    let out = retarget(m, map, &target, &target_map, HipScale::Factor(1.0), &|_| true)?.ok_or(RetargetError::NoFrames)?;
+    let out = retarget(m, map, &target, &target_map, &RetargetOptions { hips: HipScale::Factor(1.0), keep_feet: false }, &|_| true)?
+        .ok_or(RetargetError::NoFrames)?;
     Ok((out, target_map))
 }

@@ -13,6 +13,7 @@ use glam::{Mat3, Mat4, Quat, Vec3};
 use thiserror::Error;
 
 use super::bone_map::{BONES, BoneMap};
+use super::feet;
 use crate::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose, rest_pose};
 use crate::core::rotation_channels::RotationChannels;
 use crate::core::{ChannelKind, Clip, Motion, Skeleton};
@@ -46,7 +47,7 @@ pub enum HipScale {
 }
 
 /// The mapped bone whose joint gives each bone's direction (its first mapped "child").
-const TOWARDS: &[(&str, &[&str])] = &[
+pub(super) const TOWARDS: &[(&str, &[&str])] = &[
     ("spine", &["chest", "upperChest", "neck", "head"]),
     ("chest", &["upperChest", "neck", "head"]),
     ("upperChest", &["neck", "head"]),
@@ -68,7 +69,7 @@ const TOWARDS: &[(&str, &[&str])] = &[
 ];
 
 /// Rotation part of `display_from_file` (the axes; the scale is the unit).
-fn axes(m: &Motion) -> Quat {
+pub(super) fn axes(m: &Motion) -> Quat {
     let d = m.display_from_file();
     Quat::from_mat3(&Mat3::from_cols(d.x_axis.truncate().normalize(), d.y_axis.truncate().normalize(), d.z_axis.truncate().normalize()))
         .normalize()
@@ -80,7 +81,7 @@ pub(super) struct Posed {
     pub(super) pos: Vec<Vec3>,
 }
 
-fn posed(global: &GlobalPose, display: Mat4, a: Quat) -> Posed {
+pub(super) fn posed(global: &GlobalPose, display: Mat4, a: Quat) -> Posed {
     let rot = global.world_from_joint.iter().map(|g| (a * rotation_of(g) * a.inverse()).normalize()).collect();
     let pos = (0..global.world_from_joint.len()).map(|j| display.transform_point3(global.position(j))).collect();
     Posed { rot, pos }
@@ -105,11 +106,22 @@ pub(super) fn next_bone(map: &BoneMap, bone: &str) -> Option<&'static str> {
     next.iter().copied().find(|n| map.joint(n).is_some())
 }
 
-/// Each mapped bone's direction towards its next mapped bone, in `p`.
-fn direction(map: &BoneMap, p: &Posed, bone: &str) -> Option<Vec3> {
-    let j = map.joint(bone)?;
-    let k = map.joint(next_bone(map, bone)?)?;
-    (p.pos[k] - p.pos[j]).try_normalize()
+/// The bone `bone` points towards in both skeletons: the first of its next bones both maps
+/// name, when it is some way from `bone` at rest in both (a bone of no length, CMU's Spine1
+/// on top of its Neck, has no direction of its own).
+pub(super) fn common_towards(bone: &str, a: (&BoneMap, &Posed), b: (&BoneMap, &Posed)) -> Option<&'static str> {
+    let (_, next) = TOWARDS.iter().find(|(t, _)| *t == bone)?;
+    let long = |(map, rest): (&BoneMap, &Posed), n: &str| match (map.joint(bone), map.joint(n)) {
+        (Some(j), Some(k)) => rest.pos[j].distance(rest.pos[k]) > 1e-3,
+        _ => false,
+    };
+    let n = next.iter().copied().find(|n| a.0.joint(n).is_some() && b.0.joint(n).is_some())?;
+    (long(a, n) && long(b, n)).then_some(n)
+}
+
+/// The direction from `bone` to `towards`, in `p`.
+fn direction(map: &BoneMap, p: &Posed, bone: &str, towards: &str) -> Option<Vec3> {
+    (p.pos[map.joint(towards)?] - p.pos[map.joint(bone)?]).try_normalize()
 }
 
 /// The hips' frame from its up (towards the spine) and across (right to left upper leg).
@@ -122,7 +134,7 @@ pub(super) fn hips_frame(map: &BoneMap, p: &Posed) -> Option<Mat3> {
 }
 
 /// The length of the legs (upper leg to foot, both sides' mean), display metres.
-fn leg_length(map: &BoneMap, p: &Posed) -> Option<f32> {
+pub(super) fn leg_length(map: &BoneMap, p: &Posed) -> Option<f32> {
     let side = |s: &str| {
         let [a, b, c] = ["UpperLeg", "LowerLeg", "Foot"].map(|part| map.joint(&format!("{s}{part}")));
         Some(p.pos[a?].distance(p.pos[b?]) + p.pos[b?].distance(p.pos[c?]))
@@ -136,20 +148,159 @@ fn translation(s: &Skeleton, j: usize) -> Option<[usize; 3]> {
     crate::core::rotation_channels::translation_channels(&s.joints()[j])
 }
 
-/// The target's rest row: every channel at its rest value (rotations zero, scale one).
+/// The target's rest row: every channel at its rest value (rotations zero, scale one, and
+/// positions that replace the offset at the offset: Bandai-Namco's and Perception Neuron's
+/// BVH carry them on every joint).
 fn rest_row(s: &Skeleton) -> Vec<f32> {
     if let Some(r) = s.rest_values() {
         return r.to_vec();
     }
+    let replace = s.position_rule == crate::core::PositionRule::Replace;
     let mut row = vec![0.0; s.channels_per_frame()];
     for j in s.joints() {
         for (i, c) in j.channels.iter().enumerate() {
-            if matches!(c, ChannelKind::QuatW | ChannelKind::ScaleX | ChannelKind::ScaleY | ChannelKind::ScaleZ) {
-                row[j.first_channel + i] = 1.0;
-            }
+            row[j.first_channel + i] = match c {
+                ChannelKind::QuatW | ChannelKind::ScaleX | ChannelKind::ScaleY | ChannelKind::ScaleZ => 1.0,
+                ChannelKind::TranslateX if replace => j.offset.x,
+                ChannelKind::TranslateY if replace => j.offset.y,
+                ChannelKind::TranslateZ if replace => j.offset.z,
+                _ => 0.0,
+            };
         }
     }
     row
+}
+
+/// How a motion is put on another skeleton.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RetargetOptions {
+    /// How the hips' travel is scaled.
+    pub hips: HipScale,
+    /// Keep the target's feet planted while the source's stand (two-bone leg IK).
+    pub keep_feet: bool,
+}
+
+impl Default for RetargetOptions {
+    fn default() -> Self {
+        Self { hips: HipScale::Auto, keep_feet: false }
+    }
+}
+
+/// What stays the same over the frames: the bone pairs, their rest corrections and the
+/// target's rest shape.
+pub(super) struct Transfer {
+    /// `(bone, source joint, target joint)` for bones both maps name.
+    bones: Vec<(&'static str, usize, usize)>,
+    /// Turns each target bone at rest to point as the source's does at rest.
+    correction: Vec<Quat>,
+    /// For each entry of `bones` with a bone both point towards: the source's joint there, and
+    /// the target bone's direction towards it in the bone's own frame.
+    aim: Vec<Option<(usize, Vec3)>>,
+    /// Each target joint's rest rotation relative to its parent (display space).
+    rest_local: Vec<Quat>,
+    /// Which entry of `bones` moves each target joint.
+    target_of: Vec<Option<usize>>,
+    /// Each target joint's rest offset from its parent, in the parent's rest frame (display).
+    pub(super) offset: Vec<Vec3>,
+    pub(super) parents: Vec<Option<usize>>,
+    pub(super) rest_pos: Vec<Vec3>,
+    s_rest: Posed,
+    t_rest: Posed,
+}
+
+impl Transfer {
+    fn new(source: &Motion, source_map: &BoneMap, target: &Motion, target_map: &BoneMap) -> Self {
+        let ts = &target.skeleton;
+        let (s_rest, t_rest) = (rest_posed(source), rest_posed(target));
+        let bones: Vec<(&'static str, usize, usize)> =
+            BONES.iter().filter_map(|b| Some((*b, source_map.joint(b)?, target_map.joint(b)?))).collect();
+        let hips_turn = match (hips_frame(source_map, &s_rest), hips_frame(target_map, &t_rest)) {
+            (Some(fs), Some(ft)) => Quat::from_mat3(&(fs * ft.transpose())).normalize(),
+            _ => Quat::IDENTITY,
+        };
+        let towards: Vec<Option<&'static str>> =
+            bones.iter().map(|(b, _, _)| common_towards(b, (source_map, &s_rest), (target_map, &t_rest))).collect();
+        let correction = bones
+            .iter()
+            .zip(&towards)
+            .map(|((b, _, _), n)| {
+                let dirs = n.and_then(|n| Some((direction(source_map, &s_rest, b, n)?, direction(target_map, &t_rest, b, n)?)));
+                match dirs {
+                    Some((ds, dt)) => Quat::from_rotation_arc((hips_turn * dt).normalize(), ds) * hips_turn,
+                    None => hips_turn,
+                }
+            })
+            .collect();
+        let aim = bones
+            .iter()
+            .zip(&towards)
+            .map(|((b, _, t), n)| {
+                let n = (*n)?;
+                Some((source_map.joint(n)?, t_rest.rot[*t].inverse() * direction(target_map, &t_rest, b, n)?))
+            })
+            .collect();
+        let parents: Vec<Option<usize>> = ts.joints().iter().map(|j| j.parent).collect();
+        let rest_local = (0..ts.len())
+            .map(|j| match parents[j] {
+                Some(p) => (t_rest.rot[p].inverse() * t_rest.rot[j]).normalize(),
+                None => t_rest.rot[j],
+            })
+            .collect();
+        let offset =
+            (0..ts.len()).map(|j| parents[j].map_or(Vec3::ZERO, |p| t_rest.rot[p].inverse() * (t_rest.pos[j] - t_rest.pos[p]))).collect();
+        let target_of = (0..ts.len()).map(|j| bones.iter().position(|(_, _, t)| *t == j)).collect();
+        let rest_pos = t_rest.pos.clone();
+        Self { bones, correction, aim, rest_local, target_of, offset, parents, rest_pos, s_rest, t_rest }
+    }
+
+    /// Every target joint's display-space rotation for the source posed as `s_now`: mapped
+    /// bones follow their source bone, the others their parent.
+    fn rotations(&self, s_now: &Posed, rot: &mut [Quat]) {
+        for (r, k) in rot.iter_mut().zip(&self.target_of) {
+            if let Some(k) = *k {
+                let (_, s, t) = self.bones[k];
+                let delta = s_now.rot[s] * self.s_rest.rot[s].inverse();
+                let turned = (delta * self.correction[k] * self.t_rest.rot[t]).normalize();
+                // Joints the target lacks between this bone and the next (CMU's Neck1, a
+                // twist bone) bend the source's bone: point where its next bone really is.
+                let swing = self.aim[k].and_then(|(next, local)| {
+                    let want = (s_now.pos[next] - s_now.pos[s]).try_normalize()?;
+                    Some(Quat::from_rotation_arc((turned * local).normalize(), want))
+                });
+                *r = swing.map_or(turned, |q| (q * turned).normalize());
+            }
+        }
+        self.follow_parents(rot);
+    }
+
+    /// Unmapped joints (twist bones, fingers the source lacks) keep their rest turn from
+    /// their parent.
+    pub(super) fn follow_parents(&self, rot: &mut [Quat]) {
+        for j in 0..rot.len() {
+            if self.target_of[j].is_none() {
+                rot[j] = match self.parents[j] {
+                    Some(p) => (rot[p] * self.rest_local[j]).normalize(),
+                    None => self.rest_local[j],
+                };
+            }
+        }
+    }
+
+    /// Display-space positions of the joints for rotations `rot` with the joint `hips` at
+    /// `hips_at` (joints outside the hips' subtree stay where they rest).
+    pub(super) fn positions(&self, rot: &[Quat], hips: usize, hips_at: Vec3) -> Vec<Vec3> {
+        let mut pos = self.rest_pos.clone();
+        pos[hips] = hips_at;
+        let mut below = vec![false; rot.len()];
+        below[hips] = true;
+        for j in hips + 1..rot.len() {
+            if let Some(p) = self.parents[j].filter(|&p| below[p]) {
+                below[j] = true;
+                pos[j] = pos[p] + rot[p] * self.offset[j];
+            }
+        }
+        pos
+    }
 }
 
 /// `source`'s motion on `target`'s skeleton (its rest pose, offsets and units), through the
@@ -159,7 +310,7 @@ pub fn retarget(
     source_map: &BoneMap,
     target: &Motion,
     target_map: &BoneMap,
-    hips: HipScale,
+    options: &RetargetOptions,
     keep_going: &dyn Fn(f32) -> bool,
 ) -> Result<Option<Motion>, RetargetError> {
     for (which, map) in [("source", source_map), ("target", target_map)] {
@@ -178,67 +329,67 @@ pub fn retarget(
     if let Some(j) = ts.joints().iter().zip(&channels).find(|(j, c)| c.is_none() && j.channels.iter().any(|k| k.is_rotation())) {
         return Err(RetargetError::Channels(j.0.name.clone()));
     }
-    let (s_rest, t_rest) = (rest_posed(source), rest_posed(target));
-    // The corrections that turn each target bone at rest to point as the source's at rest.
-    let bones: Vec<(&'static str, usize, usize)> =
-        BONES.iter().filter_map(|b| Some((*b, source_map.joint(b)?, target_map.joint(b)?))).collect();
-    let hips_turn = match (hips_frame(source_map, &s_rest), hips_frame(target_map, &t_rest)) {
-        (Some(fs), Some(ft)) => Quat::from_mat3(&(fs * ft.transpose())).normalize(),
-        _ => Quat::IDENTITY,
-    };
-    let correction: Vec<Quat> = bones
-        .iter()
-        .map(|(b, _, _)| match (direction(source_map, &s_rest, b), direction(target_map, &t_rest, b)) {
-            (Some(ds), Some(dt)) => Quat::from_rotation_arc((hips_turn * dt).normalize(), ds) * hips_turn,
-            _ => hips_turn,
-        })
-        .collect();
-    let scale = match hips {
+    let transfer = Transfer::new(source, source_map, target, target_map);
+    let scale = match options.hips {
         HipScale::Factor(k) => k,
-        HipScale::Auto => match (leg_length(source_map, &s_rest), leg_length(target_map, &t_rest)) {
+        HipScale::Auto => match (leg_length(source_map, &transfer.s_rest), leg_length(target_map, &transfer.t_rest)) {
             (Some(ls), Some(lt)) if ls > 0.0 => lt / ls,
             _ => 1.0,
         },
     };
-    let (ta, t_display) = (axes(target), target.display_from_file());
-    let t_file_from_display = t_display.inverse();
-    let (sa, s_display) = (axes(source), source.display_from_file());
-    let rest_local: Vec<Quat> = (0..ts.len())
-        .map(|j| match ts.joints()[j].parent {
-            Some(p) => (t_rest.rot[p].inverse() * t_rest.rot[j]).normalize(),
-            None => t_rest.rot[j],
-        })
-        .collect();
-    let target_of: Vec<Option<usize>> = (0..ts.len()).map(|j| bones.iter().position(|(_, _, t)| *t == j)).collect();
     let hips_t = target_map.joint("hips").unwrap_or(0);
     let hips_s = source_map.joint("hips").unwrap_or(0);
-    // The joint whose translation channels carry the hips' travel: the hips or an ancestor.
-    let mover = std::iter::successors(Some(hips_t), |&j| ts.joints()[j].parent).find(|&j| translation(ts, j).is_some());
-    let cpf = ts.channels_per_frame();
-    let base = rest_row(ts);
-    let mut values = Vec::with_capacity(frames * cpf);
+    let (sa, s_display) = (axes(source), source.display_from_file());
+    // First every frame's rotations and hips place, so that the feet can look ahead.
+    let n = ts.len();
+    let mut rots = vec![Quat::IDENTITY; frames * n];
+    let mut hips_at = Vec::with_capacity(frames);
+    let mut source_feet: [Vec<Vec3>; 2] = Default::default();
+    let feet_s = ["leftFoot", "rightFoot"].map(|b| source_map.joint(b));
     let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
-    for f in 0..frames {
+    for (f, rot) in rots.chunks_exact_mut(n).enumerate() {
         if f % 64 == 0 && !keep_going(f as f32 / frames as f32) {
             return Ok(None);
         }
         frame_pose(&source.skeleton, &source.clip, f, &mut local);
         global_pose(&source.skeleton, &local, &mut global);
         let s_now = posed(&global, s_display, sa);
-        let mut rot = vec![Quat::IDENTITY; ts.len()];
-        for j in 0..ts.len() {
-            rot[j] = match target_of[j] {
-                Some(k) => {
-                    let (_, s, t) = bones[k];
-                    let delta = s_now.rot[s] * s_rest.rot[s].inverse();
-                    (delta * correction[k] * t_rest.rot[t]).normalize()
-                }
-                None => match ts.joints()[j].parent {
-                    Some(p) => (rot[p] * rest_local[j]).normalize(),
-                    None => rest_local[j],
-                },
-            };
+        transfer.rotations(&s_now, rot);
+        hips_at.push(s_now.pos[hips_s] * scale);
+        for (track, foot) in source_feet.iter_mut().zip(feet_s) {
+            track.extend(foot.map(|j| s_now.pos[j]));
         }
+    }
+    if options.keep_feet {
+        let legs = ["left", "right"].map(|side| feet::Leg::of(target_map, ts, side));
+        let leg_s = leg_length(source_map, &transfer.s_rest).unwrap_or(0.9);
+        let dt = source.clip.frame_time_secs as f32;
+        feet::plant(&transfer, &legs, &source_feet, leg_s, dt, hips_t, &hips_at, &mut rots);
+    }
+    let values = channel_values(target, &channels, &rots, hips_t, &hips_at);
+    let mut out = target.clone();
+    out.clip = Clip::new(source.clip.frame_time_secs, ts.channels_per_frame(), frames, values);
+    out.capture = None;
+    out.source.declared_frames = None;
+    out.source.takes.clear();
+    out.source.take = None;
+    out.warnings.clear();
+    Ok(Some(out))
+}
+
+/// The target's channel rows for the rotations `rots` (a frame after another) with the hips
+/// at `hips_at`.
+fn channel_values(target: &Motion, channels: &[Option<RotationChannels>], rots: &[Quat], hips_t: usize, hips_at: &[Vec3]) -> Vec<f32> {
+    let ts = &target.skeleton;
+    let (ta, t_display) = (axes(target), target.display_from_file());
+    let t_file_from_display = t_display.inverse();
+    // The joint whose translation channels carry the hips' travel: the hips or an ancestor.
+    let mover = std::iter::successors(Some(hips_t), |&j| ts.joints()[j].parent).find(|&j| translation(ts, j).is_some());
+    let (cpf, n) = (ts.channels_per_frame(), ts.len());
+    let base = rest_row(ts);
+    let mut values: Vec<f32> = Vec::with_capacity(hips_at.len() * cpf);
+    let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
+    for (f, rot) in rots.chunks_exact(n).enumerate() {
         let mut row = base.clone();
         let near = f.checked_sub(1).map(|p| values[p * cpf..(p + 1) * cpf].to_vec());
         for (j, joint) in ts.joints().iter().enumerate() {
@@ -256,8 +407,7 @@ pub fn retarget(
             frame_pose(ts, &probe, 0, &mut local);
             global_pose(ts, &local, &mut global);
             let now = t_display.transform_point3(global.position(hips_t));
-            let want = s_now.pos[hips_s] * scale;
-            let delta_file = t_file_from_display.transform_vector3(want - now);
+            let delta_file = t_file_from_display.transform_vector3(hips_at[f] - now);
             let parent = ts.joints()[m].parent.map_or(glam::Affine3A::IDENTITY, |p| global.world_from_joint[p]);
             let delta_local = parent.inverse().transform_vector3(delta_file);
             if let Some(t) = translation(ts, m) {
@@ -268,12 +418,5 @@ pub fn retarget(
         }
         values.extend_from_slice(&row);
     }
-    let mut out = target.clone();
-    out.clip = Clip::new(source.clip.frame_time_secs, cpf, frames, values);
-    out.capture = None;
-    out.source.declared_frames = None;
-    out.source.takes.clear();
-    out.source.take = None;
-    out.warnings.clear();
-    Ok(Some(out))
+    values
 }

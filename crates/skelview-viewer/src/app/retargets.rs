@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use skelview_core::core::Motion;
-use skelview_core::retarget::{HipScale, RetargetError, bone_map, retarget};
+use skelview_core::retarget::{RetargetError, RetargetOptions, bone_map, retarget};
 use skelview_scene::{ClipId, Layout};
 
 use super::{AppError, SceneEdit, Viewer};
@@ -34,7 +34,7 @@ impl Viewer {
         let label = format!("Retargeting {name}");
         let work = move |p: &crate::tasks::Progress| {
             let map = |m: &Motion| bone_map(&m.skeleton, m.source.up_axis, m.source.format.joints_at_far_end);
-            match retarget(&from, &map(&from), &onto, &map(&onto), HipScale::Auto, &|f| p.keep_going(f64::from(f))) {
+            match retarget(&from, &map(&from), &onto, &map(&onto), &RetargetOptions::default(), &|f| p.keep_going(f64::from(f))) {
                 Ok(Some(m)) => Ok(m),
                 Ok(None) => Err(TaskError::Cancelled),
                 Err(e) => Err(TaskError::Failed(e)),

@@ -1,0 +1,85 @@
+//! How well a retarget worked, bone by bone: the angle between a bone's world direction in
+//! the source and in the result, frame against frame (so a frame offset shows as error).
+
+use super::bone_map::BoneMap;
+use super::transfer::{Posed, TOWARDS, axes, common_towards, posed, rest_posed};
+use crate::core::Motion;
+use crate::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose};
+
+/// One bone's direction error over the frames, degrees.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoneAgreement {
+    /// The VRM humanoid bone.
+    pub bone: &'static str,
+    /// The bone it points towards in both skeletons.
+    pub towards: &'static str,
+    /// Median over the frames.
+    pub median_deg: f32,
+    /// Largest, and at which frame.
+    pub max_deg: f32,
+    /// The frame of the largest.
+    pub worst_frame: usize,
+}
+
+/// For each bone both maps name, pointing towards a next bone both maps name, its direction
+/// error of `b` against `a` over the frames both have, in `TOWARDS`' order.
+pub fn bone_directions(a: &Motion, a_map: &BoneMap, b: &Motion, b_map: &BoneMap) -> Vec<BoneAgreement> {
+    let (rest_a, rest_b) = (rest_posed(a), rest_posed(b));
+    let pairs: Vec<(&'static str, &'static str, [usize; 4])> = TOWARDS
+        .iter()
+        .filter_map(|(bone, _)| {
+            let towards = common_towards(bone, (a_map, &rest_a), (b_map, &rest_b))?;
+            Some((*bone, towards, [a_map.joint(bone)?, a_map.joint(towards)?, b_map.joint(bone)?, b_map.joint(towards)?]))
+        })
+        .collect();
+    let frames = a.clip.num_frames().min(b.clip.num_frames());
+    let mut angles: Vec<Vec<f32>> = vec![Vec::with_capacity(frames); pairs.len()];
+    let (mut pa, mut pb) = (Poser::new(a), Poser::new(b));
+    for f in 0..frames {
+        let (qa, qb) = (pa.at(a, f), pb.at(b, f));
+        for ((_, _, [ja, ka, jb, kb]), out) in pairs.iter().zip(&mut angles) {
+            let da = (qa.pos[*ka] - qa.pos[*ja]).try_normalize();
+            let db = (qb.pos[*kb] - qb.pos[*jb]).try_normalize();
+            out.push(match (da, db) {
+                (Some(da), Some(db)) => da.angle_between(db).to_degrees(),
+                _ => f32::NAN,
+            });
+        }
+    }
+    pairs
+        .into_iter()
+        .zip(angles)
+        .map(|((bone, towards, _), v)| {
+            let (worst_frame, max_deg) =
+                v.iter().copied().enumerate().filter(|(_, d)| d.is_finite()).fold((0, 0f32), |w, (f, d)| if d > w.1 { (f, d) } else { w });
+            let mut finite: Vec<f32> = v.into_iter().filter(|d| d.is_finite()).collect();
+            let median_deg = if finite.is_empty() {
+                f32::NAN
+            } else {
+                let mid = finite.len() / 2;
+                *finite.select_nth_unstable_by(mid, f32::total_cmp).1
+            };
+            BoneAgreement { bone, towards, median_deg, max_deg, worst_frame }
+        })
+        .collect()
+}
+
+/// Poses one motion frame by frame in display space, reusing its buffers.
+struct Poser {
+    local: LocalPose,
+    global: GlobalPose,
+    display: glam::Mat4,
+    axes: glam::Quat,
+}
+
+impl Poser {
+    fn new(m: &Motion) -> Self {
+        Self { local: LocalPose::default(), global: GlobalPose::default(), display: m.display_from_file(), axes: axes(m) }
+    }
+
+    fn at(&mut self, m: &Motion, f: usize) -> Posed {
+        frame_pose(&m.skeleton, &m.clip, f, &mut self.local);
+        global_pose(&m.skeleton, &self.local, &mut self.global);
+        posed(&self.global, self.display, self.axes)
+    }
+}
