@@ -207,5 +207,9 @@ fn the_clip_list_puts_a_motion_on_another_skeleton() {
     entry.click_accesskit();
     h.run();
     let (a, b) = (h.state().session.scene.clips[0].id(), h.state().session.scene.clips[1].id());
-    assert!(h.state().commands.contains(&Command::Clip(a, skelview::app::ClipEdit::RetargetOnto(b))), "{:?}", h.state().commands);
+    assert!(
+        h.state().commands.contains(&Command::Clip(a, skelview::app::ClipEdit::RetargetOnto { target: b, keep_feet: false })),
+        "{:?}",
+        h.state().commands
+    );
 }

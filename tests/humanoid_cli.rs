@@ -63,6 +63,14 @@ fn retarget_writes_the_motion_on_the_target_and_refuses_what_it_cannot_map() {
         assert!(p.iter().zip(q).all(|(x, y)| (x - y).abs() < 1e-3), "{p:?} {q:?}");
         assert!(p.iter().zip(r).all(|(x, y)| (x - y).abs() < 0.03), "{p:?} {r:?}");
     }
+    // Paired by humanoid bone, the result sits on the source.
+    let (code, text, err) = skelview(&["compare", "assets/walk01.bvh", s(&planted), "--humanoid"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("matched joints: 19 of 24 / 24") && text.contains("LeftUpLeg = LeftUpLeg (humanoid)"), "{text}");
+    let mpjpe: f64 = text.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(mpjpe < 0.02, "{text}");
+    let (code, _, err) = skelview(&["compare", "assets/walk01.bvh", s(&out), "--humanoid", "--mnm", "x.mnm"]);
+    assert_eq!(code, 2, "{err}");
     let (code, _, err) = skelview(&["retarget", "assets/walk01.bvh", "--onto", "assets/walk01.bvh", "-o", s(&out), "--scale", "-2"]);
     assert_eq!(code, 2);
     assert!(err.contains("--scale -2"), "{err}");
@@ -76,4 +84,21 @@ fn retarget_writes_the_motion_on_the_target_and_refuses_what_it_cannot_map() {
         skelview(&["retarget", "assets/walk01.bvh", "--onto", "assets/walk01.bvh", "--target-map", s(&map), "-o", s(&out)]);
     assert_eq!(code, 2);
     assert!(err.contains("target's humanoid bone map lacks hips"), "{err}");
+}
+
+#[test]
+fn an_mnm_name_map_corrects_the_humanoid_map_and_bad_ones_name_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = dir.path().join("swap.mnm");
+    // Standard name on the left, the file's own on the right: these two swap the thighs.
+    std::fs::write(&map, "; thighs as another exporter labels them\nLeftUpLeg RightUpLeg\nRightUpLeg LeftUpLeg\n").unwrap();
+    let (code, out, err) = skelview(&["info", "--map", s(&map), "assets/walk01.bvh"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("leftUpperLeg             RightUpLeg                   (map)"), "{out}");
+    assert!(out.contains("rightUpperLeg            LeftUpLeg                    (map)"), "{out}");
+    assert!(out.contains("leftLowerLeg             LeftLeg                      (name)"), "{out}");
+    std::fs::write(&map, "Hips\tHips\u{1}\n").unwrap();
+    let (code, _, err) = skelview(&["info", "--map", s(&map), "assets/walk01.bvh"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("swap.mnm:1:1: expected a line of names"), "{err}");
 }

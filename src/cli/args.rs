@@ -138,9 +138,9 @@ enum Sub {
         /// found from the file's own map, joint names or the tree's shape, and how.
         #[arg(long)]
         humanoid: bool,
-        /// A humanoid bone map file (TOML, `[bones] hips = "Hips"`) over the one found
-        /// (implies --humanoid).
-        #[arg(long, value_name = "MAP.toml")]
+        /// A humanoid bone map file (TOML, `[bones] hips = "Hips"`, or a Character Studio
+        /// `.mnm` name map) over the one found (implies --humanoid).
+        #[arg(long, value_name = "MAP.toml|MAP.mnm")]
         map: Option<PathBuf>,
         /// Write the humanoid bone map as TOML (implies --humanoid).
         #[arg(long, value_name = "MAP.toml")]
@@ -293,8 +293,12 @@ enum Sub {
         #[arg(value_name = "FILE", required = true, num_args = 2..)]
         files: Vec<PathBuf>,
         /// A Character Studio MNM name map as the last matching stage.
-        #[arg(long, value_name = "MAP")]
+        #[arg(long, value_name = "MAP", conflicts_with = "humanoid")]
         mnm: Option<PathBuf>,
+        /// Pair joints by humanoid bone (each skeleton's bone map, as info --humanoid prints
+        /// it) instead of by name: a Mixamo take against a CMU one, an ASF against a BVH.
+        #[arg(long)]
+        humanoid: bool,
         /// How B is moved onto A before measuring.
         #[arg(long, value_enum, default_value = "none")]
         align: AlignArg,
@@ -398,7 +402,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
             }
             Command::Thumbnail { inputs: files, output, size }
         }
-        Some(Sub::Compare { files, mnm, align, offset, csv }) => {
+        Some(Sub::Compare { files, mnm, humanoid, align, offset, csv }) => {
             if files.len() > 2 && !files.iter().any(|f| has_ext(f, "asf")) {
                 return Err(usage(format!("compare takes two motions A B, not {} files", files.len())));
             }
@@ -407,7 +411,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
                 AlignArg::Roots => Align::Roots,
                 AlignArg::RootsHeading => Align::RootsAndHeading,
             };
-            Command::Compare { files, align, offset_secs: offset, csv, mnm }
+            Command::Compare { files, align, offset_secs: offset, csv, mnm, humanoid }
         }
         Some(Sub::Render { files, out, frame, time, size, view, ortho, axes, range, layout, heat_map, camera }) => {
             let video = has_ext(&out, "gif") || has_ext(&out, "mp4");

@@ -104,6 +104,8 @@ pub enum Command {
         csv: bool,
         /// MNM name map used as the last matching stage.
         mnm: Option<PathBuf>,
+        /// Pair joints by humanoid bone (the two bone maps) instead of by name.
+        humanoid: bool,
     },
     /// Register with the desktop (true) or remove the registration (false).
     Desktop(bool),

@@ -1,13 +1,21 @@
-//! `skelview compare A B [--mnm MAP] [--align none|roots|roots+heading] [--offset SECS] [--csv]`;
+//! `skelview compare A B [--mnm MAP | --humanoid] [--align none|roots|roots+heading] [--offset SECS] [--csv]`;
 //! a capture against a skeleton measures each marker's distance to the nearest joint.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{Args, ExitCode, fail, load_all};
-use skelview_core::compare::{Align, compare_with_map, marker_fit};
+use skelview_core::compare::{Align, compare_pairs, compare_with_map, humanoid_pairs, marker_fit};
 use skelview_core::core::Motion;
 use skelview_core::export::positions::csv_field;
+
+/// How the joints of A and B are paired.
+pub(super) enum Pairing<'a> {
+    /// By name, with an MNM name map as the last stage.
+    Names(Option<&'a Path>),
+    /// By humanoid bone.
+    Humanoid,
+}
 
 pub(super) fn run(
     args: &Args,
@@ -15,9 +23,13 @@ pub(super) fn run(
     align: Align,
     offset_secs: f64,
     csv: bool,
-    mnm: Option<&Path>,
+    pairing: Pairing,
     out: &mut dyn Write,
 ) -> ExitCode {
+    let mnm = match pairing {
+        Pairing::Names(mnm) => mnm,
+        Pairing::Humanoid => None,
+    };
     let map = match mnm.map(super::read_name_map).transpose() {
         Ok(m) => m,
         Err(e) => return fail(&e),
@@ -36,7 +48,10 @@ pub(super) fn run(
         (None, Some(_)) => return markers(b, a, -offset_secs, csv, out),
         _ => {}
     }
-    let c = compare_with_map(a, b, align, offset_secs, map.as_deref());
+    let c = match pairing {
+        Pairing::Humanoid => compare_pairs(a, b, align, offset_secs, humanoid_pairs(a, b)),
+        Pairing::Names(_) => compare_with_map(a, b, align, offset_secs, map.as_deref()),
+    };
     let name = |m: &skelview_core::core::Motion, i: usize| m.skeleton.joints()[i].name.clone();
     let result = (|| -> std::io::Result<()> {
         if csv {

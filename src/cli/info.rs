@@ -84,12 +84,19 @@ pub(super) enum MapFileError {
     /// Not a map of this skeleton.
     #[error("{}: {source}", path.display())]
     Map { path: PathBuf, source: skelview_core::retarget::MapError },
+    /// An MNM name map that cannot be read (the error names the file and place).
+    #[error("{0}")]
+    NameMap(skelview_core::formats::LoadError),
 }
 
 /// The humanoid bone map of `m`, with the map file's bones over it.
 pub(super) fn humanoid_map(m: &Motion, file: Option<&Path>) -> Result<skelview_core::retarget::BoneMap, MapFileError> {
     let mut map = skelview_core::retarget::bone_map(&m.skeleton, m.source.up_axis, m.source.format.joints_at_far_end);
-    if let Some(path) = file {
+    let mnm = file.and_then(|p| p.extension()).is_some_and(|e| e.eq_ignore_ascii_case("mnm"));
+    if let Some(path) = file.filter(|_| mnm) {
+        let names = super::read_name_map(path).map_err(MapFileError::NameMap)?;
+        skelview_core::retarget::apply_name_map(&mut map, &m.skeleton, &names);
+    } else if let Some(path) = file {
         let text = std::fs::read_to_string(path).map_err(|source| MapFileError::Read { path: path.to_owned(), source })?;
         skelview_core::retarget::apply_toml(&mut map, &m.skeleton, &text)
             .map_err(|source| MapFileError::Map { path: path.to_owned(), source })?;

@@ -98,8 +98,9 @@ pub fn run(argv: Vec<String>) -> Next {
         Command::Check { paths } => check::run(&args, paths, &mut out),
         Command::Qa { print_thresholds: true, options, .. } => qa::print_thresholds(options, &mut out),
         Command::Qa { paths, options, .. } => qa::run(&args, paths, options, &mut out),
-        Command::Compare { files, align, offset_secs, csv, mnm } => {
-            compare::run(&args, files, *align, *offset_secs, *csv, mnm.as_deref(), &mut out)
+        Command::Compare { files, align, offset_secs, csv, mnm, humanoid } => {
+            let pairing = if *humanoid { compare::Pairing::Humanoid } else { compare::Pairing::Names(mnm.as_deref()) };
+            compare::run(&args, files, *align, *offset_secs, *csv, pairing, &mut out)
         }
         Command::Convert { inputs, output, options } => convert::run(&args, inputs, output, options),
         Command::Edit(edit) => edit::run(&args, edit, &mut out),

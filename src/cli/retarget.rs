@@ -24,11 +24,12 @@ pub struct RetargetArgs {
     /// Where to write; the extension chooses the writer (.bvh, .glb, .gltf).
     #[arg(long, short, value_name = "OUT")]
     pub out: PathBuf,
-    /// The source's humanoid bone map file (TOML, `[bones] hips = "Hips"`), over the one found.
-    #[arg(long, value_name = "MAP.toml")]
+    /// The source's humanoid bone map file (TOML, `[bones] hips = "Hips"`, or a Character
+    /// Studio `.mnm` name map), over the one found.
+    #[arg(long, value_name = "MAP.toml|MAP.mnm")]
     pub map: Option<PathBuf>,
-    /// The target's humanoid bone map file, over the one found.
-    #[arg(long, value_name = "MAP.toml")]
+    /// The target's humanoid bone map file (TOML or `.mnm`), over the one found.
+    #[arg(long, value_name = "MAP.toml|MAP.mnm")]
     pub target_map: Option<PathBuf>,
     /// How the hips' travel is scaled: auto (by the ratio of the legs) or a factor.
     #[arg(long, value_name = "auto|FACTOR", default_value = "auto", allow_hyphen_values = true)]

@@ -20,7 +20,14 @@ fn retarget_ui(ui: &mut egui::Ui, viewer: &Viewer, i: usize, commands: &mut Vec<
             ui.label("Put this motion on the skeleton of:");
             for c in clips.iter().enumerate().filter(|(k, c)| *k != i && skeleton(c)).map(|(_, c)| c) {
                 if ui.selectable_label(false, &c.name).on_hover_text("Retarget through the humanoid bone maps, as a new clip").clicked() {
-                    commands.push(Command::Clip(clips[i].id(), ClipEdit::RetargetOnto(c.id())));
+                    commands.push(Command::Clip(clips[i].id(), ClipEdit::RetargetOnto { target: c.id(), keep_feet: false }));
+                }
+                if ui
+                    .selectable_label(false, format!("{}, feet planted", c.name))
+                    .on_hover_text("The same, with the feet held still while the source's stand (leg IK)")
+                    .clicked()
+                {
+                    commands.push(Command::Clip(clips[i].id(), ClipEdit::RetargetOnto { target: c.id(), keep_feet: true }));
                 }
             }
         })

@@ -4,6 +4,7 @@
 use crate::app::{Command, Commands, CompareEdit, Viewer};
 use skelview_core::core::PlaybackCommand;
 use skelview_core::core::envelope::decimate;
+use skelview_core::retarget::BoneAgreement;
 use skelview_scene::{CompareMode, heat_color};
 
 /// The comparison panel (in the inspector's column while two or more clips are open).
@@ -169,9 +170,39 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     if partner != c.partner {
         commands.push(Command::Compare(CompareEdit::Partners(partner)));
     }
+    if let Some(o) = c.overlap.as_ref().filter(|o| !o.directions.is_empty()) {
+        bone_directions_ui(ui, &o.directions, &mut commands);
+    }
     for c in commands {
         out.send(c);
     }
+}
+
+/// Per humanoid bone, the angle between its direction in the two clips over the overlap (a
+/// retarget against its source); a row's button goes to the frame of the largest.
+fn bone_directions_ui(ui: &mut egui::Ui, directions: &[(BoneAgreement, f64)], commands: &mut Vec<Command>) {
+    let worst = directions.iter().map(|d| d.0.max_deg).filter(|d| d.is_finite()).fold(0f32, f32::max);
+    egui::CollapsingHeader::new(format!("bone directions ({} bones, largest {worst:.1} deg)", directions.len()))
+        .id_salt("bone_directions")
+        .show(ui, |ui| {
+            ui.weak("angle between each humanoid bone's direction in the two clips, over the overlap");
+            egui::Grid::new("bone_directions_grid").num_columns(4).striped(true).show(ui, |ui| {
+                ui.weak("bone");
+                ui.weak("median");
+                ui.weak("largest");
+                ui.weak("");
+                ui.end_row();
+                for (d, at) in directions {
+                    ui.label(format!("{} > {}", d.bone, d.towards));
+                    ui.monospace(format!("{:.1} deg", d.median_deg));
+                    ui.monospace(format!("{:.1} deg", d.max_deg));
+                    if ui.small_button(format!("at {at:.2} s")).on_hover_text("Go to the frame of the largest").clicked() {
+                        commands.push(Command::Playback(PlaybackCommand::Seek(*at)));
+                    }
+                    ui.end_row();
+                }
+            });
+        });
 }
 
 /// How the comparison's values are written: lengths (metres inside) in the unit the user

@@ -162,15 +162,8 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         let joint = &motion.skeleton.joints()[i];
         ui.separator();
         ui.label(egui::RichText::new(&joint.name).heading());
-        if let Some(e) = viewer.session.active_clip().and_then(|c| c.humanoid.entries.iter().find(|e| e.joint == i)) {
-            let how = match e.found {
-                skelview_core::retarget::Found::File => "the file's map",
-                skelview_core::retarget::Found::Name => "its name",
-                skelview_core::retarget::Found::Shape => "the skeleton's shape",
-                skelview_core::retarget::Found::User => "your map",
-            };
-            ui.label(format!("humanoid bone: {} (from {how})", e.bone))
-                .on_hover_text("VRM 1.0 humanoid bone, as skelview info --humanoid lists it");
+        if let Some(clip) = viewer.session.active_clip().filter(|c| c.motion.capture.is_none()) {
+            humanoid_bone_ui(ui, clip, i, out);
         }
         if let Some(p) = joint.parent
             && ui.link(format!("parent: {}", motion.skeleton.joints()[p].name)).clicked()
@@ -297,4 +290,42 @@ fn marker_ui(ui: &mut egui::Ui, c: &skelview_core::core::capture::Capture, joint
         let longest = runs.iter().map(|(a, b)| b - a + 1).max().unwrap_or(0);
         row(ui, "gaps", format!("{} ({missing} of {} frames missing, longest {longest})", runs.len(), c.frames));
     });
+}
+
+/// The selected joint's humanoid bone, how it was found, and a choice to correct it (what the
+/// retarget and the comparison pair by).
+fn humanoid_bone_ui(ui: &mut egui::Ui, clip: &skelview_scene::ClipView, joint: usize, out: &mut Commands) {
+    use skelview_core::retarget::{BONES, Found};
+    let entry = clip.humanoid.entries.iter().find(|e| e.joint == joint);
+    let how = entry.map_or("", |e| match e.found {
+        Found::File => "from the file's map",
+        Found::Name => "from its name",
+        Found::Shape => "from the skeleton's shape",
+        Found::User => "as you set it",
+    });
+    let current = entry.map(|e| e.bone);
+    let mut chosen = current;
+    ui.horizontal(|ui| {
+        let label = ui.label("humanoid bone");
+        egui::ComboBox::new("humanoid_bone", "")
+            .selected_text(current.unwrap_or("(none)"))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut chosen, None, "(none)");
+                for b in BONES {
+                    let taken = clip.humanoid.joint(b).filter(|&j| j != joint).map(|j| clip.motion.skeleton.joints()[j].name.as_str());
+                    let text = match taken {
+                        Some(other) => format!("{b} (now {other})"),
+                        None => (*b).to_owned(),
+                    };
+                    ui.selectable_value(&mut chosen, Some(b), text);
+                }
+            })
+            .response
+            .labelled_by(label.id)
+            .on_hover_text("VRM 1.0 humanoid bone, as skelview info --humanoid lists it; retargeting and the comparison pair joints by it");
+        ui.weak(how);
+    });
+    if chosen != current {
+        out.send(Command::Clip(clip.id(), ClipEdit::HumanoidBone { joint, bone: chosen.map(str::to_owned) }));
+    }
 }

@@ -17,6 +17,7 @@ use skelview_core::compare::{Placement, match_joints, match_with_map};
 use skelview_core::core::envelope::{Decimator, STORED_COLUMNS};
 use skelview_core::core::sampler::joint_positions;
 use skelview_core::core::{Interpolation, LocalPose, Motion, PoseAt, Sampler};
+use skelview_core::retarget::{BoneAgreement, BoneMap, DirectionPair, direction_pairs};
 
 /// What is measured per matched pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +97,9 @@ pub struct CompareView {
     pub bone_colors: Vec<[f32; 4]>,
     /// The clips and the name map (by address: a new map re-pairs) the partners were made for.
     pairs_for: Option<(u64, u64, usize)>,
+    /// Bones whose directions are compared, and the clips and maps they were found for.
+    bones: Vec<DirectionPair>,
+    bones_for: Option<(u64, u64, BoneMap, BoneMap)>,
 }
 
 /// Everything the error over the overlap depends on.
@@ -107,6 +111,8 @@ pub struct OverlapInput {
     offsets: (f64, f64),
     transforms: (Mat4, Mat4),
     pairs: Vec<(usize, usize)>,
+    /// Bones both humanoid maps name, whose directions are compared.
+    bones: Vec<DirectionPair>,
     mode: CompareMode,
     interpolation: Interpolation,
     to_units: f32,
@@ -115,8 +121,8 @@ pub struct OverlapInput {
 impl PartialEq for OverlapInput {
     /// Equal inputs give equal curves (a clip's serial stands for its motion).
     fn eq(&self, o: &Self) -> bool {
-        (self.serials, self.offsets, self.transforms, &self.pairs, self.mode, self.interpolation, self.to_units)
-            == (o.serials, o.offsets, o.transforms, &o.pairs, o.mode, o.interpolation, o.to_units)
+        (self.serials, self.offsets, self.transforms, &self.pairs, &self.bones, self.mode, self.interpolation, self.to_units)
+            == (o.serials, o.offsets, o.transforms, &o.pairs, &o.bones, o.mode, o.interpolation, o.to_units)
     }
 }
 
@@ -132,6 +138,9 @@ pub struct OverlapCurve {
     pub legend_max: f32,
     /// Frames of the reference in the overlap.
     pub frames: usize,
+    /// Per humanoid bone both clips have: the angle between its directions over the overlap
+    /// (a retarget against its source), with the shared time of the largest.
+    pub directions: Vec<(BoneAgreement, f64)>,
 }
 
 /// Frames per piece of work: progress and cancel are checked between pieces.
@@ -151,8 +160,8 @@ pub fn overlap_curve(input: &OverlapInput, keep_going: &(dyn Fn(f64) -> bool + S
     let (Some(first), Some(last)) = (first, last) else { return Some(OverlapCurve::default()) };
     let done = AtomicUsize::new(0);
     let total = last + 1 - first;
-    // Per frame: mean over pairs (NaN outside the overlap) and largest pair error.
-    let per_chunk: Vec<Option<Vec<(f32, f32)>>> = (0..total.div_ceil(OVERLAP_CHUNK))
+    // Per frame: mean over pairs (NaN outside the overlap), largest pair error, bone angles.
+    let per_chunk: Vec<Option<Vec<(f32, f32, Vec<f32>)>>> = (0..total.div_ceil(OVERLAP_CHUNK))
         .into_par_iter()
         .map(|c| {
             let frames = first + c * OVERLAP_CHUNK..(first + (c + 1) * OVERLAP_CHUNK).min(last + 1);
@@ -162,7 +171,7 @@ pub fn overlap_curve(input: &OverlapInput, keep_going: &(dyn Fn(f64) -> bool + S
                 let t = time(f);
                 let tb_local = t - input.offsets.1;
                 if !in_overlap(f) {
-                    out.push((f32::NAN, 0.0));
+                    out.push((f32::NAN, 0.0, Vec::new()));
                     continue;
                 }
                 sa.positions(a, PoseAt::Time(t - input.offsets.0), input.interpolation, ta);
@@ -175,7 +184,8 @@ pub fn overlap_curve(input: &OverlapInput, keep_going: &(dyn Fn(f64) -> bool + S
                     count += 1;
                     max = max.max(e);
                 }
-                out.push((if count == 0 { 0.0 } else { sum / count as f32 }, max));
+                let angles = input.bones.iter().map(|b| b.angle_deg(&sa.positions, &sb.positions)).collect();
+                out.push((if count == 0 { 0.0 } else { sum / count as f32 }, max, angles));
             }
             let so_far = done.fetch_add(frames.len(), Ordering::Relaxed) + frames.len();
             keep_going(so_far as f64 / total as f64).then_some(out)
@@ -183,10 +193,16 @@ pub fn overlap_curve(input: &OverlapInput, keep_going: &(dyn Fn(f64) -> bool + S
         .collect();
     let mut d = Decimator::new(time(first), time(last), STORED_COLUMNS, total);
     let (mut sum, mut frames, mut legend_max) = (0.0f64, 0usize, 0.0f32);
-    for (k, (mean, max)) in per_chunk.into_iter().collect::<Option<Vec<_>>>()?.into_iter().flatten().enumerate() {
+    let mut angles: Vec<Vec<f32>> = vec![Vec::new(); input.bones.len()];
+    let mut at: Vec<usize> = Vec::new();
+    for (k, (mean, max, bone_angles)) in per_chunk.into_iter().collect::<Option<Vec<_>>>()?.into_iter().flatten().enumerate() {
         if mean.is_nan() {
             continue;
         }
+        for (v, a) in angles.iter_mut().zip(bone_angles) {
+            v.push(a);
+        }
+        at.push(first + k);
         let v = (mean * input.to_units) as f64;
         d.push(time(first + k), v);
         sum += v;
@@ -194,7 +210,17 @@ pub fn overlap_curve(input: &OverlapInput, keep_going: &(dyn Fn(f64) -> bool + S
         legend_max = legend_max.max(max);
     }
     let mean = if frames == 0 { 0.0 } else { sum / frames as f64 };
-    Some(OverlapCurve { points: d.finish(), mean, legend_max: legend_max * input.to_units, frames })
+    let directions = input
+        .bones
+        .iter()
+        .zip(angles)
+        .map(|(b, v)| {
+            let s = b.summary(v);
+            let worst = time(at.get(s.worst_frame).copied().unwrap_or(first));
+            (s, worst)
+        })
+        .collect();
+    Some(OverlapCurve { points: d.finish(), mean, legend_max: legend_max * input.to_units, frames, directions })
 }
 
 impl Default for CompareView {
@@ -212,12 +238,16 @@ impl Default for CompareView {
             unit: "m",
             bone_colors: Vec::new(),
             pairs_for: None,
+            bones: Vec::new(),
+            bones_for: None,
         }
     }
 }
 
-/// Automatic pairs as `skelview compare` finds them: names, aliases, then the MNM map.
-pub fn auto_partners(a: &Motion, b: &Motion, map: Option<&[(String, String)]>) -> Vec<Option<usize>> {
+/// Automatic pairs as `skelview compare` finds them: names, aliases, then the MNM map; then,
+/// for joints still alone, the same humanoid bone in the two bone maps (a retarget result and
+/// its source, whose joints are named differently).
+pub fn auto_partners(a: &Motion, b: &Motion, map: Option<&[(String, String)]>, humanoid: (&BoneMap, &BoneMap)) -> Vec<Option<usize>> {
     let placement = |m: &Motion| if m.source.format.joints_at_far_end { Placement::FarEnd } else { Placement::Origin };
     let mut pairs = match_joints(&a.skeleton, placement(a), &b.skeleton, placement(b));
     if let Some(map) = map {
@@ -226,6 +256,15 @@ pub fn auto_partners(a: &Motion, b: &Motion, map: Option<&[(String, String)]>) -
     let mut partner = vec![None; a.skeleton.len()];
     for (i, k, _) in pairs {
         if let Some(slot) = partner.get_mut(i) {
+            *slot = Some(k);
+        }
+    }
+    let mut taken: std::collections::HashSet<usize> = partner.iter().flatten().copied().collect();
+    for e in &humanoid.0.entries {
+        if let (Some(slot), Some(k)) = (partner.get_mut(e.joint), humanoid.1.joint(e.bone))
+            && slot.is_none()
+            && taken.insert(k)
+        {
             *slot = Some(k);
         }
     }
@@ -310,8 +349,13 @@ impl CompareView {
         let map_key = self.name_map.as_ref().map_or(0, |m| Arc::as_ptr(m) as *const () as usize);
         let pairs_for = Some((a.serial, b.serial, map_key));
         if self.pairs_for != pairs_for || self.partner.len() != a.motion.skeleton.len() {
-            self.partner = auto_partners(&a.motion, &b.motion, self.name_map.as_deref());
+            self.partner = auto_partners(&a.motion, &b.motion, self.name_map.as_deref(), (&a.humanoid, &b.humanoid));
             self.pairs_for = pairs_for;
+        }
+        let bones_for = Some((a.serial, b.serial, a.humanoid.clone(), b.humanoid.clone()));
+        if self.bones_for != bones_for {
+            self.bones = direction_pairs(&a.motion, &a.humanoid, &b.motion, &b.humanoid);
+            self.bones_for = bones_for;
         }
         let nb = b.motion.skeleton.len();
         for p in &mut self.partner {
@@ -337,6 +381,7 @@ impl CompareView {
             offsets: (a.offset_secs, b.offset_secs),
             transforms: (ta, tb),
             pairs: pairs.clone(),
+            bones: if mode == CompareMode::NearestJoint { Vec::new() } else { self.bones.clone() },
             mode,
             interpolation,
             to_units,

@@ -88,6 +88,22 @@ pub fn compare_with_map(a: &Motion, b: &Motion, align: Align, offset_secs: f64, 
     if let Some(map) = map {
         match_with_map(&a.skeleton, &b.skeleton, map, &mut pairs);
     }
+    compare_pairs(a, b, align, offset_secs, pairs)
+}
+
+/// Pairs of joints that are the same humanoid bone in the two skeletons' bone maps (the
+/// joint where each bone starts, so an ASF pairs with a BVH), in `a`'s order.
+pub fn humanoid_pairs(a: &Motion, b: &Motion) -> Vec<(usize, usize, MatchKind)> {
+    let map = |m: &Motion| crate::retarget::bone_map(&m.skeleton, m.source.up_axis, m.source.format.joints_at_far_end);
+    let (ma, mb) = (map(a), map(b));
+    let mut pairs: Vec<(usize, usize, MatchKind)> =
+        ma.entries.iter().filter_map(|e| Some((e.joint, mb.joint(e.bone)?, MatchKind::Humanoid))).collect();
+    pairs.sort_by_key(|p| p.0);
+    pairs
+}
+
+/// [`compare`] over the given joint pairs.
+pub fn compare_pairs(a: &Motion, b: &Motion, align: Align, offset_secs: f64, pairs: Vec<(usize, usize, MatchKind)>) -> Comparison {
     let (mut sa, mut sb) = (Sampler::default(), Sampler::default());
     // Metres, Y-up, linear sampling between frames.
     let posed = |s: &mut Sampler, m: &Motion, t: f64| {

@@ -142,17 +142,35 @@ impl BoneMap {
         self.entries.iter().find(|e| e.bone == bone).map(|e| e.joint)
     }
 
+    /// Makes `joint` the bone `bone` (a VRM bone name), or no bone, as the user says; a bone
+    /// another joint had moves here. Returns false for a name that is not a VRM bone.
+    pub fn assign(&mut self, joint: usize, bone: Option<&str>) -> bool {
+        let bone = match bone {
+            Some(b) => match BONES.iter().find(|x| **x == b) {
+                Some(b) => Some(*b),
+                None => return false,
+            },
+            None => None,
+        };
+        self.entries.retain(|e| e.joint != joint);
+        if let Some(b) = bone {
+            self.set(b, joint, Found::User);
+        }
+        self.sort();
+        true
+    }
+
     /// The required bones it lacks.
     pub fn missing(&self) -> Vec<&'static str> {
         REQUIRED.iter().copied().filter(|b| self.joint(b).is_none()).collect()
     }
 
-    fn set(&mut self, bone: &'static str, joint: usize, found: Found) {
+    pub(super) fn set(&mut self, bone: &'static str, joint: usize, found: Found) {
         self.entries.retain(|e| e.bone != bone && e.joint != joint);
         self.entries.push(MapEntry { bone, joint, found });
     }
 
-    fn sort(&mut self) {
+    pub(super) fn sort(&mut self) {
         self.entries.sort_by_key(|e| BONES.iter().position(|b| *b == e.bone));
     }
 
@@ -284,7 +302,7 @@ pub fn bone_map(skeleton: &Skeleton, up: UpAxis, far_end: bool) -> BoneMap {
     map
 }
 
-fn by_names(skeleton: &Skeleton, map: &mut BoneMap) {
+pub(super) fn by_names(skeleton: &Skeleton, map: &mut BoneMap) {
     // An end site (a BVH `End Site`) has no rotation of its own: never a bone.
     let folded: Vec<String> = skeleton.joints().iter().map(|j| if j.is_end_site { String::new() } else { fold(&j.name) }).collect();
     let find = |names: &[String]| names.iter().find_map(|n| folded.iter().position(|f| f == n));

@@ -5,10 +5,12 @@
 pub mod agreement;
 pub mod bone_map;
 mod feet;
+pub mod name_map;
 pub mod normalized;
 pub mod transfer;
 
-pub use agreement::{BoneAgreement, bone_directions};
+pub use agreement::{BoneAgreement, DirectionPair, bone_directions, direction_pairs};
 pub use bone_map::{BONES, BoneMap, Found, MapEntry, MapError, REQUIRED, apply_toml, bone_map};
+pub use name_map::apply_name_map;
 pub use normalized::normalized;
 pub use transfer::{HipScale, RetargetError, RetargetOptions, retarget};

@@ -93,7 +93,20 @@ pub enum ClipEdit {
     /// Its up axis (`None`: as detected or declared), remembered for its file.
     UpAxis(Option<UpAxis>),
     /// Put this clip's motion on another clip's skeleton, as a new clip.
-    RetargetOnto(ClipId),
+    RetargetOnto {
+        /// The clip whose skeleton takes the motion.
+        target: ClipId,
+        /// Keep the feet planted while the source's stand.
+        keep_feet: bool,
+    },
+    /// Make a joint a humanoid bone (a VRM 1.0 bone name) or no bone (`None`), in the clip's
+    /// bone map (what the retarget and the comparison pair by).
+    HumanoidBone {
+        /// The joint.
+        joint: usize,
+        /// The bone.
+        bone: Option<String>,
+    },
     /// Draw (`linked`) or take away the stick between two of a capture's markers (by name),
     /// remembered for its file.
     MarkerLink {

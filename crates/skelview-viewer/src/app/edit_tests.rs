@@ -171,8 +171,8 @@ fn events_are_added_and_removed_as_edits_and_undone() {
     wait_for(&mut v, "the event back", |v| applied(v) && events(v).len() == 1);
 }
 
-#[test]
-fn a_clip_put_on_another_skeleton_arrives_as_a_new_clip_side_by_side() {
+/// The sample and a second copy of it named other.bvh, and their ids.
+fn two_skeletons() -> (Viewer, skelview_scene::ClipId, skelview_scene::ClipId) {
     let mut v = sample();
     v.add(LoadRequest::single(
         &skelview_core::formats::bvh::Bvh,
@@ -180,7 +180,13 @@ fn a_clip_put_on_another_skeleton_arrives_as_a_new_clip_side_by_side() {
     ));
     wait_for(&mut v, "the second clip", |v| v.session.scene.clips.len() == 2);
     let (a, b) = (v.session.scene.clips[0].id(), v.session.scene.clips[1].id());
-    v.send(Command::Clip(a, ClipEdit::RetargetOnto(b)));
+    (v, a, b)
+}
+
+#[test]
+fn a_clip_put_on_another_skeleton_arrives_as_a_new_clip_side_by_side() {
+    let (mut v, a, b) = two_skeletons();
+    v.send(Command::Clip(a, ClipEdit::RetargetOnto { target: b, keep_feet: false }));
     wait_for(&mut v, "the retarget", |v| v.session.scene.clips.len() == 3);
     let c = &v.session.scene.clips[2];
     assert_eq!(c.name, "walk.bvh on other.bvh");
@@ -190,8 +196,34 @@ fn a_clip_put_on_another_skeleton_arrives_as_a_new_clip_side_by_side() {
     v.open_paths(vec![skelview_test_support::workspace_root().join("tests/data/trc/outside_writer.trc")], true);
     wait_for(&mut v, "the capture", |v| v.session.scene.clips.len() == 4);
     let capture = v.session.scene.clips[3].id();
-    v.send(Command::Clip(a, ClipEdit::RetargetOnto(capture)));
+    v.send(Command::Clip(a, ClipEdit::RetargetOnto { target: capture, keep_feet: false }));
     wait_for(&mut v, "the refusal", |v| v.messages.error.is_some());
     assert_eq!(v.messages.error_title, "Could not retarget");
     assert!(v.messages.error.as_deref().is_some_and(|e| e.contains("target's humanoid bone map lacks")), "{:?}", v.messages.error);
+}
+
+#[test]
+fn a_corrected_bone_map_drives_the_retarget_and_the_comparison_measures_bone_directions() {
+    let (mut v, a, b) = two_skeletons();
+    let joint = |v: &Viewer, name: &str| v.session.scene.clips[1].motion.skeleton.find(name).unwrap();
+    let (l, r) = (joint(&v, "LeftUpLeg"), joint(&v, "RightUpLeg"));
+    // The target's thighs swapped, as a wrongly labelled character would need.
+    for (j, bone) in [(l, "rightUpperLeg"), (r, "leftUpperLeg"), (0, "notABone")] {
+        v.send(Command::Clip(b, ClipEdit::HumanoidBone { joint: j, bone: Some(bone.into()) }));
+    }
+    v.update(0.0);
+    let map = &v.session.scene.clips[1].humanoid;
+    assert_eq!((map.joint("leftUpperLeg"), map.joint("rightUpperLeg"), map.joint("hips")), (Some(r), Some(l), Some(0)));
+    v.send(Command::Clip(a, ClipEdit::RetargetOnto { target: b, keep_feet: true }));
+    wait_for(&mut v, "the retarget", |v| v.session.scene.clips.len() == 3);
+    assert_eq!(v.session.scene.clips[2].name, "walk.bvh on other.bvh, feet planted");
+    let result = v.session.scene.clips[2].id();
+    v.send(Command::Compare(CompareEdit::Other(result)));
+    wait_for(&mut v, "the bone directions", |v| v.session.scene.compare.overlap.as_ref().is_some_and(|o| !o.directions.is_empty()));
+    let directions = &v.session.scene.compare.overlap.as_ref().unwrap().directions;
+    let of = |bone: &str| directions.iter().find(|d| d.0.bone == bone).unwrap().0.clone();
+    // The result's own map names its joints as they are, so its left thigh (moved by the
+    // source's right one) is measured against the source's left thigh; the spine is untouched.
+    assert!(of("leftUpperLeg").max_deg > 10.0, "{:?}", of("leftUpperLeg"));
+    assert!(of("spine").max_deg < 0.5 && of("leftUpperArm").max_deg < 0.5, "{directions:?}");
 }

@@ -336,7 +336,13 @@ impl Viewer {
                 self.view.queue(ViewEffect::FramePose);
             }
             ClipEdit::FormatOption { key, value } => self.set_format_option(i, key, &value),
-            ClipEdit::RetargetOnto(target) => self.start_retarget(id, target),
+            ClipEdit::RetargetOnto { target, keep_feet } => self.start_retarget(id, target, keep_feet),
+            ClipEdit::HumanoidBone { joint, bone } => {
+                let c = &mut s.scene.clips[i];
+                if joint < c.motion.skeleton.len() && c.motion.capture.is_none() {
+                    c.humanoid.assign(joint, bone.as_deref());
+                }
+            }
             ClipEdit::MarkerLink { a, b, linked } => {
                 let source = s.document.edit(id);
                 let same = |p: &(String, String)| (p.0 == a && p.1 == b) || (p.0 == b && p.1 == a);

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use skelview_core::core::Motion;
-use skelview_core::retarget::{RetargetError, RetargetOptions, bone_map, retarget};
+use skelview_core::retarget::{RetargetError, RetargetOptions, retarget};
 use skelview_scene::{ClipId, Layout};
 
 use super::{AppError, SceneEdit, Viewer};
@@ -26,15 +26,18 @@ impl Retargets {
 
 impl Viewer {
     /// Starts putting clip `source`'s motion on clip `target`'s skeleton.
-    pub(super) fn start_retarget(&mut self, source: ClipId, target: ClipId) {
+    pub(super) fn start_retarget(&mut self, source: ClipId, target: ClipId, keep_feet: bool) {
         let s = &self.session.scene;
         let (Some(a), Some(b)) = (s.index_of(source), s.index_of(target)) else { return };
         let (from, onto) = (s.clips[a].motion.clone(), s.clips[b].motion.clone());
-        let name = format!("{} on {}", s.clips[a].name, s.clips[b].name);
+        // The clips' maps, as the inspector shows them and the user corrected them.
+        let (from_map, onto_map) = (s.clips[a].humanoid.clone(), s.clips[b].humanoid.clone());
+        let planted = if keep_feet { ", feet planted" } else { "" };
+        let name = format!("{} on {}{planted}", s.clips[a].name, s.clips[b].name);
         let label = format!("Retargeting {name}");
         let work = move |p: &crate::tasks::Progress| {
-            let map = |m: &Motion| bone_map(&m.skeleton, m.source.up_axis, m.source.format.joints_at_far_end);
-            match retarget(&from, &map(&from), &onto, &map(&onto), &RetargetOptions::default(), &|f| p.keep_going(f64::from(f))) {
+            let options = RetargetOptions { keep_feet, ..RetargetOptions::default() };
+            match retarget(&from, &from_map, &onto, &onto_map, &options, &|f| p.keep_going(f64::from(f))) {
                 Ok(Some(m)) => Ok(m),
                 Ok(None) => Err(TaskError::Cancelled),
                 Err(e) => Err(TaskError::Failed(e)),
