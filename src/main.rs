@@ -1,8 +1,13 @@
 //! `skelview`: the command line, or the viewer window (thin: everything lives in the library).
+// On Windows a GUI program, so that a double-click opens no console window; started from a
+// terminal it writes to that terminal's console (`attach_parent_console`).
+#![cfg_attr(windows, windows_subsystem = "windows")]
 
 use skelview::cli::{self, Next};
 
 fn main() {
+    #[cfg(windows)]
+    attach_parent_console();
     // Fixes the moment `SKELVIEW_TRACE` measures from.
     skelview::app::trace::process_start();
     let argv: Vec<String> = std::env::args().collect();
@@ -24,4 +29,18 @@ fn main() {
         },
     };
     std::process::exit(code);
+}
+
+/// Windows: a GUI program has no console of its own; output already sent to a file or a pipe
+/// keeps its handles, else the program writes to the console of the terminal that started it.
+#[cfg(windows)]
+fn attach_parent_console() {
+    use windows_sys::Win32::System::Console::{ATTACH_PARENT_PROCESS, AttachConsole, GetStdHandle, STD_OUTPUT_HANDLE};
+    // SAFETY: plain calls without pointers; no other thread exists yet.
+    unsafe {
+        let out = GetStdHandle(STD_OUTPUT_HANDLE);
+        if out.is_null() || out as isize == -1 {
+            AttachConsole(ATTACH_PARENT_PROCESS);
+        }
+    }
 }

@@ -61,21 +61,7 @@ lld="$(rustc +stable --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin/r
 ln -sf "$lld" "$host_lib/rust-lld"
 
 # 3. The wasm32 standard library, built once from Debian's source of the same version.
-wasm_lib="$root/usr/lib/rustlib/wasm32-unknown-unknown/lib"
-if ! ls "$wasm_lib"/libstd-*.rlib >/dev/null 2>&1; then
-  cargo +nightly --version >/dev/null 2>&1 || die "building std needs a nightly cargo (-Zbuild-std): rustup toolchain install nightly"
-  say "building the wasm32 standard library (about a minute)"
-  probe="$(mktemp -d)"
-  mkdir -p "$probe/src"
-  printf '[package]\nname = "probe"\nversion = "0.0.0"\nedition = "2021"\n[workspace]\n[profile.release]\npanic = "abort"\n' >"$probe/Cargo.toml"
-  echo 'fn main() { println!("probe"); }' >"$probe/src/main.rs"
-  ( cd "$probe" && RUSTC="$root/usr/bin/rustc" RUSTDOC="$root/usr/bin/rustdoc" RUSTC_BOOTSTRAP=1 \
-      cargo +nightly build -q -Zbuild-std=std,panic_abort --target wasm32-unknown-unknown --release ) \
-    || die "building std for wasm32 failed (above)"
-  mkdir -p "$wasm_lib"
-  cp "$probe"/target/wasm32-unknown-unknown/release/deps/*.rlib "$wasm_lib/"
-  rm -rf "$probe"
-fi
+web/build-std.sh "$root" wasm32-unknown-unknown abort
 
 # 4. wasm-bindgen-cli, the exact version of the crate (its lock file pins a crate the registry
 #    no longer has, hence no --locked).

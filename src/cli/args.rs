@@ -21,11 +21,14 @@ use skelview_core::qa::Kind;
 use skelview_scene::OrbitCamera;
 use skelview_scene::{Layout, ViewPreset};
 
+/// The version and the commit it was built from (`skelview --version`).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SKELVIEW_COMMIT"), ")");
+
 /// The whole command line.
 #[derive(Parser, Debug)]
 #[command(
     name = "skelview",
-    version,
+    version = VERSION,
     about = "A real-time 3D skeleton viewer for motion-capture files",
     long_about = "A real-time 3D skeleton viewer for motion-capture files.\n\nWithout a subcommand, opens the viewer on FILE... (the bundled sample when none is given).",
     args_conflicts_with_subcommands = true
@@ -323,6 +326,16 @@ enum Sub {
     },
     /// The man page (roff) on standard output.
     Manpage,
+    /// Write the desktop entry, MIME types, icon and thumbnailer into a folder, as a system
+    /// package installs them under /usr/share (what --install-desktop writes for one user).
+    DesktopFiles {
+        /// The folder (`DIR/applications/skelview.desktop`, `DIR/mime/packages/…`).
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+        /// The program's path the entries start.
+        #[arg(long, value_name = "PATH", default_value = "/usr/bin/skelview")]
+        exe: PathBuf,
+    },
 }
 
 /// Parses `argv` (program name first). `Err` carries clap's error: print it and exit with
@@ -447,6 +460,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
         Some(Sub::Formats { json }) => Command::Formats { json },
         Some(Sub::Completions { shell }) => Command::Completions(shell),
         Some(Sub::Manpage) => Command::Manpage,
+        Some(Sub::DesktopFiles { dir, exe }) => Command::DesktopFiles { dir, exe },
     };
     Ok(Args { command, options })
 }

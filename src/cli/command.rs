@@ -145,6 +145,13 @@ pub enum Command {
     Completions(Shell),
     /// Print the man page.
     Manpage,
+    /// Write the desktop files for a system package into `dir`, starting `exe`.
+    DesktopFiles {
+        /// The folder (`/usr/share` in the package).
+        dir: PathBuf,
+        /// The program's installed path.
+        exe: PathBuf,
+    },
 }
 
 /// What `measure` prints in one column.

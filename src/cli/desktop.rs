@@ -1,5 +1,8 @@
 //! `--install-desktop` / `--uninstall-desktop`: a freedesktop application entry, MIME types,
-//! icon and thumbnailer for the current user, so a double-click on a `.bvh` opens skelview.
+//! icon and thumbnailer for the current user, so a double-click on a `.bvh` opens skelview
+//! (on Windows, the per-user file associations of `desktop_windows`). `desktop-files` writes
+//! the same files for a system package.
+#![cfg_attr(windows, allow(dead_code))]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -106,10 +109,32 @@ fn refresh(data: &Path, lines: &mut Vec<String>, set_defaults: bool) {
 /// Installs (or refreshes) the desktop integration; returns what it did, one line each.
 pub fn install() -> Result<Vec<String>, CliError> {
     let exe = std::env::current_exe().map_err(CliError::Executable)?;
-    let exe = std::fs::canonicalize(&exe).unwrap_or(exe);
+    #[cfg(windows)]
+    return super::desktop_windows::install(&exe);
+    #[cfg(not(windows))]
+    install_freedesktop(&std::fs::canonicalize(&exe).unwrap_or(exe))
+}
+
+/// Writes the desktop entry, MIME types, icon and thumbnailer under `dir` as a system package
+/// installs them below `/usr/share` (`dir/applications/skelview.desktop`…), for `exe`; no
+/// database is refreshed (the package's scripts do that).
+pub fn write_files(dir: &Path, exe: &Path) -> Result<Vec<String>, CliError> {
+    let mut lines = Vec::new();
+    for (rel, contents) in files(exe) {
+        let path = dir.join(&rel);
+        if let Some(d) = path.parent() {
+            std::fs::create_dir_all(d).map_err(|source| CliError::File { path: d.to_owned(), source })?;
+        }
+        std::fs::write(&path, contents).map_err(|source| CliError::File { path: path.clone(), source })?;
+        lines.push(format!("wrote {}", path.display()));
+    }
+    Ok(lines)
+}
+
+fn install_freedesktop(exe: &Path) -> Result<Vec<String>, CliError> {
     let data = data_home()?;
     let mut lines = Vec::new();
-    for (rel, contents) in files(&exe) {
+    for (rel, contents) in files(exe) {
         let path = data.join(&rel);
         if std::fs::read_to_string(&path).is_ok_and(|old| old == contents) {
             lines.push(format!("unchanged {}", path.display()));
@@ -127,6 +152,13 @@ pub fn install() -> Result<Vec<String>, CliError> {
 
 /// Removes what `install` wrote; returns what it did.
 pub fn uninstall() -> Result<Vec<String>, CliError> {
+    #[cfg(windows)]
+    return super::desktop_windows::uninstall();
+    #[cfg(not(windows))]
+    uninstall_freedesktop()
+}
+
+fn uninstall_freedesktop() -> Result<Vec<String>, CliError> {
     let data = data_home()?;
     let mut lines = Vec::new();
     for (rel, _) in files(Path::new("skelview")) {

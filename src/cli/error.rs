@@ -175,6 +175,9 @@ pub enum CliError {
     /// No data folder for the desktop files.
     #[error("neither XDG_DATA_HOME nor HOME is set")]
     NoDataHome,
+    /// The Windows registry refused a change (what, and Windows' error code).
+    #[error("cannot register the file types: {0}")]
+    Registry(String),
     /// The program's own path is unknown.
     #[error("cannot find the skelview executable: {0}")]
     Executable(std::io::Error),

@@ -10,6 +10,8 @@ mod command;
 mod compare;
 mod convert;
 mod desktop;
+#[cfg(windows)]
+mod desktop_windows;
 pub mod docs;
 mod edit;
 mod edit_args;
@@ -68,6 +70,18 @@ pub fn run(argv: Vec<String>) -> Next {
         }
         Command::Manpage => match clap_mangen::Man::new(args::cli_command()).render(&mut out) {
             Ok(()) => 0,
+            Err(e) => {
+                eprintln!("skelview: {e}");
+                2
+            }
+        },
+        Command::DesktopFiles { dir, exe } => match desktop::write_files(dir, exe) {
+            Ok(lines) => {
+                for l in lines {
+                    let _ = writeln!(out, "{l}");
+                }
+                0
+            }
             Err(e) => {
                 eprintln!("skelview: {e}");
                 2

@@ -29,3 +29,21 @@ pub fn wait(v: &mut skelview::app::Viewer, done: &dyn Fn(&skelview::app::Viewer)
     }
     panic!("timed out: {:?}", v.messages.error);
 }
+
+/// Counts pixels close to the joint colour (orange) and the bone colour (light grey) in a
+/// screenshot of the whole X display.
+pub fn skeleton_pixels(png: &std::path::Path) -> (usize, usize) {
+    let Ok(img) = image::open(png) else { return (0, 0) };
+    let img = img.to_rgb8();
+    let (mut joints, mut bones) = (0, 0);
+    for p in img.pixels() {
+        let [r, g, b] = p.0;
+        if r > 180 && (110..200).contains(&g) && b < 110 {
+            joints += 1;
+        }
+        if r > 150 && g > 150 && b > 160 && r.abs_diff(g) < 20 && b >= g {
+            bones += 1;
+        }
+    }
+    (joints, bones)
+}
