@@ -92,6 +92,11 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     std::fs::create_dir_all(&work).unwrap();
     let dist = root.join("target/web/dist");
     run(Command::new("bash").arg(root.join("web/build.sh")).arg(&dist), "web/build.sh");
+    // The page names its version (as `skelview --version` does).
+    let page = std::fs::read_to_string(dist.join("index.html")).unwrap();
+    let version = String::from_utf8(Command::new(env!("CARGO_BIN_EXE_skelview")).arg("--version").output().unwrap().stdout).unwrap();
+    let version = version.trim().strip_prefix("skelview ").unwrap();
+    assert!(page.contains(&format!("content=\"{version}\"")) && !page.contains("@SKELVIEW_VERSION@"), "the version {version} in the page");
     let web_tests = root.join("tests/web");
     if !web_tests.join("node_modules/playwright-core").is_dir() {
         run(Command::new("npm").args(["install", "--no-audit", "--no-fund"]).current_dir(&web_tests), "npm install (tests/web)");

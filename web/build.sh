@@ -20,7 +20,11 @@ rm -rf "$out"
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out/pkg" target/web/wasm32-unknown-unknown/web/skelview_web.wasm
 cp web/jspi.js "$out/pkg/"
-cp web/index.html web/skelview.js "$out/"
+cp web/skelview.js "$out/"
+# The version in the page: Cargo.toml's, and the commit it was built from.
+version="$(sed -n '/^\[package\]/,/^\[/ s/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)"
+commit="${SKELVIEW_COMMIT:-$(git rev-parse --short=10 HEAD 2>/dev/null || echo "unknown commit")}"
+sed "s/@SKELVIEW_VERSION@/$version ($commit)/g" web/index.html >"$out/index.html"
 size="$(stat -c %s "$out/pkg/skelview_web_bg.wasm")"
 gz="$(gzip -9 -c "$out/pkg/skelview_web_bg.wasm" | wc -c)"
 echo "built $out: skelview_web_bg.wasm $((size / 1024)) KiB, $((gz / 1024)) KiB gzipped" >&2

@@ -13,18 +13,32 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sysconfig
 
 from ._skelview import LoadError, Motion, convert, formats, load, load_bytes, load_many, measure, qa
 
-__all__ = ["LoadError", "Motion", "convert", "formats", "load", "load_bytes", "load_many", "measure", "qa", "show"]
+__all__ = ["LoadError", "Motion", "convert", "formats", "load", "load_bytes", "load_many", "measure", "qa", "show", "viewer"]
+
+
+def viewer() -> str:
+    """The viewer program: $SKELVIEW_BIN, else the one this package's wheel installed beside
+    the Python that runs it, else `skelview` on PATH."""
+    exe = os.environ.get("SKELVIEW_BIN")
+    if exe:
+        return exe
+    name = "skelview.exe" if os.name == "nt" else "skelview"
+    beside = os.path.join(sysconfig.get_path("scripts"), name)
+    if os.path.isfile(beside):
+        return beside
+    found = shutil.which("skelview")
+    if found is None:
+        raise FileNotFoundError(
+            "the skelview viewer is not installed: the wheel carries it (pip install skelview-...whl), "
+            "or `cargo install --path .` in the skelview repository puts it on PATH (or set SKELVIEW_BIN)"
+        )
+    return found
 
 
 def show(*paths: "str | os.PathLike[str]") -> "subprocess.Popen[bytes]":
-    """Opens the viewer on `paths` (the `skelview` executable on PATH, or $SKELVIEW_BIN)."""
-    exe = os.environ.get("SKELVIEW_BIN") or shutil.which("skelview")
-    if exe is None:
-        raise FileNotFoundError(
-            "the skelview viewer is not installed: `cargo install --path .` in the skelview "
-            "repository puts it on PATH (or set SKELVIEW_BIN to its path)"
-        )
-    return subprocess.Popen([exe, *[os.fspath(p) for p in paths]])
+    """Opens the viewer on `paths` (the bundled sample when none) and returns its process."""
+    return subprocess.Popen([viewer(), *[os.fspath(p) for p in paths]])
