@@ -43,7 +43,7 @@ fn the_wheel_installs_in_a_fresh_environment_and_carries_the_viewer() {
     };
     run(cmd(&venv.join("bin/python")).args(["-m", "pip", "install", "-q"]).arg(wheel));
     assert!(!Command::new("sh").args(["-c", "command -v cargo rustc"]).env("PATH", &path).status().unwrap().success(), "no Rust on PATH");
-    let version = run(&mut cmd(&venv.join("bin/skelview")).arg("--version"));
+    let version = run(cmd(&venv.join("bin/skelview")).arg("--version"));
     assert!(version.starts_with(&format!("skelview {}", env!("CARGO_PKG_VERSION"))), "{version}");
     let info = run(cmd(&venv.join("bin/python")).args(["-m", "skelview", "info", "assets/walk01.bvh"]));
     assert!(info.contains("joints:          24"), "{info}");
