@@ -21,7 +21,13 @@ maturin="${MATURIN:-maturin}"
 command -v "$maturin" >/dev/null || { echo "python/build_wheel.sh: needs maturin (pip install maturin==1.16.0)" >&2; exit 2; }
 scripts=python/skelview.data/scripts
 rm -rf python/skelview.data
-trap 'rm -rf python/skelview.data' EXIT
+# maturin takes a data folder only when pyproject.toml names it, and fails when the folder it
+# names is missing: so it is named for this build only (a plain `pip install ./python` has
+# neither), and pyproject.toml is put back afterwards.
+cp python/pyproject.toml python/pyproject.toml.orig
+trap 'mv python/pyproject.toml.orig python/pyproject.toml; rm -rf python/skelview.data' EXIT
+sed -i 's/^module-name = "skelview._skelview"$/&\ndata = "skelview.data"/' python/pyproject.toml
+grep -q '^data = "skelview.data"$' python/pyproject.toml || { echo "python/build_wheel.sh: pyproject.toml has no module-name line to add the data folder after" >&2; exit 1; }
 mkdir -p "$scripts"
 install -m 755 "$binary" "$scripts/skelview"
 strip --strip-unneeded "$scripts/skelview"

@@ -1,10 +1,10 @@
-//! The Windows build under Wine: `windows/build.sh` makes it and `.ci/run` points
-//! `SKELVIEW_WINDOWS_DIST` at its folder. The program is a GUI program that imports system
+//! The Windows build under Wine: `windows/build.sh` makes it (CI as a stage of its own, which
+//! points `SKELVIEW_WINDOWS_DIST` at its folder; these tests otherwise). The program is a GUI program that imports system
 //! DLLs only and carries its icon; its command line prints what the Linux build prints; its
 //! pictures match the Linux ones after falling back from DX12 (which fails under Wine); its
 //! window draws; the installer and `--install-desktop` register the file types per user and
-//! their uninstallers leave nothing behind. Without the variable these tests say how to build
-//! it (and fail under CI=true).
+//! their uninstallers leave nothing behind. Where it cannot be built these tests say why (and
+//! fail under CI=true).
 //!
 //! Wine 8.0 lacks `bcryptprimitives.dll`, which Rust's std imports: a stand-in built here from
 //! `windows/test/bcryptprimitives.c` goes into the test prefix only, never into what ships.
@@ -21,14 +21,31 @@ fn ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
 
-/// The folder windows/build.sh wrote, or `None` with a note (a failure in CI).
+/// The folder windows/build.sh wrote: `SKELVIEW_WINDOWS_DIST` (CI builds it as a stage of its
+/// own), else built here once (`windows/build.sh --profile windows-test`, which sets up its
+/// toolchain: minutes the first time). `None` with the reason when it cannot be built (a
+/// failure in CI).
 fn dist() -> Option<PathBuf> {
-    match std::env::var_os("SKELVIEW_WINDOWS_DIST") {
-        Some(d) => Some(PathBuf::from(d)),
-        None if ci() => panic!("CI builds the Windows program first (windows/build.sh) and sets SKELVIEW_WINDOWS_DIST"),
-        None => {
+    static DIST: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let built = DIST.get_or_init(|| {
+        if let Some(d) = std::env::var_os("SKELVIEW_WINDOWS_DIST") {
+            return Ok(PathBuf::from(d));
+        }
+        let root = common::workspace_root();
+        let out = root.join("target/windows-dist");
+        let run = Command::new(root.join("windows/build.sh")).args(["--profile", "windows-test", "--out"]).arg(&out).output();
+        match run {
+            Ok(o) if o.status.success() => Ok(out),
+            Ok(o) => Err(String::from_utf8_lossy(&o.stderr).lines().rev().take(5).collect::<Vec<_>>().join(" | ")),
+            Err(e) => Err(e.to_string()),
+        }
+    });
+    match built {
+        Ok(d) => Some(d.clone()),
+        Err(e) if ci() => panic!("the Windows build failed: {e}"),
+        Err(e) => {
             eprintln!(
-                "skipping: no Windows build (windows/build.sh --profile windows-test, then SKELVIEW_WINDOWS_DIST=target/windows-dist)"
+                "skipping: no Windows build (windows/build.sh needs Debian's mingw-w64, nsis and wine64, which windows/toolchain.sh installs as root): {e}"
             );
             None
         }

@@ -259,10 +259,56 @@ fn real_takes_onto_real_characters_keep_every_bone_direction() {
         let (sm, tm) = (map(&s), map(&t));
         let out = retarget(&s, &sm, &t, &tm, &RetargetOptions::default(), &|_| true).unwrap().unwrap();
         assert_eq!((out.clip.num_frames(), out.clip.frame_time_secs), (s.clip.num_frames(), s.clip.frame_time_secs));
+        // Worked in pieces of 1,024 frames on every core: the channel curves are as smooth
+        // across a piece's start as anywhere else (a wrong stitch jumps by a turn or a branch).
+        let cpf = out.clip.channels_per_frame();
+        let step = |f: usize, c: usize| (out.clip.frame(f)[c] - out.clip.frame(f - 1)[c]).abs();
+        for c in 0..cpf {
+            let inside = (1..out.clip.num_frames()).filter(|f| f % 1024 != 0).map(|f| step(f, c)).fold(0f32, f32::max);
+            for f in (1024..out.clip.num_frames()).step_by(1024) {
+                assert!(
+                    step(f, c) <= inside + 1e-3,
+                    "{from} onto {onto}: channel {c} jumps {} at frame {f} (at most {inside} elsewhere)",
+                    step(f, c)
+                );
+            }
+        }
         let agreement = skelview_core::retarget::bone_directions(&s, &sm, &out, &tm);
         assert!(agreement.len() >= 12, "{from} onto {onto}: {} bones compared", agreement.len());
         for a in &agreement {
             assert!(a.median_deg <= 5.0 && a.max_deg <= 15.0, "{from} onto {onto}: {a:?}");
         }
     }
+}
+
+#[test]
+fn a_long_spin_stays_one_continuous_curve_across_the_pieces_worked_in_parallel() {
+    // The hips turn 1° a frame for 3,000 frames: frame-by-frame Euler angles grow past 360°;
+    // pieces worked apart must be stitched to the same curve (no 360° jump at a boundary).
+    use skelview_core::core::{ChannelKind, Clip};
+    let mut m = sample();
+    let hips = m.skeleton.find("Hips").unwrap();
+    let joint = &m.skeleton.joints()[hips];
+    let yaw = joint.first_channel + joint.channels.iter().position(|&c| c == ChannelKind::RotateY).unwrap();
+    let cpf = m.clip.channels_per_frame();
+    let first = m.clip.frame(0).to_vec();
+    let mut values = Vec::with_capacity(3000 * cpf);
+    for f in 0..3000 {
+        let mut row = first.clone();
+        row[yaw] = (f as f32).to_radians();
+        values.extend(row);
+    }
+    m.clip = Clip::new(m.clip.frame_time_secs, cpf, 3000, values);
+    let target = other_character(&m, 1.0);
+    let out = retarget(&m, &map(&m), &target, &map(&target), &RetargetOptions::default(), &|_| true).unwrap().unwrap();
+    let t_hips = out.skeleton.find("pelvis").unwrap();
+    let tj = &out.skeleton.joints()[t_hips];
+    let angles: Vec<usize> = tj.channels.iter().enumerate().filter(|(_, c)| c.is_rotation()).map(|(i, _)| tj.first_channel + i).collect();
+    let mut largest_step = 0f32;
+    for f in 1..3000 {
+        for &c in &angles {
+            largest_step = largest_step.max((out.clip.frame(f)[c] - out.clip.frame(f - 1)[c]).abs().to_degrees());
+        }
+    }
+    assert!(largest_step < 5.0, "a jump of {largest_step}° in the hips' Euler curves");
 }

@@ -1,5 +1,6 @@
 //! A motion as VRM's normalized humanoid: one node per humanoid bone, named after it, in a
-//! T-pose facing +Z (left +X, up +Y, metres), every rest rotation the identity, so that a
+//! T-pose facing +Z (left +X, up +Y, metres; limbs more than 10° off it are put in it, the
+//! rest keeps the source's shape), every rest rotation the identity, so that a
 //! bone's rotation is its turn away from that T-pose, as VRM animation players (three-vrm)
 //! apply it to an avatar's normalized bones. Joints between two humanoid bones (a twist bone,
 //! CMU's `LHipJoint`) fold into them; the hips' rest height is the source's standing height.
@@ -39,17 +40,22 @@ const PARENTS: &[(&str, &[&str])] = &[
     ("rightHand", &["rightLowerArm"]),
 ];
 
-/// The T-pose direction a bone points in (towards its next bone down the chain).
+/// The T-pose direction of a limb bone (towards its next bone down the chain): arms out to
+/// the sides, legs straight down. The spine, neck, feet and toes have none: the T-pose leaves
+/// their curve to the model, so they keep the source's own.
 fn t_pose_direction(bone: &str) -> Option<Vec3> {
     Some(match bone {
-        "spine" | "chest" | "upperChest" | "neck" => Vec3::Y,
         "leftUpperLeg" | "leftLowerLeg" | "rightUpperLeg" | "rightLowerLeg" => Vec3::NEG_Y,
-        "leftFoot" | "rightFoot" => Vec3::Z,
         "leftShoulder" | "leftUpperArm" | "leftLowerArm" | "leftHand" => Vec3::X,
         "rightShoulder" | "rightUpperArm" | "rightLowerArm" | "rightHand" => Vec3::NEG_X,
         _ => return None,
     })
 }
+
+/// A limb whose rest direction is within this of the T-pose's keeps its own (a VRM avatar,
+/// already in a T-pose, then plays its own retargets exactly); one further off (an A-pose's
+/// arms) is put in the T-pose.
+const T_POSE_SNAP_DEG: f32 = 10.0;
 
 /// The parent of `bone` among the mapped ones (fingers: the previous joint of their finger,
 /// else the hand).
@@ -92,9 +98,10 @@ pub fn normalized(m: &Motion, map: &BoneMap) -> Result<(Motion, BoneMap), Retarg
                 // Along a limb, the parent's T-pose direction; elsewhere the source's offset,
                 // turned to face +Z.
                 let along = super::transfer::next_bone(map, pb) == Some(bone);
+                let own = turn * from_parent;
                 match (along, t_pose_direction(pb)) {
-                    (true, Some(d)) => d * from_parent.length(),
-                    _ => turn * from_parent,
+                    (true, Some(d)) if own.angle_between(d).to_degrees() > T_POSE_SNAP_DEG => d * from_parent.length(),
+                    _ => own,
                 }
             }
         };

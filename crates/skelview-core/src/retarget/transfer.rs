@@ -14,9 +14,10 @@ use thiserror::Error;
 
 use super::bone_map::{BONES, BoneMap};
 use super::feet;
-use crate::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose, rest_pose};
+use crate::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose, joint_local, rest_pose};
 use crate::core::rotation_channels::RotationChannels;
 use crate::core::{ChannelKind, Clip, Motion, Skeleton};
+use crate::par::*;
 
 /// Why a motion cannot be put on a skeleton.
 #[derive(Debug, Error, PartialEq)]
@@ -170,6 +171,9 @@ fn rest_row(s: &Skeleton) -> Vec<f32> {
     }
     row
 }
+
+/// Frames posed together between two looks at the cancel flag.
+const PIECE_FRAMES: usize = 1024;
 
 /// How a motion is put on another skeleton.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -340,24 +344,35 @@ pub fn retarget(
     let hips_t = target_map.joint("hips").unwrap_or(0);
     let hips_s = source_map.joint("hips").unwrap_or(0);
     let (sa, s_display) = (axes(source), source.display_from_file());
-    // First every frame's rotations and hips place, so that the feet can look ahead.
+    // First every frame's rotations and hips place, so that the feet can look ahead; frames
+    // are independent here, so they are posed on every core, a piece at a time (progress and
+    // cancel between pieces).
     let n = ts.len();
-    let mut rots = vec![Quat::IDENTITY; frames * n];
+    let mut rots = Vec::with_capacity(frames * n);
     let mut hips_at = Vec::with_capacity(frames);
     let mut source_feet: [Vec<Vec3>; 2] = Default::default();
     let feet_s = ["leftFoot", "rightFoot"].map(|b| source_map.joint(b));
-    let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
-    for (f, rot) in rots.chunks_exact_mut(n).enumerate() {
-        if f % 64 == 0 && !keep_going(f as f32 / frames as f32) {
-            return Ok(None);
-        }
+    let transfer_ref = &transfer;
+    let one = |f: usize| {
+        let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
         frame_pose(&source.skeleton, &source.clip, f, &mut local);
         global_pose(&source.skeleton, &local, &mut global);
         let s_now = posed(&global, s_display, sa);
-        transfer.rotations(&s_now, rot);
-        hips_at.push(s_now.pos[hips_s] * scale);
-        for (track, foot) in source_feet.iter_mut().zip(feet_s) {
-            track.extend(foot.map(|j| s_now.pos[j]));
+        let mut rot = vec![Quat::IDENTITY; n];
+        transfer_ref.rotations(&s_now, &mut rot);
+        (rot, s_now.pos[hips_s] * scale, feet_s.map(|foot| foot.map(|j| s_now.pos[j])))
+    };
+    for start in (0..frames).step_by(PIECE_FRAMES) {
+        if !keep_going(start as f32 / frames as f32) {
+            return Ok(None);
+        }
+        let piece: Vec<_> = (start..(start + PIECE_FRAMES).min(frames)).into_par_iter().map(one).collect();
+        for (rot, hips, feet) in piece {
+            rots.extend_from_slice(&rot);
+            hips_at.push(hips);
+            for (track, at) in source_feet.iter_mut().zip(feet) {
+                track.extend(at);
+            }
         }
     }
     if options.keep_feet {
@@ -377,46 +392,169 @@ pub fn retarget(
     Ok(Some(out))
 }
 
-/// The target's channel rows for the rotations `rots` (a frame after another) with the hips
-/// at `hips_at`.
-fn channel_values(target: &Motion, channels: &[Option<RotationChannels>], rots: &[Quat], hips_t: usize, hips_at: &[Vec3]) -> Vec<f32> {
-    let ts = &target.skeleton;
-    let (ta, t_display) = (axes(target), target.display_from_file());
-    let t_file_from_display = t_display.inverse();
-    // The joint whose translation channels carry the hips' travel: the hips or an ancestor.
-    let mover = std::iter::successors(Some(hips_t), |&j| ts.joints()[j].parent).find(|&j| translation(ts, j).is_some());
-    let (cpf, n) = (ts.channels_per_frame(), ts.len());
-    let base = rest_row(ts);
-    let mut values: Vec<f32> = Vec::with_capacity(hips_at.len() * cpf);
-    let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
-    for (f, rot) in rots.chunks_exact(n).enumerate() {
-        let mut row = base.clone();
-        let near = f.checked_sub(1).map(|p| values[p * cpf..(p + 1) * cpf].to_vec());
+/// Writes the target's channel rows from the display rotations of each frame.
+struct Rows<'a> {
+    target: &'a Skeleton,
+    channels: &'a [Option<RotationChannels>],
+    rots: &'a [Quat],
+    hips_at: &'a [Vec3],
+    /// The target's axes and display transform.
+    ta: Quat,
+    t_display: Mat4,
+    /// The joint whose translation channels carry the hips' travel: the hips or an ancestor.
+    mover: Option<usize>,
+    /// The hips' ancestors, root first (only they place the hips), the hips last.
+    chain: Vec<usize>,
+    base: Vec<f32>,
+}
+
+impl Rows<'_> {
+    /// Frame `f`'s row into `row`; Euler angles nearest `near` (the previous frame's row).
+    fn write(&self, f: usize, near: Option<&[f32]>, row: &mut [f32], worlds: &mut Vec<glam::Affine3A>) {
+        let ts = self.target;
+        let n = ts.len();
+        let rot = &self.rots[f * n..(f + 1) * n];
+        row.copy_from_slice(&self.base);
         for (j, joint) in ts.joints().iter().enumerate() {
-            let Some(ch) = &channels[j] else { continue };
+            let Some(ch) = &self.channels[j] else { continue };
             let parent = joint.parent.map_or(Quat::IDENTITY, |p| rot[p]);
             let local_display = parent.inverse() * rot[j];
-            let local_file = ta.inverse() * local_display * ta;
+            let local_file = self.ta.inverse() * local_display * self.ta;
             let channel_rot = joint.pre_rotation.inverse() * local_file * joint.post_rotation.inverse();
-            ch.write(&mut row, channel_rot.normalize(), near.as_deref());
+            ch.write(row, channel_rot.normalize(), near);
         }
-        if let Some(m) = mover {
-            // Where the hips are with the rotations set and the rest translation; moved to the
-            // source's hips place scaled, through the mover's parent's frame.
-            let probe = Clip::new(1.0, cpf, 1, row.clone());
-            frame_pose(ts, &probe, 0, &mut local);
-            global_pose(ts, &local, &mut global);
-            let now = t_display.transform_point3(global.position(hips_t));
-            let delta_file = t_file_from_display.transform_vector3(hips_at[f] - now);
-            let parent = ts.joints()[m].parent.map_or(glam::Affine3A::IDENTITY, |p| global.world_from_joint[p]);
-            let delta_local = parent.inverse().transform_vector3(delta_file);
-            if let Some(t) = translation(ts, m) {
-                for (i, d) in t.into_iter().zip(delta_local.to_array()) {
-                    row[i] += d;
-                }
+        let Some(m) = self.mover else { return };
+        // Where the hips are with the rotations set and the rest translation; moved to the
+        // source's hips place scaled, through the mover's parent's frame.
+        worlds.clear();
+        for &j in &self.chain {
+            let joint = &ts.joints()[j];
+            let local = joint_local(joint, Some(&row[joint.first_channel..joint.first_channel + joint.channels.len()]), ts.position_rule);
+            let world = worlds.last().map_or(local.to_affine(), |w| *w * local.to_affine());
+            worlds.push(world);
+        }
+        let now = self.t_display.transform_point3(worlds.last().map_or(Vec3::ZERO, |w| w.translation.into()));
+        let delta_file = self.t_display.inverse().transform_vector3(self.hips_at[f] - now);
+        let at = self.chain.iter().position(|&j| j == m).unwrap_or(0);
+        let parent = if at == 0 { glam::Affine3A::IDENTITY } else { worlds[at - 1] };
+        let delta_local = parent.inverse().transform_vector3(delta_file);
+        if let Some(t) = translation(ts, m) {
+            for (i, d) in t.into_iter().zip(delta_local.to_array()) {
+                row[i] += d;
             }
         }
-        values.extend_from_slice(&row);
+    }
+
+    /// The rows of `frames`, the first nearest `near`, each next nearest the one before.
+    fn piece(&self, frames: std::ops::Range<usize>, near: Option<&[f32]>) -> Vec<f32> {
+        let cpf = self.base.len();
+        let mut out = vec![0.0; frames.len() * cpf];
+        let mut worlds = Vec::with_capacity(self.chain.len());
+        for (k, f) in frames.enumerate() {
+            let (done, rest) = out.split_at_mut(k * cpf);
+            let before = if k == 0 { near } else { Some(&done[(k - 1) * cpf..]) };
+            self.write(f, before, &mut rest[..cpf], &mut worlds);
+        }
+        out
+    }
+}
+
+/// The target's channel rows for the rotations `rots` (a frame after another) with the hips
+/// at `hips_at`: pieces of frames on every core, each piece's Euler angles nearest the frame
+/// before it; a piece whose first frame would have come out otherwise after the piece before
+/// (a wrap or the other Euler branch) is written again after it, so the rows are the ones a
+/// frame-by-frame pass gives.
+/// Makes `piece` (rows of `cpf` channels) start with `first`, the row the frame-by-frame pass
+/// gives there, by mapping each joint's channels as the pass would have: Euler angles by whole
+/// turns and, where the pass is on the other branch (a+π, π−b, c+π), by that branch (the
+/// nearest-triple choice commutes with both, so the rest of the piece follows); a quaternion
+/// by its sign. False when some difference is none of these (the piece is then written again).
+fn restitch(channels: &[Option<RotationChannels>], first: &[f32], piece: &mut [f32], cpf: usize) -> bool {
+    use std::f32::consts::{PI, TAU};
+    let turns = |d: f32| {
+        let k = (d / TAU).round();
+        ((d - k * TAU).abs() < 1e-3).then_some(k * TAU)
+    };
+    let mut maps: Vec<Box<dyn Fn(&mut [f32])>> = Vec::new();
+    let mut covered = vec![false; cpf];
+    for ch in channels.iter().flatten() {
+        match *ch {
+            RotationChannels::Euler { at, .. } => {
+                let (want, got) = (at.map(|i| first[i]), at.map(|i| piece[i]));
+                let branch = [got[0] + PI, PI - got[1], got[2] + PI];
+                let same: Option<Vec<f32>> = (0..3).map(|k| turns(want[k] - got[k])).collect();
+                let other: Option<Vec<f32>> = (0..3).map(|k| turns(want[k] - branch[k])).collect();
+                match (same, other) {
+                    (Some(t), _) => maps.push(Box::new(move |row: &mut [f32]| (0..3).for_each(|k| row[at[k]] += t[k]))),
+                    (None, Some(t)) => maps.push(Box::new(move |row: &mut [f32]| {
+                        let v = at.map(|i| row[i]);
+                        let mapped = [v[0] + PI + t[0], PI - v[1] + t[1], v[2] + PI + t[2]];
+                        (0..3).for_each(|k| row[at[k]] = mapped[k]);
+                    })),
+                    (None, None) => return false,
+                }
+                at.iter().for_each(|&i| covered[i] = true);
+            }
+            RotationChannels::Quaternion(at) => {
+                let flip = at.iter().all(|&i| (first[i] + piece[i]).abs() < 1e-5) && at.iter().any(|&i| first[i] != piece[i]);
+                if flip {
+                    maps.push(Box::new(move |row: &mut [f32]| at.iter().for_each(|&i| row[i] = -row[i])));
+                } else if at.iter().any(|&i| first[i] != piece[i]) {
+                    return false;
+                }
+                at.iter().for_each(|&i| covered[i] = true);
+            }
+        }
+    }
+    // Translations and other channels come from the rotations: they must already agree.
+    if (0..cpf).any(|i| !covered[i] && (first[i] - piece[i]).abs() > 1e-5) {
+        return false;
+    }
+    for row in piece.chunks_exact_mut(cpf) {
+        maps.iter().for_each(|m| m(row));
+    }
+    true
+}
+
+fn channel_values(target: &Motion, channels: &[Option<RotationChannels>], rots: &[Quat], hips_t: usize, hips_at: &[Vec3]) -> Vec<f32> {
+    let ts = &target.skeleton;
+    let mut chain: Vec<usize> = std::iter::successors(Some(hips_t), |&j| ts.joints()[j].parent).collect();
+    chain.reverse();
+    let rows = Rows {
+        target: ts,
+        channels,
+        rots,
+        hips_at,
+        ta: axes(target),
+        t_display: target.display_from_file(),
+        mover: std::iter::successors(Some(hips_t), |&j| ts.joints()[j].parent).find(|&j| translation(ts, j).is_some()),
+        chain,
+        base: rest_row(ts),
+    };
+    let (frames, cpf) = (hips_at.len(), rows.base.len());
+    let starts: Vec<usize> = (0..frames).step_by(PIECE_FRAMES).collect();
+    let pieces: Vec<Vec<f32>> = starts
+        .par_iter()
+        .map(|&start| {
+            let end = (start + PIECE_FRAMES).min(frames);
+            // Nearest the frame before, as it comes out alone: mostly what the pass gives.
+            let before = start.checked_sub(1).map(|p| rows.piece(p..start, None));
+            rows.piece(start..end, before.as_deref())
+        })
+        .collect();
+    let mut values: Vec<f32> = Vec::with_capacity(frames * cpf);
+    let mut first = vec![0.0; cpf];
+    let mut worlds = Vec::new();
+    for (mut piece, &start) in pieces.into_iter().zip(&starts) {
+        let near = start.checked_sub(1).map(|p| values[p * cpf..(p + 1) * cpf].to_vec());
+        if let Some(near) = &near {
+            rows.write(start, Some(near), &mut first, &mut worlds);
+            if first[..] != piece[..cpf] && !restitch(channels, &first, &mut piece, cpf) {
+                // Not a joint's turns or its other Euler branch: written again after the piece before.
+                piece = rows.piece(start..(start + PIECE_FRAMES).min(frames), Some(near));
+            }
+        }
+        values.extend(piece);
     }
     values
 }
