@@ -7,9 +7,18 @@
 use glam::{Quat, Vec3};
 
 use super::bone_map::BoneMap;
-use super::transfer::Transfer;
 use crate::core::Skeleton;
 use crate::core::contacts::{ContactRule, contacts, ground_level};
+
+/// The target skeleton as the legs need it: posed from display rotations.
+pub(super) trait Rig {
+    /// How many joints.
+    fn joints(&self) -> usize;
+    /// Display-space joint positions for rotations `rot`, the joint `hips` at `hips_at`.
+    fn positions(&self, rot: &[Quat], hips: usize, hips_at: Vec3) -> Vec<Vec3>;
+    /// Joints that follow their parent, turned with it again after their parent moved.
+    fn follow_parents(&self, rot: &mut [Quat]);
+}
 
 /// A target leg: upper leg, lower leg and foot joints, each below the one before.
 pub(super) struct Leg {
@@ -36,7 +45,7 @@ const EASE_FRAMES: usize = 5;
 /// foot holds still while its source foot (`source_feet`, display positions) stands.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn plant(
-    transfer: &Transfer,
+    transfer: &dyn Rig,
     legs: &[Option<Leg>; 2],
     source_feet: &[Vec<Vec3>; 2],
     source_leg_m: f32,
@@ -45,7 +54,7 @@ pub(super) fn plant(
     hips_at: &[Vec3],
     rots: &mut [Quat],
 ) {
-    let n = transfer.parents.len();
+    let n = transfer.joints();
     let frames = hips_at.len();
     // The capture checks' rule (3 cm, 0.6 m/s for a 0.9 m leg), scaled by the source's legs.
     let k = source_leg_m / 0.9;
@@ -86,7 +95,7 @@ fn goals(runs: &[(usize, usize)], free: &[Vec<Vec3>], foot: usize, frames: usize
 
 /// Two-bone IK: bends the knee in the leg's plane so that hip to foot is as long as hip to
 /// `goal`, then swings the leg onto it.
-fn reach(transfer: &Transfer, leg: &Leg, hips: usize, hips_at: Vec3, goal: Vec3, bend_axis: &mut Option<Vec3>, rot: &mut [Quat]) {
+fn reach(transfer: &dyn Rig, leg: &Leg, hips: usize, hips_at: Vec3, goal: Vec3, bend_axis: &mut Option<Vec3>, rot: &mut [Quat]) {
     let pos = transfer.positions(rot, hips, hips_at);
     let (h, k, a) = (pos[leg.upper], pos[leg.lower], pos[leg.foot]);
     let (u, v) = (k - h, a - k);

@@ -205,9 +205,9 @@ pub(super) struct Transfer {
     /// Which entry of `bones` moves each target joint.
     target_of: Vec<Option<usize>>,
     /// Each target joint's rest offset from its parent, in the parent's rest frame (display).
-    pub(super) offset: Vec<Vec3>,
-    pub(super) parents: Vec<Option<usize>>,
-    pub(super) rest_pos: Vec<Vec3>,
+    offset: Vec<Vec3>,
+    parents: Vec<Option<usize>>,
+    rest_pos: Vec<Vec3>,
     s_rest: Posed,
     t_rest: Posed,
 }
@@ -279,7 +279,7 @@ impl Transfer {
 
     /// Unmapped joints (twist bones, fingers the source lacks) keep their rest turn from
     /// their parent.
-    pub(super) fn follow_parents(&self, rot: &mut [Quat]) {
+    fn follow_parents(&self, rot: &mut [Quat]) {
         for j in 0..rot.len() {
             if self.target_of[j].is_none() {
                 rot[j] = match self.parents[j] {
@@ -292,7 +292,7 @@ impl Transfer {
 
     /// Display-space positions of the joints for rotations `rot` with the joint `hips` at
     /// `hips_at` (joints outside the hips' subtree stay where they rest).
-    pub(super) fn positions(&self, rot: &[Quat], hips: usize, hips_at: Vec3) -> Vec<Vec3> {
+    fn positions(&self, rot: &[Quat], hips: usize, hips_at: Vec3) -> Vec<Vec3> {
         let mut pos = self.rest_pos.clone();
         pos[hips] = hips_at;
         let mut below = vec![false; rot.len()];
@@ -304,6 +304,18 @@ impl Transfer {
             }
         }
         pos
+    }
+}
+
+impl feet::Rig for Transfer {
+    fn joints(&self) -> usize {
+        self.parents.len()
+    }
+    fn positions(&self, rot: &[Quat], hips: usize, hips_at: Vec3) -> Vec<Vec3> {
+        Transfer::positions(self, rot, hips, hips_at)
+    }
+    fn follow_parents(&self, rot: &mut [Quat]) {
+        Transfer::follow_parents(self, rot)
     }
 }
 
