@@ -21,7 +21,7 @@ done
 for tool in dpkg-deb strip gzip tar; do
   command -v "$tool" >/dev/null || { echo "linux/package.sh: needs $tool" >&2; exit 2; }
 done
-version="$(sed -n '/^\[package\]/,/^\[/ s/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)"
+version="$(release/version.sh)"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 work="$(mktemp -d)"

@@ -17,7 +17,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 wants() { case ",$only," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
-version="$(sed -n '/^\[package\]/,/^\[/ s/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)"
+version="$(release/version.sh)"
 out="target/release-dist/skelview-$version"
 rm -rf "$out"
 mkdir -p "$out"

@@ -22,7 +22,7 @@ wasm-bindgen --target web --no-typescript --out-dir "$out/pkg" target/web/wasm32
 cp web/jspi.js "$out/pkg/"
 cp web/skelview.js "$out/"
 # The version in the page: Cargo.toml's, and the commit it was built from.
-version="$(sed -n '/^\[package\]/,/^\[/ s/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)"
+version="$(release/version.sh)"
 commit="${SKELVIEW_COMMIT:-$(git rev-parse --short=10 HEAD 2>/dev/null || echo "unknown commit")}"
 sed "s/@SKELVIEW_VERSION@/$version ($commit)/g" web/index.html >"$out/index.html"
 size="$(stat -c %s "$out/pkg/skelview_web_bg.wasm")"

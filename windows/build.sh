@@ -19,7 +19,7 @@ done
 start=$(date +%s)
 # shellcheck source=windows/env.sh
 source windows/env.sh
-version="$(sed -n '/^\[package\]/,/^\[/ s/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)"
+version="$(release/version.sh)"
 cargo +stable build -q --target x86_64-pc-windows-gnu --profile "$profile" --bin skelview --locked --target-dir target/windows
 built=$(( $(date +%s) - start ))
 case "$profile" in dev) dir=debug ;; *) dir="$profile" ;; esac
