@@ -186,6 +186,12 @@ impl App {
         self.viewer.update(dt);
         let Some(r) = &mut self.running else { return };
         let input = r.egui_state.take_egui_input(&r.window);
+        // No size yet (a browser canvas before the page is laid out, a minimised window):
+        // egui would lay out a 10,000-point screen and the viewport ask for a texture past
+        // the device's limit. The Resized event that gives a size asks for the next frame.
+        if input.screen_rect.is_none() {
+            return;
+        }
         let viewer = &mut self.viewer;
         let gpu = &mut r.gpu;
         let frame_ms = r.frame_ms;
@@ -297,10 +303,11 @@ impl ApplicationHandler<Wake> for App {
                 event_loop.exit()
             }
             WindowEvent::Resized(size) => {
-                let logical = size.to_logical::<f64>(r.window.scale_factor());
-                let (w, h) = (logical.width.round() as u32, logical.height.round() as u32);
-                self.viewer.send(crate::app::Command::Setting(crate::app::SettingEdit::WindowSize(w, h)));
+                // A minimised window (or a canvas not laid out yet) is 0×0: not a size to keep.
                 if let (Some(w), Some(h)) = (std::num::NonZeroU32::new(size.width), std::num::NonZeroU32::new(size.height)) {
+                    let logical = size.to_logical::<f64>(r.window.scale_factor());
+                    let (lw, lh) = (logical.width.round() as u32, logical.height.round() as u32);
+                    self.viewer.send(crate::app::Command::Setting(crate::app::SettingEdit::WindowSize(lw, lh)));
                     r.painter.on_window_resized(egui::ViewportId::ROOT, w, h);
                 }
                 r.window.request_redraw();

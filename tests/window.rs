@@ -63,7 +63,7 @@ fn window_opens_renders_and_exits() {
 
 /// Starts the viewer on the bundled sample with `env` and screenshots the display until the
 /// skeleton shows (60 s at most); `None` when this machine cannot take screenshots.
-fn skeleton_on_screen(env: &[(&str, &str)]) -> Option<(usize, usize)> {
+fn skeleton_on_screen(env: &[(&str, &str)]) -> Option<((usize, usize), String)> {
     let Some(display) = std::env::var_os("DISPLAY") else {
         if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
             panic!("CI must run the tests under Xvfb (xvfb-run); DISPLAY is not set");
@@ -78,20 +78,26 @@ fn skeleton_on_screen(env: &[(&str, &str)]) -> Option<(usize, usize)> {
         return None;
     }
     let dir = tempfile::tempdir().unwrap();
+    // The viewer's own words go to a file (a pipe nobody reads could fill and stall it) and
+    // into the failure message.
+    let log = dir.path().join("viewer.log");
     let mut child = Command::new(env!("CARGO_BIN_EXE_skelview"))
         .env("XDG_RUNTIME_DIR", dir.path())
         .env("XDG_CONFIG_HOME", dir.path())
         .envs(env.iter().copied())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stdout(std::fs::File::create(dir.path().join("viewer.out")).unwrap())
+        .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
         .unwrap();
+    let said = || log_tail(&log);
     let shot = dir.path().join("shot.png");
     let started = Instant::now();
     let mut found = (0, 0);
     while started.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(1000));
-        assert!(child.try_wait().unwrap().is_none(), "the viewer exited early");
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the viewer exited early ({status}) with env {env:?}; it said:\n{}", said());
+        }
         let ok = Command::new("import")
             .args(["-display", &display.to_string_lossy(), "-window", "root"])
             .arg(&shot)
@@ -106,20 +112,37 @@ fn skeleton_on_screen(env: &[(&str, &str)]) -> Option<(usize, usize)> {
     }
     child.kill().ok();
     child.wait().ok();
-    Some(found)
+    Some((found, said()))
+}
+
+/// The last 40 lines the viewer wrote to `log`.
+fn log_tail(log: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(40)..].join("\n")
 }
 
 #[test]
 fn screenshot_of_the_window_shows_the_playing_sample() {
-    let Some(found) = skeleton_on_screen(&[]) else { return };
-    assert!(found.0 > 50 && found.1 > 200, "no skeleton on screen: {} joint and {} bone pixels", found.0, found.1);
+    let Some((found, said)) = skeleton_on_screen(&[]) else { return };
+    assert!(
+        found.0 > 50 && found.1 > 200,
+        "no skeleton on screen: {} joint and {} bone pixels; the viewer said:\n{said}",
+        found.0,
+        found.1
+    );
 }
 
 #[test]
 fn the_window_falls_back_to_another_backend_when_the_first_gives_no_device() {
     // Vulkan refused (as DX12 fails under Wine): the window draws with GL instead.
-    let Some(found) = skeleton_on_screen(&[("SKELVIEW_REFUSE_BACKEND", "vulkan")]) else { return };
-    assert!(found.0 > 50 && found.1 > 200, "no skeleton on screen: {} joint and {} bone pixels", found.0, found.1);
+    let Some((found, said)) = skeleton_on_screen(&[("SKELVIEW_REFUSE_BACKEND", "vulkan")]) else { return };
+    assert!(
+        found.0 > 50 && found.1 > 200,
+        "no skeleton on screen: {} joint and {} bone pixels; the viewer said:\n{said}",
+        found.0,
+        found.1
+    );
 }
 
 #[test]
@@ -188,15 +211,18 @@ fn two_files_on_the_command_line_show_two_clips_in_their_colours() {
         .env("XDG_RUNTIME_DIR", &dir)
         .env("XDG_CONFIG_HOME", &dir)
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::fs::File::create(dir.join("viewer.log")).unwrap())
         .spawn()
         .unwrap();
+    let said = || log_tail(&dir.join("viewer.log"));
     let shot = dir.join("shot.png");
     let started = Instant::now();
     let mut found = (0, 0);
     while started.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(1000));
-        assert!(child.try_wait().unwrap().is_none(), "the viewer exited early");
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the viewer exited early ({status}); it said:\n{}", said());
+        }
         let ok = Command::new("import")
             .args(["-display", &display.to_string_lossy(), "-window", "root"])
             .arg(&shot)
@@ -223,5 +249,11 @@ fn two_files_on_the_command_line_show_two_clips_in_their_colours() {
     child.kill().ok();
     child.wait().ok();
     std::fs::remove_dir_all(&dir).ok();
-    assert!(found.0 > 100 && found.1 > 200, "two clips not on screen: {} red and {} grey pixels", found.0, found.1);
+    assert!(
+        found.0 > 100 && found.1 > 200,
+        "two clips not on screen: {} red and {} grey pixels; the viewer said:\n{}",
+        found.0,
+        found.1,
+        said()
+    );
 }

@@ -48,6 +48,9 @@ impl ViewportGpu {
 
     /// Renders the viewer's draw data at `size` pixels; returns the texture to show.
     fn render(&mut self, size: (u32, u32), viewer: &Viewer) -> egui::TextureId {
+        // The projection keeps the on-screen aspect even when the texture had to shrink.
+        let aspect = size.0 as f32 / size.1 as f32;
+        let size = RenderTarget::fitting(&self.device, size);
         if self.target.as_ref().is_none_or(|t| t.size != size) {
             let target = RenderTarget::new(&self.device, &self.renderer, size);
             let mut egui_renderer = self.egui_renderer.write();
@@ -62,7 +65,7 @@ impl ViewportGpu {
             self.target = Some(target);
         }
         let target = self.target.as_ref().expect("just created");
-        let globals = offscreen::globals(&viewer.view.camera, size.0 as f32 / size.1 as f32);
+        let globals = offscreen::globals(&viewer.view.camera, aspect);
         self.renderer.prepare(&self.device, &self.queue, &globals, &viewer.frame.draw);
         let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewport") });
         target.render(&mut encoder, &self.renderer, if viewer.settings.light_theme { LIGHT_BACKGROUND } else { BACKGROUND });

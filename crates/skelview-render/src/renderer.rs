@@ -267,8 +267,28 @@ pub struct RenderTarget {
     gamma_source: Option<wgpu::BindGroup>,
 }
 
+/// `size` scaled down, aspect kept, so neither side passes `max_side` pixels (the device's
+/// largest texture): a window wider than that (a browser page at 9,360 pixels was seen)
+/// is drawn at the largest size the device takes and stretched, not refused.
+pub fn fit_texture_size(size: (u32, u32), max_side: u32) -> (u32, u32) {
+    let (w, h) = (size.0.max(1), size.1.max(1));
+    let max_side = max_side.max(1);
+    let longest = w.max(h);
+    if longest <= max_side {
+        return (w, h);
+    }
+    let scale = |side: u32| ((u64::from(side) * u64::from(max_side) / u64::from(longest)) as u32).clamp(1, max_side);
+    (scale(w), scale(h))
+}
+
 impl RenderTarget {
-    /// Allocates a target of `size` for `renderer`'s format and sample count.
+    /// The size a target for `size` pixels gets on `device` ([`fit_texture_size`]).
+    pub fn fitting(device: &wgpu::Device, size: (u32, u32)) -> (u32, u32) {
+        fit_texture_size(size, device.limits().max_texture_dimension_2d)
+    }
+
+    /// Allocates a target of `size` for `renderer`'s format and sample count; `size` must
+    /// fit the device ([`RenderTarget::fitting`]).
     pub fn new(device: &wgpu::Device, renderer: &SkeletonRenderer, size: (u32, u32)) -> Self {
         let extent = wgpu::Extent3d { width: size.0.max(1), height: size.1.max(1), depth_or_array_layers: 1 };
         let gamma_format = renderer.color_format.remove_srgb_suffix();
@@ -343,5 +363,19 @@ impl RenderTarget {
         if let (Some(copy), Some(source)) = (&renderer.gamma_copy, &self.gamma_source) {
             copy.copy(encoder, source, &self.gamma_view);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit_texture_size;
+
+    #[test]
+    fn sizes_past_the_device_limit_shrink_keeping_their_aspect() {
+        assert_eq!(fit_texture_size((640, 684), 8192), (640, 684));
+        assert_eq!(fit_texture_size((9360, 684), 8192), (8192, 598));
+        assert_eq!(fit_texture_size((100, 20000), 8192), (40, 8192));
+        assert_eq!(fit_texture_size((0, 0), 8192), (1, 1));
+        assert_eq!(fit_texture_size((100_000, 1), 8192), (8192, 1));
     }
 }
