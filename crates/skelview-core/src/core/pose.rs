@@ -85,15 +85,26 @@ pub fn joint_local(joint: &Joint, values: Option<&[f32]>, rule: PositionRule) ->
     let mut stretch = 0.0;
     let mut scale = Vec3::ONE;
     if let Some(values) = values {
-        channel_rotation = compose_rotation(&joint.channels, values, joint.euler);
-        if let Some(q) = joint.channel_quaternion(values) {
-            channel_rotation = q;
-        }
+        // One pass over the channels (this runs for every joint of every frame drawn).
+        let mut quat = [0.0f32, 0.0, 0.0, 1.0];
+        let mut has_quat = false;
         for (kind, &v) in joint.channels.iter().zip(values) {
-            let axis = match kind {
-                ChannelKind::TranslateX => 0,
-                ChannelKind::TranslateY => 1,
-                ChannelKind::TranslateZ => 2,
+            let turn = match kind {
+                ChannelKind::RotateX => Quat::from_rotation_x(v),
+                ChannelKind::RotateY => Quat::from_rotation_y(v),
+                ChannelKind::RotateZ => Quat::from_rotation_z(v),
+                ChannelKind::TranslateX => {
+                    rule.apply(&mut translation, 0, v);
+                    continue;
+                }
+                ChannelKind::TranslateY => {
+                    rule.apply(&mut translation, 1, v);
+                    continue;
+                }
+                ChannelKind::TranslateZ => {
+                    rule.apply(&mut translation, 2, v);
+                    continue;
+                }
                 ChannelKind::Length => {
                     stretch += v;
                     continue;
@@ -110,12 +121,32 @@ pub fn joint_local(joint: &Joint, values: Option<&[f32]>, rule: PositionRule) ->
                     scale.z = v;
                     continue;
                 }
-                _ => continue,
+                ChannelKind::QuatX | ChannelKind::QuatY | ChannelKind::QuatZ | ChannelKind::QuatW => {
+                    let k = match kind {
+                        ChannelKind::QuatX => 0,
+                        ChannelKind::QuatY => 1,
+                        ChannelKind::QuatZ => 2,
+                        _ => 3,
+                    };
+                    quat[k] = v;
+                    has_quat = true;
+                    continue;
+                }
             };
-            rule.apply(&mut translation, axis, v);
+            channel_rotation = match joint.euler {
+                EulerConvention::FirstOutermost => channel_rotation * turn,
+                EulerConvention::LastOutermost => turn * channel_rotation,
+            };
+        }
+        // Quaternion channels win over Euler ones (a joint has one or the other).
+        if has_quat {
+            channel_rotation = super::skeleton::unit_quaternion(quat);
         }
     }
-    let rotation = joint.pre_rotation * channel_rotation * joint.post_rotation;
+    let rotation = match (joint.pre_rotation == Quat::IDENTITY, joint.post_rotation == Quat::IDENTITY) {
+        (true, true) => channel_rotation,
+        _ => joint.pre_rotation * channel_rotation * joint.post_rotation,
+    };
     let tail = stretched_tail(joint.tail, stretch);
     if tail != Vec3::ZERO {
         translation += rotation * (scale * tail);

@@ -18,6 +18,8 @@ pub enum RotationChannels {
         kinds: [ChannelKind; 3],
         /// How they compose.
         convention: EulerConvention,
+        /// glam's order for them (found once: writing is in every frame's hot path).
+        order: EulerRot,
     },
     /// Quaternion x, y, z, w at these row indices.
     Quaternion([usize; 4]),
@@ -41,11 +43,12 @@ impl RotationChannels {
             ]));
         }
         let e = at(ChannelKind::is_rotation);
-        (e.len() == 3 && euler_rot(&[e[0].1, e[1].1, e[2].1], joint.euler).is_some()).then(|| Self::Euler {
-            at: [e[0].0, e[1].0, e[2].0],
-            kinds: [e[0].1, e[1].1, e[2].1],
-            convention: joint.euler,
-        })
+        if e.len() != 3 {
+            return None;
+        }
+        let kinds = [e[0].1, e[1].1, e[2].1];
+        let order = euler_rot(&kinds, joint.euler)?;
+        Some(Self::Euler { at: [e[0].0, e[1].0, e[2].0], kinds, convention: joint.euler, order })
     }
 
     /// The row indices it covers.
@@ -59,7 +62,7 @@ impl RotationChannels {
     /// The rotation in `row`.
     pub fn read(&self, row: &[f32]) -> Quat {
         match self {
-            Self::Euler { at, kinds, convention } => compose_rotation(kinds, &at.map(|i| row[i]), *convention),
+            Self::Euler { at, kinds, convention, .. } => compose_rotation(kinds, &at.map(|i| row[i]), *convention),
             Self::Quaternion(at) => super::skeleton::unit_quaternion(at.map(|i| row[i])),
         }
     }
@@ -67,9 +70,8 @@ impl RotationChannels {
     /// Writes `q` into `row`: the Euler triple (or the quaternion's sign) nearest `near`'s.
     pub fn write(&self, row: &mut [f32], q: Quat, near: Option<&[f32]>) {
         match self {
-            Self::Euler { at, kinds, convention } => {
-                let Some(rot) = euler_rot(kinds, *convention) else { return };
-                let (a, b, c) = q.to_euler(rot);
+            Self::Euler { at, convention, order, .. } => {
+                let (a, b, c) = q.to_euler(*order);
                 let listed = match convention {
                     EulerConvention::FirstOutermost => [a, b, c],
                     EulerConvention::LastOutermost => [c, b, a],
@@ -118,6 +120,10 @@ fn euler_rot(kinds: &[ChannelKind; 3], convention: EulerConvention) -> Option<Eu
 /// `v` moved by whole turns to lie within half a turn of `near`.
 pub fn wrap_near(v: f32, near: f32) -> f32 {
     let tau = std::f32::consts::TAU;
+    // Mostly already there: no rounding call (a library call without SSE4.1).
+    if (v - near).abs() <= std::f32::consts::PI {
+        return v;
+    }
     v - ((v - near) / tau).round() * tau
 }
 
@@ -126,9 +132,15 @@ pub fn wrap_near(v: f32, near: f32) -> f32 {
 pub fn nearest_triple(t: [f32; 3], near: [f32; 3]) -> [f32; 3] {
     let pi = std::f32::consts::PI;
     let first = [wrap_near(t[0], near[0]), wrap_near(t[1], near[1]), wrap_near(t[2], near[2])];
-    let other = [wrap_near(t[0] + pi, near[0]), wrap_near(pi - t[1], near[1]), wrap_near(t[2] + pi, near[2])];
     let dist = |x: &[f32; 3]| x.iter().zip(&near).map(|(a, b)| (a - b).abs()).sum::<f32>();
-    if dist(&other) < dist(&first) { other } else { first }
+    // The other triple's first and last angles are each half a turn from these: it is at
+    // least 2π − d away, so a triple within 0.9π is the nearer (the common case, no more work).
+    let d = dist(&first);
+    if d < 0.9 * pi {
+        return first;
+    }
+    let other = [wrap_near(t[0] + pi, near[0]), wrap_near(pi - t[1], near[1]), wrap_near(t[2] + pi, near[2])];
+    if dist(&other) < d { other } else { first }
 }
 
 #[cfg(test)]

@@ -83,9 +83,42 @@ pub(super) struct Posed {
 }
 
 pub(super) fn posed(global: &GlobalPose, display: Mat4, a: Quat) -> Posed {
-    let rot = global.world_from_joint.iter().map(|g| (a * rotation_of(g) * a.inverse()).normalize()).collect();
-    let pos = (0..global.world_from_joint.len()).map(|j| display.transform_point3(global.position(j))).collect();
-    Posed { rot, pos }
+    let mut p = Posed { rot: Vec::new(), pos: Vec::new() };
+    posed_into(global, display, a, &mut p);
+    p
+}
+
+/// The source's frame `local` posed into `out` (reused frame after frame): through rotations
+/// alone where no joint scales (a third of the cost of composing and taking apart affine
+/// transforms), else through [`global_pose`].
+fn source_posed(skeleton: &Skeleton, local: &LocalPose, display: Mat4, a: Quat, global: &mut GlobalPose, out: &mut Posed) {
+    if local.parent_from_joint.iter().any(|l| l.scale != Vec3::ONE) {
+        global_pose(skeleton, local, global);
+        return posed_into(global, display, a, out);
+    }
+    out.rot.clear();
+    out.pos.clear();
+    for (joint, l) in skeleton.joints().iter().zip(&local.parent_from_joint) {
+        let (rot, pos) = match joint.parent {
+            Some(p) => (out.rot[p] * l.rotation, out.pos[p] + out.rot[p] * l.translation),
+            None => (l.rotation, l.translation),
+        };
+        out.rot.push(rot);
+        out.pos.push(pos);
+    }
+    let turn = a != Quat::IDENTITY;
+    for (r, p) in out.rot.iter_mut().zip(&mut out.pos) {
+        *r = if turn { a * *r * a.inverse() } else { *r }.normalize();
+        *p = display.transform_point3(*p);
+    }
+}
+
+/// [`posed`] into `out`'s buffers (reused frame after frame).
+fn posed_into(global: &GlobalPose, display: Mat4, a: Quat, out: &mut Posed) {
+    out.rot.clear();
+    out.rot.extend(global.world_from_joint.iter().map(|g| (a * rotation_of(g) * a.inverse()).normalize()));
+    out.pos.clear();
+    out.pos.extend((0..global.world_from_joint.len()).map(|j| display.transform_point3(global.position(j))));
 }
 
 /// The rotation of a transform that may carry scale.
@@ -174,6 +207,8 @@ fn rest_row(s: &Skeleton) -> Vec<f32> {
 
 /// Frames posed together between two looks at the cancel flag.
 const PIECE_FRAMES: usize = 1024;
+/// Frames one task poses with one set of buffers.
+const RUN_FRAMES: usize = 64;
 
 /// How a motion is put on another skeleton.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -195,8 +230,10 @@ impl Default for RetargetOptions {
 pub(super) struct Transfer {
     /// `(bone, source joint, target joint)` for bones both maps name.
     bones: Vec<(&'static str, usize, usize)>,
-    /// Turns each target bone at rest to point as the source's does at rest.
-    correction: Vec<Quat>,
+    /// For each entry of `bones`: the source bone's rest undone, the turn that makes the
+    /// target bone at rest point as the source's does at rest, and the target bone's rest, in
+    /// one (a frame's rotation is the source bone's now times this).
+    from_source: Vec<Quat>,
     /// For each entry of `bones` with a bone both point towards: the source's joint there, and
     /// the target bone's direction towards it in the bone's own frame.
     aim: Vec<Option<(usize, Vec3)>>,
@@ -224,7 +261,7 @@ impl Transfer {
         };
         let towards: Vec<Option<&'static str>> =
             bones.iter().map(|(b, _, _)| common_towards(b, (source_map, &s_rest), (target_map, &t_rest))).collect();
-        let correction = bones
+        let correction: Vec<Quat> = bones
             .iter()
             .zip(&towards)
             .map(|((b, _, _), n)| {
@@ -254,7 +291,9 @@ impl Transfer {
             (0..ts.len()).map(|j| parents[j].map_or(Vec3::ZERO, |p| t_rest.rot[p].inverse() * (t_rest.pos[j] - t_rest.pos[p]))).collect();
         let target_of = (0..ts.len()).map(|j| bones.iter().position(|(_, _, t)| *t == j)).collect();
         let rest_pos = t_rest.pos.clone();
-        Self { bones, correction, aim, rest_local, target_of, offset, parents, rest_pos, s_rest, t_rest }
+        let from_source =
+            bones.iter().zip(&correction).map(|((_, s, t), c)| (s_rest.rot[*s].inverse() * *c * t_rest.rot[*t]).normalize()).collect();
+        Self { bones, from_source, aim, rest_local, target_of, offset, parents, rest_pos, s_rest, t_rest }
     }
 
     /// Every target joint's display-space rotation for the source posed as `s_now`: mapped
@@ -262,9 +301,8 @@ impl Transfer {
     fn rotations(&self, s_now: &Posed, rot: &mut [Quat]) {
         for (r, k) in rot.iter_mut().zip(&self.target_of) {
             if let Some(k) = *k {
-                let (_, s, t) = self.bones[k];
-                let delta = s_now.rot[s] * self.s_rest.rot[s].inverse();
-                let turned = (delta * self.correction[k] * self.t_rest.rot[t]).normalize();
+                let (_, s, _) = self.bones[k];
+                let turned = (s_now.rot[s] * self.from_source[k]).normalize();
                 // Joints the target lacks between this bone and the next (CMU's Neck1, a
                 // twist bone) bend the source's bone: point where its next bone really is.
                 let swing = self.aim[k].and_then(|(next, local)| {
@@ -282,8 +320,9 @@ impl Transfer {
     fn follow_parents(&self, rot: &mut [Quat]) {
         for j in 0..rot.len() {
             if self.target_of[j].is_none() {
+                // Unit times unit: no normalising (a chain is a few joints deep, each frame fresh).
                 rot[j] = match self.parents[j] {
-                    Some(p) => (rot[p] * self.rest_local[j]).normalize(),
+                    Some(p) => rot[p] * self.rest_local[j],
                     None => self.rest_local[j],
                 };
             }
@@ -365,23 +404,34 @@ pub fn retarget(
     let mut source_feet: [Vec<Vec3>; 2] = Default::default();
     let feet_s = ["leftFoot", "rightFoot"].map(|b| source_map.joint(b));
     let transfer_ref = &transfer;
-    let one = |f: usize| {
+    // A run of frames with its buffers made once (per frame, the allocations cost a fifth).
+    let run = |frames: std::ops::Range<usize>| {
         let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
-        frame_pose(&source.skeleton, &source.clip, f, &mut local);
-        global_pose(&source.skeleton, &local, &mut global);
-        let s_now = posed(&global, s_display, sa);
-        let mut rot = vec![Quat::IDENTITY; n];
-        transfer_ref.rotations(&s_now, &mut rot);
-        (rot, s_now.pos[hips_s] * scale, feet_s.map(|foot| foot.map(|j| s_now.pos[j])))
+        let mut s_now = Posed { rot: Vec::new(), pos: Vec::new() };
+        let mut rot = vec![Quat::IDENTITY; frames.len() * n];
+        let mut hips = Vec::with_capacity(frames.len());
+        let mut feet: [Vec<Vec3>; 2] = Default::default();
+        for (k, f) in frames.enumerate() {
+            frame_pose(&source.skeleton, &source.clip, f, &mut local);
+            source_posed(&source.skeleton, &local, s_display, sa, &mut global, &mut s_now);
+            transfer_ref.rotations(&s_now, &mut rot[k * n..(k + 1) * n]);
+            hips.push(s_now.pos[hips_s] * scale);
+            for (track, foot) in feet.iter_mut().zip(feet_s) {
+                track.extend(foot.map(|j| s_now.pos[j]));
+            }
+        }
+        (rot, hips, feet)
     };
     for start in (0..frames).step_by(PIECE_FRAMES) {
         if !keep_going(start as f32 / frames as f32) {
             return Ok(None);
         }
-        let piece: Vec<_> = (start..(start + PIECE_FRAMES).min(frames)).into_par_iter().map(one).collect();
+        let end = (start + PIECE_FRAMES).min(frames);
+        let runs: Vec<usize> = (start..end).step_by(RUN_FRAMES).collect();
+        let piece: Vec<_> = runs.into_par_iter().map(|s| run(s..(s + RUN_FRAMES).min(end))).collect();
         for (rot, hips, feet) in piece {
             rots.extend_from_slice(&rot);
-            hips_at.push(hips);
+            hips_at.extend(hips);
             for (track, at) in source_feet.iter_mut().zip(feet) {
                 track.extend(at);
             }
@@ -393,7 +443,8 @@ pub fn retarget(
         let dt = source.clip.frame_time_secs as f32;
         feet::plant(&transfer, &legs, &source_feet, leg_s, dt, hips_t, &hips_at, &mut rots);
     }
-    let values = channel_values(target, &channels, &rots, hips_t, &hips_at);
+    let moving = transfer.target_of.iter().map(Option::is_some).collect();
+    let values = channel_values(target, &channels, &rots, moving, hips_t, &hips_at);
     let mut out = target.clone();
     out.clip = Clip::new(source.clip.frame_time_secs, ts.channels_per_frame(), frames, values);
     out.capture = None;
@@ -417,23 +468,35 @@ struct Rows<'a> {
     mover: Option<usize>,
     /// The hips' ancestors, root first (only they place the hips), the hips last.
     chain: Vec<usize>,
+    /// Whether each joint turns from its parent over the frames: the others (twist bones,
+    /// fingers the source lacks) keep one rotation, written once into `base`.
+    moving: Vec<bool>,
     base: Vec<f32>,
 }
 
 impl Rows<'_> {
+    /// Joint `j`'s rotation in its own channels' terms for the frame's display rotations `rot`.
+    fn channel_rotation(&self, rot: &[Quat], j: usize) -> Quat {
+        let joint = &self.target.joints()[j];
+        let local_display = joint.parent.map_or(rot[j], |p| rot[p].inverse() * rot[j]);
+        // Most skeletons are Y-up with no pre- or post-rotations: those products skipped.
+        let local_file = if self.ta == Quat::IDENTITY { local_display } else { self.ta.inverse() * local_display * self.ta };
+        let pre = if joint.pre_rotation == Quat::IDENTITY { local_file } else { joint.pre_rotation.inverse() * local_file };
+        let post = if joint.post_rotation == Quat::IDENTITY { pre } else { pre * joint.post_rotation.inverse() };
+        post.normalize()
+    }
+
     /// Frame `f`'s row into `row`; Euler angles nearest `near` (the previous frame's row).
     fn write(&self, f: usize, near: Option<&[f32]>, row: &mut [f32], worlds: &mut Vec<glam::Affine3A>) {
         let ts = self.target;
         let n = ts.len();
         let rot = &self.rots[f * n..(f + 1) * n];
         row.copy_from_slice(&self.base);
-        for (j, joint) in ts.joints().iter().enumerate() {
+        for j in 0..ts.len() {
             let Some(ch) = &self.channels[j] else { continue };
-            let parent = joint.parent.map_or(Quat::IDENTITY, |p| rot[p]);
-            let local_display = parent.inverse() * rot[j];
-            let local_file = self.ta.inverse() * local_display * self.ta;
-            let channel_rot = joint.pre_rotation.inverse() * local_file * joint.post_rotation.inverse();
-            ch.write(row, channel_rot.normalize(), near);
+            if self.moving[j] {
+                ch.write(row, self.channel_rotation(rot, j), near);
+            }
         }
         let Some(m) = self.mover else { return };
         // Where the hips are with the rotations set and the rest translation; moved to the
@@ -471,11 +534,6 @@ impl Rows<'_> {
     }
 }
 
-/// The target's channel rows for the rotations `rots` (a frame after another) with the hips
-/// at `hips_at`: pieces of frames on every core, each piece's Euler angles nearest the frame
-/// before it; a piece whose first frame would have come out otherwise after the piece before
-/// (a wrap or the other Euler branch) is written again after it, so the rows are the ones a
-/// frame-by-frame pass gives.
 /// Makes `piece` (rows of `cpf` channels) start with `first`, the row the frame-by-frame pass
 /// gives there, by mapping each joint's channels as the pass would have: Euler angles by whole
 /// turns and, where the pass is on the other branch (a+π, π−b, c+π), by that branch (the
@@ -528,11 +586,24 @@ fn restitch(channels: &[Option<RotationChannels>], first: &[f32], piece: &mut [f
     true
 }
 
-fn channel_values(target: &Motion, channels: &[Option<RotationChannels>], rots: &[Quat], hips_t: usize, hips_at: &[Vec3]) -> Vec<f32> {
+/// The target's channel rows for the rotations `rots` (a frame after another) with the hips
+/// at `hips_at`: pieces of frames on every core, each piece's Euler angles nearest the frame
+/// before it; a piece whose first frame would have come out otherwise after the piece before
+/// (a wrap or the other Euler branch) is written again after it, so the rows are the ones a
+/// frame-by-frame pass gives (a piece's first row mapped onto it where it can: [`restitch`]).
+/// `moving`: which joints turn from their parent at all.
+fn channel_values(
+    target: &Motion,
+    channels: &[Option<RotationChannels>],
+    rots: &[Quat],
+    moving: Vec<bool>,
+    hips_t: usize,
+    hips_at: &[Vec3],
+) -> Vec<f32> {
     let ts = &target.skeleton;
     let mut chain: Vec<usize> = std::iter::successors(Some(hips_t), |&j| ts.joints()[j].parent).collect();
     chain.reverse();
-    let rows = Rows {
+    let mut rows = Rows {
         target: ts,
         channels,
         rots,
@@ -541,8 +612,17 @@ fn channel_values(target: &Motion, channels: &[Option<RotationChannels>], rots: 
         t_display: target.display_from_file(),
         mover: std::iter::successors(Some(hips_t), |&j| ts.joints()[j].parent).find(|&j| translation(ts, j).is_some()),
         chain,
+        moving,
         base: rest_row(ts),
     };
+    let n = ts.len();
+    let mut base = std::mem::take(&mut rows.base);
+    for j in (0..n).filter(|&j| !rows.moving[j]) {
+        if let Some(ch) = &channels[j] {
+            ch.write(&mut base, rows.channel_rotation(&rots[..n], j), None);
+        }
+    }
+    rows.base = base;
     let (frames, cpf) = (hips_at.len(), rows.base.len());
     let starts: Vec<usize> = (0..frames).step_by(PIECE_FRAMES).collect();
     let pieces: Vec<Vec<f32>> = starts
