@@ -114,6 +114,16 @@ fn ask(dialog: Dialog) -> Option<Command> {
             .add_filter("All files", &["*"])
             .pick_file()
             .map(|p| Command::Job(JobCommand::ReadRecipe(p))),
+        Dialog::SaveBoneMap => rfd::FileDialog::new()
+            .add_filter("Bone map (TOML)", &["toml"])
+            .set_file_name("bone_map.toml")
+            .save_file()
+            .map(|p| export(Export::BoneMap(p))),
+        Dialog::OpenBoneMap => rfd::FileDialog::new()
+            .add_filter("Bone map (TOML, MNM)", &["toml", "mnm"])
+            .add_filter("All files", &["*"])
+            .pick_file()
+            .map(|p| Command::Job(JobCommand::ReadBoneMap(p))),
     };
     // rfd answers None both for "cancelled" and "no dialog could be shown": say which.
     if answer.is_none() && std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() && which("zenity").is_none() {

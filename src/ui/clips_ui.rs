@@ -30,6 +30,10 @@ fn retarget_ui(ui: &mut egui::Ui, viewer: &Viewer, i: usize, commands: &mut Vec<
                     commands.push(Command::Clip(clips[i].id(), ClipEdit::RetargetOnto { target: c.id(), keep_feet: true }));
                 }
             }
+            ui.separator();
+            if ui.selectable_label(false, "Bone maps…").on_hover_text("Which joint is which humanoid bone, clip by clip").clicked() {
+                commands.push(Command::Window(crate::app::WindowEdit::BoneMap(true)));
+            }
         })
         .response
         .labelled_by(label.id)

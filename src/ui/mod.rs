@@ -2,6 +2,7 @@
 //! once per frame by the state's owner; nothing here writes the viewer's state (a test checks).
 //! Menus, keys and the F1 list come from the action table ([`crate::app::actions`]).
 
+mod bone_map_ui;
 mod clips_ui;
 mod compare_ui;
 mod curves_ui;
@@ -12,6 +13,7 @@ mod issues_ui;
 mod measure_ui;
 mod timeline_ui;
 
+pub use bone_map_ui::{bone_map_ui, bone_map_window};
 pub use clips_ui::clips_ui;
 pub use compare_ui::compare_ui;
 pub use curves_ui::{curves_ui, curves_window};
@@ -52,6 +54,7 @@ pub fn panels_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, frame_m
 pub fn windows_ui(ctx: &egui::Context, viewer: &Viewer, out: &mut Commands) {
     curves_window(ctx, viewer, out);
     edits_window(ctx, viewer, out);
+    bone_map_window(ctx, viewer, out);
     measure_window(ctx, viewer, out);
     issues_window(ctx, viewer, out);
     help_ui::help_ui(ctx, viewer, out);
@@ -356,6 +359,8 @@ fn edit_menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     ui.separator();
     action_checkbox(ui, viewer, out, ActionId::Edits, viewer.view.edits.open)
         .on_hover_text("Fill gaps, filter, despike, unroll, trim, resample, loop… as a recipe");
+    action_checkbox(ui, viewer, out, ActionId::BoneMap, viewer.view.bone_map_open)
+        .on_hover_text("Which joint is which humanoid bone (what retargeting and the comparison pair by)");
     ui.add_enabled_ui(edits.is_some_and(|e| !e.recipe.steps.is_empty()), |ui| {
         if ui.button("Save recipe…").clicked() {
             out.send(Command::Job(JobCommand::Ask(Dialog::SaveRecipe)));

@@ -189,11 +189,16 @@ impl ClipView {
 
     /// A skeleton's humanoid bone map (not a capture's: markers are no bones).
     fn with_humanoid(mut self) -> Self {
+        self.find_humanoid();
+        self
+    }
+
+    /// Finds the humanoid bone map from the file, names and shape (a capture has none).
+    pub fn find_humanoid(&mut self) {
         if self.motion.capture.is_none() {
             let s = &self.motion.source;
             self.humanoid = skelview_core::retarget::bone_map(&self.motion.skeleton, s.up_axis, s.format.joints_at_far_end);
         }
-        self
     }
 
     /// A capture's sticks from its markers' names.

@@ -70,6 +70,7 @@ pub enum ActionId {
     Undo,
     Redo,
     Edits,
+    BoneMap,
     Help,
 }
 
@@ -148,6 +149,13 @@ pub const ACTIONS: &[Action] = &[
         help: "redo what was undone",
     },
     Action { id: ActionId::Edits, label: "Edits", shortcut: key(Key::E), keys: "E", help: "the Edits window (clean-up steps)" },
+    Action {
+        id: ActionId::BoneMap,
+        label: "Bone map",
+        shortcut: None,
+        keys: "",
+        help: "the Bone map window: the active clip's humanoid bones, to change, save and load",
+    },
     Action { id: ActionId::Help, label: "Help", shortcut: key(Key::F1), keys: "F1", help: "this list" },
 ];
 
@@ -200,6 +208,7 @@ impl ActionId {
             Self::Undo => Command::Edit(active(v), super::EditCommand::Undo),
             Self::Redo => Command::Edit(active(v), super::EditCommand::Redo),
             Self::Edits => Command::Window(WindowEdit::Edits(!v.view.edits.open)),
+            Self::BoneMap => Command::Window(WindowEdit::BoneMap(!v.view.bone_map_open)),
         }
     }
 }

@@ -107,6 +107,9 @@ pub enum ClipEdit {
         /// The bone.
         bone: Option<String>,
     },
+    /// Find the clip's humanoid bones again from the file, names and shape (the user's
+    /// choices dropped).
+    FindBonesAgain,
     /// Draw (`linked`) or take away the stick between two of a capture's markers (by name),
     /// remembered for its file.
     MarkerLink {
@@ -224,6 +227,8 @@ pub enum WindowEdit {
     ThresholdDraft(Option<Thresholds>),
     /// The Edits window.
     Edits(bool),
+    /// The Bone map window.
+    BoneMap(bool),
     /// The step the Edits window is putting together.
     EditDraft(Box<super::EditDraft>),
 }
@@ -272,6 +277,9 @@ pub enum JobCommand {
     ReadNameMap(PathBuf),
     /// Read this recipe (TOML) and make it the active clip's.
     ReadRecipe(PathBuf),
+    /// Read this humanoid bone map (skelview's TOML or a Character Studio MNM) over the
+    /// active clip's.
+    ReadBoneMap(PathBuf),
 }
 
 /// What an export writes.
@@ -291,6 +299,8 @@ pub enum Export {
     Motion(PathBuf),
     /// The active clip's recipe of edits, as TOML.
     Recipe(PathBuf),
+    /// The active clip's humanoid bone map, as TOML (what `--map` reads).
+    BoneMap(PathBuf),
 }
 
 /// The panels' outbox: they read the viewer through `&Viewer` and put what they want changed

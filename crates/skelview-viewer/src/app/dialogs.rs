@@ -30,6 +30,10 @@ pub enum Dialog {
     SaveRecipe,
     /// A recipe (TOML) for the active clip.
     OpenRecipe,
+    /// Where to save the active clip's humanoid bone map (TOML).
+    SaveBoneMap,
+    /// A bone map (TOML or MNM) for the active clip.
+    OpenBoneMap,
 }
 
 /// The host a viewer starts with: the page in a browser; elsewhere none (the program around
@@ -84,7 +88,8 @@ fn ask(dialog: Dialog) -> Option<Command> {
         Dialog::SaveScreenshot => Some(export(Export::Screenshot(Some("skelview.png".into())))),
         Dialog::ExportVideo => Some(export(Export::Video("skelview.gif".into()))),
         Dialog::SaveRecipe => Some(export(Export::Recipe("recipe.toml".into()))),
-        Dialog::ExportFrames | Dialog::NameMap | Dialog::SaveMotion | Dialog::OpenRecipe => {
+        Dialog::SaveBoneMap => Some(export(Export::BoneMap("bone_map.toml".into()))),
+        Dialog::ExportFrames | Dialog::NameMap | Dialog::SaveMotion | Dialog::OpenRecipe | Dialog::OpenBoneMap => {
             Some(Command::ShowError(AppError::NoDialog(DialogError::NotInBrowser(dialog))))
         }
     }

@@ -227,3 +227,46 @@ fn a_corrected_bone_map_drives_the_retarget_and_the_comparison_measures_bone_dir
     assert!(of("leftUpperLeg").max_deg > 10.0, "{:?}", of("leftUpperLeg"));
     assert!(of("spine").max_deg < 0.5 && of("leftUpperArm").max_deg < 0.5, "{directions:?}");
 }
+
+#[test]
+fn a_bone_map_saved_from_the_viewer_loads_onto_another_clip_and_bad_maps_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("map.toml");
+    let (mut v, a, b) = two_skeletons();
+    let joint = |v: &Viewer, name: &str| v.session.scene.clips[0].motion.skeleton.find(name).unwrap();
+    let (l, r) = (joint(&v, "LeftUpLeg"), joint(&v, "RightUpLeg"));
+    let found = v.session.scene.clips[0].humanoid.clone();
+    for (j, bone) in [(l, Some("rightUpperLeg")), (r, Some("leftUpperLeg")), (joint(&v, "Head"), None)] {
+        v.send(Command::Clip(a, ClipEdit::HumanoidBone { joint: j, bone: bone.map(str::to_owned) }));
+    }
+    v.update(0.0);
+    let changed = v.session.scene.clips[0].humanoid.clone();
+    assert_eq!((changed.joint("leftUpperLeg"), changed.joint("rightUpperLeg"), changed.joint("head")), (Some(r), Some(l), None));
+    // Saved as the active clip's map (the TOML `--map` reads) and read onto the other clip.
+    v.send(Command::Clip(a, ClipEdit::Activate));
+    v.send(Command::Job(JobCommand::Export(Export::BoneMap(path.clone()))));
+    wait_for(&mut v, "the map file", |v| v.jobs.export.is_none() && path.exists());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("leftUpperLeg = \"RightUpLeg\"") && !text.contains("head ="), "{text}");
+    v.send(Command::Clip(b, ClipEdit::Activate));
+    v.send(Command::Job(JobCommand::ReadBoneMap(path.clone())));
+    wait_for(&mut v, "the map read", |v| !v.jobs.busy());
+    let other = &v.session.scene.clips[1].humanoid;
+    assert_eq!((other.joint("leftUpperLeg"), other.joint("rightUpperLeg")), (Some(r), Some(l)), "same skeleton, same joints");
+    assert_eq!(other.joint("head"), found.joint("head"), "a bone the file leaves out stays as found");
+    // Found again: the user's choices dropped.
+    v.send(Command::Clip(a, ClipEdit::FindBonesAgain));
+    v.update(0.0);
+    assert_eq!(v.session.scene.clips[0].humanoid, found);
+    // An MNM works too (by its extension); a map naming a joint the clip lacks says which.
+    let mnm = dir.path().join("map.mnm");
+    std::fs::write(&mnm, "Bip01 Pelvis Hips\n").unwrap();
+    v.send(Command::Job(JobCommand::ReadBoneMap(mnm)));
+    wait_for(&mut v, "the MNM read", |v| !v.jobs.busy());
+    assert!(v.messages.error.is_none(), "{:?}", v.messages.error);
+    std::fs::write(&path, "[bones]\nhips = \"Pelvis\"\n").unwrap();
+    v.send(Command::Job(JobCommand::ReadBoneMap(path)));
+    wait_for(&mut v, "the error", |v| v.messages.error.is_some());
+    assert_eq!(v.messages.error_title, "Could not use the bone map");
+    assert!(v.messages.error.as_deref().is_some_and(|e| e.contains("map.toml") && e.contains("Pelvis")), "{:?}", v.messages.error);
+}

@@ -44,6 +44,9 @@ pub enum AppError {
     /// A recipe file could not be read.
     #[error(transparent)]
     Recipe(Arc<TaskError<RecipeFileError>>),
+    /// A humanoid bone map file could not be read or used.
+    #[error(transparent)]
+    BoneMap(Arc<TaskError<BoneMapFileError>>),
     /// A motion could not be put on another skeleton.
     #[error(transparent)]
     Retarget(Arc<TaskError<skelview_core::retarget::RetargetError>>),
@@ -88,6 +91,33 @@ pub enum RecipeFileError {
         /// What is wrong in it (the step and the key).
         source: skelview_core::edit::RecipeError,
     },
+}
+
+/// Why a bone map file could not be put over a clip's bones.
+#[derive(Debug, Error)]
+pub enum BoneMapFileError {
+    /// Not readable.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// An MNM that cannot be read (the reader's message names the place).
+    #[error(transparent)]
+    NameMap(LoadError),
+    /// A TOML map that does not fit (a bone that is not VRM's, a joint the clip lacks).
+    #[error("{}: {source}", path.display())]
+    Map {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong in it.
+        source: skelview_core::retarget::MapError,
+    },
+    /// No clip is open to take it.
+    #[error("open a clip first: a bone map names its joints")]
+    NoClip,
 }
 
 /// Why no file dialog was shown.
@@ -164,6 +194,7 @@ impl AppError {
             Self::Settings(_) => "Could not save the settings",
             Self::NameMap(_) => "Could not read the name map",
             Self::Recipe(_) => "Could not read the recipe",
+            Self::BoneMap(_) => "Could not use the bone map",
             Self::Retarget(_) => "Could not retarget",
             Self::NoDialog(_) => "No file dialog",
             Self::Thread { .. } => "Could not start background work",

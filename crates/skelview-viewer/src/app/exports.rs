@@ -40,6 +40,13 @@ impl Viewer {
                 let recipe = self.session.active_clip().and_then(|c| self.session.document.edits(c.id())).map(|e| e.recipe.clone());
                 self.jobs.save_recipe(recipe.unwrap_or_default(), path, &tasks)
             }
+            Export::BoneMap(path) => match self.session.active_clip().filter(|c| c.motion.capture.is_none()) {
+                Some(c) => {
+                    let text = c.humanoid.to_toml(&c.motion.skeleton);
+                    self.jobs.save_bone_map(text, c.humanoid.entries.len(), path, &tasks)
+                }
+                None => Ok(()),
+            },
             Export::Frames(dir, size) => {
                 let (spec, frames, scene) = (self.frame_spec(), self.session.range_frames(), self.session.scene.clone());
                 self.jobs.export_frames(scene, spec, frames, self.view.camera, dir, size, &tasks)

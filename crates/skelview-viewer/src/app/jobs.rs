@@ -13,7 +13,8 @@ use thiserror::Error;
 use skelview_core::core::Motion;
 use skelview_core::formats::LoadError;
 use skelview_core::formats::mnm::NameMap;
-use skelview_scene::{FrameSpec, OrbitCamera, Scene};
+use skelview_core::retarget::BoneMap;
+use skelview_scene::{ClipId, FrameSpec, OrbitCamera, Scene};
 
 use super::host::{Host, PictureError, Shot, ShotOutput};
 use super::{AppError, Command};
@@ -52,6 +53,8 @@ pub enum Finished {
     Export(Result<String, TaskError<ExportError>>),
     /// A name map was read (or not).
     NameMap(Result<(PathBuf, NameMap), TaskError<LoadError>>),
+    /// A bone map file was put over a clip's map (or not).
+    BoneMap(Result<(ClipId, BoneMap), TaskError<super::BoneMapFileError>>),
     /// A recipe was read (or not).
     Recipe(Result<skelview_core::edit::Recipe, TaskError<super::RecipeFileError>>),
     /// A file dialog was answered with this command (`None`: cancelled).
@@ -69,6 +72,7 @@ pub struct Jobs {
     pub export: Option<Task<String, ExportError>>,
     name_map: Option<Task<(PathBuf, NameMap), LoadError>>,
     recipe: Option<Task<skelview_core::edit::Recipe, super::RecipeFileError>>,
+    bone_map: Option<Task<(ClipId, BoneMap), super::BoneMapFileError>>,
     dialog: Option<Task<Option<Command>, Infallible>>,
     picture: Option<Task<Picture, PictureError>>,
     /// Dialogs answered at once (in a browser), handed on at the next poll.
@@ -78,7 +82,7 @@ pub struct Jobs {
 impl Default for Jobs {
     fn default() -> Self {
         let host = super::dialogs::default_host();
-        Self { host, export: None, name_map: None, recipe: None, dialog: None, picture: None, answered: Vec::new() }
+        Self { host, export: None, name_map: None, recipe: None, bone_map: None, dialog: None, picture: None, answered: Vec::new() }
     }
 }
 
@@ -107,6 +111,7 @@ impl Jobs {
         self.export.is_some()
             || self.name_map.is_some()
             || self.recipe.is_some()
+            || self.bone_map.is_some()
             || self.dialog.is_some()
             || self.picture.is_some()
             || !self.answered.is_empty()
@@ -262,6 +267,40 @@ impl Jobs {
         Ok(())
     }
 
+    /// Reads a bone map file (skelview's TOML, or an MNM by its extension) in the background
+    /// and puts it over `map`, clip `clip`'s (whose skeleton names the joints).
+    pub fn read_bone_map(
+        &mut self,
+        path: PathBuf,
+        clip: ClipId,
+        skeleton: skelview_core::core::Skeleton,
+        mut map: BoneMap,
+        tasks: &Tasks,
+    ) -> Result<(), AppError> {
+        use super::BoneMapFileError as E;
+        let task = tasks.spawn("bonemap", "Reading the bone map", Priority::Background, Shown::Upkeep, move |_| {
+            if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("mnm")) {
+                let names = skelview_core::formats::table::read_name_map(&path).map_err(E::NameMap)?;
+                skelview_core::retarget::apply_name_map(&mut map, &skeleton, &names);
+            } else {
+                let text = std::fs::read_to_string(&path).map_err(|source| E::Io { path: path.clone(), source })?;
+                skelview_core::retarget::apply_toml(&mut map, &skeleton, &text).map_err(|source| E::Map { path, source })?;
+            }
+            Ok((clip, map))
+        });
+        self.bone_map = Some(task.map_err(no_thread("bone map"))?);
+        Ok(())
+    }
+
+    /// Writes `text` (a bone map of `bones` bones) to `path` (a download, in a browser).
+    pub fn save_bone_map(&mut self, text: String, bones: usize, path: PathBuf, tasks: &Tasks) -> Result<(), AppError> {
+        self.start("Saving the bone map", tasks, move |_| {
+            crate::platform::write_out(&path, |out| out.write_all(text.as_bytes()))
+                .map_err(|source| ExportError::Write { path: path.clone(), source })?;
+            Ok(format!("wrote {} ({bones} bones)", path.display()))
+        })
+    }
+
     /// Writes `recipe` as TOML to `path` (a download, in a browser).
     pub fn save_recipe(&mut self, recipe: skelview_core::edit::Recipe, path: PathBuf, tasks: &Tasks) -> Result<(), AppError> {
         self.start("Saving the recipe", tasks, move |_| {
@@ -296,6 +335,7 @@ impl Jobs {
         out.extend(take(&mut self.export).map(Finished::Export));
         out.extend(take(&mut self.name_map).map(Finished::NameMap));
         out.extend(take(&mut self.recipe).map(Finished::Recipe));
+        out.extend(take(&mut self.bone_map).map(Finished::BoneMap));
         out.extend(take(&mut self.picture).map(Finished::Picture));
         out.extend(take(&mut self.dialog).map(|answer| Finished::Dialog(answer.ok().flatten())));
         out.extend(self.answered.drain(..).map(|c| Finished::Dialog(Some(c))));

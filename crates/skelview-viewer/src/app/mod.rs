@@ -51,7 +51,7 @@ pub use dialogs::Dialog;
 pub use document::{ClipSource, Document};
 pub use edit_draft::{DraftError, DraftOp, EditDraft, EditScope};
 pub use edits::{Applied, ClipEdits, EditCommand, EditRuns, EditState};
-pub use error::{AppError, DialogError, ExportFailure, FetchError, RecipeFileError};
+pub use error::{AppError, BoneMapFileError, DialogError, ExportFailure, FetchError, RecipeFileError};
 pub use jobs::{ExportError, Finished, Jobs};
 pub use session::{Arrived, Loading, Session};
 pub use settings::{FileOverride, PanelLayout, Settings};
@@ -343,6 +343,7 @@ impl Viewer {
                     c.humanoid.assign(joint, bone.as_deref());
                 }
             }
+            ClipEdit::FindBonesAgain => s.scene.clips[i].find_humanoid(),
             ClipEdit::MarkerLink { a, b, linked } => {
                 let source = s.document.edit(id);
                 let same = |p: &(String, String)| (p.0 == a && p.1 == b) || (p.0 == b && p.1 == a);
@@ -473,6 +474,16 @@ impl Viewer {
             }
             JobCommand::ReadRecipe(path) => {
                 if let Err(e) = self.jobs.read_recipe(path, &self.tasks) {
+                    self.messages.fail(e);
+                }
+            }
+            JobCommand::ReadBoneMap(path) => {
+                let Some(c) = self.session.active_clip().filter(|c| c.motion.capture.is_none()) else {
+                    let none = crate::tasks::TaskError::Failed(BoneMapFileError::NoClip);
+                    return self.messages.fail(AppError::BoneMap(Arc::new(none)));
+                };
+                let (id, skeleton, map) = (c.id(), c.motion.skeleton.clone(), c.humanoid.clone());
+                if let Err(e) = self.jobs.read_bone_map(path, id, skeleton, map, &self.tasks) {
                     self.messages.fail(e);
                 }
             }

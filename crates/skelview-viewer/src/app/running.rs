@@ -24,6 +24,13 @@ impl Viewer {
                     }
                 }
                 Finished::Recipe(Err(e)) => self.messages.fail(AppError::Recipe(Arc::new(e))),
+                Finished::BoneMap(Ok((id, map))) => {
+                    if let Some(c) = self.session.scene.clips.iter_mut().find(|c| c.id() == id) {
+                        self.messages.notice = Some(format!("bone map: {} bones on {}", map.entries.len(), c.name));
+                        c.humanoid = map;
+                    }
+                }
+                Finished::BoneMap(Err(e)) => self.messages.fail(AppError::BoneMap(Arc::new(e))),
                 Finished::Dialog(answer) => self.commands.extend(answer),
                 Finished::Picture(Ok(picture)) => {
                     self.messages.notice = Some(format!("screenshot copied ({}x{})", picture.0.0, picture.0.1));

@@ -60,6 +60,8 @@ pub struct View {
     pub measure: super::measure::MeasureTool,
     /// The Edits window.
     pub edits: EditsView,
+    /// The Bone map window is open.
+    pub bone_map_open: bool,
 }
 
 /// The Edits window: open or not, and the step its form is putting together.
@@ -127,6 +129,7 @@ impl Default for View {
             issues: IssuesView::default(),
             measure: Default::default(),
             edits: EditsView::default(),
+            bone_map_open: false,
         }
     }
 }
@@ -158,6 +161,7 @@ impl View {
             }
             W::ThresholdDraft(draft) => self.issues.draft = draft,
             W::Edits(open) => self.edits.open = open,
+            W::BoneMap(open) => self.bone_map_open = open,
             W::EditDraft(draft) => self.edits.draft = *draft,
         }
     }
