@@ -2,22 +2,17 @@
 //! was found, a bone given a joint from its list, the map found again; a snapshot (GPU).
 
 mod common;
-use common::{have_gpu, wait};
+use common::{have_gpu, sample_viewer, wait};
 
 use std::sync::Arc;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use skelview::app::Viewer;
-use skelview_core::formats::{LoadOptions, LoadRequest, Source};
+use skelview_core::formats::LoadOptions;
 
 fn sample() -> Viewer {
-    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
-    v.open(LoadRequest::single(
-        &skelview_core::formats::bvh::Bvh,
-        Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
-    ));
-    wait(&mut v, &|v| v.motion().is_some());
+    let mut v = sample_viewer();
     v.view.bone_map_open = true;
     v
 }

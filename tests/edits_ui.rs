@@ -4,7 +4,7 @@
 //! the Issues window's counts before and after; a snapshot of the window (GPU).
 
 mod common;
-use common::{have_gpu, wait};
+use common::{have_gpu, sample_viewer, wait};
 
 use std::sync::Arc;
 
@@ -13,15 +13,10 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use skelview::app::{Command, DraftOp, EditCommand, EditDraft, EditState, SelectionEdit, Viewer};
 use skelview_core::core::PlaybackCommand;
 use skelview_core::edit::Op;
-use skelview_core::formats::{LoadOptions, LoadRequest, Source};
+use skelview_core::formats::{LoadRequest, Source};
 
 fn sample() -> Viewer {
-    let mut v = Viewer::with_settings(LoadOptions::default(), Arc::new(|| {}), skelview::app::settings::Settings::default());
-    v.open(LoadRequest::single(
-        &skelview_core::formats::bvh::Bvh,
-        Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
-    ));
-    wait(&mut v, &|v| v.motion().is_some());
+    let mut v = sample_viewer();
     let arm = v.motion().unwrap().skeleton.find("LeftArm");
     v.send(Command::Playback(PlaybackCommand::Pause));
     v.send(Command::Playback(PlaybackCommand::SeekFrame(12)));

@@ -47,3 +47,16 @@ pub fn skeleton_pixels(png: &std::path::Path) -> (usize, usize) {
     }
     (joints, bones)
 }
+
+/// A viewer with default settings that has opened the bundled sample (`walk01.bvh`).
+pub fn sample_viewer() -> skelview::app::Viewer {
+    use skelview_core::formats::{LoadOptions, LoadRequest, Source};
+    let settings = skelview::app::settings::Settings::default();
+    let mut v = skelview::app::Viewer::with_settings(LoadOptions::default(), std::sync::Arc::new(|| {}), settings);
+    v.open(LoadRequest::single(
+        &skelview_core::formats::bvh::Bvh,
+        Source::Memory { name: "walk01.bvh".into(), bytes: std::sync::Arc::from(skelview_core::formats::SAMPLE_BVH) },
+    ));
+    wait(&mut v, &|v| v.motion().is_some());
+    v
+}
