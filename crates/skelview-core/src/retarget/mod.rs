@@ -7,6 +7,7 @@ pub mod bone_map;
 mod feet;
 pub mod name_map;
 pub mod normalized;
+mod rows;
 pub mod transfer;
 
 pub use agreement::{BoneAgreement, DirectionPair, bone_directions, direction_pairs};

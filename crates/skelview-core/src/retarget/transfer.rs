@@ -14,9 +14,11 @@ use thiserror::Error;
 
 use super::bone_map::{BONES, BoneMap};
 use super::feet;
-use crate::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose, joint_local, rest_pose};
+pub(super) use super::rows::axes;
+use super::rows::{Frames, PIECE_FRAMES, Rows, Stored, channel_values};
+use crate::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose, rest_pose};
 use crate::core::rotation_channels::RotationChannels;
-use crate::core::{ChannelKind, Clip, Motion, Skeleton};
+use crate::core::{Clip, Motion, Skeleton};
 use crate::par::*;
 
 /// Why a motion cannot be put on a skeleton.
@@ -68,13 +70,6 @@ pub(super) const TOWARDS: &[(&str, &[&str])] = &[
     ("rightLowerArm", &["rightHand"]),
     ("rightHand", &["rightMiddleProximal", "rightIndexProximal"]),
 ];
-
-/// Rotation part of `display_from_file` (the axes; the scale is the unit).
-pub(super) fn axes(m: &Motion) -> Quat {
-    let d = m.display_from_file();
-    Quat::from_mat3(&Mat3::from_cols(d.x_axis.truncate().normalize(), d.y_axis.truncate().normalize(), d.z_axis.truncate().normalize()))
-        .normalize()
-}
 
 /// One pose in display space: each joint's global rotation and position.
 pub(super) struct Posed {
@@ -177,36 +172,6 @@ pub(super) fn leg_length(map: &BoneMap, p: &Posed) -> Option<f32> {
     (!v.is_empty()).then(|| v.iter().sum::<f32>() / v.len() as f32)
 }
 
-/// Joint `j`'s translation channels, when it has all three.
-fn translation(s: &Skeleton, j: usize) -> Option<[usize; 3]> {
-    crate::core::rotation_channels::translation_channels(&s.joints()[j])
-}
-
-/// The target's rest row: every channel at its rest value (rotations zero, scale one, and
-/// positions that replace the offset at the offset: Bandai-Namco's and Perception Neuron's
-/// BVH carry them on every joint).
-fn rest_row(s: &Skeleton) -> Vec<f32> {
-    if let Some(r) = s.rest_values() {
-        return r.to_vec();
-    }
-    let replace = s.position_rule == crate::core::PositionRule::Replace;
-    let mut row = vec![0.0; s.channels_per_frame()];
-    for j in s.joints() {
-        for (i, c) in j.channels.iter().enumerate() {
-            row[j.first_channel + i] = match c {
-                ChannelKind::QuatW | ChannelKind::ScaleX | ChannelKind::ScaleY | ChannelKind::ScaleZ => 1.0,
-                ChannelKind::TranslateX if replace => j.offset.x,
-                ChannelKind::TranslateY if replace => j.offset.y,
-                ChannelKind::TranslateZ if replace => j.offset.z,
-                _ => 0.0,
-            };
-        }
-    }
-    row
-}
-
-/// Frames posed together between two looks at the cancel flag.
-const PIECE_FRAMES: usize = 1024;
 /// Frames one task poses with one set of buffers.
 const RUN_FRAMES: usize = 64;
 
@@ -358,6 +323,86 @@ impl feet::Rig for Transfer {
     }
 }
 
+/// The target's rotations worked out from the source frame by frame.
+struct Live<'a> {
+    source: &'a Motion,
+    transfer: &'a Transfer,
+    /// The source's display transform and axes.
+    display: Mat4,
+    axes: Quat,
+    /// The source's hips joint and how its travel is scaled.
+    hips: usize,
+    scale: f32,
+}
+
+/// A task's buffers for posing the source.
+struct LiveScratch {
+    local: LocalPose,
+    global: GlobalPose,
+    posed: Posed,
+}
+
+impl Frames for Live<'_> {
+    type Scratch = LiveScratch;
+
+    fn scratch(&self) -> LiveScratch {
+        LiveScratch { local: LocalPose::default(), global: GlobalPose::default(), posed: Posed { rot: Vec::new(), pos: Vec::new() } }
+    }
+
+    fn frame(&self, f: usize, s: &mut LiveScratch, rot: &mut [Quat]) -> Vec3 {
+        frame_pose(&self.source.skeleton, &self.source.clip, f, &mut s.local);
+        source_posed(&self.source.skeleton, &s.local, self.display, self.axes, &mut s.global, &mut s.posed);
+        self.transfer.rotations(&s.posed, rot);
+        s.posed.pos[self.hips] * self.scale
+    }
+}
+
+impl Live<'_> {
+    /// Every frame's rotations (a frame after another), hips places and the source's feet
+    /// (display metres), posed on every core a piece at a time; `keep_going(fraction)`
+    /// between pieces, false stops (`None`).
+    #[allow(clippy::type_complexity)]
+    fn all(&self, source_map: &BoneMap, keep_going: &dyn Fn(f32) -> bool) -> Option<(Vec<Quat>, Vec<Vec3>, [Vec<Vec3>; 2])> {
+        let (frames, n) = (self.source.clip.num_frames(), self.transfer.parents.len());
+        let feet_s = ["leftFoot", "rightFoot"].map(|b| source_map.joint(b));
+        let mut rots = vec![Quat::IDENTITY; frames * n];
+        let mut hips_at = Vec::with_capacity(frames);
+        let mut source_feet: [Vec<Vec3>; 2] = Default::default();
+        // A run of frames with its buffers made once (per frame, the allocations cost a fifth).
+        let run = |range: std::ops::Range<usize>| {
+            let mut scratch = self.scratch();
+            let mut rot = vec![Quat::IDENTITY; range.len() * n];
+            let mut hips = Vec::with_capacity(range.len());
+            let mut feet: [Vec<Vec3>; 2] = Default::default();
+            for (k, f) in range.enumerate() {
+                hips.push(self.frame(f, &mut scratch, &mut rot[k * n..(k + 1) * n]));
+                for (track, foot) in feet.iter_mut().zip(feet_s) {
+                    track.extend(foot.map(|j| scratch.posed.pos[j]));
+                }
+            }
+            (rot, hips, feet)
+        };
+        for start in (0..frames).step_by(PIECE_FRAMES) {
+            if !keep_going(start as f32 / frames as f32) {
+                return None;
+            }
+            let end = (start + PIECE_FRAMES).min(frames);
+            let runs: Vec<usize> = (start..end).step_by(RUN_FRAMES).collect();
+            let piece: Vec<_> = runs.into_par_iter().map(|s| run(s..(s + RUN_FRAMES).min(end))).collect();
+            let mut at = start * n;
+            for (rot, hips, feet) in piece {
+                rots[at..at + rot.len()].copy_from_slice(&rot);
+                at += rot.len();
+                hips_at.extend(hips);
+                for (track, foot) in source_feet.iter_mut().zip(feet) {
+                    track.extend(foot);
+                }
+            }
+        }
+        Some((rots, hips_at, source_feet))
+    }
+}
+
 /// `source`'s motion on `target`'s skeleton (its rest pose, offsets and units), through the
 /// two bone maps; `keep_going(fraction)` false stops (`None`).
 pub fn retarget(
@@ -393,58 +438,33 @@ pub fn retarget(
         },
     };
     let hips_t = target_map.joint("hips").unwrap_or(0);
-    let hips_s = source_map.joint("hips").unwrap_or(0);
-    let (sa, s_display) = (axes(source), source.display_from_file());
-    // First every frame's rotations and hips place, so that the feet can look ahead; frames
-    // are independent here, so they are posed on every core, a piece at a time (progress and
-    // cancel between pieces).
-    let n = ts.len();
-    let mut rots = Vec::with_capacity(frames * n);
-    let mut hips_at = Vec::with_capacity(frames);
-    let mut source_feet: [Vec<Vec3>; 2] = Default::default();
-    let feet_s = ["leftFoot", "rightFoot"].map(|b| source_map.joint(b));
-    let transfer_ref = &transfer;
-    // A run of frames with its buffers made once (per frame, the allocations cost a fifth).
-    let run = |frames: std::ops::Range<usize>| {
-        let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
-        let mut s_now = Posed { rot: Vec::new(), pos: Vec::new() };
-        let mut rot = vec![Quat::IDENTITY; frames.len() * n];
-        let mut hips = Vec::with_capacity(frames.len());
-        let mut feet: [Vec<Vec3>; 2] = Default::default();
-        for (k, f) in frames.enumerate() {
-            frame_pose(&source.skeleton, &source.clip, f, &mut local);
-            source_posed(&source.skeleton, &local, s_display, sa, &mut global, &mut s_now);
-            transfer_ref.rotations(&s_now, &mut rot[k * n..(k + 1) * n]);
-            hips.push(s_now.pos[hips_s] * scale);
-            for (track, foot) in feet.iter_mut().zip(feet_s) {
-                track.extend(foot.map(|j| s_now.pos[j]));
-            }
-        }
-        (rot, hips, feet)
+    let live = Live {
+        source,
+        transfer: &transfer,
+        display: source.display_from_file(),
+        axes: axes(source),
+        hips: source_map.joint("hips").unwrap_or(0),
+        scale,
     };
-    for start in (0..frames).step_by(PIECE_FRAMES) {
-        if !keep_going(start as f32 / frames as f32) {
-            return Ok(None);
-        }
-        let end = (start + PIECE_FRAMES).min(frames);
-        let runs: Vec<usize> = (start..end).step_by(RUN_FRAMES).collect();
-        let piece: Vec<_> = runs.into_par_iter().map(|s| run(s..(s + RUN_FRAMES).min(end))).collect();
-        for (rot, hips, feet) in piece {
-            rots.extend_from_slice(&rot);
-            hips_at.extend(hips);
-            for (track, at) in source_feet.iter_mut().zip(feet) {
-                track.extend(at);
-            }
-        }
-    }
-    if options.keep_feet {
+    let n = ts.len();
+    let moving = transfer.target_of.iter().map(Option::is_some).collect();
+    let mut first = vec![Quat::IDENTITY; n];
+    live.frame(0, &mut live.scratch(), &mut first);
+    let rows = Rows::new(target, &channels, moving, hips_t, &first);
+    let values = if options.keep_feet {
+        // Every frame's rotations first, so that the feet can look ahead; then the rows.
+        let half = |f: f32| keep_going(f * 0.5);
+        let Some((mut rots, hips_at, source_feet)) = live.all(source_map, &half) else { return Ok(None) };
         let legs = ["left", "right"].map(|side| feet::Leg::of(target_map, ts, side));
         let leg_s = leg_length(source_map, &transfer.s_rest).unwrap_or(0.9);
         let dt = source.clip.frame_time_secs as f32;
         feet::plant(&transfer, &legs, &source_feet, leg_s, dt, hips_t, &hips_at, &mut rots);
-    }
-    let moving = transfer.target_of.iter().map(Option::is_some).collect();
-    let values = channel_values(target, &channels, &rots, moving, hips_t, &hips_at);
+        channel_values(&rows, &Stored { rots: &rots, hips_at: &hips_at }, frames, &|f| keep_going(0.5 + f * 0.5))
+    } else {
+        // Each frame posed as its row is written: nothing is kept between the two.
+        channel_values(&rows, &live, frames, keep_going)
+    };
+    let Some(values) = values else { return Ok(None) };
     let mut out = target.clone();
     out.clip = Clip::new(source.clip.frame_time_secs, ts.channels_per_frame(), frames, values);
     out.capture = None;
@@ -453,200 +473,4 @@ pub fn retarget(
     out.source.take = None;
     out.warnings.clear();
     Ok(Some(out))
-}
-
-/// Writes the target's channel rows from the display rotations of each frame.
-struct Rows<'a> {
-    target: &'a Skeleton,
-    channels: &'a [Option<RotationChannels>],
-    rots: &'a [Quat],
-    hips_at: &'a [Vec3],
-    /// The target's axes and display transform.
-    ta: Quat,
-    t_display: Mat4,
-    /// The joint whose translation channels carry the hips' travel: the hips or an ancestor.
-    mover: Option<usize>,
-    /// The hips' ancestors, root first (only they place the hips), the hips last.
-    chain: Vec<usize>,
-    /// Whether each joint turns from its parent over the frames: the others (twist bones,
-    /// fingers the source lacks) keep one rotation, written once into `base`.
-    moving: Vec<bool>,
-    base: Vec<f32>,
-}
-
-impl Rows<'_> {
-    /// Joint `j`'s rotation in its own channels' terms for the frame's display rotations `rot`.
-    fn channel_rotation(&self, rot: &[Quat], j: usize) -> Quat {
-        let joint = &self.target.joints()[j];
-        let local_display = joint.parent.map_or(rot[j], |p| rot[p].inverse() * rot[j]);
-        // Most skeletons are Y-up with no pre- or post-rotations: those products skipped.
-        let local_file = if self.ta == Quat::IDENTITY { local_display } else { self.ta.inverse() * local_display * self.ta };
-        let pre = if joint.pre_rotation == Quat::IDENTITY { local_file } else { joint.pre_rotation.inverse() * local_file };
-        let post = if joint.post_rotation == Quat::IDENTITY { pre } else { pre * joint.post_rotation.inverse() };
-        post.normalize()
-    }
-
-    /// Frame `f`'s row into `row`; Euler angles nearest `near` (the previous frame's row).
-    fn write(&self, f: usize, near: Option<&[f32]>, row: &mut [f32], worlds: &mut Vec<glam::Affine3A>) {
-        let ts = self.target;
-        let n = ts.len();
-        let rot = &self.rots[f * n..(f + 1) * n];
-        row.copy_from_slice(&self.base);
-        for j in 0..ts.len() {
-            let Some(ch) = &self.channels[j] else { continue };
-            if self.moving[j] {
-                ch.write(row, self.channel_rotation(rot, j), near);
-            }
-        }
-        let Some(m) = self.mover else { return };
-        // Where the hips are with the rotations set and the rest translation; moved to the
-        // source's hips place scaled, through the mover's parent's frame.
-        worlds.clear();
-        for &j in &self.chain {
-            let joint = &ts.joints()[j];
-            let local = joint_local(joint, Some(&row[joint.first_channel..joint.first_channel + joint.channels.len()]), ts.position_rule);
-            let world = worlds.last().map_or(local.to_affine(), |w| *w * local.to_affine());
-            worlds.push(world);
-        }
-        let now = self.t_display.transform_point3(worlds.last().map_or(Vec3::ZERO, |w| w.translation.into()));
-        let delta_file = self.t_display.inverse().transform_vector3(self.hips_at[f] - now);
-        let at = self.chain.iter().position(|&j| j == m).unwrap_or(0);
-        let parent = if at == 0 { glam::Affine3A::IDENTITY } else { worlds[at - 1] };
-        let delta_local = parent.inverse().transform_vector3(delta_file);
-        if let Some(t) = translation(ts, m) {
-            for (i, d) in t.into_iter().zip(delta_local.to_array()) {
-                row[i] += d;
-            }
-        }
-    }
-
-    /// The rows of `frames`, the first nearest `near`, each next nearest the one before.
-    fn piece(&self, frames: std::ops::Range<usize>, near: Option<&[f32]>) -> Vec<f32> {
-        let cpf = self.base.len();
-        let mut out = vec![0.0; frames.len() * cpf];
-        let mut worlds = Vec::with_capacity(self.chain.len());
-        for (k, f) in frames.enumerate() {
-            let (done, rest) = out.split_at_mut(k * cpf);
-            let before = if k == 0 { near } else { Some(&done[(k - 1) * cpf..]) };
-            self.write(f, before, &mut rest[..cpf], &mut worlds);
-        }
-        out
-    }
-}
-
-/// Makes `piece` (rows of `cpf` channels) start with `first`, the row the frame-by-frame pass
-/// gives there, by mapping each joint's channels as the pass would have: Euler angles by whole
-/// turns and, where the pass is on the other branch (a+π, π−b, c+π), by that branch (the
-/// nearest-triple choice commutes with both, so the rest of the piece follows); a quaternion
-/// by its sign. False when some difference is none of these (the piece is then written again).
-fn restitch(channels: &[Option<RotationChannels>], first: &[f32], piece: &mut [f32], cpf: usize) -> bool {
-    use std::f32::consts::{PI, TAU};
-    let turns = |d: f32| {
-        let k = (d / TAU).round();
-        ((d - k * TAU).abs() < 1e-3).then_some(k * TAU)
-    };
-    let mut maps: Vec<Box<dyn Fn(&mut [f32])>> = Vec::new();
-    let mut covered = vec![false; cpf];
-    for ch in channels.iter().flatten() {
-        match *ch {
-            RotationChannels::Euler { at, .. } => {
-                let (want, got) = (at.map(|i| first[i]), at.map(|i| piece[i]));
-                let branch = [got[0] + PI, PI - got[1], got[2] + PI];
-                let same: Option<Vec<f32>> = (0..3).map(|k| turns(want[k] - got[k])).collect();
-                let other: Option<Vec<f32>> = (0..3).map(|k| turns(want[k] - branch[k])).collect();
-                match (same, other) {
-                    (Some(t), _) => maps.push(Box::new(move |row: &mut [f32]| (0..3).for_each(|k| row[at[k]] += t[k]))),
-                    (None, Some(t)) => maps.push(Box::new(move |row: &mut [f32]| {
-                        let v = at.map(|i| row[i]);
-                        let mapped = [v[0] + PI + t[0], PI - v[1] + t[1], v[2] + PI + t[2]];
-                        (0..3).for_each(|k| row[at[k]] = mapped[k]);
-                    })),
-                    (None, None) => return false,
-                }
-                at.iter().for_each(|&i| covered[i] = true);
-            }
-            RotationChannels::Quaternion(at) => {
-                let flip = at.iter().all(|&i| (first[i] + piece[i]).abs() < 1e-5) && at.iter().any(|&i| first[i] != piece[i]);
-                if flip {
-                    maps.push(Box::new(move |row: &mut [f32]| at.iter().for_each(|&i| row[i] = -row[i])));
-                } else if at.iter().any(|&i| first[i] != piece[i]) {
-                    return false;
-                }
-                at.iter().for_each(|&i| covered[i] = true);
-            }
-        }
-    }
-    // Translations and other channels come from the rotations: they must already agree.
-    if (0..cpf).any(|i| !covered[i] && (first[i] - piece[i]).abs() > 1e-5) {
-        return false;
-    }
-    for row in piece.chunks_exact_mut(cpf) {
-        maps.iter().for_each(|m| m(row));
-    }
-    true
-}
-
-/// The target's channel rows for the rotations `rots` (a frame after another) with the hips
-/// at `hips_at`: pieces of frames on every core, each piece's Euler angles nearest the frame
-/// before it; a piece whose first frame would have come out otherwise after the piece before
-/// (a wrap or the other Euler branch) is written again after it, so the rows are the ones a
-/// frame-by-frame pass gives (a piece's first row mapped onto it where it can: [`restitch`]).
-/// `moving`: which joints turn from their parent at all.
-fn channel_values(
-    target: &Motion,
-    channels: &[Option<RotationChannels>],
-    rots: &[Quat],
-    moving: Vec<bool>,
-    hips_t: usize,
-    hips_at: &[Vec3],
-) -> Vec<f32> {
-    let ts = &target.skeleton;
-    let mut chain: Vec<usize> = std::iter::successors(Some(hips_t), |&j| ts.joints()[j].parent).collect();
-    chain.reverse();
-    let mut rows = Rows {
-        target: ts,
-        channels,
-        rots,
-        hips_at,
-        ta: axes(target),
-        t_display: target.display_from_file(),
-        mover: std::iter::successors(Some(hips_t), |&j| ts.joints()[j].parent).find(|&j| translation(ts, j).is_some()),
-        chain,
-        moving,
-        base: rest_row(ts),
-    };
-    let n = ts.len();
-    let mut base = std::mem::take(&mut rows.base);
-    for j in (0..n).filter(|&j| !rows.moving[j]) {
-        if let Some(ch) = &channels[j] {
-            ch.write(&mut base, rows.channel_rotation(&rots[..n], j), None);
-        }
-    }
-    rows.base = base;
-    let (frames, cpf) = (hips_at.len(), rows.base.len());
-    let starts: Vec<usize> = (0..frames).step_by(PIECE_FRAMES).collect();
-    let pieces: Vec<Vec<f32>> = starts
-        .par_iter()
-        .map(|&start| {
-            let end = (start + PIECE_FRAMES).min(frames);
-            // Nearest the frame before, as it comes out alone: mostly what the pass gives.
-            let before = start.checked_sub(1).map(|p| rows.piece(p..start, None));
-            rows.piece(start..end, before.as_deref())
-        })
-        .collect();
-    let mut values: Vec<f32> = Vec::with_capacity(frames * cpf);
-    let mut first = vec![0.0; cpf];
-    let mut worlds = Vec::new();
-    for (mut piece, &start) in pieces.into_iter().zip(&starts) {
-        let near = start.checked_sub(1).map(|p| values[p * cpf..(p + 1) * cpf].to_vec());
-        if let Some(near) = &near {
-            rows.write(start, Some(near), &mut first, &mut worlds);
-            if first[..] != piece[..cpf] && !restitch(channels, &first, &mut piece, cpf) {
-                // Not a joint's turns or its other Euler branch: written again after the piece before.
-                piece = rows.piece(start..(start + PIECE_FRAMES).min(frames), Some(near));
-            }
-        }
-        values.extend(piece);
-    }
-    values
 }
