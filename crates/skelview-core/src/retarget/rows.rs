@@ -150,7 +150,7 @@ impl<'a> Rows<'a> {
         for j in 0..ts.len() {
             let Some(ch) = &self.channels[j] else { continue };
             if self.moving[j] {
-                ch.write(row, self.channel_rotation(rot, j), near);
+                ch.write_quick(row, self.channel_rotation(rot, j), near);
             }
         }
         let Some(m) = self.mover else { return };

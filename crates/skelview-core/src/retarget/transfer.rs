@@ -16,7 +16,7 @@ use super::bone_map::{BONES, BoneMap};
 use super::feet;
 pub(super) use super::rows::axes;
 use super::rows::{Frames, PIECE_FRAMES, Rows, Stored, channel_values};
-use crate::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose, rest_pose};
+use crate::core::pose::{GlobalPose, LocalPose, LocalTransform, global_pose, joint_local, rest_pose};
 use crate::core::rotation_channels::RotationChannels;
 use crate::core::{Clip, Motion, Skeleton};
 use crate::par::*;
@@ -206,6 +206,12 @@ pub(super) struct Transfer {
     rest_local: Vec<Quat>,
     /// Which entry of `bones` moves each target joint.
     target_of: Vec<Option<usize>>,
+    /// Unmapped target joints some mapped joint hangs from (the others, fingers the source
+    /// lacks, are turned only where the whole pose is needed: the feet's IK).
+    carries: Vec<bool>,
+    /// Source joints the transfer reads (mapped bones, the joints they aim at, their
+    /// ancestors): the others are not posed.
+    pub(super) source_needed: Vec<bool>,
     /// Each target joint's rest offset from its parent, in the parent's rest frame (display).
     offset: Vec<Vec3>,
     parents: Vec<Option<usize>>,
@@ -237,7 +243,7 @@ impl Transfer {
                 }
             })
             .collect();
-        let aim = bones
+        let aim: Vec<Option<(usize, Vec3)>> = bones
             .iter()
             .zip(&towards)
             .map(|((b, _, t), n)| {
@@ -254,11 +260,30 @@ impl Transfer {
             .collect();
         let offset =
             (0..ts.len()).map(|j| parents[j].map_or(Vec3::ZERO, |p| t_rest.rot[p].inverse() * (t_rest.pos[j] - t_rest.pos[p]))).collect();
-        let target_of = (0..ts.len()).map(|j| bones.iter().position(|(_, _, t)| *t == j)).collect();
+        let target_of: Vec<Option<usize>> = (0..ts.len()).map(|j| bones.iter().position(|(_, _, t)| *t == j)).collect();
         let rest_pos = t_rest.pos.clone();
         let from_source =
             bones.iter().zip(&correction).map(|((_, s, t), c)| (s_rest.rot[*s].inverse() * *c * t_rest.rot[*t]).normalize()).collect();
-        Self { bones, from_source, aim, rest_local, target_of, offset, parents, rest_pos, s_rest, t_rest }
+        let mut carries = vec![false; ts.len()];
+        for j in (0..ts.len()).rev() {
+            if let (Some(p), true) = (parents[j], target_of[j].is_some() || carries[j]) {
+                carries[p] = true;
+            }
+        }
+        let source_parents: Vec<Option<usize>> = source.skeleton.joints().iter().map(|j| j.parent).collect();
+        let mut source_needed = vec![false; source_parents.len()];
+        for &(_, s, _) in &bones {
+            source_needed[s] = true;
+        }
+        for &(next, _) in aim.iter().flatten() {
+            source_needed[next] = true;
+        }
+        for j in (0..source_needed.len()).rev() {
+            if let (Some(p), true) = (source_parents[j], source_needed[j]) {
+                source_needed[p] = true;
+            }
+        }
+        Self { bones, from_source, aim, rest_local, target_of, carries, source_needed, offset, parents, rest_pos, s_rest, t_rest }
     }
 
     /// Every target joint's display-space rotation for the source posed as `s_now`: mapped
@@ -277,14 +302,20 @@ impl Transfer {
                 *r = swing.map_or(turned, |q| (q * turned).normalize());
             }
         }
-        self.follow_parents(rot);
+        self.follow(rot, true);
     }
 
     /// Unmapped joints (twist bones, fingers the source lacks) keep their rest turn from
     /// their parent.
     fn follow_parents(&self, rot: &mut [Quat]) {
+        self.follow(rot, false);
+    }
+
+    /// [`Transfer::follow_parents`]; `only_carrying`: only the joints a mapped one hangs from
+    /// (what the rows read), the others left as they are.
+    fn follow(&self, rot: &mut [Quat], only_carrying: bool) {
         for j in 0..rot.len() {
-            if self.target_of[j].is_none() {
+            if self.target_of[j].is_none() && (self.carries[j] || !only_carrying) {
                 // Unit times unit: no normalising (a chain is a few joints deep, each frame fresh).
                 rot[j] = match self.parents[j] {
                     Some(p) => rot[p] * self.rest_local[j],
@@ -350,7 +381,16 @@ impl Frames for Live<'_> {
     }
 
     fn frame(&self, f: usize, s: &mut LiveScratch, rot: &mut [Quat]) -> Vec3 {
-        frame_pose(&self.source.skeleton, &self.source.clip, f, &mut s.local);
+        // Only the joints the transfer reads (fingers the target will not take are skipped).
+        let (skeleton, row) = (&self.source.skeleton, self.source.clip.frame(f));
+        s.local.parent_from_joint.clear();
+        s.local.parent_from_joint.extend(skeleton.joints().iter().zip(&self.transfer.source_needed).map(|(j, &needed)| {
+            if needed {
+                joint_local(j, Some(&row[j.first_channel..j.first_channel + j.channels.len()]), skeleton.position_rule)
+            } else {
+                LocalTransform::IDENTITY
+            }
+        }));
         source_posed(&self.source.skeleton, &s.local, self.display, self.axes, &mut s.global, &mut s.posed);
         self.transfer.rotations(&s.posed, rot);
         s.posed.pos[self.hips] * self.scale
