@@ -312,3 +312,64 @@ fn a_long_spin_stays_one_continuous_curve_across_the_pieces_worked_in_parallel()
     }
     assert!(largest_step < 5.0, "a jump of {largest_step}° in the hips' Euler curves");
 }
+
+/// Angle in degrees between two vectors.
+fn angle_deg(a: Vec3, b: Vec3) -> f32 {
+    a.angle_between(b).to_degrees()
+}
+
+/// A capture put on characters made elsewhere (`tests/data/avatars`): a VRM 0.x with hair
+/// bones and its spine on its hips, a VRM 1.0 whose legs hang above its hips, a glTF IK rig
+/// (feet outside the legs, no wrist joints) and a glTF with made-up names. Every limb and
+/// spine bone points where the source's does; the body as a whole too (its up and across
+/// directions, which a limb-by-limb measure misses); the feet reach the ground as the source's
+/// do; an IK rig's feet stay at the end of its legs.
+#[test]
+fn real_avatars_take_a_capture_whole() {
+    let Some(corpus) = support::corpus() else { return };
+    let source = formats::open_one(&corpus.join("bvh/cmu_cgspeed_01_01.bvh"), &LoadOptions::default(), &Sequential).unwrap();
+    let sm = map(&source);
+    let avatars = support::workspace_root().join("tests/data/avatars");
+    for (file, bones) in [("Godette_vrm_v4.vrm", 43), ("debug_robot.vrm", 53), ("RobotExpressive.glb", 19), ("RiggedFigure.glb", 19)] {
+        let target = formats::open_one(&avatars.join(file), &LoadOptions::default(), &Sequential).unwrap();
+        let tm = map(&target);
+        assert!(tm.missing().is_empty(), "{file}: lacks {:?}", tm.missing());
+        assert_eq!(tm.entries.len(), bones, "{file}: {tm:?}");
+        let out = retarget(&source, &sm, &target, &tm, &RetargetOptions::default(), &|_| true).unwrap().unwrap();
+        let agreement = skelview_core::retarget::bone_directions(&source, &sm, &out, &tm);
+        assert!(agreement.len() >= 12, "{file}: {} bones compared", agreement.len());
+        for a in &agreement {
+            assert!(a.median_deg <= 5.0 && a.max_deg <= 15.0, "{file}: {a:?}");
+        }
+        let joint = |m: &BoneMap, b: &str| m.joint(b).unwrap();
+        let (mut worst_up, mut worst_across) = (0f32, 0f32);
+        let (mut low_s, mut low_t) = (f32::INFINITY, f32::INFINITY);
+        let frames = source.clip.num_frames();
+        for f in (0..frames).step_by(7) {
+            let (ps, pt) = (positions(&source, f), positions(&out, f));
+            let up = |p: &[Vec3], m: &BoneMap| p[joint(m, "head")] - p[joint(m, "hips")];
+            let across = |p: &[Vec3], m: &BoneMap| p[joint(m, "leftUpperLeg")] - p[joint(m, "rightUpperLeg")];
+            worst_up = worst_up.max(angle_deg(up(&ps, &sm), up(&pt, &tm)));
+            worst_across = worst_across.max(angle_deg(across(&ps, &sm), across(&pt, &tm)));
+            let feet = |p: &[Vec3], m: &BoneMap| p[joint(m, "leftFoot")].y.min(p[joint(m, "rightFoot")].y);
+            low_s = low_s.min(feet(&ps, &sm));
+            low_t = low_t.min(feet(&pt, &tm));
+        }
+        assert!(worst_up < 20.0 && worst_across < 25.0, "{file}: hips to head {worst_up:.1}°, across the hips {worst_across:.1}°");
+        // The ankles come as close to the ground as the source's, scaled by the legs.
+        let (rest_s, rest_t) = (positions(&source, 0), positions(&target, 0));
+        let legs = |p: &[Vec3], m: &BoneMap| p[joint(m, "leftUpperLeg")].distance(p[joint(m, "leftFoot")]);
+        let k = legs(&rest_t, &tm) / legs(&rest_s, &sm);
+        assert!(
+            (low_t - low_s * k).abs() < 0.15 * legs(&rest_t, &tm),
+            "{file}: lowest ankle {low_t:.3} m, the source's {low_s:.3} × {k:.2}"
+        );
+        // An IK rig's foot (a child of the root) is kept at the end of its lower leg.
+        let (lower, foot) = (joint(&tm, "leftLowerLeg"), joint(&tm, "leftFoot"));
+        let rest_len = rest_t[lower].distance(rest_t[foot]);
+        for f in (0..frames).step_by(97) {
+            let p = positions(&out, f);
+            assert!((p[lower].distance(p[foot]) - rest_len).abs() < 0.01 * rest_len, "{file}: frame {f}: the foot left the leg");
+        }
+    }
+}

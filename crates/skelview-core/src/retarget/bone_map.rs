@@ -297,6 +297,8 @@ pub fn bone_map(skeleton: &Skeleton, up: UpAxis, far_end: bool) -> BoneMap {
     } else if map.entries.is_empty() {
         by_names(skeleton, &mut map);
         by_shape(skeleton, up, &mut map);
+        hips_above_legs(skeleton, &mut map);
+        hands_of_fans(skeleton, &mut map);
     }
     map.sort();
     map
@@ -333,6 +335,14 @@ pub(super) fn by_names(skeleton: &Skeleton, map: &mut BoneMap) {
             }
         }
     }
+    // Quaternius' and other Blender rigs: Hips, Abdomen (the spine), Torso (the chest).
+    if has(&["abdomen"])
+        && has(&["torso"])
+        && !has(&["chest"])
+        && let Some(j) = folded.iter().position(|f| f == "torso")
+    {
+        map.set("chest", j, Found::Name);
+    }
     for (bone, names) in NAMES {
         match bone.split_once(':') {
             None => {
@@ -367,6 +377,51 @@ pub(super) fn by_names(skeleton: &Skeleton, map: &mut BoneMap) {
                     }
                 }
             }
+        }
+    }
+}
+
+/// The hips are where both legs and the spine hang from: when the joint named so is not
+/// (RobotExpressive hangs its legs from `Body`, the parent of its `Hips`), the joint where the
+/// legs and the spine meet is the hips instead. Otherwise the hips would travel without the
+/// legs.
+fn hips_above_legs(skeleton: &Skeleton, map: &mut BoneMap) {
+    let (Some(hips), Some(l), Some(r), Some(spine)) =
+        (map.joint("hips"), map.joint("leftUpperLeg"), map.joint("rightUpperLeg"), map.joint("spine"))
+    else {
+        return;
+    };
+    let ancestors = |j: usize| -> Vec<usize> { std::iter::successors(Some(j), |&k| skeleton.joints()[k].parent).collect() };
+    if ancestors(l).contains(&hips) && ancestors(r).contains(&hips) {
+        return;
+    }
+    let (al, ar, asp) = (ancestors(l), ancestors(r), ancestors(spine));
+    // The deepest joint above all three (ancestor lists run from the joint to the root).
+    let Some(&meet) = al.iter().find(|j| ar.contains(j) && asp.contains(j)) else { return };
+    if meet != l && meet != r && meet != spine {
+        map.set("hips", meet, Found::Shape);
+    }
+}
+
+/// A hand with no wrist joint (RobotExpressive's lower arm forks straight into palm bones
+/// and a thumb): the branch that carries on the forearm's direction furthest is the hand.
+fn hands_of_fans(skeleton: &Skeleton, map: &mut BoneMap) {
+    let kids = skeleton.child_lists();
+    let pose = rest_positions(skeleton);
+    for side in ["left", "right"] {
+        let (Some(upper), Some(lower)) = (map.joint(&format!("{side}UpperArm")), map.joint(&format!("{side}LowerArm"))) else {
+            continue;
+        };
+        let hand = if side == "left" { "leftHand" } else { "rightHand" };
+        let branches: Vec<usize> = kids[lower].iter().copied().filter(|&k| !skeleton.joints()[k].is_end_site).collect();
+        if map.joint(hand).is_some() || branches.len() < 2 {
+            continue;
+        }
+        let Some(forearm) = (pose[lower] - pose[upper]).try_normalize() else { continue };
+        let along = |k: usize| kids[k].first().and_then(|&g| (pose[g] - pose[k]).try_normalize()).map_or(-1.0, |d| d.dot(forearm));
+        let best = branches.iter().copied().max_by(|a, b| along(*a).total_cmp(&along(*b)));
+        if let Some(j) = best.filter(|&j| along(j) > 0.5 && !map.entries.iter().any(|e| e.joint == j)) {
+            map.set(hand, j, Found::Shape);
         }
     }
 }

@@ -8,7 +8,7 @@
 use glam::{Mat3, Vec3};
 
 use super::bone_map::{BONES, BoneMap, Found, MapEntry};
-use super::transfer::{HipScale, RetargetError, RetargetOptions, hips_frame, rest_posed, retarget};
+use super::transfer::{HipScale, RetargetError, RetargetOptions, hips_frame, legs_height, rest_posed, retarget};
 use crate::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose};
 use crate::core::{ChannelKind, Clip, Joint, LengthUnit, Motion, PositionRule, Skeleton, UpAxis};
 
@@ -77,8 +77,7 @@ pub fn normalized(m: &Motion, map: &BoneMap) -> Result<(Motion, BoneMap), Retarg
     let turn = hips_frame(map, &rest).map_or(Mat3::IDENTITY, |f| f.transpose());
     let bones: Vec<(&'static str, usize)> = BONES.iter().filter_map(|b| Some((*b, map.joint(b)?))).collect();
     let index = |b: &str| bones.iter().position(|(x, _)| *x == b);
-    // The hips stand at the source's standing height: its rest, or its first frame where the
-    // rest pose has them at the floor (a BVH whose hips offset is zero).
+    // The hips stand at the source's standing height.
     let hips_j = map.joint("hips").ok_or(RetargetError::Missing { which: "source", missing: vec!["hips"] })?;
     let first_height = {
         let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
@@ -86,7 +85,11 @@ pub fn normalized(m: &Motion, map: &BoneMap) -> Result<(Motion, BoneMap), Retarg
         global_pose(&m.skeleton, &local, &mut global);
         m.display_from_file().transform_point3(global.position(hips_j)).y
     };
-    let hips_height = rest.pos[hips_j].y.max(first_height).max(0.01);
+    // A rest pose standing on the floor keeps its height (an avatar's own, so that three-vrm
+    // scales nothing when it plays the VRMA on that avatar); one with the hips down at the
+    // floor takes the first frame's.
+    let standing = legs_height(map, &rest).is_some_and(|legs| rest.pos[hips_j].y > 0.5 * legs);
+    let hips_height = if standing { rest.pos[hips_j].y } else { first_height.max(rest.pos[hips_j].y) }.max(0.01);
     let mut joints = Vec::with_capacity(bones.len());
     for &(bone, j) in &bones {
         let parent = if bone == "hips" { None } else { parent_of(map, bone).and_then(index) };

@@ -23,6 +23,45 @@ pub(super) fn axes(m: &Motion) -> Quat {
         .normalize()
 }
 
+/// Moves joint `j` by `delta` (in its parent's frame) through its translation channels (both
+/// position rules take a channel's change as the translation's).
+fn move_by(s: &Skeleton, j: usize, delta: Vec3, row: &mut [f32]) {
+    if let Some(t) = translation(s, j) {
+        for (i, d) in t.into_iter().zip(delta.to_array()) {
+            row[i] += d;
+        }
+    }
+}
+
+/// A mapped joint that does not hang from the bone before it (an IK rig's foot, a child of
+/// the root): each frame moved to where that bone's end is.
+pub(super) struct Follower {
+    /// The joint.
+    joint: usize,
+    /// Root to the bone before, and root to the joint.
+    to_bone: Vec<usize>,
+    to_joint: Vec<usize>,
+    /// Where the joint rests in the bone before's frame (file space).
+    offset: Vec3,
+}
+
+impl Follower {
+    /// `joint` following the joint `bone` of `s` (their rest places give the offset).
+    pub(super) fn new(s: &Skeleton, joint: usize, bone: usize) -> Option<Self> {
+        translation(s, joint)?;
+        let path = |j: usize| -> Vec<usize> {
+            let mut p: Vec<usize> = std::iter::successors(Some(j), |&k| s.joints()[k].parent).collect();
+            p.reverse();
+            p
+        };
+        let (mut local, mut global) = (crate::core::pose::LocalPose::default(), crate::core::pose::GlobalPose::default());
+        crate::core::pose::rest_pose(s, &mut local);
+        crate::core::pose::global_pose(s, &local, &mut global);
+        let offset = global.world_from_joint[bone].inverse().transform_point3(global.position(joint));
+        Some(Self { joint, to_bone: path(bone), to_joint: path(joint), offset })
+    }
+}
+
 /// Joint `j`'s translation channels, when it has all three.
 fn translation(s: &Skeleton, j: usize) -> Option<[usize; 3]> {
     crate::core::rotation_channels::translation_channels(&s.joints()[j])
@@ -94,6 +133,8 @@ pub(super) struct Rows<'a> {
     /// Whether each joint turns from its parent over the frames: the others (twist bones,
     /// fingers the source lacks) keep one rotation, written once into `base`.
     moving: Vec<bool>,
+    /// Mapped joints placed at the end of the bone before them.
+    followers: Vec<Follower>,
     base: Vec<f32>,
 }
 
@@ -105,6 +146,7 @@ impl<'a> Rows<'a> {
         target: &'a Motion,
         channels: &'a [Option<RotationChannels>],
         moving: Vec<bool>,
+        followers: Vec<Follower>,
         hips: usize,
         first: &[Quat],
     ) -> Self {
@@ -119,6 +161,7 @@ impl<'a> Rows<'a> {
             mover: std::iter::successors(Some(hips), |&j| ts.joints()[j].parent).find(|&j| translation(ts, j).is_some()),
             chain,
             moving,
+            followers,
             base: rest_row(ts),
         };
         let mut base = std::mem::take(&mut rows.base);
@@ -153,25 +196,36 @@ impl<'a> Rows<'a> {
                 ch.write_quick(row, self.channel_rotation(rot, j), near);
             }
         }
-        let Some(m) = self.mover else { return };
-        // Where the hips are with the rotations set and the rest translation; moved to the
-        // source's hips place scaled, through the mover's parent's frame.
+        if let Some(m) = self.mover {
+            // Where the hips are with the rotations set and the rest translation; moved to the
+            // source's hips place scaled, through the mover's parent's frame.
+            self.worlds_along(&self.chain, row, worlds);
+            let now = self.t_display.transform_point3(worlds.last().map_or(Vec3::ZERO, |w| w.translation.into()));
+            let delta_file = self.t_display.inverse().transform_vector3(hips_at - now);
+            let at = self.chain.iter().position(|&j| j == m).unwrap_or(0);
+            let parent = if at == 0 { glam::Affine3A::IDENTITY } else { worlds[at - 1] };
+            move_by(ts, m, parent.inverse().transform_vector3(delta_file), row);
+        }
+        for f in &self.followers {
+            // Where the bone before puts it, in file space; reached through its own parent.
+            self.worlds_along(&f.to_bone, row, worlds);
+            let want = worlds.last().map_or(f.offset, |w| w.transform_point3(f.offset));
+            self.worlds_along(&f.to_joint, row, worlds);
+            let now = worlds.last().map_or(Vec3::ZERO, |w| w.translation.into());
+            let parent = if worlds.len() >= 2 { worlds[worlds.len() - 2] } else { glam::Affine3A::IDENTITY };
+            move_by(ts, f.joint, parent.inverse().transform_vector3(want - now), row);
+        }
+    }
+
+    /// File-space `world_from_joint` of each joint of `chain` (root first) as `row` poses it.
+    fn worlds_along(&self, chain: &[usize], row: &[f32], worlds: &mut Vec<glam::Affine3A>) {
+        let ts = self.target;
         worlds.clear();
-        for &j in &self.chain {
+        for &j in chain {
             let joint = &ts.joints()[j];
             let local = joint_local(joint, Some(&row[joint.first_channel..joint.first_channel + joint.channels.len()]), ts.position_rule);
             let world = worlds.last().map_or(local.to_affine(), |w| *w * local.to_affine());
             worlds.push(world);
-        }
-        let now = self.t_display.transform_point3(worlds.last().map_or(Vec3::ZERO, |w| w.translation.into()));
-        let delta_file = self.t_display.inverse().transform_vector3(hips_at - now);
-        let at = self.chain.iter().position(|&j| j == m).unwrap_or(0);
-        let parent = if at == 0 { glam::Affine3A::IDENTITY } else { worlds[at - 1] };
-        let delta_local = parent.inverse().transform_vector3(delta_file);
-        if let Some(t) = translation(ts, m) {
-            for (i, d) in t.into_iter().zip(delta_local.to_array()) {
-                row[i] += d;
-            }
         }
     }
 

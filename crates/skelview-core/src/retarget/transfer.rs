@@ -15,7 +15,7 @@ use thiserror::Error;
 use super::bone_map::{BONES, BoneMap};
 use super::feet;
 pub(super) use super::rows::axes;
-use super::rows::{Frames, PIECE_FRAMES, Rows, Stored, channel_values};
+use super::rows::{Follower, Frames, PIECE_FRAMES, Rows, Stored, channel_values};
 use crate::core::pose::{GlobalPose, LocalPose, LocalTransform, global_pose, joint_local, rest_pose};
 use crate::core::rotation_channels::RotationChannels;
 use crate::core::{Clip, Motion, Skeleton};
@@ -137,7 +137,8 @@ pub(super) fn next_bone(map: &BoneMap, bone: &str) -> Option<&'static str> {
 
 /// The bone `bone` points towards in both skeletons: the first of its next bones both maps
 /// name, when it is some way from `bone` at rest in both (a bone of no length, CMU's Spine1
-/// on top of its Neck, has no direction of its own).
+/// on top of its Neck, has no direction of its own; the next bone, mapped in both, moves
+/// what lies beyond it).
 pub(super) fn common_towards(bone: &str, a: (&BoneMap, &Posed), b: (&BoneMap, &Posed)) -> Option<&'static str> {
     let (_, next) = TOWARDS.iter().find(|(t, _)| *t == bone)?;
     let long = |(map, rest): (&BoneMap, &Posed), n: &str| match (map.joint(bone), map.joint(n)) {
@@ -156,10 +157,29 @@ fn direction(map: &BoneMap, p: &Posed, bone: &str, towards: &str) -> Option<Vec3
 /// The hips' frame from its up (towards the spine) and across (right to left upper leg).
 pub(super) fn hips_frame(map: &BoneMap, p: &Posed) -> Option<Mat3> {
     let hips = map.joint("hips")?;
-    let up = (p.pos[map.joint("spine")?] - p.pos[hips]).try_normalize()?;
+    // Towards the first joint up the spine some way from the hips: a spine joint on top of
+    // the hips (Godette's tummy, 50 nm away) gives no direction.
+    let up = ["spine", "chest", "upperChest", "neck", "head"]
+        .iter()
+        .filter_map(|b| map.joint(b))
+        .map(|j| p.pos[j] - p.pos[hips])
+        .find(|d| d.length() > 1e-3)?
+        .try_normalize()?;
     let across = p.pos[map.joint("leftUpperLeg")?] - p.pos[map.joint("rightUpperLeg")?];
     let across = (across - up * across.dot(up)).try_normalize()?;
     Some(Mat3::from_cols(across, up, across.cross(up)))
+}
+
+/// How high the legs hold the hips at rest: the hips' height above the feet (display up),
+/// what the hips' travel is scaled by. On most rigs it is the legs' length; where the hips
+/// joint sits away from the tops of the legs (VRM-Addon's debug robot hangs its legs from
+/// 0.25 m above it) it is what keeps the feet on the ground. The legs' length where the feet
+/// are missing or not below the hips.
+pub(super) fn legs_height(map: &BoneMap, p: &Posed) -> Option<f32> {
+    let hips = p.pos[map.joint("hips")?];
+    let feet: Vec<f32> = ["leftFoot", "rightFoot"].iter().filter_map(|b| Some(p.pos[map.joint(b)?].y)).collect();
+    let height = (!feet.is_empty()).then(|| hips.y - feet.iter().sum::<f32>() / feet.len() as f32);
+    height.filter(|h| *h > 0.05).or_else(|| leg_length(map, p))
 }
 
 /// The length of the legs (upper leg to foot, both sides' mean), display metres.
@@ -354,6 +374,19 @@ impl feet::Rig for Transfer {
     }
 }
 
+/// Mapped joints of `s` that do not hang from the bone before them (an IK rig's feet, children
+/// of its root): placed at that bone's end every frame, or they would stay where they rest.
+fn followers(s: &Skeleton, map: &BoneMap) -> Vec<Follower> {
+    let is_below = |j: usize, above: usize| std::iter::successors(s.joints()[j].parent, |&k| s.joints()[k].parent).any(|k| k == above);
+    TOWARDS
+        .iter()
+        .filter_map(|(before, next)| {
+            let (b, n) = (map.joint(before)?, map.joint(next.first()?)?);
+            (!is_below(n, b)).then(|| Follower::new(s, n, b)).flatten()
+        })
+        .collect()
+}
+
 /// The target's rotations worked out from the source frame by frame.
 struct Live<'a> {
     source: &'a Motion,
@@ -472,7 +505,7 @@ pub fn retarget(
     let transfer = Transfer::new(source, source_map, target, target_map);
     let scale = match options.hips {
         HipScale::Factor(k) => k,
-        HipScale::Auto => match (leg_length(source_map, &transfer.s_rest), leg_length(target_map, &transfer.t_rest)) {
+        HipScale::Auto => match (legs_height(source_map, &transfer.s_rest), legs_height(target_map, &transfer.t_rest)) {
             (Some(ls), Some(lt)) if ls > 0.0 => lt / ls,
             _ => 1.0,
         },
@@ -490,7 +523,7 @@ pub fn retarget(
     let moving = transfer.target_of.iter().map(Option::is_some).collect();
     let mut first = vec![Quat::IDENTITY; n];
     live.frame(0, &mut live.scratch(), &mut first);
-    let rows = Rows::new(target, &channels, moving, hips_t, &first);
+    let rows = Rows::new(target, &channels, moving, followers(ts, target_map), hips_t, &first);
     let values = if options.keep_feet {
         // Every frame's rotations first, so that the feet can look ahead; then the rows.
         let half = |f: f32| keep_going(f * 0.5);
