@@ -4,10 +4,15 @@
 import { readFileSync } from "node:fs";
 import * as THREE from "three";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
-import { VRMLoaderPlugin } from "@pixiv/three-vrm";
+import { VRMLoaderPlugin, VRMUtils } from "@pixiv/three-vrm";
 import { VRMAnimationLoaderPlugin, createVRMAnimationClip } from "@pixiv/three-vrm-animation";
 
 const [avatarPath, animationPath, ...times] = process.argv.slice(2);
+
+// Node has no images: a real avatar's textures fail to load (GLTFLoader goes on without
+// them), as long as the loader finds the browser's `self`. Its complaints go to stderr.
+globalThis.self ??= globalThis;
+console.warn = console.error = (...args) => process.stderr.write(args.join(" ") + "\n");
 
 function load(path) {
   const loader = new GLTFLoader();
@@ -19,6 +24,9 @@ function load(path) {
 }
 
 const vrm = (await load(avatarPath)).userData.vrm;
+// A VRM 0.x avatar faces -Z; players turn it to face +Z as VRM 1.0 avatars do (three-vrm's
+// examples call this), and play VRM animations in that turned frame.
+if (vrm.meta?.metaVersion === "0") VRMUtils.rotateVRM0(vrm);
 const animation = (await load(animationPath)).userData.vrmAnimations[0];
 const clip = createVRMAnimationClip(animation, vrm);
 const mixer = new THREE.AnimationMixer(vrm.scene);

@@ -73,8 +73,12 @@ fn parent_of(map: &BoneMap, bone: &str) -> Option<&'static str> {
 /// `m` on VRM's normalized humanoid (see the module), with that skeleton's bone map.
 pub fn normalized(m: &Motion, map: &BoneMap) -> Result<(Motion, BoneMap), RetargetError> {
     let rest = rest_posed(m);
-    // Source axes to the T-pose's: the hips' across to +X, up to +Y.
-    let turn = hips_frame(map, &rest).map_or(Mat3::IDENTITY, |f| f.transpose());
+    // Source axes to the T-pose's: the hips' across to +X by a turn about the vertical only
+    // (display space is Y-up already; a hips frame would also tilt the whole rest by the
+    // pelvis' lean, Godette's 2.6°, and every bone with it).
+    let turn = hips_frame(map, &rest)
+        .and_then(|f| Vec3::new(f.x_axis.x, 0.0, f.x_axis.z).try_normalize())
+        .map_or(Mat3::IDENTITY, |across| Mat3::from_rotation_y(across.z.atan2(across.x)));
     let bones: Vec<(&'static str, usize)> = BONES.iter().filter_map(|b| Some((*b, map.joint(b)?))).collect();
     let index = |b: &str| bones.iter().position(|(x, _)| *x == b);
     // The hips stand at the source's standing height.
@@ -90,6 +94,10 @@ pub fn normalized(m: &Motion, map: &BoneMap) -> Result<(Motion, BoneMap), Retarg
     // floor takes the first frame's.
     let standing = legs_height(map, &rest).is_some_and(|legs| rest.pos[hips_j].y > 0.5 * legs);
     let hips_height = if standing { rest.pos[hips_j].y } else { first_height.max(rest.pos[hips_j].y) }.max(0.01);
+    // A VRM avatar's own humanoid (the file names its bones): its rest is the T-pose its
+    // players take, kept as it is (Godette's collarbones rise 15°), so that three-vrm plays
+    // the VRMA on it exactly as skelview retargeted.
+    let avatar = map.entries.iter().any(|e| e.bone == "hips" && e.found == Found::File);
     let mut joints = Vec::with_capacity(bones.len());
     for &(bone, j) in &bones {
         let parent = if bone == "hips" { None } else { parent_of(map, bone).and_then(index) };
@@ -103,7 +111,7 @@ pub fn normalized(m: &Motion, map: &BoneMap) -> Result<(Motion, BoneMap), Retarg
                 let along = super::transfer::next_bone(map, pb) == Some(bone);
                 let own = turn * from_parent;
                 match (along, t_pose_direction(pb)) {
-                    (true, Some(d)) if own.angle_between(d).to_degrees() > T_POSE_SNAP_DEG => d * from_parent.length(),
+                    (true, Some(d)) if !avatar && own.angle_between(d).to_degrees() > T_POSE_SNAP_DEG => d * from_parent.length(),
                     _ => own,
                 }
             }
