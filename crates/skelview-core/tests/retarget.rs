@@ -373,3 +373,37 @@ fn real_avatars_take_a_capture_whole() {
         }
     }
 }
+
+/// Takes from other capture systems (`tests/data/takes`: an Xsens MVN BVH with its 3ds Max
+/// names, a Rokoko Video BVH) onto the Unreal mannequin's names (a CC0 rig) and onto a VRM:
+/// every limb and spine bone within 5° (median) and 15° (largest), frame for frame.
+#[test]
+fn xsens_and_rokoko_takes_onto_the_unreal_mannequin_and_a_vrm() {
+    let data = support::workspace_root().join("tests/data");
+    let open = |p: &str| formats::open_one(&data.join(p), &LoadOptions::default(), &Sequential).unwrap();
+    let xsens = open("takes/xsens_mvn_boxing_cut.bvh");
+    let xm = map(&xsens);
+    let name = |m: &Motion, mm: &BoneMap, b: &str| mm.joint(b).map(|j| m.skeleton.joints()[j].name.clone());
+    assert_eq!(
+        ["spine", "chest", "upperChest", "leftUpperArm"].map(|b| name(&xsens, &xm, b)),
+        ["Chest", "Chest2", "Chest4", "LeftShoulder"].map(|n| Some(n.to_owned())),
+        "Xsens MVN's segments L5, L3, T8; its Shoulder is the upper arm"
+    );
+    for (from, onto) in [
+        ("takes/xsens_mvn_boxing_cut.bvh", "avatars/mesh2motion_ue_rig.glb"),
+        ("takes/rokoko_video_dance_cut.bvh", "avatars/mesh2motion_ue_rig.glb"),
+        ("takes/xsens_mvn_boxing_cut.bvh", "avatars/Godette_vrm_v4.vrm"),
+        ("takes/rokoko_video_dance_cut.bvh", "avatars/debug_robot.vrm"),
+    ] {
+        let (s, t) = (open(from), open(onto));
+        let (sm, tm) = (map(&s), map(&t));
+        assert!(sm.missing().is_empty() && tm.missing().is_empty(), "{from}: {:?}, {onto}: {:?}", sm.missing(), tm.missing());
+        let out = retarget(&s, &sm, &t, &tm, &RetargetOptions::default(), &|_| true).unwrap().unwrap();
+        assert_eq!((out.clip.num_frames(), out.clip.frame_time_secs), (s.clip.num_frames(), s.clip.frame_time_secs));
+        let agreement = skelview_core::retarget::bone_directions(&s, &sm, &out, &tm);
+        assert!(agreement.len() >= 14, "{from} onto {onto}: {} bones compared", agreement.len());
+        for a in &agreement {
+            assert!(a.median_deg <= 5.0 && a.max_deg <= 15.0, "{from} onto {onto}: {a:?}");
+        }
+    }
+}

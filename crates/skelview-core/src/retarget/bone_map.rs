@@ -335,6 +335,15 @@ pub(super) fn by_names(skeleton: &Skeleton, map: &mut BoneMap) {
             }
         }
     }
+    // Xsens MVN's BVH for 3ds Max and MotionBuilder: Chest..Chest4 are its L5, L3, T12, T8
+    // (the spine, the chest, and T8 the upper chest, as its own names map).
+    if has(&["chest"]) && has(&["chest2"]) && !has(&["spine"]) {
+        for (bone, name) in [("spine", "chest"), ("chest", "chest2"), ("upperChest", "chest4")] {
+            if let Some(j) = folded.iter().position(|f| f == name) {
+                map.set(bone, j, Found::Name);
+            }
+        }
+    }
     // Quaternius' and other Blender rigs: Hips, Abdomen (the spine), Torso (the chest).
     if has(&["abdomen"])
         && has(&["torso"])
