@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use skelview_render::offscreen;
 use skelview_video::{Offscreen, render_sequence, render_video};
 
-use crate::app::{AppError, Command, Dialog, DialogError, Export, FilesCommand, Host, JobCommand, PictureError, Shot, ShotOutput};
+use crate::app::{
+    AppError, ClipEdit, Command, Dialog, DialogError, Export, FilesCommand, Host, JobCommand, PictureError, Shot, ShotOutput,
+};
 
 /// Native dialogs and the offscreen renderer.
 #[derive(Clone, Copy, Debug, Default)]
@@ -119,6 +121,12 @@ fn ask(dialog: Dialog) -> Option<Command> {
             .set_file_name("bone_map.toml")
             .save_file()
             .map(|p| export(Export::BoneMap(p))),
+        Dialog::RetargetOntoFile { source, keep_feet } => rfd::FileDialog::new()
+            .add_filter("Motion or character", &motion)
+            .add_filter("All files", &["*"])
+            .set_title("Put the motion on the skeleton of")
+            .pick_file()
+            .map(|path| Command::Clip(source, ClipEdit::RetargetOntoFile { path, keep_feet })),
         Dialog::OpenBoneMap => rfd::FileDialog::new()
             .add_filter("Bone map (TOML, MNM)", &["toml", "mnm"])
             .add_filter("All files", &["*"])

@@ -208,3 +208,22 @@ fn the_clip_list_puts_a_motion_on_another_skeleton() {
         h.state().commands
     );
 }
+
+#[test]
+fn with_one_clip_the_clip_list_offers_a_file_to_put_its_motion_on() {
+    let v = sample_viewer();
+    let mut h = Harness::builder().with_size(egui::vec2(420.0, 600.0)).build_ui_state(
+        |ui, v: &mut Viewer| {
+            v.ui(|v, out| skelview::ui::clips_ui(ui, v, out));
+        },
+        v,
+    );
+    h.run();
+    h.get_by_label("on").click();
+    h.run();
+    h.get_by_label("a file…, feet planted").click_accesskit();
+    h.run();
+    let a = h.state().session.scene.clips[0].id();
+    let ask = Command::Job(skelview::app::JobCommand::Ask(skelview::app::Dialog::RetargetOntoFile { source: a, keep_feet: true }));
+    assert!(h.state().commands.contains(&ask), "{:?}", h.state().commands);
+}

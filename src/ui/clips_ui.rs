@@ -4,12 +4,13 @@
 use crate::app::{ClipEdit, Command, Commands, SceneEdit, Viewer};
 use skelview_scene::Layout;
 
-/// "on…": put clip `i`'s motion on another open skeleton, as a new clip (captures have no
-/// bones to put on, nor to take from).
+/// "on…": put clip `i`'s motion on another open skeleton or a file's, as a new clip (captures
+/// have no bones to put on, nor to take from).
 fn retarget_ui(ui: &mut egui::Ui, viewer: &Viewer, i: usize, commands: &mut Vec<Command>) {
     let clips = &viewer.session.scene.clips;
     let skeleton = |c: &skelview_scene::ClipView| c.motion.capture.is_none();
-    if !skeleton(&clips[i]) || clips.iter().filter(|c| skeleton(c)).count() < 2 {
+    // With one skeleton open, a file can still be the target (not in a browser: no paths).
+    if !skeleton(&clips[i]) || (super::WEB && clips.iter().filter(|c| skeleton(c)).count() < 2) {
         return;
     }
     let label = ui.label("on");
@@ -28,6 +29,18 @@ fn retarget_ui(ui: &mut egui::Ui, viewer: &Viewer, i: usize, commands: &mut Vec<
                     .clicked()
                 {
                     commands.push(Command::Clip(clips[i].id(), ClipEdit::RetargetOnto { target: c.id(), keep_feet: true }));
+                }
+            }
+            if !super::WEB {
+                for (label, keep_feet) in [("a file…", false), ("a file…, feet planted", true)] {
+                    if ui
+                        .selectable_label(false, label)
+                        .on_hover_text("Open a character's file beside the clips and retarget onto it")
+                        .clicked()
+                    {
+                        let dialog = crate::app::Dialog::RetargetOntoFile { source: clips[i].id(), keep_feet };
+                        commands.push(Command::Job(crate::app::JobCommand::Ask(dialog)));
+                    }
                 }
             }
             ui.separator();

@@ -99,6 +99,13 @@ pub enum ClipEdit {
         /// Keep the feet planted while the source's stand.
         keep_feet: bool,
     },
+    /// Open a file beside the clips and put this clip's motion on its skeleton once it is in.
+    RetargetOntoFile {
+        /// The file whose skeleton takes the motion.
+        path: PathBuf,
+        /// Keep the feet planted while the source's stand.
+        keep_feet: bool,
+    },
     /// Make a joint a humanoid bone (a VRM 1.0 bone name) or no bone (`None`), in the clip's
     /// bone map (what the retarget and the comparison pair by).
     HumanoidBone {

@@ -34,6 +34,13 @@ pub enum Dialog {
     SaveBoneMap,
     /// A bone map (TOML or MNM) for the active clip.
     OpenBoneMap,
+    /// A motion file whose skeleton takes this clip's motion.
+    RetargetOntoFile {
+        /// The clip whose motion moves.
+        source: skelview_scene::ClipId,
+        /// Keep the feet planted.
+        keep_feet: bool,
+    },
 }
 
 /// The host a viewer starts with: the page in a browser; elsewhere none (the program around
@@ -89,8 +96,11 @@ fn ask(dialog: Dialog) -> Option<Command> {
         Dialog::ExportVideo => Some(export(Export::Video("skelview.gif".into()))),
         Dialog::SaveRecipe => Some(export(Export::Recipe("recipe.toml".into()))),
         Dialog::SaveBoneMap => Some(export(Export::BoneMap("bone_map.toml".into()))),
-        Dialog::ExportFrames | Dialog::NameMap | Dialog::SaveMotion | Dialog::OpenRecipe | Dialog::OpenBoneMap => {
-            Some(Command::ShowError(AppError::NoDialog(DialogError::NotInBrowser(dialog))))
-        }
+        Dialog::ExportFrames
+        | Dialog::NameMap
+        | Dialog::SaveMotion
+        | Dialog::OpenRecipe
+        | Dialog::OpenBoneMap
+        | Dialog::RetargetOntoFile { .. } => Some(Command::ShowError(AppError::NoDialog(DialogError::NotInBrowser(dialog)))),
     }
 }

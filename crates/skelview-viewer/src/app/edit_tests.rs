@@ -270,3 +270,26 @@ fn a_bone_map_saved_from_the_viewer_loads_onto_another_clip_and_bad_maps_say_why
     assert_eq!(v.messages.error_title, "Could not use the bone map");
     assert!(v.messages.error.as_deref().is_some_and(|e| e.contains("map.toml") && e.contains("Pelvis")), "{:?}", v.messages.error);
 }
+
+#[test]
+fn a_clip_put_on_a_file_opens_it_beside_and_retargets_once_it_is_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let robot = dir.path().join("robot.bvh");
+    std::fs::write(&robot, skelview_core::formats::SAMPLE_BVH).unwrap();
+    let mut v = sample();
+    let a = v.session.scene.clips[0].id();
+    v.send(Command::Clip(a, ClipEdit::RetargetOntoFile { path: robot, keep_feet: true }));
+    wait_for(&mut v, "the file and the retarget", |v| v.session.scene.clips.len() == 3);
+    let names: Vec<&str> = v.session.scene.clips.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["walk.bvh", "robot.bvh", "walk.bvh on robot.bvh, feet planted"]);
+    // A file that does not load says so, and no retarget waits for the next one.
+    v.send(Command::Clip(a, ClipEdit::RetargetOntoFile { path: dir.path().join("missing.bvh"), keep_feet: false }));
+    wait_for(&mut v, "the error", |v| v.messages.error.is_some());
+    assert!(v.view.on_load().is_empty(), "{:?}", v.view.on_load());
+    v.open_paths(vec![dir.path().join("robot.bvh")], true);
+    wait_for(&mut v, "the fourth clip", |v| v.session.scene.clips.len() == 4 && v.session.loads.is_empty());
+    for _ in 0..20 {
+        v.update(0.0);
+    }
+    assert_eq!(v.session.scene.clips.len(), 4, "nothing retargeted onto a file opened later");
+}

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{AppError, LoadEffect, Start, ViewEffect, Viewer};
+use super::{AppError, ClipEdit, Command, LoadEffect, Start, ViewEffect, Viewer};
 use crate::tasks::{Shown, load_name, spawn_open};
 use skelview_core::formats::{FormatOptions, LoadRequest};
 
@@ -107,6 +107,7 @@ impl Viewer {
     pub(super) fn poll_loads(&mut self) {
         let (arrived, errors) = self.session.poll_loads();
         if let Some(e) = errors.into_iter().last() {
+            self.view.drop_pending_retargets();
             self.messages.fail(e.into());
         }
         for a in arrived {
@@ -142,6 +143,9 @@ impl Viewer {
                         }
                         Err(source) => self.messages.fail(AppError::StartOption { option: "measure", clip: clip_name.clone(), source }),
                     },
+                    LoadEffect::RetargetOnto { source, keep_feet } => {
+                        self.commands.push(Command::Clip(source, ClipEdit::RetargetOnto { target: a.id, keep_feet }));
+                    }
                 }
             }
             self.view.queue(ViewEffect::FramePose);

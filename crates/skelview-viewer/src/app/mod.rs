@@ -337,6 +337,10 @@ impl Viewer {
             }
             ClipEdit::FormatOption { key, value } => self.set_format_option(i, key, &value),
             ClipEdit::RetargetOnto { target, keep_feet } => self.start_retarget(id, target, keep_feet),
+            ClipEdit::RetargetOntoFile { path, keep_feet } => {
+                self.view.queue_on_load(LoadEffect::RetargetOnto { source: id, keep_feet });
+                self.open_paths(vec![path], true);
+            }
             ClipEdit::HumanoidBone { joint, bone } => {
                 let c = &mut s.scene.clips[i];
                 if joint < c.motion.skeleton.len() && c.motion.capture.is_none() {

@@ -10,6 +10,13 @@ pub enum LoadEffect {
     Select(String),
     /// Open the Measure tool on these joints (`--measure`), once the active clip is in.
     Measure(Vec<String>),
+    /// Put this clip's motion on the next clip to arrive (Retarget onto a file).
+    RetargetOnto {
+        /// The clip whose motion moves.
+        source: skelview_scene::ClipId,
+        /// Keep the feet planted.
+        keep_feet: bool,
+    },
 }
 
 /// What the camera is asked to do when the next picture is composed.
@@ -197,8 +204,15 @@ impl View {
 
     /// Takes what is asked of an arriving clip: every request when it is the active clip,
     /// else the selection only (the Measure tool waits for the active clip).
+    /// Drops the retargets waiting for a file that did not load.
+    pub(super) fn drop_pending_retargets(&mut self) {
+        self.on_load.retain(|e| !matches!(e, LoadEffect::RetargetOnto { .. }));
+    }
+
     pub(super) fn take_on_load(&mut self, active: bool) -> Vec<LoadEffect> {
-        let (now, later) = std::mem::take(&mut self.on_load).into_iter().partition(|e| active || matches!(e, LoadEffect::Select(_)));
+        let (now, later) = std::mem::take(&mut self.on_load)
+            .into_iter()
+            .partition(|e| active || matches!(e, LoadEffect::Select(_) | LoadEffect::RetargetOnto { .. }));
         self.on_load = later;
         now
     }
