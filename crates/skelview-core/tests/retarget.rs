@@ -407,3 +407,40 @@ fn xsens_and_rokoko_takes_onto_the_unreal_mannequin_and_a_vrm() {
         }
     }
 }
+
+/// Sony mocopi's skeleton (`tests/data/skeletons/mocopi_default.bvh`, written from the bone
+/// table its receiver plug-ins publish): every bone it has is found, a real take put on it,
+/// and that take put on the VRMs, every limb and spine bone within 5° (median) and 15°
+/// (largest) at each step. (No mocopi recording could be copied here.)
+#[test]
+fn a_take_on_the_mocopi_skeleton_onto_vrm_avatars() {
+    let Some(corpus) = support::corpus() else { return };
+    let data = support::workspace_root().join("tests/data");
+    let open = |p: &std::path::Path| formats::open_one(p, &LoadOptions::default(), &Sequential).unwrap();
+    let mocopi = open(&data.join("skeletons/mocopi_default.bvh"));
+    let mm = map(&mocopi);
+    assert!(mm.missing().is_empty(), "{:?}", mm.missing());
+    assert_eq!(mm.entries.len(), 22, "every humanoid bone the skeleton has: {mm:?}");
+    let name = |b: &str| mocopi.skeleton.joints()[mm.joint(b).unwrap()].name.clone();
+    assert_eq!(
+        ["hips", "spine", "chest", "upperChest", "neck", "leftUpperArm"].map(name),
+        ["root", "torso_1", "torso_3", "torso_5", "neck_1", "l_up_arm"]
+    );
+    let source = open(&corpus.join("bvh/cmu_cgspeed_01_01.bvh"));
+    let sm = map(&source);
+    let take = retarget(&source, &sm, &mocopi, &mm, &RetargetOptions::default(), &|_| true).unwrap().unwrap();
+    let check = |from: &Motion, fm: &BoneMap, onto: &Motion, om: &BoneMap, what: &str| {
+        let agreement = skelview_core::retarget::bone_directions(from, fm, onto, om);
+        assert!(agreement.len() >= 12, "{what}: {} bones compared", agreement.len());
+        for a in &agreement {
+            assert!(a.median_deg <= 5.0 && a.max_deg <= 15.0, "{what}: {a:?}");
+        }
+    };
+    check(&source, &sm, &take, &mm, "CMU onto mocopi");
+    for avatar in ["Godette_vrm_v4.vrm", "debug_robot.vrm"] {
+        let target = open(&data.join("avatars").join(avatar));
+        let tm = map(&target);
+        let out = retarget(&take, &mm, &target, &tm, &RetargetOptions::default(), &|_| true).unwrap().unwrap();
+        check(&take, &mm, &out, &tm, avatar);
+    }
+}
