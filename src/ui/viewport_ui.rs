@@ -51,26 +51,28 @@ impl ViewportGpu {
         // The projection keeps the on-screen aspect even when the texture had to shrink.
         let aspect = size.0 as f32 / size.1 as f32;
         let size = RenderTarget::fitting(&self.device, size);
-        if self.target.as_ref().is_none_or(|t| t.size != size) {
-            let target = RenderTarget::new(&self.device, &self.renderer, size);
-            let mut egui_renderer = self.egui_renderer.write();
-            match self.texture {
-                Some(id) => {
-                    egui_renderer.update_egui_texture_from_wgpu_texture(&self.device, &target.gamma_view, wgpu::FilterMode::Linear, id)
-                }
-                None => {
-                    self.texture = Some(egui_renderer.register_native_texture(&self.device, &target.gamma_view, wgpu::FilterMode::Linear))
-                }
+        let (target, texture) = match (self.target.take(), self.texture) {
+            (Some(t), Some(id)) if t.size == size => (self.target.insert(t), id),
+            (_, id) => {
+                let t = RenderTarget::new(&self.device, &self.renderer, size);
+                let mut egui_renderer = self.egui_renderer.write();
+                let id = match id {
+                    Some(id) => {
+                        egui_renderer.update_egui_texture_from_wgpu_texture(&self.device, &t.gamma_view, wgpu::FilterMode::Linear, id);
+                        id
+                    }
+                    None => egui_renderer.register_native_texture(&self.device, &t.gamma_view, wgpu::FilterMode::Linear),
+                };
+                self.texture = Some(id);
+                (self.target.insert(t), id)
             }
-            self.target = Some(target);
-        }
-        let target = self.target.as_ref().expect("just created");
+        };
         let globals = offscreen::globals(&viewer.view.camera, aspect);
         self.renderer.prepare(&self.device, &self.queue, &globals, &viewer.frame.draw);
         let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewport") });
         target.render(&mut encoder, &self.renderer, if viewer.settings.light_theme { LIGHT_BACKGROUND } else { BACKGROUND });
         self.queue.submit([encoder.finish()]);
-        self.texture.expect("registered")
+        texture
     }
 }
 

@@ -46,18 +46,16 @@ pub(super) struct Follower {
 }
 
 impl Follower {
-    /// `joint` following the joint `bone` of `s` (their rest places give the offset).
-    pub(super) fn new(s: &Skeleton, joint: usize, bone: usize) -> Option<Self> {
+    /// `joint` following the joint `bone` of `s`, whose rest pose is `rest` (their rest
+    /// places give the offset).
+    pub(super) fn new(s: &Skeleton, rest: &crate::core::pose::GlobalPose, joint: usize, bone: usize) -> Option<Self> {
         translation(s, joint)?;
         let path = |j: usize| -> Vec<usize> {
             let mut p: Vec<usize> = std::iter::successors(Some(j), |&k| s.joints()[k].parent).collect();
             p.reverse();
             p
         };
-        let (mut local, mut global) = (crate::core::pose::LocalPose::default(), crate::core::pose::GlobalPose::default());
-        crate::core::pose::rest_pose(s, &mut local);
-        crate::core::pose::global_pose(s, &local, &mut global);
-        let offset = global.world_from_joint[bone].inverse().transform_point3(global.position(joint));
+        let offset = rest.world_from_joint[bone].inverse().transform_point3(rest.position(joint));
         Some(Self { joint, to_bone: path(bone), to_joint: path(joint), offset })
     }
 }
@@ -193,7 +191,7 @@ impl<'a> Rows<'a> {
         for j in 0..ts.len() {
             let Some(ch) = &self.channels[j] else { continue };
             if self.moving[j] {
-                ch.write_quick(row, self.channel_rotation(rot, j), near);
+                ch.write(row, self.channel_rotation(rot, j), near);
             }
         }
         if let Some(m) = self.mover {

@@ -16,7 +16,7 @@ use super::bone_map::{BONES, BoneMap};
 use super::feet;
 pub(super) use super::rows::axes;
 use super::rows::{Follower, Frames, PIECE_FRAMES, Rows, Stored, channel_values};
-use crate::core::pose::{GlobalPose, LocalPose, LocalTransform, global_pose, joint_local, rest_pose};
+use crate::core::pose::{GlobalPose, LocalPose, frame_pose_of, global_pose, rest_pose};
 use crate::core::rotation_channels::RotationChannels;
 use crate::core::{Clip, Motion, Skeleton};
 use crate::par::*;
@@ -378,11 +378,14 @@ impl feet::Rig for Transfer {
 /// of its root): placed at that bone's end every frame, or they would stay where they rest.
 fn followers(s: &Skeleton, map: &BoneMap) -> Vec<Follower> {
     let is_below = |j: usize, above: usize| std::iter::successors(s.joints()[j].parent, |&k| s.joints()[k].parent).any(|k| k == above);
+    let (mut local, mut rest) = (LocalPose::default(), GlobalPose::default());
+    rest_pose(s, &mut local);
+    global_pose(s, &local, &mut rest);
     TOWARDS
         .iter()
         .filter_map(|(before, next)| {
             let (b, n) = (map.joint(before)?, map.joint(next.first()?)?);
-            (!is_below(n, b)).then(|| Follower::new(s, n, b)).flatten()
+            (!is_below(n, b)).then(|| Follower::new(s, &rest, n, b)).flatten()
         })
         .collect()
 }
@@ -415,15 +418,8 @@ impl Frames for Live<'_> {
 
     fn frame(&self, f: usize, s: &mut LiveScratch, rot: &mut [Quat]) -> Vec3 {
         // Only the joints the transfer reads (fingers the target will not take are skipped).
-        let (skeleton, row) = (&self.source.skeleton, self.source.clip.frame(f));
-        s.local.parent_from_joint.clear();
-        s.local.parent_from_joint.extend(skeleton.joints().iter().zip(&self.transfer.source_needed).map(|(j, &needed)| {
-            if needed {
-                joint_local(j, Some(&row[j.first_channel..j.first_channel + j.channels.len()]), skeleton.position_rule)
-            } else {
-                LocalTransform::IDENTITY
-            }
-        }));
+        let needed = &self.transfer.source_needed;
+        frame_pose_of(&self.source.skeleton, &self.source.clip, f, |j| needed[j], &mut s.local);
         source_posed(&self.source.skeleton, &s.local, self.display, self.axes, &mut s.global, &mut s.posed);
         self.transfer.rotations(&s.posed, rot);
         s.posed.pos[self.hips] * self.scale
