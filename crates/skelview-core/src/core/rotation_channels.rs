@@ -2,7 +2,7 @@
 //! joint's own Euler triple nearest a previous one (so that edits never add ±360° steps),
 //! quaternion series made hemisphere-continuous, Euler series unrolled.
 
-use glam::{EulerRot, Quat};
+use glam::{EulerRot, Quat, Vec4};
 
 use super::pose::compose_rotation;
 use super::{ChannelKind, EulerConvention, Joint};
@@ -105,64 +105,92 @@ impl RotationChannels {
 /// The three angles of `q` for a Tait-Bryan `order` (three different axes, intrinsic, as
 /// glam's `to_euler` gives them), from the quaternion's matrix entries with [`atan2_quick`];
 /// `None` for the other orders and near gimbal lock (where glam's own rule applies).
+#[inline(always)]
 pub fn tait_bryan(q: Quat, order: EulerRot) -> Option<(f32, f32, f32)> {
-    // (first, second, third) axes and whether they are a cyclic (even) permutation of XYZ.
-    let (i, j, k, even) = match order {
-        EulerRot::XYZ => (0, 1, 2, true),
-        EulerRot::YZX => (1, 2, 0, true),
-        EulerRot::ZXY => (2, 0, 1, true),
-        EulerRot::XZY => (0, 2, 1, false),
-        EulerRot::YXZ => (1, 0, 2, false),
-        EulerRot::ZYX => (2, 1, 0, false),
-        _ => return None,
+    // One copy per order: the axes are constants, so only the five entries used are computed.
+    match order {
+        EulerRot::XYZ => tait_bryan_axes::<0, 1, 2, true>(q),
+        EulerRot::YZX => tait_bryan_axes::<1, 2, 0, true>(q),
+        EulerRot::ZXY => tait_bryan_axes::<2, 0, 1, true>(q),
+        EulerRot::XZY => tait_bryan_axes::<0, 2, 1, false>(q),
+        EulerRot::YXZ => tait_bryan_axes::<1, 0, 2, false>(q),
+        EulerRot::ZYX => tait_bryan_axes::<2, 1, 0, false>(q),
+        _ => None,
+    }
+}
+
+/// [`tait_bryan`] for the axes `I`, `J`, `K`, an even (cyclic) permutation of XYZ or not.
+#[inline(always)]
+fn tait_bryan_axes<const I: usize, const J: usize, const K: usize, const EVEN: bool>(q: Quat) -> Option<(f32, f32, f32)> {
+    let v = [q.x, q.y, q.z];
+    let w = q.w;
+    // Entry (r, c) of the rotation matrix.
+    let m = |r: usize, c: usize| {
+        if r == c {
+            let (a, b) = ((r + 1) % 3, (r + 2) % 3);
+            1.0 - 2.0 * (v[a] * v[a] + v[b] * v[b])
+        } else {
+            // The third axis, and the sign of w's term: + when (r, c) runs X→Y→Z→X.
+            let o = 3 - r - c;
+            let sign = if (r + 1) % 3 == c { -1.0 } else { 1.0 };
+            2.0 * (v[r] * v[c] + sign * w * v[o])
+        }
     };
-    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
-    // The rotation matrix by rows (all nine: cheaper than choosing which).
-    let (xx, yy, zz) = (x * x, y * y, z * z);
-    let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
-    let rows = [
-        [1.0 - 2.0 * (yy + zz), 2.0 * (xy - wz), 2.0 * (xz + wy)],
-        [2.0 * (xy + wz), 1.0 - 2.0 * (xx + zz), 2.0 * (yz - wx)],
-        [2.0 * (xz - wy), 2.0 * (yz + wx), 1.0 - 2.0 * (xx + yy)],
-    ];
-    let m = |r: usize, c: usize| rows[r][c];
-    let s = if even { 1.0 } else { -1.0 };
-    let (mii, mij) = (m(i, i), m(i, j));
+    let s = if EVEN { 1.0 } else { -1.0 };
+    let (mii, mij) = (m(I, I), m(I, J));
     let cos_b = (mii * mii + mij * mij).sqrt();
     if cos_b <= 16.0 * f32::EPSILON {
         return None;
     }
-    let a = atan2_quick(-s * m(j, k), m(k, k));
-    let b = atan2_quick(s * m(i, k), cos_b);
-    let c = atan2_quick(-s * mij, mii);
+    // The three angles side by side in one vector's lanes (the fourth idle).
+    let y = Vec4::new(-s * m(J, K), s * m(I, K), -s * mij, 0.0);
+    let x = Vec4::new(m(K, K), cos_b, mii, 1.0);
+    let [a, b, c, _] = atan2_quick4(y, x).to_array();
     Some((a, b, c))
+}
+
+/// [`atan2_quick`] of four pairs at once, lane by lane (the same operations, the same results).
+#[inline]
+pub fn atan2_quick4(y: Vec4, x: Vec4) -> Vec4 {
+    use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
+    let (ax, ay) = (x.abs(), y.abs());
+    let (small, large) = (ax.min(ay), ax.max(ay));
+    if !(large.cmpgt(Vec4::ZERO).all() && large.cmple(Vec4::splat(f32::MAX)).all()) {
+        return Vec4::from_array([0, 1, 2, 3].map(|k| atan2_quick(y[k], x[k])));
+    }
+    let reduce = small.cmpgt(large * 0.414_213_57);
+    let u = Vec4::select(reduce, small - large, small) / Vec4::select(reduce, small + large, large);
+    let base = Vec4::select(reduce, Vec4::splat(FRAC_PI_4), Vec4::ZERO);
+    let z = u * u;
+    let poly = (((z * 8.053_744_5e-2 - 1.387_768_6e-1) * z + 1.997_771_1e-1) * z - 3.333_295e-1) * z * u + u;
+    let r = base + poly;
+    let r = Vec4::select(ay.cmpgt(ax), Vec4::splat(FRAC_PI_2) - r, r);
+    let r = Vec4::select(x.cmplt(Vec4::ZERO), Vec4::splat(PI) - r, r);
+    Vec4::select(y.cmplt(Vec4::ZERO), -r, r)
 }
 
 /// `atan2(y, x)` without the library call: the quotient of the smaller over the larger side
 /// reduced to [0, tan(π/8)] and Cephes' polynomial for `atanf` (relative error about 2e-7);
-/// 0 for (0, 0).
+/// 0 for (0, 0). Selects, not branches, past the two checks (the quadrant of each angle of
+/// each joint of each frame is as good as random to a branch predictor).
+#[inline]
 pub fn atan2_quick(y: f32, x: f32) -> f32 {
     use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
     let (ax, ay) = (x.abs(), y.abs());
-    if ax == 0.0 && ay == 0.0 {
-        return 0.0;
-    }
-    if !(ax.is_finite() && ay.is_finite()) {
-        return y.atan2(x);
+    let (small, large) = (ax.min(ay), ax.max(ay));
+    if !(large > 0.0 && large.is_finite()) {
+        return if large == 0.0 { 0.0 } else { y.atan2(x) };
     }
     // The smaller side over the larger (t ≤ 1), reduced past tan(π/8) by atan(t) = π/4 +
     // atan((t − 1)/(t + 1)): one division either way.
-    let (small, large, swapped) = if ay > ax { (ax, ay, true) } else { (ay, ax, false) };
-    let (base, u) = if small > 0.414_213_57 * large { (FRAC_PI_4, (small - large) / (small + large)) } else { (0.0, small / large) };
+    let reduce = small > 0.414_213_57 * large;
+    let u = if reduce { small - large } else { small } / if reduce { small + large } else { large };
+    let base = if reduce { FRAC_PI_4 } else { 0.0 };
     let z = u * u;
     let poly = (((8.053_744_5e-2 * z - 1.387_768_6e-1) * z + 1.997_771_1e-1) * z - 3.333_295e-1) * z * u + u;
-    let mut r = base + poly;
-    if swapped {
-        r = FRAC_PI_2 - r;
-    }
-    if x < 0.0 {
-        r = PI - r;
-    }
+    let r = base + poly;
+    let r = if ay > ax { FRAC_PI_2 - r } else { r };
+    let r = if x < 0.0 { PI - r } else { r };
     if y < 0.0 { -r } else { r }
 }
 
@@ -184,6 +212,7 @@ fn euler_rot(kinds: &[ChannelKind; 3], convention: EulerConvention) -> Option<Eu
 }
 
 /// `v` moved by whole turns to lie within half a turn of `near`.
+#[inline]
 pub fn wrap_near(v: f32, near: f32) -> f32 {
     let tau = std::f32::consts::TAU;
     // Mostly already there: no rounding call (a library call without SSE4.1).
@@ -195,7 +224,20 @@ pub fn wrap_near(v: f32, near: f32) -> f32 {
 
 /// Of the two Euler triples that give the same rotation, `(a, b, c)` and `(a + π, π − b,
 /// c + π)`, each moved by whole turns towards `near`, the one nearer `near`.
+#[inline(always)]
 pub fn nearest_triple(t: [f32; 3], near: [f32; 3]) -> [f32; 3] {
+    // Most frames: each angle a little way from the frame before's (no wrapping, no other
+    // branch), decided where the triple is still in registers.
+    if (t[0] - near[0]).abs() + (t[1] - near[1]).abs() + (t[2] - near[2]).abs() < 0.9 * std::f32::consts::PI {
+        return t;
+    }
+    nearest_triple_far(t, near)
+}
+
+/// [`nearest_triple`] past its common case.
+#[cold]
+#[inline(never)]
+fn nearest_triple_far(t: [f32; 3], near: [f32; 3]) -> [f32; 3] {
     let pi = std::f32::consts::PI;
     let first = [wrap_near(t[0], near[0]), wrap_near(t[1], near[1]), wrap_near(t[2], near[2])];
     let dist = |x: &[f32; 3]| x.iter().zip(&near).map(|(a, b)| (a - b).abs()).sum::<f32>();
@@ -241,6 +283,26 @@ mod tests {
             max_ulp = max_ulp.max((atan2_quick(y, x) - y.atan2(x)).abs());
         }
         assert!(max_ulp < 5e-7, "atan2_quick off by {max_ulp} rad");
+    }
+
+    #[test]
+    fn four_lanes_give_what_one_gives() {
+        let (mut ys, mut xs) = (Vec::new(), Vec::new());
+        for k in 0..4001 {
+            let t = k as f32 / 4000.0 * std::f32::consts::TAU;
+            ys.push(t.sin() * (1.0 + k as f32 % 3.0));
+            xs.push(t.cos());
+        }
+        // The corners: (0, 0), signed zeros, infinities, a NaN, and tiny sides.
+        ys.extend([0.0, -0.0, 1.0, f32::INFINITY, f32::NAN, 1e-30, -3.0, 0.0]);
+        xs.extend([0.0, -1.0, f32::NEG_INFINITY, 2.0, 1.0, 1.0, 1e-30, -0.0]);
+        for (y, x) in ys.chunks(4).zip(xs.chunks(4)).filter(|(y, _)| y.len() == 4) {
+            let got = atan2_quick4(Vec4::from_slice(y), Vec4::from_slice(x)).to_array();
+            for k in 0..4 {
+                let want = atan2_quick(y[k], x[k]);
+                assert!(got[k] == want || (got[k].is_nan() && want.is_nan()), "({}, {}): {} vs {want}", y[k], x[k], got[k]);
+            }
+        }
     }
 
     #[test]

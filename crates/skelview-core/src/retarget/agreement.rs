@@ -4,7 +4,8 @@
 use glam::Vec3;
 
 use super::bone_map::BoneMap;
-use super::transfer::{Posed, TOWARDS, axes, common_towards, posed, rest_posed};
+use super::source::{Posed, posed};
+use super::transfer::{TOWARDS, axes, common_towards, rest_posed};
 use crate::core::Motion;
 use crate::core::pose::{GlobalPose, LocalPose, frame_pose, global_pose};
 

@@ -8,6 +8,7 @@ mod feet;
 pub mod name_map;
 pub mod normalized;
 mod rows;
+mod source;
 pub mod transfer;
 
 pub use agreement::{BoneAgreement, DirectionPair, bone_directions, direction_pairs};

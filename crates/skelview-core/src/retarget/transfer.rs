@@ -9,14 +9,15 @@
 //! their rest rotation relative to their parent. Frame count and timing are the source's.
 //! Everything is worked out in display space (metres, +Y up), so units and up axes may differ.
 
-use glam::{Mat3, Mat4, Quat, Vec3};
+use glam::{Mat3, Quat, Vec3};
 use thiserror::Error;
 
 use super::bone_map::{BONES, BoneMap};
 use super::feet;
 pub(super) use super::rows::axes;
 use super::rows::{Follower, Frames, PIECE_FRAMES, Rows, Stored, channel_values};
-use crate::core::pose::{GlobalPose, LocalPose, frame_pose_of, global_pose, rest_pose};
+use super::source::{PoseScratch, Posed, SourcePoser, posed};
+use crate::core::pose::{GlobalPose, LocalPose, global_pose, rest_pose};
 use crate::core::rotation_channels::RotationChannels;
 use crate::core::{Clip, Motion, Skeleton};
 use crate::par::*;
@@ -70,57 +71,6 @@ pub(super) const TOWARDS: &[(&str, &[&str])] = &[
     ("rightLowerArm", &["rightHand"]),
     ("rightHand", &["rightMiddleProximal", "rightIndexProximal"]),
 ];
-
-/// One pose in display space: each joint's global rotation and position.
-pub(super) struct Posed {
-    pub(super) rot: Vec<Quat>,
-    pub(super) pos: Vec<Vec3>,
-}
-
-pub(super) fn posed(global: &GlobalPose, display: Mat4, a: Quat) -> Posed {
-    let mut p = Posed { rot: Vec::new(), pos: Vec::new() };
-    posed_into(global, display, a, &mut p);
-    p
-}
-
-/// The source's frame `local` posed into `out` (reused frame after frame): through rotations
-/// alone where no joint scales (a third of the cost of composing and taking apart affine
-/// transforms), else through [`global_pose`].
-fn source_posed(skeleton: &Skeleton, local: &LocalPose, display: Mat4, a: Quat, global: &mut GlobalPose, out: &mut Posed) {
-    if local.parent_from_joint.iter().any(|l| l.scale != Vec3::ONE) {
-        global_pose(skeleton, local, global);
-        return posed_into(global, display, a, out);
-    }
-    out.rot.clear();
-    out.pos.clear();
-    for (joint, l) in skeleton.joints().iter().zip(&local.parent_from_joint) {
-        let (rot, pos) = match joint.parent {
-            Some(p) => (out.rot[p] * l.rotation, out.pos[p] + out.rot[p] * l.translation),
-            None => (l.rotation, l.translation),
-        };
-        out.rot.push(rot);
-        out.pos.push(pos);
-    }
-    let turn = a != Quat::IDENTITY;
-    for (r, p) in out.rot.iter_mut().zip(&mut out.pos) {
-        *r = if turn { a * *r * a.inverse() } else { *r }.normalize();
-        *p = display.transform_point3(*p);
-    }
-}
-
-/// [`posed`] into `out`'s buffers (reused frame after frame).
-fn posed_into(global: &GlobalPose, display: Mat4, a: Quat, out: &mut Posed) {
-    out.rot.clear();
-    out.rot.extend(global.world_from_joint.iter().map(|g| (a * rotation_of(g) * a.inverse()).normalize()));
-    out.pos.clear();
-    out.pos.extend((0..global.world_from_joint.len()).map(|j| display.transform_point3(global.position(j))));
-}
-
-/// The rotation of a transform that may carry scale.
-fn rotation_of(g: &glam::Affine3A) -> Quat {
-    let (_, r, _) = g.to_scale_rotation_translation();
-    r
-}
 
 pub(super) fn rest_posed(m: &Motion) -> Posed {
     let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
@@ -394,9 +344,7 @@ fn followers(s: &Skeleton, map: &BoneMap) -> Vec<Follower> {
 struct Live<'a> {
     source: &'a Motion,
     transfer: &'a Transfer,
-    /// The source's display transform and axes.
-    display: Mat4,
-    axes: Quat,
+    poser: SourcePoser<'a>,
     /// The source's hips joint and how its travel is scaled.
     hips: usize,
     scale: f32,
@@ -404,8 +352,7 @@ struct Live<'a> {
 
 /// A task's buffers for posing the source.
 struct LiveScratch {
-    local: LocalPose,
-    global: GlobalPose,
+    pose: PoseScratch,
     posed: Posed,
 }
 
@@ -413,14 +360,12 @@ impl Frames for Live<'_> {
     type Scratch = LiveScratch;
 
     fn scratch(&self) -> LiveScratch {
-        LiveScratch { local: LocalPose::default(), global: GlobalPose::default(), posed: Posed { rot: Vec::new(), pos: Vec::new() } }
+        LiveScratch { pose: PoseScratch::default(), posed: Posed::empty() }
     }
 
     fn frame(&self, f: usize, s: &mut LiveScratch, rot: &mut [Quat]) -> Vec3 {
         // Only the joints the transfer reads (fingers the target will not take are skipped).
-        let needed = &self.transfer.source_needed;
-        frame_pose_of(&self.source.skeleton, &self.source.clip, f, |j| needed[j], &mut s.local);
-        source_posed(&self.source.skeleton, &s.local, self.display, self.axes, &mut s.global, &mut s.posed);
+        self.poser.pose(&self.source.clip, f, &mut s.pose, &mut s.posed);
         self.transfer.rotations(&s.posed, rot);
         s.posed.pos[self.hips] * self.scale
     }
@@ -510,8 +455,7 @@ pub fn retarget(
     let live = Live {
         source,
         transfer: &transfer,
-        display: source.display_from_file(),
-        axes: axes(source),
+        poser: SourcePoser::new(&source.skeleton, source.display_from_file(), axes(source), &transfer.source_needed),
         hips: source_map.joint("hips").unwrap_or(0),
         scale,
     };

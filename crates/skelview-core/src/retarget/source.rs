@@ -1,0 +1,235 @@
+//! The source's frames posed in display space (metres, +Y up) for the transfer: each joint's
+//! global rotation and place. Every frame of a take goes through here, so the way each joint
+//! reads a row is found once ([`SourcePoser`]): three Euler channels and maybe three
+//! translations, the joints of nearly every capture, composed straight from the row.
+
+use glam::{Mat4, Quat, Vec3};
+
+use crate::core::pose::{GlobalPose, LocalPose, frame_pose_of, global_pose};
+use crate::core::rotation_channels::translation_channels;
+use crate::core::{ChannelKind, EulerConvention, Joint, PositionRule, Skeleton};
+
+/// One pose in display space: each joint's global rotation and position.
+pub(super) struct Posed {
+    pub(super) rot: Vec<Quat>,
+    pub(super) pos: Vec<Vec3>,
+}
+
+impl Posed {
+    pub(super) fn empty() -> Self {
+        Self { rot: Vec::new(), pos: Vec::new() }
+    }
+}
+
+/// `global` in display space: through `display` (units and up axis) and `a` (the axes' turn).
+pub(super) fn posed(global: &GlobalPose, display: Mat4, a: Quat) -> Posed {
+    let mut p = Posed::empty();
+    posed_into(global, display, a, &mut p);
+    p
+}
+
+/// [`posed`] into `out`'s buffers (reused frame after frame).
+fn posed_into(global: &GlobalPose, display: Mat4, a: Quat, out: &mut Posed) {
+    out.rot.clear();
+    out.rot.extend(global.world_from_joint.iter().map(|g| (a * rotation_of(g) * a.inverse()).normalize()));
+    out.pos.clear();
+    out.pos.extend((0..global.world_from_joint.len()).map(|j| display.transform_point3(global.position(j))));
+}
+
+/// The rotation of a transform that may carry scale.
+fn rotation_of(g: &glam::Affine3A) -> Quat {
+    let (_, r, _) = g.to_scale_rotation_translation();
+    r
+}
+
+/// How one joint reads a row.
+#[derive(Clone, Copy)]
+enum Read {
+    /// Not read by the transfer (nor any joint it reads hangs from it): left as it is.
+    Skip,
+    /// Up to three rotation channels, composed as listed (`outer_first`) or the other way
+    /// round, and a translation from three channels or the offset alone.
+    Plain { turns: [(usize, Axis); 3], count: usize, outer_first: bool, translation: Option<[usize; 3]>, offset: Vec3, tail: Vec3 },
+}
+
+#[derive(Clone, Copy)]
+enum Axis {
+    X,
+    Y,
+    Z,
+}
+
+/// The source posed frame after frame.
+pub(super) struct SourcePoser<'a> {
+    skeleton: &'a Skeleton,
+    display: Mat4,
+    axes: Quat,
+    needed: &'a [bool],
+    /// Each joint's read, when every joint reads plainly (no quaternion, scale or stretch
+    /// channels, no fixed pre- or post-rotations); else every frame goes through
+    /// [`frame_pose_of`] and [`global_pose`].
+    plan: Option<Vec<Read>>,
+}
+
+/// A task's buffers for the general path.
+#[derive(Default)]
+pub(super) struct PoseScratch {
+    local: LocalPose,
+    global: GlobalPose,
+}
+
+impl<'a> SourcePoser<'a> {
+    /// The poser of `skeleton` (display transform `display`, axes `axes`) for the joints
+    /// `needed` names (their ancestors among them).
+    pub(super) fn new(skeleton: &'a Skeleton, display: Mat4, axes: Quat, needed: &'a [bool]) -> Self {
+        let plan = skeleton.joints().iter().zip(needed).map(|(j, &n)| if n { plain(j) } else { Some(Read::Skip) }).collect();
+        Self { skeleton, display, axes, needed, plan }
+    }
+
+    /// Frame `frame` of `clip` posed into `out`.
+    pub(super) fn pose(&self, clip: &crate::core::Clip, frame: usize, scratch: &mut PoseScratch, out: &mut Posed) {
+        let Some(plan) = &self.plan else {
+            frame_pose_of(self.skeleton, clip, frame, |j| self.needed[j], &mut scratch.local);
+            return general(self.skeleton, &scratch.local, self.display, self.axes, &mut scratch.global, out);
+        };
+        let row = clip.frame(frame.min(clip.num_frames().saturating_sub(1)));
+        let n = plan.len();
+        out.rot.resize(n, Quat::IDENTITY);
+        out.pos.resize(n, Vec3::ZERO);
+        // File space first (each joint from its parent's file-space rotation and place).
+        for (j, (read, joint)) in plan.iter().zip(self.skeleton.joints()).enumerate() {
+            let Read::Plain { turns, count, outer_first, translation, offset, tail } = *read else { continue };
+            let mut local = Quat::IDENTITY;
+            for &(at, axis) in &turns[..count] {
+                let (s, c) = (row[at] * 0.5).sin_cos();
+                let q = match axis {
+                    Axis::X => Quat::from_xyzw(s, 0.0, 0.0, c),
+                    Axis::Y => Quat::from_xyzw(0.0, s, 0.0, c),
+                    Axis::Z => Quat::from_xyzw(0.0, 0.0, s, c),
+                };
+                local = if outer_first { local * q } else { q * local };
+            }
+            let mut t = match (translation, self.skeleton.position_rule) {
+                (Some([x, y, z]), PositionRule::Replace) => Vec3::new(row[x], row[y], row[z]),
+                (Some([x, y, z]), PositionRule::Add) => offset + Vec3::new(row[x], row[y], row[z]),
+                (None, _) => offset,
+            };
+            if tail != Vec3::ZERO {
+                t += local * tail;
+            }
+            (out.rot[j], out.pos[j]) = match joint.parent {
+                Some(p) => (out.rot[p] * local, out.pos[p] + out.rot[p] * t),
+                None => (local, t),
+            };
+        }
+        // Then display space, for the joints read.
+        let turn = self.axes != Quat::IDENTITY;
+        for ((r, p), _) in out.rot.iter_mut().zip(&mut out.pos).zip(self.needed).filter(|(_, n)| **n) {
+            *r = if turn { self.axes * *r * self.axes.inverse() } else { *r }.normalize();
+            *p = self.display.transform_point3(*p);
+        }
+    }
+}
+
+/// How `joint` reads a row, when it reads plainly.
+fn plain(joint: &Joint) -> Option<Read> {
+    if joint.pre_rotation != Quat::IDENTITY || joint.post_rotation != Quat::IDENTITY {
+        return None;
+    }
+    let mut turns = [(0, Axis::X); 3];
+    let mut count = 0;
+    for (i, kind) in joint.channels.iter().enumerate() {
+        let axis = match kind {
+            ChannelKind::RotateX => Axis::X,
+            ChannelKind::RotateY => Axis::Y,
+            ChannelKind::RotateZ => Axis::Z,
+            ChannelKind::TranslateX | ChannelKind::TranslateY | ChannelKind::TranslateZ => continue,
+            _ => return None,
+        };
+        *turns.get_mut(count)? = (joint.first_channel + i, axis);
+        count += 1;
+    }
+    let moves =
+        joint.channels.iter().filter(|k| matches!(k, ChannelKind::TranslateX | ChannelKind::TranslateY | ChannelKind::TranslateZ)).count();
+    let translation = translation_channels(joint);
+    if moves != 0 && (moves != 3 || translation.is_none()) {
+        return None;
+    }
+    let outer_first = joint.euler == EulerConvention::FirstOutermost;
+    Some(Read::Plain { turns, count, outer_first, translation, offset: joint.offset, tail: joint.tail })
+}
+
+/// The frame `local` posed into `out` through [`global_pose`] (any joint: scale, quaternion
+/// channels, fixed rotations).
+fn general(skeleton: &Skeleton, local: &LocalPose, display: Mat4, a: Quat, global: &mut GlobalPose, out: &mut Posed) {
+    global_pose(skeleton, local, global);
+    posed_into(global, display, a, out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Motion, PositionRule};
+    use crate::formats::{LoadOptions, open_bytes};
+
+    /// Joints of every plain kind: channels in odd orders, two rotations, translations on a
+    /// child in a scrambled order, a joint with none, and a scaled, rotated display.
+    const ODD: &str = "HIERARCHY\nROOT Hips\n{\n OFFSET 1 2 3\n CHANNELS 6 Zposition Xposition Yposition Yrotation Xrotation Zrotation\n \
+        JOINT Chest\n {\n  OFFSET 0 10 0\n  CHANNELS 5 Yposition Xrotation Zposition Zrotation Xposition\n  \
+        JOINT Neck\n  {\n   OFFSET 0 8 1\n   CHANNELS 3 Xrotation Zrotation Yrotation\n   \
+        End Site\n   {\n    OFFSET 0 4 0\n   }\n  }\n }\n \
+        JOINT Leg\n {\n  OFFSET 3 -1 0\n  CHANNELS 0\n  \
+        JOINT Shin\n  {\n   OFFSET 0 -9 0\n   CHANNELS 2 Zrotation Xrotation\n   \
+        End Site\n   {\n    OFFSET 0 -9 0\n   }\n  }\n }\n}\n\
+        MOTION\nFrames: 3\nFrame Time: 0.1\n\
+        1 2 3 10 20 30 4 -40 5 170 6 30 -60 90 15 100\n\
+        -5 0 2 -170 80 -10 1 175 -2 -90 0 -179 45 45 -30 -20\n\
+        0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+
+    fn general(m: &Motion, f: usize) -> Posed {
+        let needed = vec![true; m.skeleton.len()];
+        let mut poser = SourcePoser::new(&m.skeleton, m.display_from_file(), super::super::rows::axes(m), &needed);
+        poser.plan = None;
+        let mut out = Posed::empty();
+        poser.pose(&m.clip, f, &mut PoseScratch::default(), &mut out);
+        out
+    }
+
+    #[test]
+    fn the_plain_path_poses_as_the_general_one() {
+        for rule in [PositionRule::Replace, PositionRule::Add] {
+            let mut m = open_bytes("odd.bvh", ODD.as_bytes().to_vec(), &LoadOptions::default()).unwrap();
+            m.skeleton.position_rule = rule;
+            let needed = vec![true; m.skeleton.len()];
+            let poser = SourcePoser::new(&m.skeleton, m.display_from_file(), super::super::rows::axes(&m), &needed);
+            assert!(poser.plan.is_some(), "every joint of the fixture reads plainly");
+            let mut out = Posed::empty();
+            for f in 0..m.clip.num_frames() {
+                poser.pose(&m.clip, f, &mut PoseScratch::default(), &mut out);
+                let want = general(&m, f);
+                for j in 0..m.skeleton.len() {
+                    assert!(
+                        out.rot[j].dot(want.rot[j]).abs() > 1.0 - 1e-6,
+                        "{rule:?} frame {f} joint {j}: {} vs {}",
+                        out.rot[j],
+                        want.rot[j]
+                    );
+                    assert!(out.pos[j].distance(want.pos[j]) < 1e-5, "{rule:?} frame {f} joint {j}: {} vs {}", out.pos[j], want.pos[j]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn joints_that_do_not_read_plainly_take_the_general_path() {
+        let four = ODD
+            .replace("CHANNELS 3 Xrotation Zrotation Yrotation", "CHANNELS 4 Xrotation Zrotation Yrotation Xrotation")
+            .replace("170 6 30 -60", "170 6 30 7 -60")
+            .replace("175 -2 -90 0", "175 -2 -90 9 0")
+            .replace("0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+        let m = open_bytes("four.bvh", four.into_bytes(), &LoadOptions::default()).unwrap();
+        let needed = vec![true; m.skeleton.len()];
+        let poser = SourcePoser::new(&m.skeleton, m.display_from_file(), super::super::rows::axes(&m), &needed);
+        assert!(poser.plan.is_none(), "four rotation channels on a joint are not plain");
+    }
+}
