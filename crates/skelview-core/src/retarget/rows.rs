@@ -131,6 +131,8 @@ pub(super) struct Rows<'a> {
     /// Whether each joint turns from its parent over the frames: the others (twist bones,
     /// fingers the source lacks) keep one rotation, written once into `base`.
     moving: Vec<bool>,
+    /// The moving joints with rotation channels: what each frame writes.
+    written: Vec<usize>,
     /// Mapped joints placed at the end of the bone before them.
     followers: Vec<Follower>,
     base: Vec<f32>,
@@ -158,6 +160,7 @@ impl<'a> Rows<'a> {
             t_display: target.display_from_file(),
             mover: std::iter::successors(Some(hips), |&j| ts.joints()[j].parent).find(|&j| translation(ts, j).is_some()),
             chain,
+            written: (0..ts.len()).filter(|&j| moving[j] && channels[j].is_some()).collect(),
             moving,
             followers,
             base: rest_row(ts),
@@ -188,9 +191,8 @@ impl<'a> Rows<'a> {
     fn write(&self, rot: &[Quat], hips_at: Vec3, near: Option<&[f32]>, row: &mut [f32], worlds: &mut Vec<glam::Affine3A>) {
         let ts = self.target;
         row.copy_from_slice(&self.base);
-        for j in 0..ts.len() {
-            let Some(ch) = &self.channels[j] else { continue };
-            if self.moving[j] {
+        for &j in &self.written {
+            if let Some(ch) = &self.channels[j] {
                 ch.write(row, self.channel_rotation(rot, j), near);
             }
         }

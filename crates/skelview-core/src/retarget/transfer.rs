@@ -213,12 +213,17 @@ impl Transfer {
                 }
             })
             .collect();
+        let proper = source.display_from_file().determinant() > 0.0;
         let aim: Vec<Option<(usize, Vec3)>> = bones
             .iter()
             .zip(&towards)
-            .map(|((b, _, t), n)| {
-                let n = (*n)?;
-                Some((source_map.joint(n)?, t_rest.rot[*t].inverse() * direction(target_map, &t_rest, b, n)?))
+            .map(|((b, s, t), n)| {
+                let next = source_map.joint((*n)?)?;
+                // Where nothing between the two joints moves, the bone already points there.
+                if proper && rigid_reach(&source.skeleton, *s, next) {
+                    return None;
+                }
+                Some((next, t_rest.rot[*t].inverse() * direction(target_map, &t_rest, b, (*n)?)?))
             })
             .collect();
         let parents: Vec<Option<usize>> = ts.joints().iter().map(|j| j.parent).collect();
@@ -322,6 +327,32 @@ impl feet::Rig for Transfer {
     fn follow_parents(&self, rot: &mut [Quat]) {
         Transfer::follow_parents(self, rot)
     }
+}
+
+/// Whether `to` hangs from `from` with nothing that can move it in `from`'s frame: the joints
+/// between have no channels, `to` turns (at most) about its own place, and no joint of the
+/// skeleton scales. The bone from `from` then points at `to` in every frame as it does at
+/// rest, and a bone turned to match the rest needs no aiming.
+fn rigid_reach(s: &Skeleton, from: usize, to: usize) -> bool {
+    let joints = s.joints();
+    if joints.iter().flat_map(|j| &j.channels).any(|c| c.is_scale()) {
+        return false;
+    }
+    let turns_only = joints[to].channels.iter().all(|c| c.is_rotation() || c.is_quaternion());
+    if !turns_only || joints[to].tail != Vec3::ZERO {
+        return false;
+    }
+    let mut j = to;
+    while let Some(p) = joints[j].parent {
+        if p == from {
+            return true;
+        }
+        if !joints[p].channels.is_empty() || joints[p].tail != Vec3::ZERO {
+            return false;
+        }
+        j = p;
+    }
+    false
 }
 
 /// Mapped joints of `s` that do not hang from the bone before them (an IK rig's feet, children
@@ -486,4 +517,30 @@ pub fn retarget(
     out.source.take = None;
     out.warnings.clear();
     Ok(Some(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::{LoadOptions, open_bytes};
+
+    #[test]
+    fn a_reach_is_rigid_only_where_nothing_between_moves() {
+        let text = "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n \
+            JOINT Chest\n {\n  OFFSET 0 10 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  \
+            JOINT Neck\n  {\n   OFFSET 0 10 0\n   CHANNELS 3 Zrotation Xrotation Yrotation\n   End Site\n   {\n    OFFSET 0 5 0\n   }\n  }\n }\n \
+            JOINT Mid\n {\n  OFFSET 2 0 0\n  CHANNELS 0\n  \
+            JOINT Leg\n  {\n   OFFSET 0 -10 0\n   CHANNELS 3 Zrotation Xrotation Yrotation\n   \
+            JOINT Foot\n   {\n    OFFSET 0 -10 0\n    CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n    \
+            End Site\n    {\n     OFFSET 0 0 3\n    }\n   }\n  }\n }\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n\
+            0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+        let m = open_bytes("reach.bvh", text.as_bytes().to_vec(), &LoadOptions::default()).unwrap();
+        let s = &m.skeleton;
+        let at = |name: &str| s.joints().iter().position(|j| j.name == name).unwrap();
+        assert!(rigid_reach(s, at("Hips"), at("Chest")), "a child that only turns");
+        assert!(!rigid_reach(s, at("Hips"), at("Neck")), "the chest between turns");
+        assert!(rigid_reach(s, at("Hips"), at("Leg")), "a joint between without channels");
+        assert!(!rigid_reach(s, at("Leg"), at("Foot")), "the foot has its own translation");
+        assert!(!rigid_reach(s, at("Chest"), at("Leg")), "not below it");
+    }
 }
