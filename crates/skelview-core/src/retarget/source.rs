@@ -3,10 +3,10 @@
 //! reads a row is found once ([`SourcePoser`]): three Euler channels and maybe three
 //! translations, the joints of nearly every capture, composed straight from the row.
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{EulerRot, Mat4, Quat, Vec3};
 
 use crate::core::pose::{GlobalPose, LocalPose, frame_pose_of, global_pose};
-use crate::core::rotation_channels::translation_channels;
+use crate::core::rotation_channels::{RotationChannels, from_tait_bryan, translation_channels};
 use crate::core::{ChannelKind, EulerConvention, Joint, PositionRule, Skeleton};
 
 /// One pose in display space: each joint's global rotation and position.
@@ -49,7 +49,17 @@ enum Read {
     Skip,
     /// Up to three rotation channels, composed as listed (`outer_first`) or the other way
     /// round, and a translation from three channels or the offset alone.
-    Plain { turns: [(usize, Axis); 3], count: usize, outer_first: bool, translation: Option<[usize; 3]>, offset: Vec3, tail: Vec3 },
+    Plain { turns: Turns, translation: Option<[usize; 3]>, offset: Vec3, tail: Vec3 },
+}
+
+/// A plain joint's rotation channels.
+#[derive(Clone, Copy)]
+enum Turns {
+    /// Three about different axes (nearly every joint of every capture): glam's order and
+    /// the channels' row indices in that order.
+    TaitBryan(EulerRot, [usize; 3]),
+    /// Up to three about any axes, composed as listed (`outer_first`) or the other way round.
+    Any { turns: [(usize, Axis); 3], count: usize, outer_first: bool },
 }
 
 #[derive(Clone, Copy)]
@@ -98,17 +108,23 @@ impl<'a> SourcePoser<'a> {
         out.pos.resize(n, Vec3::ZERO);
         // File space first (each joint from its parent's file-space rotation and place).
         for (j, (read, joint)) in plan.iter().zip(self.skeleton.joints()).enumerate() {
-            let Read::Plain { turns, count, outer_first, translation, offset, tail } = *read else { continue };
-            let mut local = Quat::IDENTITY;
-            for &(at, axis) in &turns[..count] {
-                let (s, c) = (row[at] * 0.5).sin_cos();
-                let q = match axis {
-                    Axis::X => Quat::from_xyzw(s, 0.0, 0.0, c),
-                    Axis::Y => Quat::from_xyzw(0.0, s, 0.0, c),
-                    Axis::Z => Quat::from_xyzw(0.0, 0.0, s, c),
-                };
-                local = if outer_first { local * q } else { q * local };
-            }
+            let Read::Plain { turns, translation, offset, tail } = *read else { continue };
+            let local = match turns {
+                Turns::TaitBryan(order, [a, b, c]) => from_tait_bryan(order, row[a], row[b], row[c]).unwrap_or_default(),
+                Turns::Any { turns, count, outer_first } => {
+                    let mut local = Quat::IDENTITY;
+                    for &(at, axis) in &turns[..count] {
+                        let (s, c) = (row[at] * 0.5).sin_cos();
+                        let q = match axis {
+                            Axis::X => Quat::from_xyzw(s, 0.0, 0.0, c),
+                            Axis::Y => Quat::from_xyzw(0.0, s, 0.0, c),
+                            Axis::Z => Quat::from_xyzw(0.0, 0.0, s, c),
+                        };
+                        local = if outer_first { local * q } else { q * local };
+                    }
+                    local
+                }
+            };
             let mut t = match (translation, self.skeleton.position_rule) {
                 (Some([x, y, z]), PositionRule::Replace) => Vec3::new(row[x], row[y], row[z]),
                 (Some([x, y, z]), PositionRule::Add) => offset + Vec3::new(row[x], row[y], row[z]),
@@ -156,7 +172,13 @@ fn plain(joint: &Joint) -> Option<Read> {
         return None;
     }
     let outer_first = joint.euler == EulerConvention::FirstOutermost;
-    Some(Read::Plain { turns, count, outer_first, translation, offset: joint.offset, tail: joint.tail })
+    let turns = match RotationChannels::of(joint) {
+        Some(RotationChannels::Euler { at, order, .. }) if count == 3 && from_tait_bryan(order, 0.0, 0.0, 0.0).is_some() => {
+            Turns::TaitBryan(order, if outer_first { at } else { [at[2], at[1], at[0]] })
+        }
+        _ => Turns::Any { turns, count, outer_first },
+    };
+    Some(Read::Plain { turns, translation, offset: joint.offset, tail: joint.tail })
 }
 
 /// The frame `local` posed into `out` through [`global_pose`] (any joint: scale, quaternion
@@ -197,9 +219,11 @@ mod tests {
 
     #[test]
     fn the_plain_path_poses_as_the_general_one() {
-        for rule in [PositionRule::Replace, PositionRule::Add] {
+        let conventions = [EulerConvention::FirstOutermost, EulerConvention::LastOutermost];
+        for (rule, convention) in [PositionRule::Replace, PositionRule::Add].into_iter().flat_map(|r| conventions.map(|c| (r, c))) {
             let mut m = open_bytes("odd.bvh", ODD.as_bytes().to_vec(), &LoadOptions::default()).unwrap();
-            m.skeleton.position_rule = rule;
+            let joints = m.skeleton.joints().iter().map(|j| Joint { euler: convention, ..j.clone() }).collect();
+            m.skeleton = Skeleton::new(joints, rule).unwrap();
             let needed = vec![true; m.skeleton.len()];
             let poser = SourcePoser::new(&m.skeleton, m.display_from_file(), super::super::rows::axes(&m), &needed);
             assert!(poser.plan.is_some(), "every joint of the fixture reads plainly");
@@ -210,11 +234,11 @@ mod tests {
                 for j in 0..m.skeleton.len() {
                     assert!(
                         out.rot[j].dot(want.rot[j]).abs() > 1.0 - 1e-6,
-                        "{rule:?} frame {f} joint {j}: {} vs {}",
+                        "{rule:?} {convention:?} frame {f} joint {j}: {} vs {}",
                         out.rot[j],
                         want.rot[j]
                     );
-                    assert!(out.pos[j].distance(want.pos[j]) < 1e-5, "{rule:?} frame {f} joint {j}: {} vs {}", out.pos[j], want.pos[j]);
+                    assert!(out.pos[j].distance(want.pos[j]) < 1e-5, "{rule:?} {convention:?} frame {f} joint {j}: {} vs {}", out.pos[j], want.pos[j]);
                 }
             }
         }
