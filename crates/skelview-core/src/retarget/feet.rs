@@ -14,10 +14,11 @@ use crate::core::contacts::{ContactRule, contacts, ground_level};
 pub(super) trait Rig {
     /// How many joints.
     fn joints(&self) -> usize;
-    /// Display-space joint positions for rotations `rot`, the joint `hips` at `hips_at`.
-    fn positions(&self, rot: &[Quat], hips: usize, hips_at: Vec3) -> Vec<Vec3>;
-    /// Joints that follow their parent, turned with it again after their parent moved.
-    fn follow_parents(&self, rot: &mut [Quat]);
+    /// Display-space position of joint `j` for rotations `rot`, the joint `hips` at `hips_at`.
+    fn position(&self, rot: &[Quat], hips: usize, hips_at: Vec3, j: usize) -> Vec3;
+    /// Joints that follow their parent, turned with it again after their parent moved; from
+    /// joint `below` on (what hangs below it comes after it).
+    fn follow_parents(&self, rot: &mut [Quat], below: usize);
 }
 
 /// A target leg: upper leg, lower leg and foot joints, each below the one before.
@@ -59,14 +60,15 @@ pub(super) fn plant(
     // The capture checks' rule (3 cm, 0.6 m/s for a 0.9 m leg), scaled by the source's legs.
     let k = source_leg_m / 0.9;
     let rule = ContactRule { height_m: 0.03 * k, speed_m_s: 0.6 * k, min_frames: ((0.1 / dt.max(1e-6)).ceil() as usize).max(3) };
-    let free: Vec<Vec<Vec3>> = rots.chunks_exact(n).zip(hips_at).map(|(rot, &at)| transfer.positions(rot, hips, at)).collect();
     for (leg, track) in legs.iter().zip(source_feet) {
         let Some(leg) = leg else { continue };
         if track.len() != frames {
             continue;
         }
         let Some(ground) = ground_level(track) else { continue };
-        let goals = goals(&contacts(track, dt, ground, &rule), &free, leg.foot, frames);
+        // Where the target's foot is before any planting.
+        let free: Vec<Vec3> = rots.chunks_exact(n).zip(hips_at).map(|(rot, &at)| transfer.position(rot, hips, at, leg.foot)).collect();
+        let goals = goals(&contacts(track, dt, ground, &rule), &free, frames);
         let mut bend_axis = None;
         for (f, goal) in goals.into_iter().enumerate() {
             let Some(goal) = goal else { continue };
@@ -78,13 +80,13 @@ pub(super) fn plant(
 
 /// Where the foot should be at each frame: held at the contact's first place (its height
 /// free), then eased back.
-fn goals(runs: &[(usize, usize)], free: &[Vec<Vec3>], foot: usize, frames: usize) -> Vec<Option<Vec3>> {
+fn goals(runs: &[(usize, usize)], free: &[Vec3], frames: usize) -> Vec<Option<Vec3>> {
     let mut goals = vec![None; frames];
     for (r, &(a, b)) in runs.iter().enumerate() {
-        let pin = free[a][foot];
+        let pin = free[a];
         let next = runs.get(r + 1).map_or(frames, |n| n.0);
         for (f, goal) in goals.iter_mut().enumerate().take((b + EASE_FRAMES + 1).min(next)).skip(a) {
-            let at = free[f][foot];
+            let at = free[f];
             let held = Vec3::new(pin.x, at.y, pin.z);
             let w = if f <= b { 1.0 } else { 1.0 - (f - b) as f32 / (EASE_FRAMES + 1) as f32 };
             *goal = Some(at.lerp(held, w));
@@ -96,8 +98,7 @@ fn goals(runs: &[(usize, usize)], free: &[Vec<Vec3>], foot: usize, frames: usize
 /// Two-bone IK: bends the knee in the leg's plane so that hip to foot is as long as hip to
 /// `goal`, then swings the leg onto it.
 fn reach(transfer: &dyn Rig, leg: &Leg, hips: usize, hips_at: Vec3, goal: Vec3, bend_axis: &mut Option<Vec3>, rot: &mut [Quat]) {
-    let pos = transfer.positions(rot, hips, hips_at);
-    let (h, k, a) = (pos[leg.upper], pos[leg.lower], pos[leg.foot]);
+    let [h, k, a] = [leg.upper, leg.lower, leg.foot].map(|j| transfer.position(rot, hips, hips_at, j));
     let (u, v) = (k - h, a - k);
     let (l1, l2) = (u.length(), v.length());
     if l1 < 1e-6 || l2 < 1e-6 {
@@ -119,5 +120,5 @@ fn reach(transfer: &dyn Rig, leg: &Leg, hips: usize, hips_at: Vec3, goal: Vec3, 
     let swing = Quat::from_rotation_arc(from, to);
     rot[leg.upper] = (swing * rot[leg.upper]).normalize();
     rot[leg.lower] = (swing * bend * rot[leg.lower]).normalize();
-    transfer.follow_parents(rot);
+    transfer.follow_parents(rot, leg.upper);
 }

@@ -238,7 +238,12 @@ mod tests {
                         out.rot[j],
                         want.rot[j]
                     );
-                    assert!(out.pos[j].distance(want.pos[j]) < 1e-5, "{rule:?} {convention:?} frame {f} joint {j}: {} vs {}", out.pos[j], want.pos[j]);
+                    assert!(
+                        out.pos[j].distance(want.pos[j]) < 1e-5,
+                        "{rule:?} {convention:?} frame {f} joint {j}: {} vs {}",
+                        out.pos[j],
+                        want.pos[j]
+                    );
                 }
             }
         }

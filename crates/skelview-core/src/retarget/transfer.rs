@@ -277,19 +277,19 @@ impl Transfer {
                 *r = swing.map_or(turned, |q| (q * turned).normalize());
             }
         }
-        self.follow(rot, true);
+        self.follow(rot, 0, true);
     }
 
     /// Unmapped joints (twist bones, fingers the source lacks) keep their rest turn from
-    /// their parent.
-    fn follow_parents(&self, rot: &mut [Quat]) {
-        self.follow(rot, false);
+    /// their parent; from joint `below` on (the joints below it come after it).
+    fn follow_parents(&self, rot: &mut [Quat], below: usize) {
+        self.follow(rot, below, false);
     }
 
     /// [`Transfer::follow_parents`]; `only_carrying`: only the joints a mapped one hangs from
     /// (what the rows read), the others left as they are.
-    fn follow(&self, rot: &mut [Quat], only_carrying: bool) {
-        for j in 0..rot.len() {
+    fn follow(&self, rot: &mut [Quat], from: usize, only_carrying: bool) {
+        for j in from..rot.len() {
             if self.target_of[j].is_none() && (self.carries[j] || !only_carrying) {
                 // Unit times unit: no normalising (a chain is a few joints deep, each frame fresh).
                 rot[j] = match self.parents[j] {
@@ -300,20 +300,16 @@ impl Transfer {
         }
     }
 
-    /// Display-space positions of the joints for rotations `rot` with the joint `hips` at
-    /// `hips_at` (joints outside the hips' subtree stay where they rest).
-    fn positions(&self, rot: &[Quat], hips: usize, hips_at: Vec3) -> Vec<Vec3> {
-        let mut pos = self.rest_pos.clone();
-        pos[hips] = hips_at;
-        let mut below = vec![false; rot.len()];
-        below[hips] = true;
-        for j in hips + 1..rot.len() {
-            if let Some(p) = self.parents[j].filter(|&p| below[p]) {
-                below[j] = true;
-                pos[j] = pos[p] + rot[p] * self.offset[j];
-            }
+    /// Display-space position of joint `j` for rotations `rot` with the joint `hips` at
+    /// `hips_at` (a joint outside the hips' subtree stays where it rests).
+    fn position(&self, rot: &[Quat], hips: usize, hips_at: Vec3, j: usize) -> Vec3 {
+        let (mut from_hips, mut k) = (Vec3::ZERO, j);
+        while k != hips {
+            let Some(p) = self.parents[k] else { return self.rest_pos[j] };
+            from_hips += rot[p] * self.offset[k];
+            k = p;
         }
-        pos
+        hips_at + from_hips
     }
 }
 
@@ -321,11 +317,11 @@ impl feet::Rig for Transfer {
     fn joints(&self) -> usize {
         self.parents.len()
     }
-    fn positions(&self, rot: &[Quat], hips: usize, hips_at: Vec3) -> Vec<Vec3> {
-        Transfer::positions(self, rot, hips, hips_at)
+    fn position(&self, rot: &[Quat], hips: usize, hips_at: Vec3, j: usize) -> Vec3 {
+        Transfer::position(self, rot, hips, hips_at, j)
     }
-    fn follow_parents(&self, rot: &mut [Quat]) {
-        Transfer::follow_parents(self, rot)
+    fn follow_parents(&self, rot: &mut [Quat], below: usize) {
+        Transfer::follow_parents(self, rot, below)
     }
 }
 
