@@ -160,6 +160,9 @@ fn from_axes<const I: usize, const J: usize, const K: usize, const EVEN: bool>(a
 /// [`tait_bryan`] for the axes `I`, `J`, `K`, an even (cyclic) permutation of XYZ or not.
 #[inline(always)]
 fn tait_bryan_axes<const I: usize, const J: usize, const K: usize, const EVEN: bool>(q: Quat) -> Option<(f32, f32, f32)> {
+    if q.is_nan() {
+        return None;
+    }
     let v = [q.x, q.y, q.z];
     let w = q.w;
     // Entry (r, c) of the rotation matrix.
@@ -168,7 +171,7 @@ fn tait_bryan_axes<const I: usize, const J: usize, const K: usize, const EVEN: b
             let (a, b) = ((r + 1) % 3, (r + 2) % 3);
             1.0 - 2.0 * (v[a] * v[a] + v[b] * v[b])
         } else {
-            // The third axis, and the sign of w's term: + when (r, c) runs X→Y→Z→X.
+            // The third axis, and the sign of w's term: − when (r, c) runs X→Y→Z→X.
             let o = 3 - r - c;
             let sign = if (r + 1) % 3 == c { -1.0 } else { 1.0 };
             2.0 * (v[r] * v[c] + sign * w * v[o])
@@ -187,9 +190,11 @@ fn tait_bryan_axes<const I: usize, const J: usize, const K: usize, const EVEN: b
     Some((a, b, c))
 }
 
-/// [`atan2_quick`] of four pairs at once, lane by lane (the same operations, the same results).
+/// [`atan2_quick`] of four pairs at once, lane by lane (the same operations, the same results)
+/// for pairs without a NaN (the vector's min and max may drop one: [`tait_bryan`] turns a
+/// quaternion with a NaN away before it comes here).
 #[inline]
-pub fn atan2_quick4(y: Vec4, x: Vec4) -> Vec4 {
+fn atan2_quick4(y: Vec4, x: Vec4) -> Vec4 {
     use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
     let (ax, ay) = (x.abs(), y.abs());
     let (small, large) = (ax.min(ay), ax.max(ay));
@@ -209,15 +214,18 @@ pub fn atan2_quick4(y: Vec4, x: Vec4) -> Vec4 {
 
 /// `atan2(y, x)` without the library call: the quotient of the smaller over the larger side
 /// reduced to [0, tan(π/8)] and Cephes' polynomial for `atanf` (relative error about 2e-7);
-/// 0 for (0, 0). Selects, not branches, past the two checks (the quadrant of each angle of
-/// each joint of each frame is as good as random to a branch predictor).
+/// 0 for (0, 0), the library's `atan2` for NaN and infinities. Selects, not branches, past
+/// that check (the quadrant of each angle of each joint of each frame is as good as random to
+/// a branch predictor).
 #[inline]
 pub fn atan2_quick(y: f32, x: f32) -> f32 {
     use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
     let (ax, ay) = (x.abs(), y.abs());
     let (small, large) = (ax.min(ay), ax.max(ay));
-    if !(large > 0.0 && large.is_finite()) {
-        return if large == 0.0 { 0.0 } else { y.atan2(x) };
+    // The sum is NaN or infinite where a side is (min and max would drop a NaN): those, and
+    // (0, 0), here.
+    if !(ax + ay <= f32::MAX && large > 0.0) {
+        return if ax == 0.0 && ay == 0.0 { 0.0 } else { y.atan2(x) };
     }
     // The smaller side over the larger (t ≤ 1), reduced past tan(π/8) by atan(t) = π/4 +
     // atan((t − 1)/(t + 1)): one division either way.
@@ -350,8 +358,8 @@ mod tests {
             ys.push(t.sin() * (1.0 + k as f32 % 3.0));
             xs.push(t.cos());
         }
-        // The corners: (0, 0), signed zeros, infinities, a NaN, and tiny sides.
-        ys.extend([0.0, -0.0, 1.0, f32::INFINITY, f32::NAN, 1e-30, -3.0, 0.0]);
+        // The corners: (0, 0), signed zeros, infinities and tiny sides.
+        ys.extend([0.0, -0.0, 1.0, f32::INFINITY, 2.0, 1e-30, -3.0, 0.0]);
         xs.extend([0.0, -1.0, f32::NEG_INFINITY, 2.0, 1.0, 1.0, 1e-30, -0.0]);
         for (y, x) in ys.chunks(4).zip(xs.chunks(4)).filter(|(y, _)| y.len() == 4) {
             let got = atan2_quick4(Vec4::from_slice(y), Vec4::from_slice(x)).to_array();
@@ -360,6 +368,13 @@ mod tests {
                 assert!(got[k] == want || (got[k].is_nan() && want.is_nan()), "({}, {}): {} vs {want}", y[k], x[k], got[k]);
             }
         }
+        // A NaN side gives NaN, not a plausible angle (min and max would drop it), and so does
+        // a quaternion with a NaN.
+        for (y, x) in [(f32::NAN, 1.0), (f32::NAN, 0.0), (0.0, f32::NAN), (1.0, f32::NAN)] {
+            assert!(atan2_quick(y, x).is_nan(), "({y}, {x})");
+        }
+        let broken = Quat::from_xyzw(0.1, f32::NAN, 0.2, 0.9);
+        assert!(tait_bryan(broken, EulerRot::ZYX).is_none());
     }
 
     #[test]

@@ -47,8 +47,8 @@ fn rotation_of(g: &glam::Affine3A) -> Quat {
 enum Read {
     /// Not read by the transfer (nor any joint it reads hangs from it): left as it is.
     Skip,
-    /// Up to three rotation channels, composed as listed (`outer_first`) or the other way
-    /// round, and a translation from three channels or the offset alone.
+    /// Up to three rotation channels, and a translation from three channels (one of each
+    /// axis) or the offset alone; a tail turned with the joint.
     Plain { turns: Turns, translation: Option<[usize; 3]>, offset: Vec3, tail: Vec3 },
 }
 
@@ -75,7 +75,8 @@ pub(super) struct SourcePoser<'a> {
     display: Mat4,
     axes: Quat,
     needed: &'a [bool],
-    /// Each joint's read, when every joint reads plainly (no quaternion, scale or stretch
+    /// Each joint's read, when every joint that is read reads plainly (no more than three rotation
+    /// channels, none or one translation channel per axis, no quaternion, scale or stretch
     /// channels, no fixed pre- or post-rotations); else every frame goes through
     /// [`frame_pose_of`] and [`global_pose`].
     plan: Option<Vec<Read>>,
@@ -92,17 +93,21 @@ impl<'a> SourcePoser<'a> {
     /// The poser of `skeleton` (display transform `display`, axes `axes`) for the joints
     /// `needed` names (their ancestors among them).
     pub(super) fn new(skeleton: &'a Skeleton, display: Mat4, axes: Quat, needed: &'a [bool]) -> Self {
+        // A joint read is composed from its parent's pose: the parent must be read too.
+        debug_assert!(skeleton.joints().iter().zip(needed).all(|(j, &n)| !n || j.parent.is_none_or(|p| needed[p])));
         let plan = skeleton.joints().iter().zip(needed).map(|(j, &n)| if n { plain(j) } else { Some(Read::Skip) }).collect();
         Self { skeleton, display, axes, needed, plan }
     }
 
     /// Frame `frame` of `clip` posed into `out`.
     pub(super) fn pose(&self, clip: &crate::core::Clip, frame: usize, scratch: &mut PoseScratch, out: &mut Posed) {
-        let Some(plan) = &self.plan else {
+        // A clip without frames poses the rest (the general path knows it).
+        let plan = self.plan.as_ref().filter(|_| clip.num_frames() > 0);
+        let Some(plan) = plan else {
             frame_pose_of(self.skeleton, clip, frame, |j| self.needed[j], &mut scratch.local);
             return general(self.skeleton, &scratch.local, self.display, self.axes, &mut scratch.global, out);
         };
-        let row = clip.frame(frame.min(clip.num_frames().saturating_sub(1)));
+        let row = clip.frame(frame.min(clip.num_frames() - 1));
         let n = plan.len();
         out.rot.resize(n, Quat::IDENTITY);
         out.pos.resize(n, Vec3::ZERO);
@@ -191,29 +196,45 @@ fn general(skeleton: &Skeleton, local: &LocalPose, display: Mat4, a: Quat, globa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Motion, PositionRule};
-    use crate::formats::{LoadOptions, open_bytes};
+    use crate::core::{ChannelKind as K, Clip};
 
     /// Joints of every plain kind: channels in odd orders, two rotations, translations on a
-    /// child in a scrambled order, a joint with none, and a scaled, rotated display.
-    const ODD: &str = "HIERARCHY\nROOT Hips\n{\n OFFSET 1 2 3\n CHANNELS 6 Zposition Xposition Yposition Yrotation Xrotation Zrotation\n \
-        JOINT Chest\n {\n  OFFSET 0 10 0\n  CHANNELS 5 Yposition Xrotation Zposition Zrotation Xposition\n  \
-        JOINT Neck\n  {\n   OFFSET 0 8 1\n   CHANNELS 3 Xrotation Zrotation Yrotation\n   \
-        End Site\n   {\n    OFFSET 0 4 0\n   }\n  }\n }\n \
-        JOINT Leg\n {\n  OFFSET 3 -1 0\n  CHANNELS 0\n  \
-        JOINT Shin\n  {\n   OFFSET 0 -9 0\n   CHANNELS 2 Zrotation Xrotation\n   \
-        End Site\n   {\n    OFFSET 0 -9 0\n   }\n  }\n }\n}\n\
-        MOTION\nFrames: 3\nFrame Time: 0.1\n\
-        1 2 3 10 20 30 4 -40 5 170 6 30 -60 90 15 100\n\
-        -5 0 2 -170 80 -10 1 175 -2 -90 0 -179 45 45 -30 -20\n\
-        0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+    /// child in a scrambled order, a tail, a joint with none.
+    fn odd(rule: PositionRule, euler: EulerConvention, four: bool) -> (Skeleton, Clip) {
+        let joint = |name: &str, parent: Option<usize>, offset: [f32; 3], channels: &[K]| Joint {
+            channels: channels.to_vec(),
+            euler,
+            ..Joint::new(name, parent, Vec3::from(offset))
+        };
+        let neck: &[K] = if four { &[K::RotateX, K::RotateZ, K::RotateY, K::RotateX] } else { &[K::RotateX, K::RotateZ, K::RotateY] };
+        let joints = vec![
+            joint("Hips", None, [1.0, 2.0, 3.0], &[K::TranslateZ, K::TranslateX, K::TranslateY, K::RotateY, K::RotateX, K::RotateZ]),
+            joint("Chest", Some(0), [0.0, 10.0, 0.0], &[K::TranslateY, K::RotateX, K::TranslateZ, K::RotateZ, K::TranslateX]),
+            Joint { tail: Vec3::new(0.0, 2.0, 0.5), ..joint("Neck", Some(1), [0.0, 8.0, 1.0], neck) },
+            joint("NeckEnd", Some(2), [0.0, 4.0, 0.0], &[]),
+            joint("Leg", Some(0), [3.0, -1.0, 0.0], &[]),
+            joint("Shin", Some(4), [0.0, -9.0, 0.0], &[K::RotateZ, K::RotateX]),
+            joint("ShinEnd", Some(5), [0.0, -9.0, 0.0], &[]),
+        ];
+        let skeleton = Skeleton::new(joints, rule).unwrap();
+        let cpf = skeleton.channels_per_frame();
+        let values: Vec<f32> = (0..3 * cpf).map(|k| ((k * 37 % 23) as f32 - 11.0) * 0.29).collect();
+        (skeleton, Clip::new(0.1, cpf, 3, values))
+    }
 
-    fn general(m: &Motion, f: usize) -> Posed {
-        let needed = vec![true; m.skeleton.len()];
-        let mut poser = SourcePoser::new(&m.skeleton, m.display_from_file(), super::super::rows::axes(m), &needed);
+    /// A Z-up file in centimetres.
+    fn display() -> (Mat4, Quat) {
+        let turn = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+        (Mat4::from_quat(turn) * Mat4::from_scale(Vec3::splat(0.01)), turn)
+    }
+
+    fn general(skeleton: &Skeleton, clip: &Clip, f: usize) -> Posed {
+        let needed = vec![true; skeleton.len()];
+        let (d, a) = display();
+        let mut poser = SourcePoser::new(skeleton, d, a, &needed);
         poser.plan = None;
         let mut out = Posed::empty();
-        poser.pose(&m.clip, f, &mut PoseScratch::default(), &mut out);
+        poser.pose(clip, f, &mut PoseScratch::default(), &mut out);
         out
     }
 
@@ -221,17 +242,16 @@ mod tests {
     fn the_plain_path_poses_as_the_general_one() {
         let conventions = [EulerConvention::FirstOutermost, EulerConvention::LastOutermost];
         for (rule, convention) in [PositionRule::Replace, PositionRule::Add].into_iter().flat_map(|r| conventions.map(|c| (r, c))) {
-            let mut m = open_bytes("odd.bvh", ODD.as_bytes().to_vec(), &LoadOptions::default()).unwrap();
-            let joints = m.skeleton.joints().iter().map(|j| Joint { euler: convention, ..j.clone() }).collect();
-            m.skeleton = Skeleton::new(joints, rule).unwrap();
-            let needed = vec![true; m.skeleton.len()];
-            let poser = SourcePoser::new(&m.skeleton, m.display_from_file(), super::super::rows::axes(&m), &needed);
+            let (skeleton, clip) = odd(rule, convention, false);
+            let needed = vec![true; skeleton.len()];
+            let (d, a) = display();
+            let poser = SourcePoser::new(&skeleton, d, a, &needed);
             assert!(poser.plan.is_some(), "every joint of the fixture reads plainly");
             let mut out = Posed::empty();
-            for f in 0..m.clip.num_frames() {
-                poser.pose(&m.clip, f, &mut PoseScratch::default(), &mut out);
-                let want = general(&m, f);
-                for j in 0..m.skeleton.len() {
+            for f in 0..clip.num_frames() {
+                poser.pose(&clip, f, &mut PoseScratch::default(), &mut out);
+                let want = general(&skeleton, &clip, f);
+                for j in 0..skeleton.len() {
                     assert!(
                         out.rot[j].dot(want.rot[j]).abs() > 1.0 - 1e-6,
                         "{rule:?} {convention:?} frame {f} joint {j}: {} vs {}",
@@ -250,15 +270,25 @@ mod tests {
     }
 
     #[test]
+    fn a_clip_without_frames_poses_the_rest() {
+        let (skeleton, _) = odd(PositionRule::Replace, EulerConvention::FirstOutermost, false);
+        let clip = Clip::new(0.1, skeleton.channels_per_frame(), 0, Vec::new());
+        let needed = vec![true; skeleton.len()];
+        let (d, a) = display();
+        let mut out = Posed::empty();
+        SourcePoser::new(&skeleton, d, a, &needed).pose(&clip, 0, &mut PoseScratch::default(), &mut out);
+        let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
+        crate::core::pose::rest_pose(&skeleton, &mut local);
+        global_pose(&skeleton, &local, &mut global);
+        let rest = posed(&global, d, a);
+        assert!((0..skeleton.len()).all(|j| out.pos[j].distance(rest.pos[j]) < 1e-6));
+    }
+
+    #[test]
     fn joints_that_do_not_read_plainly_take_the_general_path() {
-        let four = ODD
-            .replace("CHANNELS 3 Xrotation Zrotation Yrotation", "CHANNELS 4 Xrotation Zrotation Yrotation Xrotation")
-            .replace("170 6 30 -60", "170 6 30 7 -60")
-            .replace("175 -2 -90 0", "175 -2 -90 9 0")
-            .replace("0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
-        let m = open_bytes("four.bvh", four.into_bytes(), &LoadOptions::default()).unwrap();
-        let needed = vec![true; m.skeleton.len()];
-        let poser = SourcePoser::new(&m.skeleton, m.display_from_file(), super::super::rows::axes(&m), &needed);
-        assert!(poser.plan.is_none(), "four rotation channels on a joint are not plain");
+        let (skeleton, _) = odd(PositionRule::Replace, EulerConvention::FirstOutermost, true);
+        let needed = vec![true; skeleton.len()];
+        let (d, a) = display();
+        assert!(SourcePoser::new(&skeleton, d, a, &needed).plan.is_none(), "four rotation channels on a joint are not plain");
     }
 }

@@ -326,8 +326,8 @@ impl feet::Rig for Transfer {
 }
 
 /// Whether `to` hangs from `from` with nothing that can move it in `from`'s frame: the joints
-/// between have no channels, `to` turns (at most) about its own place, and no joint of the
-/// skeleton scales. The bone from `from` then points at `to` in every frame as it does at
+/// between have no channels and no tail, `to` turns (at most) about its own place and has no
+/// tail, and no joint of the skeleton scales. The bone from `from` then points at `to` in every frame as it does at
 /// rest, and a bone turned to match the rest needs no aiming.
 fn rigid_reach(s: &Skeleton, from: usize, to: usize) -> bool {
     let joints = s.joints();
@@ -518,25 +518,34 @@ pub fn retarget(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::{LoadOptions, open_bytes};
+    use crate::core::{ChannelKind as K, Joint, PositionRule};
 
     #[test]
     fn a_reach_is_rigid_only_where_nothing_between_moves() {
-        let text = "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n \
-            JOINT Chest\n {\n  OFFSET 0 10 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  \
-            JOINT Neck\n  {\n   OFFSET 0 10 0\n   CHANNELS 3 Zrotation Xrotation Yrotation\n   End Site\n   {\n    OFFSET 0 5 0\n   }\n  }\n }\n \
-            JOINT Mid\n {\n  OFFSET 2 0 0\n  CHANNELS 0\n  \
-            JOINT Leg\n  {\n   OFFSET 0 -10 0\n   CHANNELS 3 Zrotation Xrotation Yrotation\n   \
-            JOINT Foot\n   {\n    OFFSET 0 -10 0\n    CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n    \
-            End Site\n    {\n     OFFSET 0 0 3\n    }\n   }\n  }\n }\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n\
-            0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
-        let m = open_bytes("reach.bvh", text.as_bytes().to_vec(), &LoadOptions::default()).unwrap();
-        let s = &m.skeleton;
+        let turns: &[K] = &[K::RotateZ, K::RotateX, K::RotateY];
+        let moves: &[K] = &[K::TranslateX, K::TranslateY, K::TranslateZ, K::RotateZ, K::RotateX, K::RotateY];
+        let joint =
+            |name: &str, parent: Option<usize>, channels: &[K]| Joint { channels: channels.to_vec(), ..Joint::new(name, parent, Vec3::Y) };
+        let s = Skeleton::new(
+            vec![
+                joint("Hips", None, moves),
+                joint("Chest", Some(0), turns),
+                joint("Neck", Some(1), turns),
+                joint("Mid", Some(0), &[]),
+                joint("Leg", Some(3), turns),
+                joint("Foot", Some(4), moves),
+                Joint { tail: Vec3::X, ..joint("Tailed", Some(0), &[]) },
+                joint("Toe", Some(6), turns),
+            ],
+            PositionRule::Replace,
+        )
+        .unwrap();
         let at = |name: &str| s.joints().iter().position(|j| j.name == name).unwrap();
-        assert!(rigid_reach(s, at("Hips"), at("Chest")), "a child that only turns");
-        assert!(!rigid_reach(s, at("Hips"), at("Neck")), "the chest between turns");
-        assert!(rigid_reach(s, at("Hips"), at("Leg")), "a joint between without channels");
-        assert!(!rigid_reach(s, at("Leg"), at("Foot")), "the foot has its own translation");
-        assert!(!rigid_reach(s, at("Chest"), at("Leg")), "not below it");
+        assert!(rigid_reach(&s, at("Hips"), at("Chest")), "a child that only turns");
+        assert!(!rigid_reach(&s, at("Hips"), at("Neck")), "the chest between turns");
+        assert!(rigid_reach(&s, at("Hips"), at("Leg")), "a joint between without channels");
+        assert!(!rigid_reach(&s, at("Leg"), at("Foot")), "the foot has its own translation");
+        assert!(!rigid_reach(&s, at("Chest"), at("Leg")), "not below it");
+        assert!(!rigid_reach(&s, at("Hips"), at("Toe")), "a joint between with a tail (left to the aim)");
     }
 }
