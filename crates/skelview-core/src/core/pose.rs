@@ -167,21 +167,12 @@ pub fn rest_pose(skeleton: &Skeleton, out: &mut LocalPose) {
 
 /// Fills `out` with the local pose of one frame. O(joints).
 pub fn frame_pose(skeleton: &Skeleton, clip: &Clip, frame: usize, out: &mut LocalPose) {
-    frame_pose_of(skeleton, clip, frame, |_| true, out);
-}
-
-/// [`frame_pose`] of the joints `wanted` names, the others left at the identity (a caller that
-/// reads a few joints of a large skeleton: the retarget skips the fingers it will not use).
-pub fn frame_pose_of(skeleton: &Skeleton, clip: &Clip, frame: usize, wanted: impl Fn(usize) -> bool, out: &mut LocalPose) {
     if clip.num_frames() == 0 {
         return rest_pose(skeleton, out);
     }
     let row = clip.frame(frame.min(clip.num_frames() - 1));
     out.parent_from_joint.clear();
-    out.parent_from_joint.extend(skeleton.joints().iter().enumerate().map(|(k, j)| {
-        if !wanted(k) {
-            return LocalTransform::IDENTITY;
-        }
+    out.parent_from_joint.extend(skeleton.joints().iter().map(|j| {
         let values = &row[j.first_channel..j.first_channel + j.channels.len()];
         joint_local(j, Some(values), skeleton.position_rule)
     }));

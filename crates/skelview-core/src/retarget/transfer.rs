@@ -16,7 +16,8 @@ use super::bone_map::{BONES, BoneMap};
 use super::feet;
 pub(super) use super::rows::axes;
 use super::rows::{Follower, Frames, PIECE_FRAMES, Rows, Stored, channel_values};
-use super::source::{PoseScratch, Posed, SourcePoser, posed};
+use super::source::{Posed, SourcePoser, posed};
+use crate::core::batch::FramePoser;
 use crate::core::pose::{GlobalPose, LocalPose, global_pose, rest_pose};
 use crate::core::rotation_channels::RotationChannels;
 use crate::core::{Clip, Motion, Skeleton};
@@ -180,7 +181,7 @@ pub(super) struct Transfer {
     /// lacks, are turned only where the whole pose is needed: the feet's IK).
     carries: Vec<bool>,
     /// Source joints the transfer reads (mapped bones, the joints they aim at, their
-    /// ancestors): the others are not posed.
+    /// ancestors): only they are taken to display space.
     pub(super) source_needed: Vec<bool>,
     /// Each target joint's rest offset from its parent, in the parent's rest frame (display).
     offset: Vec<Vec3>,
@@ -379,7 +380,7 @@ struct Live<'a> {
 
 /// A task's buffers for posing the source.
 struct LiveScratch {
-    pose: PoseScratch,
+    poser: FramePoser,
     posed: Posed,
 }
 
@@ -387,12 +388,11 @@ impl Frames for Live<'_> {
     type Scratch = LiveScratch;
 
     fn scratch(&self) -> LiveScratch {
-        LiveScratch { pose: PoseScratch::default(), posed: Posed::empty() }
+        LiveScratch { poser: self.poser.scratch(), posed: Posed::empty() }
     }
 
     fn frame(&self, f: usize, s: &mut LiveScratch, rot: &mut [Quat]) -> Vec3 {
-        // Only the joints the transfer reads (fingers the target will not take are skipped).
-        self.poser.pose(&self.source.clip, f, &mut s.pose, &mut s.posed);
+        self.poser.pose(f, &mut s.poser, &mut s.posed);
         self.transfer.rotations(&s.posed, rot);
         s.posed.pos[self.hips] * self.scale
     }
@@ -482,7 +482,7 @@ pub fn retarget(
     let live = Live {
         source,
         transfer: &transfer,
-        poser: SourcePoser::new(&source.skeleton, source.display_from_file(), axes(source), &transfer.source_needed),
+        poser: SourcePoser::new(source, source.display_from_file(), axes(source), &transfer.source_needed),
         hips: source_map.joint("hips").unwrap_or(0),
         scale,
     };
