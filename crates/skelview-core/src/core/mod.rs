@@ -10,6 +10,7 @@ pub mod clip;
 pub mod clip_fk;
 pub mod contacts;
 pub mod envelope;
+pub mod euler_lanes;
 pub mod force_plates;
 mod half_angles;
 pub mod marker_links;

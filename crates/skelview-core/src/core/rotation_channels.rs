@@ -72,27 +72,9 @@ impl RotationChannels {
     /// every edit and retarget writes them for every frame), glam's near gimbal lock.
     pub fn write(&self, row: &mut [f32], q: Quat, near: Option<&[f32]>) {
         match self {
-            Self::Euler { at, convention, order, .. } => {
-                let (a, b, c) = tait_bryan(q, *order).unwrap_or_else(|| q.to_euler(*order));
-                // Scalars, not arrays, until written: an array built lane by lane and read
-                // whole stalls the store buffer (a fifth of this function's time).
-                let (l0, l1, l2) = match convention {
-                    EulerConvention::FirstOutermost => (a, b, c),
-                    EulerConvention::LastOutermost => (c, b, a),
-                };
-                let (t0, t1, t2) = match near {
-                    Some(prev) => {
-                        let (n0, n1, n2) = (prev[at[0]], prev[at[1]], prev[at[2]]);
-                        if close_triples((l0, l1, l2), (n0, n1, n2)) {
-                            (l0, l1, l2)
-                        } else {
-                            let [t0, t1, t2] = nearest_triple_far([l0, l1, l2], [n0, n1, n2]);
-                            (t0, t1, t2)
-                        }
-                    }
-                    None => (l0, l1, l2),
-                };
-                (row[at[0]], row[at[1]], row[at[2]]) = (t0, t1, t2);
+            Self::Euler { order, .. } => {
+                let angles = tait_bryan(q, *order).unwrap_or_else(|| q.to_euler(*order));
+                self.write_euler(row, angles, near);
             }
             Self::Quaternion(at) => {
                 let mut v = [q.x, q.y, q.z, q.w];
@@ -107,6 +89,32 @@ impl RotationChannels {
                 }
             }
         }
+    }
+
+    /// Writes the Euler angles `(a, b, c)` (glam's order, as [`tait_bryan`] gives them) into
+    /// `row`: the triple nearest `near`'s. Nothing for quaternion channels.
+    #[inline(always)]
+    pub fn write_euler(&self, row: &mut [f32], (a, b, c): (f32, f32, f32), near: Option<&[f32]>) {
+        let Self::Euler { at, convention, .. } = self else { return };
+        // Scalars, not arrays, until written: an array built lane by lane and read whole
+        // stalls the store buffer (a fifth of this function's time).
+        let (l0, l1, l2) = match convention {
+            EulerConvention::FirstOutermost => (a, b, c),
+            EulerConvention::LastOutermost => (c, b, a),
+        };
+        let (t0, t1, t2) = match near {
+            Some(prev) => {
+                let (n0, n1, n2) = (prev[at[0]], prev[at[1]], prev[at[2]]);
+                if close_triples((l0, l1, l2), (n0, n1, n2)) {
+                    (l0, l1, l2)
+                } else {
+                    let [t0, t1, t2] = nearest_triple_far([l0, l1, l2], [n0, n1, n2]);
+                    (t0, t1, t2)
+                }
+            }
+            None => (l0, l1, l2),
+        };
+        (row[at[0]], row[at[1]], row[at[2]]) = (t0, t1, t2);
     }
 }
 
@@ -138,8 +146,26 @@ pub fn tait_bryan(q: Quat, order: EulerRot) -> Option<(f32, f32, f32)> {
 /// near gimbal lock.
 #[inline(always)]
 fn atan2_sides<const I: usize, const J: usize, const K: usize, const EVEN: bool>(q: Quat) -> Option<(Vec4, Vec4)> {
-    let v = [q.x, q.y, q.z];
-    let w = q.w;
+    let ([y0, y1, y2], [x0, x1, x2]) = sides::<I, J, K, EVEN>(q.x, q.y, q.z, q.w);
+    (x1 > GIMBAL).then(|| (Vec4::new(y0, y1, y2, 0.0), Vec4::new(x0, x1, x2, 1.0)))
+}
+
+/// Where the middle angle's cosine (the second `x` of [`sides`]) is this small or less, the
+/// first and last angles are lost in rounding: glam's rule applies there.
+pub(crate) const GIMBAL: f32 = 16.0 * f32::EPSILON;
+
+/// The `y` and `x` sides of the three angles' `atan2` for the unit quaternion (x, y, z, w)
+/// and the axes `I`, `J`, `K` (an even, cyclic, permutation of XYZ or not), from the five
+/// entries of its rotation matrix they need. Plain arithmetic: a loop of it over lanes is
+/// vector code.
+#[inline(always)]
+pub(crate) fn sides<const I: usize, const J: usize, const K: usize, const EVEN: bool>(
+    x: f32,
+    y: f32,
+    z: f32,
+    w: f32,
+) -> ([f32; 3], [f32; 3]) {
+    let v = [x, y, z];
     // Entry (r, c) of the rotation matrix.
     let m = |r: usize, c: usize| {
         if r == c {
@@ -155,10 +181,7 @@ fn atan2_sides<const I: usize, const J: usize, const K: usize, const EVEN: bool>
     let s = if EVEN { 1.0 } else { -1.0 };
     let (mii, mij) = (m(I, I), m(I, J));
     let cos_b = (mii * mii + mij * mij).sqrt();
-    if cos_b <= 16.0 * f32::EPSILON {
-        return None;
-    }
-    Some((Vec4::new(-s * m(J, K), s * m(I, K), -s * mij, 0.0), Vec4::new(m(K, K), cos_b, mii, 1.0)))
+    ([-s * m(J, K), s * m(I, K), -s * mij], [m(K, K), cos_b, mii])
 }
 
 /// [`atan2_quick`] of four pairs at once, lane by lane (the same operations, the same results)
@@ -190,14 +213,29 @@ fn atan2_quick4(y: Vec4, x: Vec4) -> Vec4 {
 /// a branch predictor).
 #[inline]
 pub fn atan2_quick(y: f32, x: f32) -> f32 {
+    let (ax, ay) = (x.abs(), y.abs());
+    // The sum is NaN or infinite where a side is (min and max would drop a NaN): those, and
+    // (0, 0), here.
+    if !atan2_fits(ax, ay) {
+        return if ax == 0.0 && ay == 0.0 { 0.0 } else { y.atan2(x) };
+    }
+    atan2_fitting(y, x)
+}
+
+/// Whether [`atan2_fitting`] takes the sides whose sizes are `ax` and `ay`: finite, not both
+/// zero.
+#[inline(always)]
+pub(crate) fn atan2_fits(ax: f32, ay: f32) -> bool {
+    ax + ay <= f32::MAX && ax.max(ay) > 0.0
+}
+
+/// [`atan2_quick`] of sides that [`atan2_fits`] takes: no branch (a loop of them over lanes
+/// is vector code).
+#[inline(always)]
+pub(crate) fn atan2_fitting(y: f32, x: f32) -> f32 {
     use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
     let (ax, ay) = (x.abs(), y.abs());
     let (small, large) = (ax.min(ay), ax.max(ay));
-    // The sum is NaN or infinite where a side is (min and max would drop a NaN): those, and
-    // (0, 0), here.
-    if !(ax + ay <= f32::MAX && large > 0.0) {
-        return if ax == 0.0 && ay == 0.0 { 0.0 } else { y.atan2(x) };
-    }
     // The smaller side over the larger (t ≤ 1), reduced past tan(π/8) by atan(t) = π/4 +
     // atan((t − 1)/(t + 1)): one division either way.
     let reduce = small > 0.414_213_57 * large;

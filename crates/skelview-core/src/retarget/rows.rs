@@ -5,6 +5,8 @@
 
 use glam::{Mat3, Mat4, Quat, Vec3};
 
+use crate::core::clip_fk::{LANES, Lanes};
+use crate::core::euler_lanes::euler_lanes;
 use crate::core::pose::joint_local;
 use crate::core::rotation_channels::RotationChannels;
 use crate::core::{ChannelKind, Motion, Skeleton};
@@ -186,16 +188,27 @@ impl<'a> Rows<'a> {
         post.normalize()
     }
 
-    /// The row of a frame posed as `rot` with the hips at `hips_at` into `row`; Euler angles
-    /// nearest `near` (the previous frame's row).
-    fn write(&self, rot: &[Quat], hips_at: Vec3, near: Option<&[f32]>, row: &mut [f32], worlds: &mut Vec<glam::Affine3A>) {
-        let ts = self.target;
+    /// Lane `k`'s row of `group` into `row`, Euler angles nearest `near` (the previous
+    /// frame's row), the hips at `hips_at`.
+    fn write(&self, group: &Group, k: usize, hips_at: Vec3, near: Option<&[f32]>, row: &mut [f32], worlds: &mut Vec<glam::Affine3A>) {
         row.copy_from_slice(&self.base);
-        for &j in &self.written {
-            if let Some(ch) = &self.channels[j] {
-                ch.write(row, self.channel_rotation(rot, j), near);
+        for (i, &j) in self.written.iter().enumerate() {
+            match &self.channels[j] {
+                Some(ch @ RotationChannels::Euler { .. }) => {
+                    let [a, b, c] = &group.angles[i];
+                    ch.write_euler(row, (a[k], b[k], c[k]), near);
+                }
+                Some(ch) => ch.write(row, group.local[i * LANES + k], near),
+                None => {}
             }
         }
+        self.place(hips_at, row, worlds);
+    }
+
+    /// Moves the hips of `row` (its rotations written) to `hips_at`, and the followers to the
+    /// ends of their bones.
+    fn place(&self, hips_at: Vec3, row: &mut [f32], worlds: &mut Vec<glam::Affine3A>) {
+        let ts = self.target;
         if let Some(m) = self.mover {
             // Where the hips are with the rotations set and the rest translation; moved to the
             // source's hips place scaled, through the mover's parent's frame.
@@ -229,21 +242,51 @@ impl<'a> Rows<'a> {
         }
     }
 
-    /// The rows of `range`, the first nearest `near`, each next nearest the one before.
+    /// The rows of `range`, the first nearest `near`, each next nearest the one before: eight
+    /// frames at a time, their Euler angles worked out together in vector lanes
+    /// ([`euler_lanes`]), then written one after another (each nearest the one before).
     fn piece<F: Frames>(&self, frames: &F, range: std::ops::Range<usize>, near: Option<&[f32]>) -> Vec<f32> {
         let cpf = self.base.len();
         let mut out = vec![0.0; range.len() * cpf];
         let mut worlds = Vec::with_capacity(self.chain.len());
         let mut scratch = frames.scratch();
         let mut rot = vec![Quat::IDENTITY; self.target.len()];
-        for (k, f) in range.enumerate() {
-            let hips_at = frames.frame(f, &mut scratch, &mut rot);
-            let (done, rest) = out.split_at_mut(k * cpf);
-            let before = if k == 0 { near } else { Some(&done[(k - 1) * cpf..]) };
-            self.write(&rot, hips_at, before, &mut rest[..cpf], &mut worlds);
+        let w = self.written.len();
+        let mut group = Group { local: vec![Quat::IDENTITY; w * LANES], angles: vec![[[0.0; LANES]; 3]; w] };
+        let mut hips = [Vec3::ZERO; LANES];
+        let first = range.start;
+        for start in range.clone().step_by(LANES) {
+            let end = (start + LANES).min(range.end);
+            for (k, f) in (start..end).enumerate() {
+                hips[k] = frames.frame(f, &mut scratch, &mut rot);
+                for (i, &j) in self.written.iter().enumerate() {
+                    group.local[i * LANES + k] = self.channel_rotation(&rot, j);
+                }
+            }
+            // Lanes past the range's end keep the group before's rotations (their angles unused).
+            for (i, &j) in self.written.iter().enumerate() {
+                if let Some(RotationChannels::Euler { order, .. }) = &self.channels[j] {
+                    let qs: &[Quat; LANES] = group.local[i * LANES..(i + 1) * LANES].try_into().expect("a lane group");
+                    group.angles[i] = euler_lanes(qs, *order);
+                }
+            }
+            for (k, f) in (start..end).enumerate() {
+                let index = f - first;
+                let (done, rest) = out.split_at_mut(index * cpf);
+                let before = if index == 0 { near } else { Some(&done[(index - 1) * cpf..]) };
+                self.write(&group, k, hips[k], before, &mut rest[..cpf], &mut worlds);
+            }
         }
         out
     }
+}
+
+/// A group of up to [`LANES`] frames' target rotations, for each joint written: its rotation
+/// in its channels' terms (joint after joint, a frame in each lane) and, for Euler channels,
+/// the angles.
+struct Group {
+    local: Vec<Quat>,
+    angles: Vec<[Lanes; 3]>,
 }
 
 /// Makes `piece` (rows of `cpf` channels) start with `first`, the row the frame-by-frame pass
