@@ -238,6 +238,31 @@ impl FramePoser {
         Some(&self.lanes)
     }
 
+    /// The group of eight frames that holds frame `frame` of `m` (clamped to the clip), posed
+    /// in vector lanes, and the frame's lane; the group kept for the next call (frames asked
+    /// for in order are posed once per eight). `None` where the skeleton or clip does not
+    /// allow lanes ([`FramePoser::pose_group`]).
+    pub fn lanes_at(&mut self, m: &Motion, frame: usize) -> Option<(&LanePose, usize)> {
+        let k = self.group_of(m, frame)?;
+        Some((&self.lanes, k))
+    }
+
+    /// [`FramePoser::lanes_at`]'s lane, the group posed into `self.lanes`.
+    fn group_of(&mut self, m: &Motion, frame: usize) -> Option<usize> {
+        let n = m.clip.num_frames();
+        if n == 0 || !self.fk.poses_lanes() {
+            return None;
+        }
+        let frame = frame.min(n - 1);
+        let from = frame - frame % LANES;
+        if self.lanes_from != Some(from) {
+            let group: [usize; LANES] = std::array::from_fn(|k| from + k);
+            self.pose_group(m, &group[..LANES.min(n - from)])?;
+            self.lanes_from = Some(from);
+        }
+        Some(frame - from)
+    }
+
     /// Frame `frame` of `m` (clamped to the clip; the rest pose when it has no frames). Where
     /// the skeleton allows, frames are posed eight at a time as [`FramePoser::pose_group`]
     /// does (the same numbers as [`joint_positions`]), and the group kept for the next call:
@@ -245,18 +270,11 @@ impl FramePoser {
     pub fn pose(&mut self, m: &Motion, frame: usize) -> &FramePose {
         let n = m.clip.num_frames();
         if n > 0 {
-            let frame = frame.min(n - 1);
-            if !self.fk.poses_lanes() {
-                self.fk.pose_frame(&m.skeleton, m.clip.frame(frame), &mut self.pose);
+            if let Some(k) = self.group_of(m, frame) {
+                self.lanes.lane_into(k, &mut self.pose);
                 return &self.pose;
             }
-            let from = frame - frame % LANES;
-            if self.lanes_from != Some(from) {
-                let group: Vec<usize> = (from..n.min(from + LANES)).collect();
-                self.pose_group(m, &group);
-                self.lanes_from = Some(from);
-            }
-            self.lanes.lane_into(frame - from, &mut self.pose);
+            self.fk.pose_frame(&m.skeleton, m.clip.frame(frame.min(n - 1)), &mut self.pose);
             return &self.pose;
         }
         let mut s = Sampler::default();

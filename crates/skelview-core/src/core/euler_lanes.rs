@@ -9,7 +9,7 @@
 use glam::{EulerRot, Quat};
 
 use super::clip_fk::{LANES, Lanes};
-use super::rotation_channels::{GIMBAL, atan2_fits, atan2_fitting, sides, tait_bryan};
+use super::rotation_channels::{GIMBAL, atan2_fits, atan2_fitting, by_tait_bryan_order, sides, tait_bryan};
 
 /// The angles `(a, b, c)` of each of `qs` (unit quaternions) for `order`, as glam's
 /// `to_euler` gives them: [`tait_bryan`]'s, to the bit, lane by lane (glam's own where it
@@ -32,15 +32,7 @@ unsafe fn lanes_avx2(qs: &[Quat; LANES], order: EulerRot) -> [Lanes; 3] {
 
 #[inline(always)]
 fn lanes(qs: &[Quat; LANES], order: EulerRot) -> [Lanes; 3] {
-    let found = match order {
-        EulerRot::XYZ => angles::<0, 1, 2, true>(qs),
-        EulerRot::YZX => angles::<1, 2, 0, true>(qs),
-        EulerRot::ZXY => angles::<2, 0, 1, true>(qs),
-        EulerRot::XZY => angles::<0, 2, 1, false>(qs),
-        EulerRot::YXZ => angles::<1, 0, 2, false>(qs),
-        EulerRot::ZYX => angles::<2, 1, 0, false>(qs),
-        _ => None,
-    };
+    let found = by_tait_bryan_order!(order, angles(qs));
     found.unwrap_or_else(|| {
         let mut out = [[0.0; LANES]; 3];
         for (k, q) in qs.iter().enumerate() {

@@ -2,10 +2,28 @@
 //! joint's own Euler triple nearest a previous one (so that edits never add ±360° steps),
 //! quaternion series made hemisphere-continuous, Euler series unrolled.
 
-use glam::{EulerRot, Quat, Vec4};
+use glam::{EulerRot, Quat};
 
 use super::pose::compose_rotation;
 use super::{ChannelKind, EulerConvention, Joint};
+
+/// `$f::<I, J, K, EVEN>(args)` for a Tait-Bryan `$order`: its axes as constants (an even,
+/// cyclic, permutation of XYZ or not), so that the function's copy for them computes only
+/// what they need; `None` for the orders that repeat an axis. `$f` returns an `Option`.
+macro_rules! by_tait_bryan_order {
+    ($order:expr, $f:ident($($arg:expr),*)) => {
+        match $order {
+            glam::EulerRot::XYZ => $f::<0, 1, 2, true>($($arg),*),
+            glam::EulerRot::YZX => $f::<1, 2, 0, true>($($arg),*),
+            glam::EulerRot::ZXY => $f::<2, 0, 1, true>($($arg),*),
+            glam::EulerRot::XZY => $f::<0, 2, 1, false>($($arg),*),
+            glam::EulerRot::YXZ => $f::<1, 0, 2, false>($($arg),*),
+            glam::EulerRot::ZYX => $f::<2, 1, 0, false>($($arg),*),
+            _ => None,
+        }
+    };
+}
+pub(crate) use by_tait_bryan_order;
 
 /// Where a joint's rotation lives in a clip row.
 #[derive(Clone, Debug)]
@@ -120,34 +138,24 @@ impl RotationChannels {
 
 /// The three angles of `q` for a Tait-Bryan `order` (three different axes, intrinsic, as
 /// glam's `to_euler` gives them), from the quaternion's matrix entries with [`atan2_quick`];
-/// `None` for the other orders and near gimbal lock (where glam's own rule applies).
+/// `None` for the other orders and near gimbal lock (where glam's own rule applies). Whole
+/// clips go eight rotations at a time through [`crate::core::euler_lanes`], to the bit the same.
 #[inline(always)]
 pub fn tait_bryan(q: Quat, order: EulerRot) -> Option<(f32, f32, f32)> {
     if q.is_nan() {
         return None;
     }
     // One copy of the matrix entries per order (the axes are constants, so only the five
-    // used are computed); one of the angles.
-    let (y, x) = match order {
-        EulerRot::XYZ => atan2_sides::<0, 1, 2, true>(q),
-        EulerRot::YZX => atan2_sides::<1, 2, 0, true>(q),
-        EulerRot::ZXY => atan2_sides::<2, 0, 1, true>(q),
-        EulerRot::XZY => atan2_sides::<0, 2, 1, false>(q),
-        EulerRot::YXZ => atan2_sides::<1, 0, 2, false>(q),
-        EulerRot::ZYX => atan2_sides::<2, 1, 0, false>(q),
-        _ => None,
-    }?;
-    let [a, b, c, _] = atan2_quick4(y, x).to_array();
-    Some((a, b, c))
+    // used are computed).
+    let (y, x) = by_tait_bryan_order!(order, sides_clear(q))?;
+    Some((atan2_quick(y[0], x[0]), atan2_quick(y[1], x[1]), atan2_quick(y[2], x[2])))
 }
 
-/// The sides of the three angles' `atan2` for the axes `I`, `J`, `K` (an even, cyclic,
-/// permutation of XYZ or not), side by side in a vector's lanes (the fourth idle); `None`
-/// near gimbal lock.
+/// [`sides`] of `q`, `None` near gimbal lock.
 #[inline(always)]
-fn atan2_sides<const I: usize, const J: usize, const K: usize, const EVEN: bool>(q: Quat) -> Option<(Vec4, Vec4)> {
-    let ([y0, y1, y2], [x0, x1, x2]) = sides::<I, J, K, EVEN>(q.x, q.y, q.z, q.w);
-    (x1 > GIMBAL).then(|| (Vec4::new(y0, y1, y2, 0.0), Vec4::new(x0, x1, x2, 1.0)))
+fn sides_clear<const I: usize, const J: usize, const K: usize, const EVEN: bool>(q: Quat) -> Option<([f32; 3], [f32; 3])> {
+    let (y, x) = sides::<I, J, K, EVEN>(q.x, q.y, q.z, q.w);
+    (x[1] > GIMBAL).then_some((y, x))
 }
 
 /// Where the middle angle's cosine (the second `x` of [`sides`]) is this small or less, the
@@ -182,28 +190,6 @@ pub(crate) fn sides<const I: usize, const J: usize, const K: usize, const EVEN: 
     let (mii, mij) = (m(I, I), m(I, J));
     let cos_b = (mii * mii + mij * mij).sqrt();
     ([-s * m(J, K), s * m(I, K), -s * mij], [m(K, K), cos_b, mii])
-}
-
-/// [`atan2_quick`] of four pairs at once, lane by lane (the same operations, the same results)
-/// for pairs without a NaN (the vector's min and max may drop one: [`tait_bryan`] turns a
-/// quaternion with a NaN away before it comes here).
-#[inline(always)]
-fn atan2_quick4(y: Vec4, x: Vec4) -> Vec4 {
-    use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
-    let (ax, ay) = (x.abs(), y.abs());
-    let (small, large) = (ax.min(ay), ax.max(ay));
-    if !(large.cmpgt(Vec4::ZERO).all() && large.cmple(Vec4::splat(f32::MAX)).all()) {
-        return Vec4::from_array([0, 1, 2, 3].map(|k| atan2_quick(y[k], x[k])));
-    }
-    let reduce = small.cmpgt(large * 0.414_213_57);
-    let u = Vec4::select(reduce, small - large, small) / Vec4::select(reduce, small + large, large);
-    let base = Vec4::select(reduce, Vec4::splat(FRAC_PI_4), Vec4::ZERO);
-    let z = u * u;
-    let poly = (((z * 8.053_744_5e-2 - 1.387_768_6e-1) * z + 1.997_771_1e-1) * z - 3.333_295e-1) * z * u + u;
-    let r = base + poly;
-    let r = Vec4::select(ay.cmpgt(ax), Vec4::splat(FRAC_PI_2) - r, r);
-    let r = Vec4::select(x.cmplt(Vec4::ZERO), Vec4::splat(PI) - r, r);
-    Vec4::select(y.cmplt(Vec4::ZERO), -r, r)
 }
 
 /// `atan2(y, x)` without the library call: the quotient of the smaller over the larger side
@@ -347,30 +333,15 @@ mod tests {
     }
 
     #[test]
-    fn four_lanes_give_what_one_gives() {
-        let (mut ys, mut xs) = (Vec::new(), Vec::new());
-        for k in 0..4001 {
-            let t = k as f32 / 4000.0 * std::f32::consts::TAU;
-            ys.push(t.sin() * (1.0 + k as f32 % 3.0));
-            xs.push(t.cos());
-        }
-        // The corners: (0, 0), signed zeros, infinities and tiny sides.
-        ys.extend([0.0, -0.0, 1.0, f32::INFINITY, 2.0, 1e-30, -3.0, 0.0]);
-        xs.extend([0.0, -1.0, f32::NEG_INFINITY, 2.0, 1.0, 1.0, 1e-30, -0.0]);
-        for (y, x) in ys.chunks(4).zip(xs.chunks(4)).filter(|(y, _)| y.len() == 4) {
-            let got = atan2_quick4(Vec4::from_slice(y), Vec4::from_slice(x)).to_array();
-            for k in 0..4 {
-                let want = atan2_quick(y[k], x[k]);
-                assert!(got[k] == want || (got[k].is_nan() && want.is_nan()), "({}, {}): {} vs {want}", y[k], x[k], got[k]);
-            }
-        }
-        // A NaN side gives NaN, not a plausible angle (min and max would drop it), and so does
-        // a quaternion with a NaN.
+    fn a_nan_gives_nan_or_glams_rule() {
+        // A NaN side gives NaN, not a plausible angle (min and max would drop it), and a
+        // quaternion with a NaN goes to glam's rule.
         for (y, x) in [(f32::NAN, 1.0), (f32::NAN, 0.0), (0.0, f32::NAN), (1.0, f32::NAN)] {
             assert!(atan2_quick(y, x).is_nan(), "({y}, {x})");
         }
         let broken = Quat::from_xyzw(0.1, f32::NAN, 0.2, 0.9);
         assert!(tait_bryan(broken, EulerRot::ZYX).is_none());
+        assert_eq!((atan2_quick(0.0, 0.0), atan2_quick(1.0, f32::INFINITY)), (0.0, 0.0));
     }
 
     #[test]

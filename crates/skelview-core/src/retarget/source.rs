@@ -7,7 +7,7 @@ use glam::{Mat4, Quat, Vec3};
 
 use crate::core::Motion;
 use crate::core::batch::FramePoser;
-use crate::core::clip_fk::{FramePose, LANES, LanePose};
+use crate::core::clip_fk::FramePose;
 use crate::core::pose::GlobalPose;
 
 /// One pose in display space: each joint's global rotation and position.
@@ -50,73 +50,44 @@ impl<'a> SourcePoser<'a> {
         Self { source, display, axes, needed }
     }
 
-    /// A task's poser and buffers (each keeps its own group of eight frames).
-    pub(super) fn scratch(&self) -> PoserScratch {
-        PoserScratch { poser: FramePoser::new(self.source), from: None, rot: Vec::new(), pos: Vec::new() }
+    /// A task's poser (each keeps its own group of eight frames).
+    pub(super) fn scratch(&self) -> FramePoser {
+        FramePoser::new(self.source)
     }
 
     /// Frame `frame` posed into `out` (the rest pose for a clip without frames): frames
     /// asked for in order are posed once per eight, in vector lanes, and the joints read
-    /// taken to display space straight from the lanes.
-    pub(super) fn pose(&self, frame: usize, s: &mut PoserScratch, out: &mut Posed) {
-        let frames = self.source.clip.num_frames();
-        let frame = frame.min(frames.saturating_sub(1));
-        let from = frame - frame % LANES;
-        if s.from != Some(from) {
-            let group: Vec<usize> = (from..frames.min(from + LANES)).collect();
-            let Some(lanes) = s.poser.pose_group(self.source, &group) else {
-                // A skeleton that scales, or a clip without frames: a frame at a time.
-                s.from = None;
-                return to_display(s.poser.pose(self.source, frame), self.display, self.axes, self.needed, out);
-            };
-            self.group_to_display(lanes, &mut s.rot, &mut s.pos);
-            s.from = Some(from);
-        }
-        let (n, k) = (self.needed.len(), frame - from);
-        out.rot.resize(n, Quat::IDENTITY);
-        out.pos.resize(n, Vec3::ZERO);
-        for (j, _) in self.needed.iter().enumerate().filter(|(_, n)| **n) {
-            (out.rot[j], out.pos[j]) = (s.rot[j * LANES + k], s.pos[j * LANES + k]);
-        }
+    /// taken to display space straight from the frame's lane.
+    pub(super) fn pose(&self, frame: usize, poser: &mut FramePoser, out: &mut Posed) {
+        let Some((lanes, k)) = poser.lanes_at(self.source, frame) else {
+            // A skeleton that scales, or a clip without frames: a frame at a time.
+            return to_display(poser.pose(self.source, frame), self.display, self.axes, self.needed, out);
+        };
+        let (r, p) = (&lanes.world_rotation, &lanes.world_position);
+        let at =
+            |j: usize| (Quat::from_xyzw(r[j][0][k], r[j][1][k], r[j][2][k], r[j][3][k]), Vec3::new(p[j][0][k], p[j][1][k], p[j][2][k]));
+        into_display(r.len(), at, self.display, self.axes, self.needed, out);
     }
-
-    /// The needed joints of every lane of `lanes` in display space, joint after joint.
-    fn group_to_display(&self, lanes: &LanePose, rot: &mut Vec<Quat>, pos: &mut Vec<Vec3>) {
-        let n = self.needed.len();
-        rot.resize(n * LANES, Quat::IDENTITY);
-        pos.resize(n * LANES, Vec3::ZERO);
-        let turn = self.axes != Quat::IDENTITY;
-        for (j, _) in self.needed.iter().enumerate().filter(|(_, n)| **n) {
-            let (r, p) = (&lanes.world_rotation[j], &lanes.world_position[j]);
-            for k in 0..LANES {
-                let q = Quat::from_xyzw(r[0][k], r[1][k], r[2][k], r[3][k]);
-                rot[j * LANES + k] = if turn { self.axes * q * self.axes.inverse() } else { q }.normalize();
-                pos[j * LANES + k] = self.display.transform_point3(Vec3::new(p[0][k], p[1][k], p[2][k]));
-            }
-        }
-    }
-}
-
-/// A task's buffers for [`SourcePoser::pose`]: the poser, and the group of eight frames it
-/// posed last (where it starts; each needed joint's eight display rotations and places).
-pub(super) struct PoserScratch {
-    poser: FramePoser,
-    from: Option<usize>,
-    rot: Vec<Quat>,
-    pos: Vec<Vec3>,
 }
 
 /// The `needed` joints of a file-space pose in display space, into `out` (the others left
 /// as they were).
 fn to_display(file: &FramePose, display: Mat4, axes: Quat, needed: &[bool], out: &mut Posed) {
-    let n = file.world_rotation.len();
+    let at = |j: usize| (file.world_rotation[j], file.world_position[j]);
+    into_display(file.world_rotation.len(), at, display, axes, needed, out);
+}
+
+/// The `needed` of `n` joints, each's file-space world rotation and place given by `at`, in
+/// display space into `out` (the others left as they were).
+#[inline(always)]
+fn into_display(n: usize, at: impl Fn(usize) -> (Quat, Vec3), display: Mat4, axes: Quat, needed: &[bool], out: &mut Posed) {
     out.rot.resize(n, Quat::IDENTITY);
     out.pos.resize(n, Vec3::ZERO);
     let turn = axes != Quat::IDENTITY;
     for (j, _) in needed.iter().enumerate().filter(|(_, n)| **n) {
-        let r = file.world_rotation[j];
+        let (r, p) = at(j);
         out.rot[j] = if turn { axes * r * axes.inverse() } else { r }.normalize();
-        out.pos[j] = display.transform_point3(file.world_position[j]);
+        out.pos[j] = display.transform_point3(p);
     }
 }
 

@@ -16,7 +16,8 @@ use super::bone_map::{BONES, BoneMap};
 use super::feet;
 pub(super) use super::rows::axes;
 use super::rows::{Follower, Frames, PIECE_FRAMES, Rows, Stored, channel_values};
-use super::source::{Posed, PoserScratch, SourcePoser, posed};
+use super::source::{Posed, SourcePoser, posed};
+use crate::core::batch::FramePoser;
 use crate::core::pose::{GlobalPose, LocalPose, global_pose, rest_pose};
 use crate::core::rotation_channels::RotationChannels;
 use crate::core::{Clip, Motion, Skeleton};
@@ -379,7 +380,7 @@ struct Live<'a> {
 
 /// A task's buffers for posing the source.
 struct LiveScratch {
-    poser: PoserScratch,
+    poser: FramePoser,
     posed: Posed,
 }
 
