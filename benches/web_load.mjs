@@ -29,6 +29,15 @@ const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 for (const m of marks) {
   console.log(`${m.padEnd(24)} median ${median(got[m]).toFixed(0)} ms (${Math.min(...got[m]).toFixed(0)}-${Math.max(...got[m]).toFixed(0)}) over ${runs} page loads`);
 }
+// Every animation frame during the load: how long the page went without presenting one.
+await page.evaluate(() => {
+  window.__ticks = [];
+  const tick = (t) => {
+    window.__ticks.push([t, !!JSON.parse(window.skelview.state() || 'null')?.loading]);
+    if (window.__ticks.length < 100000) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+});
 const t0 = Date.now();
 await page.setInputFiles('#skelview-files', big);
 for (;;) {
@@ -39,4 +48,13 @@ for (;;) {
   await page.waitForTimeout(20);
 }
 console.log(`20 MB BVH in the page       ${Date.now() - t0} ms (file input to the clip shown)`);
+const gaps = await page.evaluate(() => {
+  const f = window.__ticks;
+  const first = f.findIndex(([, l]) => l);
+  const last = f.findIndex(([, l], k) => k > first && !l);
+  let longest = 0;
+  for (let k = Math.max(first, 1); first >= 0 && k <= (last < 0 ? f.length - 1 : last); k++) longest = Math.max(longest, f[k][0] - f[k - 1][0]);
+  return { frames: f.filter(([, l]) => l).length, longest };
+});
+console.log(`frames drawn while loading  ${gaps.frames}, longest pause ${gaps.longest.toFixed(0)} ms`);
 await browser.close();

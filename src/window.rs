@@ -192,7 +192,45 @@ impl App {
         if input.screen_rect.is_none() {
             return;
         }
-        let viewer = &mut self.viewer;
+        let (output, kept, app_time) = Self::frame_ui(r, &mut self.viewer, input, started);
+        let frame_time = started.elapsed();
+        r.frame_ms = r.frame_ms * 0.9 + frame_time.as_secs_f32() * 1000.0 * 0.1;
+        let phase = match (self.viewer.loading(), self.viewer.working()) {
+            (true, _) => Phase::Loading,
+            (false, true) => Phase::Working,
+            (false, false) => Phase::Settled,
+        };
+        if phase == Phase::Settled {
+            r.frames += 1;
+        }
+        kept.into_iter().for_each(|e| self.platform.keep(e));
+        self.trace_frame(app_time, frame_time, phase);
+        self.after_frame();
+        let Some(r) = &mut self.running else { return };
+        if self.quit_after_frames.is_some_and(|n| r.frames >= n) {
+            println!("rendered {} frames after loading and checks, {:.1} ms/frame", r.frames, r.frame_ms);
+            event_loop.exit();
+            return;
+        }
+        let delay = output.viewport_output.get(&egui::ViewportId::ROOT).map_or(Duration::MAX, |v| v.repaint_delay);
+        // While files load, the loader's progress wakes the window; continuous frames would
+        // take its cores.
+        if self.viewer.animating() || delay.is_zero() || (self.quit_after_frames.is_some() && phase == Phase::Settled) {
+            r.window.request_redraw();
+        } else if delay < Duration::from_secs(3600) {
+            event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + delay));
+        }
+    }
+
+    /// Runs the viewer's UI on `input` and paints it to the window. Returns egui's output, the
+    /// viewer's effects other than screenshots for the clipboard (copied here), and the time
+    /// from `started` to the end of tessellation.
+    fn frame_ui(
+        r: &mut Running,
+        viewer: &mut Viewer,
+        input: egui::RawInput,
+        started: Instant,
+    ) -> (egui::FullOutput, Vec<Effect>, Duration) {
         let gpu = &mut r.gpu;
         let frame_ms = r.frame_ms;
         // The window is the one consumer of the viewer's effects: a finished screenshot goes
@@ -223,17 +261,11 @@ impl App {
             Vec::new(),
             &r.window,
         );
-        let frame_time = started.elapsed();
-        r.frame_ms = r.frame_ms * 0.9 + frame_time.as_secs_f32() * 1000.0 * 0.1;
-        let phase = match (self.viewer.loading(), self.viewer.working()) {
-            (true, _) => Phase::Loading,
-            (false, true) => Phase::Working,
-            (false, false) => Phase::Settled,
-        };
-        if phase == Phase::Settled {
-            r.frames += 1;
-        }
-        kept.into_iter().for_each(|e| self.platform.keep(e));
+        (output, kept, app_time)
+    }
+
+    /// Records the frame's times and marks the milestones reached.
+    fn trace_frame(&mut self, app_time: Duration, frame_time: Duration, phase: Phase) {
         // A web page always reports its milestones (to the page, for its load-time figure).
         if self.trace.enabled() || platform::ALWAYS_TRACE {
             self.trace.frame(app_time, frame_time, phase);
@@ -247,21 +279,6 @@ impl App {
             if phase == Phase::Settled {
                 self.mark(Milestone::Settled);
             }
-        }
-        self.after_frame();
-        let Some(r) = &mut self.running else { return };
-        if self.quit_after_frames.is_some_and(|n| r.frames >= n) {
-            println!("rendered {} frames after loading and checks, {:.1} ms/frame", r.frames, r.frame_ms);
-            event_loop.exit();
-            return;
-        }
-        let delay = output.viewport_output.get(&egui::ViewportId::ROOT).map_or(Duration::MAX, |v| v.repaint_delay);
-        // While files load, the loader's progress wakes the window; continuous frames would
-        // take its cores.
-        if self.viewer.animating() || delay.is_zero() || (self.quit_after_frames.is_some() && phase == Phase::Settled) {
-            r.window.request_redraw();
-        } else if delay < Duration::from_secs(3600) {
-            event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + delay));
         }
     }
 }

@@ -7,6 +7,9 @@ use skelview_scene::ClipId;
 use std::sync::Arc;
 
 use egui_kittest::Harness;
+
+mod common;
+use common::run_until;
 use egui_kittest::kittest::Queryable;
 use skelview::app::Viewer;
 use skelview_core::core::PlaybackCommand;
@@ -21,14 +24,7 @@ fn request(name: &str) -> LoadRequest {
 }
 
 fn wait(v: &mut Viewer, done: impl Fn(&Viewer) -> bool) {
-    for _ in 0..1000 {
-        v.update(0.0);
-        if done(v) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    panic!("timed out: {:?}", v.messages.error);
+    common::wait(v, &done);
 }
 
 fn viewer_with(names: &[&str]) -> Viewer {
@@ -61,13 +57,7 @@ fn adding_a_second_clip_shows_two_rows() {
     assert_eq!(h.get_all_by_label_contains("first.bvh").count(), 1);
     assert!(h.query_by_label_contains("second.bvh").is_none());
     h.state_mut().add(request("second.bvh"));
-    for _ in 0..400 {
-        h.run();
-        if h.state().session.scene.clips.len() == 2 {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    run_until(&mut h, |v| v.session.scene.clips.len() == 2);
     h.run();
     h.get_by_label_contains("first.bvh (reference)");
     h.get_by_label_contains("second.bvh");
@@ -136,13 +126,7 @@ fn the_mpjpe_plot_appears_for_two_clips() {
     h.get_by_label_contains("Open a second clip");
     assert!(h.query_by_label_contains("MPJPE").is_none());
     h.state_mut().add(request("b.bvh"));
-    for _ in 0..400 {
-        h.run();
-        if h.state().session.scene.clips.len() == 2 {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    run_until(&mut h, |v| v.session.scene.clips.len() == 2);
     h.run();
     h.get_by_label_contains("MPJPE now 0.0 mm");
     h.get_by_label_contains("24 pairs");
@@ -159,26 +143,14 @@ fn the_mpjpe_plot_appears_for_two_clips() {
     assert_eq!(h.state().session.scene.compare.pairs().len(), 23);
     h.get_by_label_contains("pairs (23 matched)");
     // The error over the overlap comes from the background, then shows in the panel.
-    for _ in 0..400 {
-        h.run();
-        if h.state().session.scene.compare.overlap.is_some() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    run_until(&mut h, |v| v.session.scene.compare.overlap.is_some());
     h.run();
     let frames = h.state().session.scene.compare.overlap.as_ref().map(|o| o.frames);
     assert_eq!(frames, Some(101), "one point per reference frame");
     h.get_by_label_contains("over the overlap 0.0 mm");
     // The clip one second later: metres by the error's size, or millimetres when asked.
     h.state_mut().commands.push(skelview::app::Command::Clip(ClipId(1), ClipEdit::Offset(1.0)));
-    for _ in 0..400 {
-        h.run();
-        if h.state().session.scene.compare.overlap.as_ref().is_some_and(|o| o.mean > 0.0) {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    run_until(&mut h, |v| v.session.scene.compare.overlap.as_ref().is_some_and(|o| o.mean > 0.0));
     h.run();
     let mean = h.state().session.scene.compare.overlap.as_ref().unwrap().mean as f32;
     assert!((1.0..3.0).contains(&mean), "a walk one second apart: {mean} m");

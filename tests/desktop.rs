@@ -94,7 +94,7 @@ fn install_is_idempotent_and_registers_the_types() {
                 .status();
             let started = Instant::now();
             let mut pid = String::new();
-            while started.elapsed() < Duration::from_secs(20) && pid.is_empty() {
+            while started.elapsed() < skelview_test_support::patience(1, Duration::from_secs(10)) && pid.is_empty() {
                 std::thread::sleep(Duration::from_millis(200));
                 let o = Command::new("pgrep").args(["-f", &format!("skelview.*{}", marker.display())]).output().unwrap();
                 pid = String::from_utf8_lossy(&o.stdout).trim().to_owned();

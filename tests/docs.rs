@@ -1,5 +1,5 @@
 //! The book (docs/, mdBook): its generated reference pages equal what the code makes of the
-//! format table, clap and the action table (`SKELVIEW_UPDATE_DOCS=1` writes them), every page
+//! format table, the edit operations' declarations, clap and the action table (`SKELVIEW_UPDATE_DOCS=1` writes them), every page
 //! SUMMARY.md lists exists, and the README stays short.
 
 use std::path::Path;
@@ -37,7 +37,11 @@ fn the_pages_hold_what_the_tables_hold() {
     let pages: std::collections::HashMap<_, _> = reference_pages().into_iter().collect();
     assert!(pages["formats.md"].contains("| BVH | .bvh | motion | .bvh |"), "{}", pages["formats.md"]);
     assert!(pages["formats.md"].contains("| MOT | .mot .sto | motion | .mot |"), "read and written");
-    assert!(pages["format-options.md"].contains("| `amc.fps` |"));
+    assert!(pages["format-options.md"].contains("| `amc.fps` (`--amc-fps`, Python `amc_fps=`) |"));
+    assert!(pages["format-options.md"].contains("| `fbx.joints` |"), "an option without a flag");
+    let edits = &pages["edit-operations.md"];
+    assert!(edits.contains("| `--filter butterworth:CUTOFF_HZ[:ORDER]` | `filter` (`cutoff_hz`, `order`, `joints`, `range`) |"), "{edits}");
+    assert!(edits.contains("### fill_gaps (Fill gaps)") && edits.contains("| `max_gap` | a whole number 1 to"), "{edits}");
     assert!(pages["cli.md"].contains("## skelview convert") && pages["cli.md"].contains("Usage: skelview convert"));
     assert!(pages["shortcuts.md"].contains("| Space | play / pause |"));
 }

@@ -117,7 +117,7 @@ fn bad_parameters_name_themselves_and_the_source_is_never_written() {
         (&["--resample", "-30"], "fps -30"),
         (&["--filter", "butterworth:90"], "Nyquist"),
         (&["--filter", "butterworth:6:0"], "order 0"),
-        (&["--rename", "Head"], "--rename 'Head': expected OLD=NEW"),
+        (&["--rename", "Head"], "--rename 'Head': expected FROM=TO"),
         (&["--unroll", "--out", "SAME"], "edits never write over it"),
     ];
     let other = dir.path().join("other.bvh");

@@ -4,15 +4,15 @@
 //! the Issues window's counts before and after; a snapshot of the window (GPU).
 
 mod common;
-use common::{have_gpu, sample_viewer, wait};
+use common::{have_gpu, run_until, sample_viewer, wait};
 
 use std::sync::Arc;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use skelview::app::{Command, DraftOp, EditCommand, EditDraft, EditState, SelectionEdit, Viewer};
+use skelview::app::{Command, EditCommand, EditDraft, EditState, FormValue, SelectionEdit, Viewer};
 use skelview_core::core::PlaybackCommand;
-use skelview_core::edit::Op;
+use skelview_core::edit::{FillGaps, Filter, Ground, Loop, Op};
 use skelview_core::formats::{LoadRequest, Source};
 
 fn sample() -> Viewer {
@@ -39,19 +39,6 @@ fn harness(v: Viewer) -> Harness<'static, Viewer> {
     )
 }
 
-/// Runs frames until `done` (the edit runs on a background task).
-fn run_until(h: &mut Harness<'static, Viewer>, done: impl Fn(&Viewer) -> bool) {
-    for _ in 0..2000 {
-        // One frame at a time: the spinner repaints while the edit runs.
-        h.step();
-        if done(h.state()) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    panic!("timed out: {:?}", h.state().messages.error);
-}
-
 fn applied(v: &Viewer) -> bool {
     let c = v.session.active_clip().unwrap();
     matches!(v.edit_runs.state(c.serial), Some(EditState::Done(_)))
@@ -65,7 +52,9 @@ fn steps(v: &Viewer) -> Vec<(String, bool)> {
 #[test]
 fn a_step_is_added_for_the_selected_joint_switched_moved_removed_and_undone() {
     let mut v = sample();
-    v.view.edits.draft = EditDraft { op: DraftOp::Filter, cutoff_hz: 4.0, selected_only: true, ..Default::default() };
+    let mut draft = EditDraft { selected_only: true, ..EditDraft::of("filter") };
+    draft.set(draft.spec().param("cutoff_hz").unwrap(), FormValue::Number(4.0));
+    v.view.edits.draft = draft;
     let mut h = harness(v);
     h.run();
     h.get_by_label_contains("No steps: the clip as loaded");
@@ -74,11 +63,11 @@ fn a_step_is_added_for_the_selected_joint_switched_moved_removed_and_undone() {
     run_until(&mut h, applied);
     let id = h.state().session.active_clip().unwrap().id();
     let recipe = &h.state().session.document.edits(id).unwrap().recipe;
-    assert_eq!(recipe.steps[0].op, Op::Filter { cutoff_hz: 4.0, order: 4, joints: vec!["LeftArm".into()], range: None });
+    assert_eq!(recipe.steps[0].op, Op::Filter(Filter { cutoff_hz: 4.0, order: 4, joints: vec!["LeftArm".into()], range: None }));
     h.get_by_label_contains("Applied: 1 steps");
     h.get_by_label_contains("How far each joint moved");
     // A second step from the form: the operation chosen in the draft.
-    h.state_mut().view.edits.draft.op = DraftOp::Ground;
+    h.state_mut().view.edits.draft.op = "ground";
     h.run();
     h.get_by_label("Add step").click();
     run_until(&mut h, |v| steps(v).len() == 2 && applied(v));
@@ -111,13 +100,13 @@ fn a_step_is_added_for_the_selected_joint_switched_moved_removed_and_undone() {
 fn a_step_that_needs_a_selection_says_so_and_a_failing_one_says_why() {
     let mut v = sample();
     v.send(Command::Selection(SelectionEdit::Joint(None)));
-    v.view.edits.draft = EditDraft { op: DraftOp::RemoveJoint, ..Default::default() };
+    v.view.edits.draft = EditDraft::of("remove_joint");
     let mut h = harness(v);
     h.run();
     h.get_by_label("select a joint first");
     assert!(h.get_by_label("Add step").accesskit_node().is_disabled());
     let id = h.state().session.active_clip().unwrap().id();
-    h.state_mut().send(Command::Edit(id, EditCommand::Add(Op::Loop { frames: 100_000 })));
+    h.state_mut().send(Command::Edit(id, EditCommand::Add(Op::Loop(Loop { frames: 100_000 }))));
     run_until(&mut h, |v| matches!(v.edit_runs.state(v.session.active_clip().unwrap().serial), Some(EditState::Failed(_))));
     h.step();
     h.get_by_label_contains("Not applied: step 1 (loop): frames 100000");
@@ -127,7 +116,7 @@ fn a_step_that_needs_a_selection_says_so_and_a_failing_one_says_why() {
 fn the_issues_window_counts_before_and_after_the_edits() {
     let mut v = sample();
     let id = v.session.active_clip().unwrap().id();
-    v.send(Command::Edit(id, EditCommand::Add(Op::Filter { cutoff_hz: 2.0, order: 4, joints: vec![], range: None })));
+    v.send(Command::Edit(id, EditCommand::Add(Op::Filter(Filter { cutoff_hz: 2.0, order: 4, joints: vec![], range: None }))));
     let serial = v.session.active_clip().unwrap().serial;
     wait(&mut v, &|v| {
         matches!(v.edit_runs.state(serial), Some(EditState::Done(_))) && v.checks.before(serial).is_some() && v.active_report().is_some()
@@ -158,9 +147,15 @@ fn the_edits_window_snapshot() {
     let mut v = sample();
     let id = v.session.active_clip().unwrap().id();
     for op in [
-        Op::FillGaps { method: skelview_core::edit::FillMethod::Auto, max_gap: Some(30), donors: vec![], joints: vec![], range: None },
-        Op::Filter { cutoff_hz: 6.0, order: 4, joints: vec!["LeftArm".into()], range: None },
-        Op::Ground,
+        Op::FillGaps(FillGaps {
+            method: skelview_core::edit::FillMethod::Auto,
+            max_gap: Some(30),
+            donors: vec![],
+            joints: vec![],
+            range: None,
+        }),
+        Op::Filter(Filter { cutoff_hz: 6.0, order: 4, joints: vec!["LeftArm".into()], range: None }),
+        Op::Ground(Ground {}),
     ] {
         v.send(Command::Edit(id, EditCommand::Add(op)));
     }

@@ -68,7 +68,7 @@ fn the_wheel_installs_in_a_fresh_environment_and_carries_the_viewer() {
     let shot = dir.path().join("shot.png");
     let started = Instant::now();
     let mut pixels = (0, 0);
-    while started.elapsed() < Duration::from_secs(60) && !(pixels.0 > 50 && pixels.1 > 200) {
+    while started.elapsed() < common::patience(1, Duration::from_secs(10)) && !(pixels.0 > 50 && pixels.1 > 200) {
         std::thread::sleep(Duration::from_millis(1000));
         if Command::new("import")
             .args(["-display", &display.to_string_lossy(), "-window", "root"])

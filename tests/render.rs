@@ -9,20 +9,9 @@ use glam::Vec3;
 use skelview_core::core::Motion;
 use skelview_core::core::pose::{self, GlobalPose, LocalPose};
 use skelview_core::formats::{LoadOptions, LoadRequest, Source};
-use skelview_render::offscreen::{self, Gpu};
+use skelview_render::offscreen;
 use skelview_scene::{BACKGROUND, FrameSpec, Layout, Scene, Style, ViewPreset, framing};
 use skelview_video::Offscreen;
-
-fn gpu() -> Option<Gpu> {
-    match offscreen::headless() {
-        Ok(g) => Some(g),
-        Err(e) if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") => panic!("CI needs a graphics adapter: {e}"),
-        Err(e) => {
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
-}
 
 fn load(name: &str, text: &[u8]) -> Motion {
     skelview_core::formats::open_bytes(name, text, &LoadOptions::default()).unwrap()
@@ -122,6 +111,7 @@ fn render_command_writes_a_png_and_refuses_bad_files() {
 }
 
 mod common;
+use common::{gpu, wait};
 
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 #[test]
@@ -192,16 +182,6 @@ fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
         &skelview_core::formats::bvh::Bvh,
         Source::Memory { name: "walk01.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
     ));
-    let wait = |v: &mut Viewer, done: &dyn Fn(&Viewer) -> bool| {
-        for _ in 0..2000 {
-            v.update(0.0);
-            if done(v) {
-                return;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        panic!("timed out");
-    };
     wait(&mut v, &|v| v.motion().is_some());
     for c in [PlaybackCommand::SeekFrame(3), PlaybackCommand::SetInHere, PlaybackCommand::SeekFrame(6), PlaybackCommand::SetOutHere] {
         v.commands.push(Command::Playback(c));
@@ -210,7 +190,7 @@ fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
     let dir = std::env::temp_dir().join(format!("skelview-viewer-frames-{}", std::process::id()));
     v.commands.push(Command::Job(JobCommand::Export(Export::Frames(dir.clone(), (64, 48)))));
     v.update(0.0);
-    wait(&mut v, &|v| v.jobs.export.is_none());
+    wait(&mut v, &|v| !v.jobs.exporting());
     assert!(v.messages.error.is_none(), "{:?}", v.messages.error);
     let mut names: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
@@ -230,7 +210,7 @@ fn viewer_exports_the_in_out_range_as_frames_in_the_background() {
     v.update(0.0);
     v.commands.push(Command::Job(JobCommand::Export(Export::Frames(dir.clone(), (320, 240)))));
     v.update(0.0);
-    wait(&mut v, &|v| v.jobs.export.is_none());
+    wait(&mut v, &|v| !v.jobs.exporting());
     assert!(v.messages.error.is_none(), "{:?}", v.messages.error);
     let img = image::open(dir.join("frame_000003.png")).unwrap().to_rgb8();
     let reddish = img.pixels().filter(|p| i32::from(p.0[0]) > i32::from(p.0[1]) + 25 && i32::from(p.0[0]) > i32::from(p.0[2]) + 25).count();
@@ -260,13 +240,7 @@ fn two_viewer_clips_appear_in_their_colours() {
         &skelview_core::formats::bvh::Bvh,
         Source::Memory { name: "b.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
     ));
-    for _ in 0..2000 {
-        v.update(0.0);
-        if v.session.scene.clips.len() == 2 && v.session.loads.is_empty() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    wait(&mut v, &|v| v.session.scene.clips.len() == 2 && v.session.loads.is_empty());
     assert_eq!(v.session.scene.clips.len(), 2, "{:?}", v.messages.error);
     v.settings.style.joints = false;
     v.settings.style.grid = false;
@@ -340,13 +314,7 @@ fn the_viewer_and_the_command_line_compose_the_same_scene() {
         } else {
             v.open(request)
         }
-        for _ in 0..2000 {
-            v.update(0.0);
-            if v.session.loads.is_empty() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
+        wait(&mut v, &|v| v.session.loads.is_empty());
     }
     assert_eq!(v.session.scene.clips.len(), 2, "{:?}", v.messages.error);
     for c in [
@@ -358,9 +326,15 @@ fn the_viewer_and_the_command_line_compose_the_same_scene() {
         v.commands.push(c);
     }
     v.update(0.0);
+    // The heat map's scale comes from the comparison over the whole overlap, computed in the
+    // background: compare once it is in (the command line computes it before drawing).
+    wait(&mut v, &|v| !v.working() && v.whole.overlap.result().is_some());
+    v.update(0.0);
     let motions: Vec<Arc<Motion>> = v.session.scene.clips.iter().map(|c| c.motion.clone()).collect();
     let mut cli = Scene::arranged(motions, Layout::SideBySide, ViewPreset::Front, true);
     let spec = v.frame_spec();
+    // As `render` does: the comparison over the overlap, on this thread.
+    cli.settle(&spec);
     let mut viewer_draw = DrawData::default();
     v.session.scene.compose(&spec, &mut viewer_draw);
     let mut cli_draw = DrawData::default();
@@ -449,20 +423,11 @@ fn an_edited_clip_is_drawn_over_its_source_as_a_faint_ghost() {
         Source::Memory { name: "a.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
     ));
     let done = |v: &Viewer| v.session.active_clip().is_some_and(|c| matches!(v.edit_runs.state(c.serial), Some(EditState::Done(_))));
-    for round in 0..2 {
-        for _ in 0..2000 {
-            v.update(0.0);
-            if (round == 0 && v.motion().is_some()) || (round == 1 && done(&v)) {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        if round == 0 {
-            let id = v.session.active_clip().unwrap().id();
-            v.commands.push(Command::Playback(PlaybackCommand::Pause));
-            v.commands.push(Command::Edit(id, EditCommand::Add(skelview_core::edit::Op::Scale { factor: 0.5 })));
-        }
-    }
+    wait(&mut v, &|v| v.motion().is_some());
+    let id = v.session.active_clip().unwrap().id();
+    v.commands.push(Command::Playback(PlaybackCommand::Pause));
+    v.commands.push(Command::Edit(id, EditCommand::Add(skelview_core::edit::Op::Scale(skelview_core::edit::Scale { factor: 0.5 }))));
+    wait(&mut v, &done);
     assert!(done(&v), "{:?}", v.messages.error);
     (v.settings.style.joints, v.settings.style.grid, v.settings.style.shadow, v.settings.style.gizmo) = (false, false, false, false);
     v.view.aspect = 320.0 / 240.0;

@@ -5,6 +5,9 @@ use skelview::app::{CameraEdit, SelectionEdit};
 use std::sync::Arc;
 
 use egui_kittest::Harness;
+
+mod common;
+use common::run_until;
 use egui_kittest::kittest::Queryable;
 use skelview::app::{Command, Viewer};
 use skelview_core::core::PlaybackCommand;
@@ -128,13 +131,7 @@ fn channel_curves_come_from_the_background_and_fit_the_plot() {
         },
         v,
     );
-    for _ in 0..400 {
-        h.run();
-        if h.state().whole.curves.result().is_some() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    run_until(&mut h, |v| v.whole.curves.result().is_some());
     h.run();
     h.get_by_label_contains("LeftForeArm: 3 channels, rotations in degrees");
     let curves = h.state().whole.curves.result().unwrap().clone();

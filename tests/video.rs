@@ -127,8 +127,8 @@ fn the_viewer_exports_its_range_as_a_gif_and_takes_screenshots() {
     let gif = dir.path().join("range.gif");
     v.commands.push(Command::Job(JobCommand::Export(Export::Video(gif.clone()))));
     v.update(0.0);
-    assert!(v.jobs.export.is_some(), "runs in the background");
-    wait(&mut v, &|v| v.jobs.export.is_none());
+    assert!(v.jobs.exporting(), "runs in the background");
+    wait(&mut v, &|v| !v.jobs.exporting());
     assert!(v.messages.error.is_none(), "{:?}", v.messages.error);
     let (_, h, delays) = gif_frames(&gif);
     assert_eq!((h, delays.len()), (480, 10), "frames 3..=12 at the GIF height");
@@ -137,7 +137,7 @@ fn the_viewer_exports_its_range_as_a_gif_and_takes_screenshots() {
     let png = dir.path().join("shot.png");
     v.commands.push(Command::Job(JobCommand::Export(Export::Screenshot(Some(png.clone())))));
     v.update(0.0);
-    wait(&mut v, &|v| v.jobs.export.is_none());
+    wait(&mut v, &|v| !v.jobs.exporting());
     assert_eq!(image::image_dimensions(&png).unwrap(), (200, 120));
     v.commands.push(Command::Job(JobCommand::Export(Export::Screenshot(None))));
     wait(&mut v, &|v| !v.effects().is_empty());

@@ -131,17 +131,10 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let up = (0..200).any(|_| {
-        let ok = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
-        if !ok {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        ok
+    common::until_true("the static server (python3 -m http.server) on its port", || {
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() || server.try_wait().is_ok_and(|s| s.is_some())
     });
-    if !up {
-        let _ = server.kill();
-        panic!("the static server (python3 -m http.server) did not start on port {port}");
-    }
+    assert!(server.try_wait().is_ok_and(|s| s.is_none()), "the static server (python3 -m http.server) stopped on port {port}");
     let status = Command::new("node")
         .arg(web_tests.join("page.test.mjs"))
         .arg(format!("http://127.0.0.1:{port}/"))
@@ -267,15 +260,14 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     let url_missing = step("url_missing");
     assert!(url_missing["error"].as_str().is_some_and(|e| e.contains("missing.bvh") && e.contains("404")), "{url_missing}");
 
-    // 5. The big file loads and the page keeps presenting frames meanwhile. On SwiftShader a
-    // frame of the page takes ~100 ms to draw, which bounds how often frames can come.
+    // 5. The big file loads and the page keeps presenting frames meanwhile. How long a pause
+    // the page takes is a timing (benches/web.sh measures it); here, that frames came while
+    // the load was under way and the page kept drawing after it.
     let big_step = step("big");
     assert!(big_step["error"].is_null(), "{big_step}");
     let longest = big_step["longest_gap_ms"].as_f64().unwrap();
     let frames = big_step["frames_while_loading"].as_u64().unwrap();
     eprintln!("20 MB BVH: {frames} frames presented while loading ({} ms), longest gap {longest:.0} ms", big_step["load_ms"]);
-    // Responsive: no pause over half a second, and frames came during the load (or it was
-    // over within about two SwiftShader frames: the page's clock moves in steps of ~16.7 ms,
-    // so two frames read as 183-217 ms, and the parser now loads this file in about 200 ms).
-    assert!(longest < 500.0 && (frames >= 2 || longest <= 250.0), "the page froze while loading: {big_step}");
+    assert!(frames >= 1, "no frame was presented while the big file loaded: {big_step}");
+    assert!(big_step["presented_after"].as_u64() > big_step["presented_before"].as_u64(), "the page stopped drawing: {big_step}");
 }

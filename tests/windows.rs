@@ -180,7 +180,7 @@ fn the_window_starts_and_draws_the_sample() {
     let shot = dir.path().join("shot.png");
     let started = Instant::now();
     let mut found = (0, 0);
-    while started.elapsed() < Duration::from_secs(90) {
+    while started.elapsed() < common::patience(1, Duration::from_secs(10)) {
         std::thread::sleep(Duration::from_millis(1500));
         assert!(child.try_wait().unwrap().is_none(), "the window closed early");
         let ok = Command::new("import").args(["-display", &display.to_string_lossy(), "-window", "root"]).arg(&shot).status();
@@ -254,7 +254,7 @@ fn the_installer_registers_the_file_types_and_its_uninstaller_removes_everything
     settle();
     // The uninstaller copies itself away and goes on: give it a moment to finish.
     let gone = Instant::now();
-    while installed.exists() && gone.elapsed() < Duration::from_secs(30) {
+    while installed.exists() && gone.elapsed() < common::patience(1, Duration::from_secs(10)) {
         std::thread::sleep(Duration::from_millis(300));
         settle();
     }

@@ -1,7 +1,7 @@
 // The page's side of skelview: starts the WebAssembly viewer on the canvas and hands it files
 // (the file input that File > Open clicks, files dropped on the page, a ?file=URL). Everything
 // else (the viewer, the panels, the loaders) is the Rust code of the desktop viewer.
-import init, { start, stage_file, open_staged, report_error, state, set_suspendable } from './pkg/skelview_web.js';
+import init, { start, stage_file, open_staged, report_error, state, set_suspendable, action } from './pkg/skelview_web.js';
 import { install, jspi } from './pkg/jspi.js';
 
 const fatal = (message) => {
@@ -55,8 +55,9 @@ async function main() {
   const urls = new URLSearchParams(location.search).getAll('file');
   start(urls.length === 0);
   // For a page that embeds the viewer, and for its tests: the viewer's state after the last
-  // frame (clips, frame, time, viewport, error) and a way to hand it files.
-  window.skelview = { state: () => state(), openFiles };
+  // frame (clips, frame, time, viewport, error, frames presented), a way to hand it files, and
+  // the menus' actions by name (`action('ExportVideo')`; false for an unknown name).
+  window.skelview = { state: () => state(), openFiles, action: (name) => action(name) };
   document.getElementById('skelview-loading').remove();
   document.getElementById('skelview-canvas').focus();
 

@@ -6,7 +6,7 @@ from typing import Any, Literal, Optional, Sequence, Union, final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["load", "load_bytes", "load_many", "formats", "qa", "convert", "measure", "Motion", "LoadError"]
+__all__ = ["load", "load_bytes", "load_many", "formats", "operations", "qa", "convert", "measure", "Motion", "LoadError"]
 
 _Path = Union[str, "os.PathLike[str]"]
 # Frames to pose: indices (negative from the end), a slice, or a bool mask of every frame.
@@ -155,17 +155,21 @@ def load(
     *,
     take: Optional[str] = None,
     fps: Optional[float] = None,
+    options: Optional[dict[str, Union[str, float, int]]] = None,
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,
 ) -> Motion:
     """Reads a motion file: BVH, ASF/AMC, HTR/GTR, ACL, H-Anim, FBX, glTF/VRM, C3D or TRC (an `.amc` finds its
-    `.asf`); the GIL is released while parsing. Raises LoadError when the file cannot be read."""
+    `.asf`); the GIL is released while parsing. `options` sets any format's read option by key
+    (`{"fbx.joints": "bones"}`; `formats()` lists them); `bvh_positions` and `amc_fps` are keywords of
+    their own for `bvh.positions` and `amc.fps`. Raises LoadError when the file cannot be read."""
 def load_bytes(
     data: bytes,
     name: str,
     *,
     take: Optional[str] = None,
     fps: Optional[float] = None,
+    options: Optional[dict[str, Union[str, float, int]]] = None,
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,
 ) -> Motion:
@@ -176,13 +180,19 @@ def load_many(
     *,
     take: Optional[str] = None,
     fps: Optional[float] = None,
+    options: Optional[dict[str, Union[str, float, int]]] = None,
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,
 ) -> list[Motion]:
     """Reads many files in parallel (all cores when `workers` is None, else `workers` threads) with the GIL
     released; the first file that fails raises its LoadError."""
 def formats() -> list[dict[str, Any]]:
-    """Every format skelview reads: name, description, extensions, whether `convert` writes it, and its options."""
+    """Every format skelview reads: name, description, extensions, whether `convert` writes it, and its read
+    options (each a dict: key, keyword, label, help, default, and choices or min, max and unit)."""
+def operations() -> list[dict[str, Any]]:
+    """Every edit operation `Motion.edit` takes, from the engine's declarations: name (the keyword), label, help,
+    keyword_value (the parameter a plain keyword value sets) and params (each: key, kind, help, required,
+    default, start, and min/max/unit/integer or choices)."""
 def qa(
     path_or_motion: Union[_Path, Motion],
     *,

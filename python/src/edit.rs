@@ -3,25 +3,15 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use skelview_core::edit::Recipe;
+use skelview_core::edit::{OPERATIONS, Recipe};
 
 use crate::errors::value_error;
 
-/// The parameter a keyword's plain value sets (`filter=6.0` is `cutoff_hz = 6.0`); `None` for
-/// operations that take none (`unroll=True`).
+/// The parameter a keyword's plain value sets (`filter=6.0` is `cutoff_hz = 6.0`), from the
+/// operation's declaration: the first the command line's value carries; `None` for an
+/// operation that takes none (`unroll=True`) or one there is no such operation.
 fn main_parameter(op: &str) -> Option<&'static str> {
-    Some(match op {
-        "fill_gaps" => "method",
-        "filter" => "cutoff_hz",
-        "trim" => "range",
-        "resample" => "fps",
-        "loop" => "frames",
-        "scale" => "factor",
-        "remove_joint" => "name",
-        "rest_from_frame" => "frame",
-        "face" => "toward",
-        _ => return None,
-    })
+    OPERATIONS.iter().find(|s| s.name == op)?.main_param().map(|p| p.key)
 }
 
 /// The recipe of `recipe` (TOML text, a dict, a list of steps) followed by `kwargs`.
@@ -39,6 +29,10 @@ pub fn recipe(py: Python<'_>, recipe: Option<&Bound<'_, PyAny>>, kwargs: Option<
     }
     for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
         let op: String = key.extract()?;
+        if !OPERATIONS.iter().any(|s| s.name == op) {
+            let known: Vec<&str> = OPERATIONS.iter().map(|s| s.name).collect();
+            return Err(value_error(format!("{op}: no such operation (operations: {})", known.join(", "))));
+        }
         let step = PyDict::new(py);
         step.set_item("op", &op)?;
         if let Ok(params) = value.cast::<PyDict>() {

@@ -20,19 +20,43 @@ use skelview_core::formats::{self as engine, LoadOptions, LoadRequest, Quiet, Ra
 use errors::{LoadError, load_error, value_error};
 use motion::PyMotion;
 
-/// The load options the keyword arguments ask for.
-fn options(take: Option<String>, fps: Option<f64>, bvh_positions: Option<String>, amc_fps: Option<f64>) -> PyResult<LoadOptions> {
-    for (name, rate) in [("fps", fps), ("amc_fps", amc_fps)] {
-        if let Some(r) = rate.filter(|r| !(r.is_finite() && *r > 0.0)) {
-            return Err(value_error(format!("{name} must be a number of frames per second above 0, not {r}")));
-        }
+/// The load options the keyword arguments ask for: `options` sets any format option by key
+/// (`{"fbx.joints": "bones"}`), and `aliases` the options that have a keyword of their own in
+/// the format table (`bvh_positions=`, `amc_fps=`).
+fn options(
+    take: Option<String>,
+    fps: Option<f64>,
+    options: Option<&Bound<'_, PyDict>>,
+    aliases: Option<&Bound<'_, PyDict>>,
+) -> PyResult<LoadOptions> {
+    if let Some(r) = fps.filter(|r| !(r.is_finite() && *r > 0.0)) {
+        return Err(value_error(format!("fps must be a number of frames per second above 0, not {r}")));
     }
     let mut o = LoadOptions { take, sample_fps: fps, ..LoadOptions::default() };
-    if let Some(rule) = bvh_positions {
-        o.format.set("bvh.positions", &rule).map_err(|e| value_error(e.to_string()))?;
+    // A value as the table takes it: text, or a number or True/False written out.
+    let text = |v: &Bound<'_, PyAny>| -> PyResult<String> {
+        match v.extract::<String>() {
+            Ok(t) => Ok(t),
+            Err(_) => Ok(v.str()?.to_cow()?.into_owned()),
+        }
+    };
+    for (key, value) in aliases.into_iter().flat_map(|a| a.iter()) {
+        let name: String = key.extract()?;
+        let Some(option) = engine::table::option_by_alias(&name) else {
+            let known: Vec<String> = engine::table::all_options().filter_map(|o| o.alias).map(|a| a.replace('-', "_")).collect();
+            return Err(PyTypeError::new_err(format!(
+                "unexpected keyword argument '{name}' (format options by keyword: {}; any by key: options={{\"KEY\": VALUE}})",
+                known.join(", ")
+            )));
+        };
+        if value.is_none() {
+            continue;
+        }
+        o.format.set(option.key, &text(&value)?).map_err(|e| value_error(format!("{name}: {e}")))?;
     }
-    if let Some(fps) = amc_fps {
-        o.format.set("amc.fps", &fps.to_string()).map_err(|e| value_error(e.to_string()))?;
+    for (key, value) in options.into_iter().flat_map(|a| a.iter()) {
+        let key: String = key.extract()?;
+        o.format.set(&key, &text(&value)?).map_err(|e| value_error(e.to_string()))?;
     }
     Ok(o)
 }
@@ -44,16 +68,16 @@ fn load_path(path: &std::path::Path, options: &LoadOptions) -> Result<Motion, en
 
 /// Reads a motion file: BVH, ASF/AMC, HTR/GTR, ACL, H-Anim, FBX, glTF/VRM, C3D or TRC.
 #[pyfunction]
-#[pyo3(signature = (path, *, take=None, fps=None, bvh_positions=None, amc_fps=None))]
+#[pyo3(signature = (path, *, take=None, fps=None, options=None, **aliases))]
 fn load(
     py: Python<'_>,
     path: PathBuf,
     take: Option<String>,
     fps: Option<f64>,
-    bvh_positions: Option<String>,
-    amc_fps: Option<f64>,
+    options: Option<&Bound<'_, PyDict>>,
+    aliases: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyMotion> {
-    let o = options(take, fps, bvh_positions, amc_fps)?;
+    let o = self::options(take, fps, options, aliases)?;
     wrap(py, py.detach(|| load_path(&path, &o)))
 }
 
@@ -65,17 +89,17 @@ fn wrap(py: Python<'_>, loaded: Result<Motion, engine::LoadError>) -> PyResult<P
 /// Reads a motion from bytes in memory; `name` (a file name) chooses the format and names it
 /// in messages.
 #[pyfunction]
-#[pyo3(signature = (data, name, *, take=None, fps=None, bvh_positions=None, amc_fps=None))]
+#[pyo3(signature = (data, name, *, take=None, fps=None, options=None, **aliases))]
 fn load_bytes(
     py: Python<'_>,
     data: Vec<u8>,
     name: String,
     take: Option<String>,
     fps: Option<f64>,
-    bvh_positions: Option<String>,
-    amc_fps: Option<f64>,
+    options: Option<&Bound<'_, PyDict>>,
+    aliases: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyMotion> {
-    let o = options(take, fps, bvh_positions, amc_fps)?;
+    let o = self::options(take, fps, options, aliases)?;
     wrap(
         py,
         py.detach(|| {
@@ -88,18 +112,17 @@ fn load_bytes(
 /// Reads many files in parallel (all cores, or `workers` threads) with the GIL released;
 /// the first file that fails raises its `LoadError`.
 #[pyfunction]
-#[pyo3(signature = (paths, workers=None, *, take=None, fps=None, bvh_positions=None, amc_fps=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (paths, workers=None, *, take=None, fps=None, options=None, **aliases))]
 fn load_many(
     py: Python<'_>,
     paths: Vec<PathBuf>,
     workers: Option<usize>,
     take: Option<String>,
     fps: Option<f64>,
-    bvh_positions: Option<String>,
-    amc_fps: Option<f64>,
+    options: Option<&Bound<'_, PyDict>>,
+    aliases: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<PyMotion>> {
-    let o = options(take, fps, bvh_positions, amc_fps)?;
+    let o = self::options(take, fps, options, aliases)?;
     if workers == Some(0) {
         return Err(value_error("workers must be at least 1 (None: every core)"));
     }
@@ -122,10 +145,84 @@ fn formats(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("description", f.description())?;
         d.set_item("extensions", f.extensions().to_vec())?;
         d.set_item("writes", engine::table::writer_of(*f).is_some())?;
-        d.set_item("options", f.options().iter().map(|o| o.key).collect::<Vec<_>>())?;
+        let options = PyList::empty(py);
+        for o in f.options() {
+            options.append(option_dict(py, o)?)?;
+        }
+        d.set_item("options", options)?;
         list.append(d)?;
     }
     Ok(list)
+}
+
+/// Every edit operation `Motion.edit` takes, from the engine's declarations: `name` (the
+/// keyword), `label`, `help`, `keyword_value` (the parameter a plain keyword value sets, or
+/// None) and `params` (each: `key`, `kind`, `help`, `required`, `default`, `start`, and `min`,
+/// `max`, `unit`, `integer` or `choices` by kind).
+#[pyfunction]
+fn operations(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    use skelview_core::edit::spec::Kind;
+    let list = PyList::empty(py);
+    for spec in skelview_core::edit::OPERATIONS.iter().copied() {
+        let d = PyDict::new(py);
+        d.set_item("name", spec.name)?;
+        d.set_item("label", spec.label)?;
+        d.set_item("help", spec.help)?;
+        d.set_item("keyword_value", spec.main_param().map(|p| p.key))?;
+        let params = PyList::empty(py);
+        for p in spec.params {
+            let q = PyDict::new(py);
+            q.set_item("key", p.key)?;
+            q.set_item("help", p.help)?;
+            q.set_item("required", p.kind.required())?;
+            q.set_item("default", p.kind.default_text())?;
+            q.set_item("start", p.kind.form_start())?;
+            let kind = match &p.kind {
+                Kind::Number { min, max, integer, unit, .. } => {
+                    q.set_item("min", *min)?;
+                    q.set_item("max", *max)?;
+                    q.set_item("integer", *integer)?;
+                    q.set_item("unit", *unit)?;
+                    "number"
+                }
+                Kind::Choice { choices, .. } => {
+                    q.set_item("choices", choices.to_vec())?;
+                    "choice"
+                }
+                Kind::Text { .. } => "text",
+                Kind::Names => "names",
+                Kind::Range { .. } => "range",
+            };
+            q.set_item("kind", kind)?;
+            params.append(q)?;
+        }
+        d.set_item("params", params)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// A format option as `formats()` lists it: key, keyword (when it has one), label, help, and
+/// its values (`choices`, or `min`, `max` and `unit`) with the `default`.
+fn option_dict<'py>(py: Python<'py>, o: &engine::FormatOption) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("key", o.key)?;
+    d.set_item("keyword", o.alias.map(|a| a.replace('-', "_")))?;
+    d.set_item("label", o.label)?;
+    d.set_item("help", o.help)?;
+    match &o.values {
+        engine::OptionValues::Choice { choices, default } => {
+            d.set_item("choices", choices.iter().map(|c| c.value).collect::<Vec<_>>())?;
+            d.set_item("default", *default)?;
+        }
+        engine::OptionValues::Number { min, max, default, unit, .. } => {
+            d.set_item("min", *min)?;
+            d.set_item("max", *max)?;
+            d.set_item("unit", *unit)?;
+            d.set_item("default", *default)?;
+        }
+    }
+    Ok(d)
 }
 
 /// The capture checks of a motion (or of the file at a path): the records `skelview qa
@@ -236,7 +333,7 @@ fn measure<'py>(
 #[pyfunction]
 #[pyo3(signature = (src, dst, *, take=None))]
 fn convert(py: Python<'_>, src: PathBuf, dst: PathBuf, take: Option<String>) -> PyResult<()> {
-    let o = options(take, None, None, None)?;
+    let o = self::options(take, None, None, None)?;
     let m = py.detach(|| load_path(&src, &o)).map_err(|e| load_error(py, &e))?;
     motion::write(py, &m, &dst)
 }
@@ -268,6 +365,7 @@ fn _skelview(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(load_many, m)?)?;
     m.add_function(wrap_pyfunction!(formats, m)?)?;
+    m.add_function(wrap_pyfunction!(operations, m)?)?;
     m.add_function(wrap_pyfunction!(qa, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_function(wrap_pyfunction!(measure, m)?)?;

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -214,7 +215,7 @@ def test_load_and_positions_from_other_threads_while_the_importing_thread_waits(
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=60)
+        t.join(timeout=600)  # only turns a hang into a failure
     assert not any(t.is_alive() for t in threads), "a call from another thread did not finish"
     for k in range(3):
         np.testing.assert_array_equal(results[k], want)
@@ -280,8 +281,10 @@ def test_arguments_are_checked_and_write_errors_are_os_errors(tmp_path, corpus):
     for rate in [0, -24.0, float("nan"), float("inf")]:
         with pytest.raises(ValueError, match="fps must be"):
             skelview.load(path, fps=rate)
-        with pytest.raises(ValueError, match="amc_fps must be"):
+        with pytest.raises(ValueError, match="amc_fps: option 'amc.fps'"):
             skelview.load(path, amc_fps=rate)
+    with pytest.raises(TypeError, match="format options by keyword: .*amc_fps"):
+        skelview.load(path, amc_rate=60)
     with pytest.raises(ValueError, match="workers must be at least 1"):
         skelview.load_many([path], workers=0)
     assert len(skelview.load_many([path, path], workers=10_000)) == 2
@@ -419,3 +422,91 @@ def test_humanoid_maps_and_retargeting_give_the_command_lines_results(tmp_path, 
     m.save(tmp_path / "walk.vrma")
     back = skelview.load(tmp_path / "walk.vrma")
     assert back.humanoid()["leftUpperArm"] == "leftUpperArm" and back.frame_count == m.frame_count
+
+
+# A file of each format that declares read options: a format that gains options fails the
+# test below until it has one here.
+OPTION_SAMPLES = {
+    "BVH": "bvh/cmu_cgspeed_01_01.bvh",
+    "ASF/AMC": "asfamc/cmu_backflip.amc",
+    "FBX": "fbx/ozz_robot.fbx",
+    "C3D": "c3d/cmu_01_01_float.c3d",
+}
+
+
+def test_every_format_option_is_set_by_key_and_keyword_and_refused_when_wrong(corpus):
+    walked = []
+    for f in skelview.formats():
+        for o in f["options"]:
+            assert f["name"] in OPTION_SAMPLES, f"no sample file for {f['name']}'s option {o['key']}"
+            path = corpus / OPTION_SAMPLES[f["name"]]
+            values = o["choices"] if "choices" in o else [o["min"], o["default"], o["max"]]
+            for value in values:
+                skelview.load(path, options={o["key"]: value})
+                if f["name"] != "ASF/AMC":  # an AMC alone in memory has no ASF
+                    skelview.load_bytes(path.read_bytes(), path.name, options={o["key"]: value})
+                if o["keyword"]:
+                    skelview.load(path, **{o["keyword"]: value})
+            wrong = "no-such-value" if "choices" in o else o["max"] * 2
+            with pytest.raises(ValueError, match=re.escape(o["key"])):
+                skelview.load(path, options={o["key"]: wrong})
+            with pytest.raises(ValueError, match=re.escape(o["key"])):
+                skelview.load_many([path], options={o["key"]: wrong})
+            walked.append(o["key"])
+    assert {"bvh.positions", "amc.fps", "fbx.joints", "c3d.zero_points", "c3d.x_screen"} <= set(walked)
+    with pytest.raises(ValueError, match="no format has an option 'bvh.nope'"):
+        skelview.load(corpus / OPTION_SAMPLES["BVH"], options={"bvh.nope": 1})
+
+
+def test_format_options_change_what_is_read(corpus):
+    amc = corpus / OPTION_SAMPLES["ASF/AMC"]
+    assert skelview.load(amc, options={"amc.fps": 60}).fps == pytest.approx(60)
+    assert skelview.load(amc, amc_fps=30).fps == pytest.approx(30)
+    fbx = corpus / OPTION_SAMPLES["FBX"]
+    skin, bones = (len(skelview.load(fbx, options={"fbx.joints": v}).joint_names) for v in ["skin", "bones"])
+    assert bones <= skin
+
+
+def _example(op, param, joint):
+    """A value of `param` for the example step of `op`, from its declaration."""
+    if param["kind"] == "range":
+        return "2:20"
+    if param["kind"] == "names":
+        return [joint]
+    if param["kind"] == "text" and param["key"] in ("from", "name"):
+        return joint
+    if param["kind"] == "text":
+        return param["start"] or "Renamed"
+    if param["kind"] == "number":
+        value = float(param["start"] or param["min"])
+        return int(value) if param["integer"] else value
+    return param["start"] or param["choices"][0]
+
+
+def test_every_operation_is_a_keyword_of_edit_with_its_declared_parameters(tmp_path, cli):
+    sample = Path(__file__).resolve().parents[2] / "assets" / "walk01.bvh"
+    capture = Path(__file__).resolve().parents[2] / "tests" / "data" / "trc" / "outside_writer.trc"
+    ops = skelview.operations()
+    assert {"fill_gaps", "filter", "trim", "rename", "add_event", "remove_event"} <= {o["name"] for o in ops}
+    for op in ops:
+        events = op["name"] in ("add_event", "remove_event")
+        m = skelview.load(capture if events else sample)
+        joint = m.joint_names[-1]
+        params = {p["key"]: _example(op, p, joint) for p in op["params"] if p["required"] or p["kind"] in ("names", "range")}
+        if op["name"] == "remove_event":
+            # An event to remove: added by the step before, at the same time.
+            params["label"] = "Foot Strike"
+            steps = {"add_event": {"label": "Foot Strike", "context": "Left", "time_secs": params["time_secs"]}, "remove_event": params}
+        else:
+            steps = {op["name"]: params}
+        edited = m.edit(**steps)
+        assert isinstance(edited, skelview.Motion), op["name"]
+        # The plain keyword value sets the declared parameter, as the command line's value does.
+        key = op["keyword_value"]
+        if key is not None and len([p for p in op["params"] if p["required"]]) == 1:
+            plain = m.edit(**{op["name"]: params[key]})
+            assert plain.frame_count == edited.frame_count, op["name"]
+        elif key is None:
+            assert m.edit(**{op["name"]: True}).frame_count == edited.frame_count, op["name"]
+    with pytest.raises(ValueError, match="no such operation .*fill_gaps"):
+        skelview.load(sample).edit(smooth=3)

@@ -11,12 +11,9 @@ use super::error::ArgError;
 use super::qa::QaOptions;
 use super::render_cmd::{At, RenderOptions};
 use skelview_core::compare::Align;
-use skelview_core::core::PositionRule;
 use skelview_core::export::BvhWriteOptions;
 use skelview_core::export::files::{WriteOptions, writer_for, written_extensions};
 use skelview_core::formats::LoadOptions;
-use skelview_core::formats::acclaim::FRAME_RATE;
-use skelview_core::formats::bvh::POSITIONS;
 use skelview_core::qa::Kind;
 use skelview_scene::OrbitCamera;
 use skelview_scene::{Layout, ViewPreset};
@@ -61,14 +58,8 @@ pub struct Cli {
 /// How files are read; accepted before or after any subcommand.
 #[derive(clap::Args, Debug)]
 struct LoadArgs {
-    /// BVH position channels replace the OFFSET (default) or are added to it.
-    #[arg(long, global = true, value_enum, value_name = "RULE")]
-    bvh_positions: Option<RuleArg>,
-    /// Frame rate of AMC files, which state none (default 120).
-    #[arg(long, global = true, value_name = "FPS", value_parser = positive)]
-    amc_fps: Option<f64>,
-    /// A format's own read option, KEY=VALUE (repeatable; `skelview formats` lists them):
-    /// `bvh.positions=add` is --bvh-positions add, `amc.fps=60` is --amc-fps 60.
+    /// A format's own read option, KEY=VALUE (repeatable; `skelview formats` lists them). The
+    /// options with a flag of their own (below: --bvh-positions, --amc-fps) take it too.
     #[arg(long = "format-option", global = true, value_name = "KEY=VALUE", value_parser = format_option)]
     format_options: Vec<(String, String)>,
     /// Which animation of a file that holds several (`info` lists them): a name or an index.
@@ -79,14 +70,6 @@ struct LoadArgs {
     /// by the range's STEP).
     #[arg(long, global = true, value_name = "FPS", value_parser = positive)]
     fps: Option<f64>,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum RuleArg {
-    /// Position channels replace the OFFSET (Blender, bvhio).
-    Replace,
-    /// Position channels are added to the OFFSET (Meredith–Maddock, three.js).
-    Add,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -343,18 +326,7 @@ enum Sub {
 pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
     let matches = cli_command().try_get_matches_from(argv)?;
     let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)?;
-    let mut options = LoadOptions::default();
-    // The named flags are shorthands for their formats' options; each value was checked
-    // when it was parsed.
-    let rule = cli.load.bvh_positions.map(|r| (POSITIONS.key.to_owned(), PositionRule::from(r).name().to_owned()));
-    let fps = cli.load.amc_fps.map(|fps| (FRAME_RATE.key.to_owned(), fps.to_string()));
-    for (key, value) in rule.into_iter().chain(fps).chain(cli.load.format_options) {
-        options.format.set(&key, &value).map_err(|e| cli_command().error(clap::error::ErrorKind::InvalidValue, e))?;
-    }
-    options.take = cli.load.take;
-    options.sample_fps = cli.load.fps;
-    let usage =
-        |message: String| clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{message}\n")).with_cmd(&cli_command());
+    let options = load_options(&matches, cli.load.format_options, cli.load.take, cli.load.fps)?;
     let command = match cli.command {
         _ if cli.install_desktop => Command::Desktop(true),
         _ if cli.uninstall_desktop => Command::Desktop(false),
@@ -365,25 +337,11 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
         Some(Sub::Positions { files, frames, raw }) => Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw },
         Some(Sub::Check { paths }) => Command::Check { paths },
         Some(Sub::Measure { files, distance, angle, speed, accel, frames }) => {
-            let sub = matches.subcommand_matches("measure");
-            // Columns in the order the options were given, whatever their kind.
-            let mut measures: Vec<(usize, MeasureByName)> = Vec::new();
-            // clap gives each option's values flat; every occurrence has exactly `per` of them.
-            let mut add = |id: &str, kind: MeasureKind, per: usize, values: Vec<String>| {
-                let at: Vec<usize> = sub.and_then(|m| m.indices_of(id)).map(|i| i.step_by(per).collect()).unwrap_or_default();
-                for (k, joints) in values.chunks(per).enumerate() {
-                    measures.push((at.get(k).copied().unwrap_or(usize::MAX), MeasureByName { kind, joints: joints.to_vec() }));
-                }
-            };
-            add("distance", MeasureKind::Distance, 2, distance);
-            add("angle", MeasureKind::Angle, 3, angle);
-            add("speed", MeasureKind::Speed, 1, speed);
-            add("accel", MeasureKind::Acceleration, 1, accel);
-            measures.sort_by_key(|m| m.0);
+            let measures = measures_in_order(matches.subcommand_matches("measure"), distance, angle, speed, accel);
             if measures.is_empty() {
                 return Err(usage("measure needs at least one of --distance A B, --angle A B C, --speed J, --accel J".into()));
             }
-            Command::Measure { files, measures: measures.into_iter().map(|m| m.1).collect(), frames: frames.unwrap_or(FrameList::All) }
+            Command::Measure { files, measures, frames: frames.unwrap_or(FrameList::All) }
         }
         Some(Sub::Qa { paths, json, kinds, fail_on, thresholds, print_thresholds }) => Command::Qa {
             paths,
@@ -419,42 +377,17 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
             if files.len() > 2 && !files.iter().any(|f| has_ext(f, "asf")) {
                 return Err(usage(format!("compare takes two motions A B, not {} files", files.len())));
             }
-            let align = match align {
-                AlignArg::None => Align::None,
-                AlignArg::Roots => Align::Roots,
-                AlignArg::RootsHeading => Align::RootsAndHeading,
-            };
-            Command::Compare { files, align, offset_secs: offset, csv, mnm, humanoid }
+            Command::Compare { files, align: compare_align(align), offset_secs: offset, csv, mnm, humanoid }
         }
         Some(Sub::Render { files, out, frame, time, size, view, ortho, axes, range, layout, heat_map, camera }) => {
             let video = has_ext(&out, "gif") || has_ext(&out, "mp4");
-            if video && (frame.is_some() || time.is_some()) {
-                return Err(usage("a video shows --range A:B[:STEP] (or the whole clip), not one --frame or --time".into()));
-            }
+            let range = render_range(&out, video, frame.is_some() || time.is_some(), range)?;
             let fps = cli.load.fps.filter(|_| video);
-            // A video without a range is the whole clip.
-            let range = if video { range.or(Some((0, -1, 1))) } else { range };
-            if !video && range.is_some() && has_ext(&out, "png") {
-                return Err(usage("with --range, --out names a folder for the numbered PNGs".into()));
-            } else if !video && range.is_none() && !has_ext(&out, "png") {
-                return Err(usage(format!("--out must name a .png, .gif or .mp4 file, not '{}'", out.display())));
-            }
             let at = match (frame, time) {
                 (_, Some(t)) => At::Time(t),
                 (f, None) => At::Frame(f.unwrap_or(0)),
             };
-            let view = match view {
-                ViewArg::Persp => ViewPreset::Perspective,
-                ViewArg::Front => ViewPreset::Front,
-                ViewArg::Side => ViewPreset::Side,
-                ViewArg::Top => ViewPreset::Top,
-            };
-            let layout = match layout {
-                LayoutArg::Overlay => Layout::Overlay,
-                LayoutArg::SideBySide => Layout::SideBySide,
-                LayoutArg::AlignRoots => Layout::AlignRoots,
-                LayoutArg::AlignRootsHeading => Layout::AlignRootsHeading,
-            };
+            let (view, layout) = (view_preset(view), scene_layout(layout));
             Command::Render { files, options: RenderOptions { at, size, view, ortho, axes, out, range, fps, layout, heat_map, camera } }
         }
         Some(Sub::Formats { json }) => Command::Formats { json },
@@ -465,6 +398,104 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
     Ok(Args { command, options })
 }
 
+/// A usage error (exit code 2) with `message`, under the command line's usage.
+fn usage(message: String) -> clap::Error {
+    clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{message}\n")).with_cmd(&cli_command())
+}
+
+/// The read options: `--format-option` and the options' own flags, the take and the rate.
+fn load_options(
+    matches: &clap::ArgMatches,
+    format_options: Vec<(String, String)>,
+    take: Option<String>,
+    fps: Option<f64>,
+) -> Result<LoadOptions, clap::Error> {
+    let mut options = LoadOptions::default();
+    // The options' own flags are shorthands for `--format-option`; each value was checked
+    // when it was parsed.
+    for (key, value) in option_flag_values(matches).into_iter().chain(format_options) {
+        options.format.set(&key, &value).map_err(|e| cli_command().error(clap::error::ErrorKind::InvalidValue, e))?;
+    }
+    options.take = take;
+    options.sample_fps = fps;
+    Ok(options)
+}
+
+/// `measure`'s distances, angles, speeds and accelerations as columns, in the order the
+/// options were given (`sub`: the subcommand's matches, which know where each one was).
+fn measures_in_order(
+    sub: Option<&clap::ArgMatches>,
+    distance: Vec<String>,
+    angle: Vec<String>,
+    speed: Vec<String>,
+    accel: Vec<String>,
+) -> Vec<MeasureByName> {
+    // Columns in the order the options were given, whatever their kind.
+    let mut measures: Vec<(usize, MeasureByName)> = Vec::new();
+    // clap gives each option's values flat; every occurrence has exactly `per` of them.
+    let mut add = |id: &str, kind: MeasureKind, per: usize, values: Vec<String>| {
+        let at: Vec<usize> = sub.and_then(|m| m.indices_of(id)).map(|i| i.step_by(per).collect()).unwrap_or_default();
+        for (k, joints) in values.chunks(per).enumerate() {
+            measures.push((at.get(k).copied().unwrap_or(usize::MAX), MeasureByName { kind, joints: joints.to_vec() }));
+        }
+    };
+    add("distance", MeasureKind::Distance, 2, distance);
+    add("angle", MeasureKind::Angle, 3, angle);
+    add("speed", MeasureKind::Speed, 1, speed);
+    add("accel", MeasureKind::Acceleration, 1, accel);
+    measures.sort_by_key(|m| m.0);
+    measures.into_iter().map(|m| m.1).collect()
+}
+
+/// `render`'s range, checked against what `--out` names (`video`: a .gif or .mp4; `one`:
+/// --frame or --time given).
+fn render_range(
+    out: &std::path::Path,
+    video: bool,
+    one: bool,
+    range: Option<(i64, i64, usize)>,
+) -> Result<Option<(i64, i64, usize)>, clap::Error> {
+    if video && one {
+        return Err(usage("a video shows --range A:B[:STEP] (or the whole clip), not one --frame or --time".into()));
+    }
+    // A video without a range is the whole clip.
+    let range = if video { range.or(Some((0, -1, 1))) } else { range };
+    if !video && range.is_some() && has_ext(out, "png") {
+        return Err(usage("with --range, --out names a folder for the numbered PNGs".into()));
+    } else if !video && range.is_none() && !has_ext(out, "png") {
+        return Err(usage(format!("--out must name a .png, .gif or .mp4 file, not '{}'", out.display())));
+    }
+    Ok(range)
+}
+
+/// `compare --align`'s choice as the comparison's.
+fn compare_align(align: AlignArg) -> Align {
+    match align {
+        AlignArg::None => Align::None,
+        AlignArg::Roots => Align::Roots,
+        AlignArg::RootsHeading => Align::RootsAndHeading,
+    }
+}
+
+/// `render --view`'s choice as the camera's preset.
+fn view_preset(view: ViewArg) -> ViewPreset {
+    match view {
+        ViewArg::Persp => ViewPreset::Perspective,
+        ViewArg::Front => ViewPreset::Front,
+        ViewArg::Side => ViewPreset::Side,
+        ViewArg::Top => ViewPreset::Top,
+    }
+}
+
+/// `render --layout`'s choice as the scene's layout.
+fn scene_layout(layout: LayoutArg) -> Layout {
+    match layout {
+        LayoutArg::Overlay => Layout::Overlay,
+        LayoutArg::SideBySide => Layout::SideBySide,
+        LayoutArg::AlignRoots => Layout::AlignRoots,
+        LayoutArg::AlignRootsHeading => Layout::AlignRootsHeading,
+    }
+}
 /// The clap command (for parsing, completions, the man page and usage errors), its help
 /// ending with the formats of the format table.
 pub fn cli_command() -> clap::Command {
@@ -476,20 +507,45 @@ pub fn cli_command() -> clap::Command {
         "Formats (extension first, then content; `skelview formats` for more):\n{}\n\nAn .amc file finds its .asf (same name, CMU NN_MM -> NN, a name prefix, or matching bones);\ngive both to choose: skelview info skel.asf take.amc",
         formats.join("\n")
     );
-    <Cli as clap::CommandFactory>::command().after_help(after)
+    <Cli as clap::CommandFactory>::command()
+        .after_help(after)
+        .args(option_flags())
+        .mut_subcommand("edit", |edit| edit.args(super::edit_args::operation_flags()))
+}
+
+/// A flag for each format option that declares an alias (`--bvh-positions`), made from the
+/// format table: its help, values and checks are the option's own.
+fn option_flags() -> Vec<clap::Arg> {
+    use skelview_core::formats::{OptionValues, table::all_options};
+    let flag = |o: &'static skelview_core::formats::FormatOption| {
+        let alias = o.alias?;
+        let help = super::edit_args::capitalised(o.help);
+        let arg = clap::Arg::new(alias).long(alias).global(true).help(format!("{help} (the format option {})", o.key));
+        Some(match &o.values {
+            OptionValues::Choice { choices, default } => {
+                arg.value_name("VALUE").value_parser(clap::builder::PossibleValuesParser::new(choices.iter().map(|c| {
+                    let label =
+                        if c.value == *default { format!("{} (default)", c.label.trim_end_matches(" (default)")) } else { c.label.into() };
+                    clap::builder::PossibleValue::new(c.value).help(label)
+                })))
+            }
+            OptionValues::Number { unit, default, .. } => arg
+                .value_name(unit.to_uppercase())
+                .value_parser(move |s: &str| o.check(s))
+                .help(format!("{help} (the format option {}; default {default} {unit})", o.key)),
+        })
+    };
+    all_options().filter_map(flag).collect()
+}
+
+/// The values given to the flags of [`option_flags`], by option key.
+fn option_flag_values(matches: &clap::ArgMatches) -> Vec<(String, String)> {
+    let given = |o: &'static skelview_core::formats::FormatOption| Some((o.key.to_owned(), matches.get_one::<String>(o.alias?)?.clone()));
+    skelview_core::formats::table::all_options().filter_map(given).collect()
 }
 
 fn has_ext(p: &std::path::Path, ext: &str) -> bool {
     p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext))
-}
-
-impl From<RuleArg> for PositionRule {
-    fn from(r: RuleArg) -> Self {
-        match r {
-            RuleArg::Replace => Self::Replace,
-            RuleArg::Add => Self::Add,
-        }
-    }
 }
 
 /// `KEY=VALUE` for an option some format declares, with a value it takes.

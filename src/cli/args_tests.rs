@@ -60,3 +60,78 @@ fn parses_commands_and_options() {
     assert_eq!(parse_size("9000").unwrap_err().to_string(), "the size must be between 1x1 and 8192x8192, not '9000'");
     assert!(parse_size("0x5").is_err());
 }
+
+#[test]
+fn every_format_option_is_set_by_key_and_by_its_flag_before_or_after_the_command() {
+    use skelview_core::formats::{OptionValues, table::all_options};
+    let mut walked = 0;
+    for o in all_options() {
+        let values: Vec<String> = match &o.values {
+            OptionValues::Choice { choices, .. } => choices.iter().map(|c| c.value.to_owned()).collect(),
+            OptionValues::Number { min, max, default, .. } => [*min, *default, *max].map(|v| v.to_string()).to_vec(),
+        };
+        for value in &values {
+            let stored = o.check(value).unwrap();
+            let by_key = args(&format!("info x.bvh --format-option {}={value}", o.key)).unwrap();
+            assert_eq!(by_key.options.format.get(o.key), Some(stored.as_str()), "{}={value}", o.key);
+            if let Some(alias) = o.alias {
+                for line in [format!("--{alias} {value} info x.bvh"), format!("info x.bvh --{alias} {value}")] {
+                    assert_eq!(args(&line).unwrap().options.format.get(o.key), Some(stored.as_str()), "{line}");
+                }
+            }
+        }
+        let wrong = if matches!(o.values, OptionValues::Choice { .. }) { "no-such-value".to_owned() } else { "-1".to_owned() };
+        assert!(args(&format!("info x.bvh --format-option {}={wrong}", o.key)).is_err(), "{} refuses {wrong}", o.key);
+        if let Some(alias) = o.alias {
+            assert!(args(&format!("info x.bvh --{alias}={wrong}")).is_err(), "--{alias} refuses {wrong}");
+        }
+        walked += 1;
+    }
+    assert!(walked >= 5, "every format's options: {walked}");
+}
+
+#[test]
+fn every_edit_operation_has_its_flag_and_its_shared_parameters_reach_it() {
+    use skelview_core::edit::OPERATIONS;
+    use skelview_core::edit::spec::Kind;
+    let command = cli_command();
+    let edit = command.find_subcommand("edit").unwrap();
+    for spec in OPERATIONS.iter().copied() {
+        let flag = spec.flag();
+        let arg = edit.get_arguments().find(|a| a.get_long() == Some(flag.as_str())).unwrap_or_else(|| panic!("no --{flag}"));
+        assert!(arg.get_help().unwrap().to_string().contains(spec.help), "--{flag}'s help is the declaration's");
+        // A value made from the declaration, as a user would type it.
+        let parts: Vec<String> = spec
+            .value
+            .iter()
+            .map(|k| match &spec.param(k).unwrap().kind {
+                Kind::Range { .. } => "2:20".to_owned(),
+                Kind::Text { .. } => "Head".to_owned(),
+                kind => kind.form_start().to_owned(),
+            })
+            .collect();
+        let sep = spec.separator.to_string();
+        let value = spec.prefix.into_iter().map(str::to_owned).chain(parts).collect::<Vec<_>>().join(&sep);
+        let mut line = format!("edit a.bvh -o b.bvh --joints Head,Neck --range 1:9 --max-gap 7 --{flag}");
+        if !value.is_empty() {
+            line += &format!(" {value}");
+        }
+        let Command::Edit(e) = args(&line).unwrap_or_else(|e| panic!("{line}: {e}")).command else { panic!("{line}") };
+        let [crate::cli::edit_args::EditStep::Op(op)] = e.steps.as_slice() else { panic!("{line}: {:?}", e.steps) };
+        assert_eq!(op.name(), spec.name, "{line}");
+        let toml::Value::Table(t) = toml::Value::try_from(op).unwrap() else { panic!() };
+        for p in spec.params {
+            match p.key {
+                "joints" => assert_eq!(t.get("joints").and_then(|v| v.as_array()).map(Vec::len), Some(2), "{line}"),
+                "range" if !spec.value.contains(&"range") => assert_eq!(t["range"].as_str(), Some("1:9"), "{line}"),
+                "max_gap" => assert_eq!(t["max_gap"].as_integer(), Some(7), "{line}"),
+                key if spec.value.contains(&key) => assert!(t.contains_key(key), "{line}: {key}"),
+                _ => {}
+            }
+        }
+    }
+    let message = args("edit a.bvh -o b.bvh").unwrap_err().to_string();
+    for spec in OPERATIONS.iter() {
+        assert!(message.contains(&format!("--{}", spec.flag())), "{message}");
+    }
+}

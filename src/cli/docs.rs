@@ -1,5 +1,6 @@
 //! The book's reference pages, made from the code they describe: the format table (readers,
-//! writers, name maps), every format's read options, the command line (clap's own help for
+//! writers, name maps), every format's read options, the edit operations' declarations, the
+//! command line (clap's own help for
 //! each subcommand) and the keyboard shortcuts (the viewer's action table). `tests/docs.rs`
 //! fails when a page in `docs/src/reference/` differs from what this makes, and writes them
 //! when asked (`SKELVIEW_UPDATE_DOCS=1`).
@@ -17,7 +18,13 @@ pub const GENERATED: &str = "<!-- generated: do not edit; the docs test writes t
 
 /// `(file name under docs/src/reference/, text)` of every generated page.
 pub fn reference_pages() -> Vec<(&'static str, String)> {
-    vec![("formats.md", formats()), ("format-options.md", format_options()), ("cli.md", cli()), ("shortcuts.md", shortcuts())]
+    vec![
+        ("formats.md", formats()),
+        ("format-options.md", format_options()),
+        ("edit-operations.md", edit_operations()),
+        ("cli.md", cli()),
+        ("shortcuts.md", shortcuts()),
+    ]
 }
 
 /// A Markdown table cell: no pipes or line breaks.
@@ -50,7 +57,8 @@ fn formats() -> String {
 fn format_options() -> String {
     let mut page = format!("{GENERATED}\n\n# Format options\n\n");
     page.push_str("How a format's files are read, set by key: `--format-option KEY=VALUE` on the command line, ");
-    page.push_str("`options={\"KEY\": \"VALUE\"}` in Python, and the View menu per file in the viewer.\n");
+    page.push_str("`options={\"KEY\": \"VALUE\"}` in Python, and the View menu per file in the viewer. An option with a flag of its own ");
+    page.push_str("takes it too, on the command line and as a Python keyword.\n");
     for f in table::FORMATS.iter().filter(|f| !f.options().is_empty()) {
         let _ = write!(page, "\n## {}\n\n| Key | Values | Default | What it does |\n|---|---|---|---|\n", f.name());
         for o in f.options() {
@@ -60,7 +68,64 @@ fn format_options() -> String {
                 }
                 OptionValues::Number { min, max, default, unit, .. } => (format!("{min} to {max} {unit}"), format!("`{default}`")),
             };
-            let _ = writeln!(page, "| `{}` | {} | {} | {} |", o.key, values, default, cell(o.help));
+            let key = match o.alias {
+                Some(alias) => format!("`{}` (`--{alias}`, Python `{}=`)", o.key, alias.replace('-', "_")),
+                None => format!("`{}`", o.key),
+            };
+            let _ = writeln!(page, "| {key} | {} | {} | {} |", values, default, cell(o.help));
+        }
+    }
+    page
+}
+
+fn edit_operations() -> String {
+    use skelview_core::edit::OPERATIONS;
+    use skelview_core::edit::spec::{Kind, Taken};
+    let mut page = format!("{GENERATED}\n\n# Edit operations\n\n");
+    page.push_str("Every operation of a recipe, as the engine declares it: the command line's flag (`skelview edit`), the recipe's ");
+    page.push_str("`op` and keys, Python's keyword (`Motion.edit(NAME=...)`, a plain value setting the first parameter the flag ");
+    page.push_str("carries, or a dict of parameters) and the viewer's Edits window are all made from these declarations.\n\n");
+    page.push_str("| Command line | Recipe `op` (keys) | What it does | Gaps, rotations, captures |\n|---|---|---|---|\n");
+    for spec in OPERATIONS.iter().copied() {
+        let value = spec.value_name();
+        let flag = if value.is_empty() { format!("`--{}`", spec.flag()) } else { format!("`--{} {value}`", spec.flag()) };
+        let keys: Vec<String> = spec.params.iter().map(|p| format!("`{}`", p.key)).collect();
+        let recipe = if keys.is_empty() { format!("`{}`", spec.name) } else { format!("`{}` ({})", spec.name, keys.join(", ")) };
+        let _ = writeln!(page, "| {} | {} | {} | {} |", cell(&flag), cell(&recipe), cell(spec.help), cell(spec.notes));
+    }
+    page.push_str("\n## Parameters\n");
+    for spec in OPERATIONS.iter().copied().filter(|s| !s.params.is_empty()) {
+        let _ = write!(
+            page,
+            "\n### {} ({})\n\n| Key | Values | When not given | What it is | In the viewer |\n|---|---|---|---|---|\n",
+            spec.name, spec.label
+        );
+        for p in spec.params {
+            let values = match &p.kind {
+                Kind::Number { min, max, integer, unit, .. } => {
+                    format!(
+                        "{} {min} to {max}{}",
+                        if *integer { "a whole number" } else { "a number" },
+                        if unit.is_empty() { String::new() } else { format!(" {unit}") }
+                    )
+                }
+                Kind::Choice { choices, .. } => choices.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", "),
+                Kind::Text { .. } => "text".into(),
+                Kind::Names => "joint or marker names".into(),
+                Kind::Range { .. } => "frames `A:B` (from 0, negative from the end) or seconds `1.5s:3s`".into(),
+            };
+            let absent = p.kind.default_text().unwrap_or_else(|| "required".into());
+            let viewer = match p.from {
+                Taken::Form => "a field of the form",
+                Taken::Selection { optional: true } => "the selected joint, when asked",
+                Taken::Selection { optional: false } => "the selected joint",
+                Taken::InOut { optional: true } => "the in/out range, when asked",
+                Taken::InOut { optional: false } => "the in/out range",
+                Taken::FrameShown => "the frame shown",
+                Taken::TimeShown => "the time shown",
+                Taken::Nowhere => "-",
+            };
+            let _ = writeln!(page, "| `{}` | {} | {} | {} | {} |", p.key, cell(&values), cell(&absent), cell(p.help), viewer);
         }
     }
     page

@@ -31,8 +31,9 @@ pub struct EditCommand {
     pub ext: Option<String>,
     /// Operations and recipe files, in order.
     pub steps: Vec<EditStep>,
-    /// `--max-gap`: the longest gap any fill fills.
-    pub max_gap: Option<usize>,
+    /// The shared parameters' flags given (`--max-gap`, `--joints`…), as recipe values: the
+    /// numbers also reach the steps of recipe files that leave them out.
+    pub shared: toml::Table,
     /// Where to write the recipe.
     pub save_recipe: Option<PathBuf>,
     /// A written BVH's rotation order.
@@ -63,15 +64,15 @@ pub(super) fn command(a: &EditArgs, matches: Option<&clap::ArgMatches>) -> Resul
         out: a.out.clone(),
         ext: a.ext.as_ref().map(|e| e.trim_start_matches('.').to_owned()),
         steps,
-        max_gap: a.max_gap.map(|g| g as usize),
+        shared: super::edit_args::shared_values(matches)?,
         save_recipe: a.save_recipe.clone(),
         order,
         json: a.json,
     }))
 }
 
-/// The recipe of the steps, recipe files read in place; `--max-gap` given to every fill that
-/// names none.
+/// The recipe of the steps, recipe files read in place; a number given to a shared
+/// parameter's flag (`--max-gap`) goes to every step that takes it and names none.
 fn recipe(c: &EditCommand) -> Result<Recipe, EditFailure<'static>> {
     let mut out = Recipe::default();
     for step in &c.steps {
@@ -85,11 +86,21 @@ fn recipe(c: &EditCommand) -> Result<Recipe, EditFailure<'static>> {
         }
     }
     for s in &mut out.steps {
-        if let Op::FillGaps { max_gap: m @ None, .. } = &mut s.op {
-            *m = c.max_gap;
-        }
+        s.op = with_shared_numbers(&s.op, &c.shared);
     }
     Ok(out)
+}
+
+/// `op` with the numbers of `shared` it takes and leaves unset.
+fn with_shared_numbers(op: &Op, shared: &toml::Table) -> Op {
+    let Ok(toml::Value::Table(mut step)) = toml::Value::try_from(op) else { return op.clone() };
+    let spec = op.spec();
+    for (key, value) in shared.iter().filter(|(_, v)| v.is_integer() || v.is_float()) {
+        if spec.param(key).is_some() && !step.contains_key(key) {
+            step.insert(key.clone(), value.clone());
+        }
+    }
+    <Op as serde::Deserialize>::deserialize(toml::Value::Table(step)).unwrap_or_else(|_| op.clone())
 }
 
 /// What became of one input.

@@ -1,10 +1,15 @@
-//! `skelview edit`'s grammar: the operations as options, applied in the order they are given
-//! (clap keeps each option's values apart; their positions on the line put them in order).
+//! `skelview edit`'s grammar. Its own options (inputs, output, recipes) are declared here; the
+//! operations' flags are made from their declarations ([`OPERATIONS`]): a flag per operation
+//! (`--fill-gaps METHOD`, `--filter butterworth:CUTOFF_HZ[:ORDER]`, `--ground`), and a flag per
+//! parameter the operations share (`--joints`, `--range`, `--max-gap`), which goes to every
+//! operation on the line that takes it. Operations apply in the order they are given (clap
+//! keeps each flag's values apart; their positions on the line put them in order).
 
 use std::path::PathBuf;
 
 use super::error::ArgError;
-use skelview_core::edit::{FillMethod, FrameRange, Op};
+use skelview_core::edit::spec::{Kind, OpSpec, Param};
+use skelview_core::edit::{OPERATIONS, Op};
 
 /// Fix what the checks find: apply operations, in the order given, and write the result.
 #[derive(clap::Args, Debug)]
@@ -21,75 +26,6 @@ pub struct EditArgs {
     /// input's own).
     #[arg(long, value_name = "EXT")]
     pub ext: Option<String>,
-    /// Fill gaps (missing samples): linear, spline (a cubic through 10 samples each side),
-    /// rigid (from three or more markers that move rigidly with it), pattern (along a donor
-    /// marker's path) or auto (per gap, the best the data allow).
-    #[arg(long, value_name = "METHOD", value_parser = ["linear", "spline", "rigid", "pattern", "auto"])]
-    pub fill_gaps: Vec<String>,
-    /// The joints or markers --fill-gaps, --filter, --despike and --unroll apply to, anywhere on
-    /// the line (comma-separated names; all when not given).
-    #[arg(long, value_name = "NAME,...", value_delimiter = ',')]
-    pub joints: Vec<String>,
-    /// The frames --fill-gaps, --filter and --despike apply to, anywhere on the line: A:B
-    /// (from 0, negative from the end) or seconds, 1.5s:3s (all when not given).
-    #[arg(long, value_name = "A:B", allow_hyphen_values = true)]
-    pub range: Option<String>,
-    /// The longest gap any fill of this run fills, in frames (longer gaps stay gaps). Default:
-    /// half a second of frames.
-    #[arg(long, value_name = "FRAMES", value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_gap: Option<u64>,
-    /// Zero-lag Butterworth low-pass, forward and backward (as SciPy's filtfilt): cutoff in
-    /// Hz, order 4 unless given.
-    #[arg(long, value_name = "butterworth:CUTOFF_HZ[:ORDER]")]
-    pub filter: Vec<String>,
-    /// Replace the samples the checks call pops (jumps, for markers) from their neighbours.
-    #[arg(long, action = clap::ArgAction::Count)]
-    pub despike: u8,
-    /// Make every Euler channel continuous (no ±360° steps) and quaternions
-    /// hemisphere-continuous; the pose does not move.
-    #[arg(long, action = clap::ArgAction::Count)]
-    pub unroll: u8,
-    /// Keep frames A to B inclusive, numbered from 0 as `positions` numbers them (negative
-    /// from the end), or seconds: 1.5s:3s.
-    #[arg(long, value_name = "A:B", allow_hyphen_values = true)]
-    pub trim: Vec<String>,
-    /// Resample to this many frames per second (rotations slerped).
-    #[arg(long, value_name = "FPS", allow_negative_numbers = true)]
-    pub resample: Vec<f64>,
-    /// Blend the end into the start over FRAMES frames so that the clip loops (same frame
-    /// count; the root keeps travelling).
-    #[arg(long = "loop", value_name = "FRAMES")]
-    pub loop_frames: Vec<usize>,
-    /// Move the clip so that its lowest point over all frames is at height 0.
-    #[arg(long, action = clap::ArgAction::Count)]
-    pub ground: u8,
-    /// Add the rest pose (a T-pose in most BVH files) as a new first frame, where the clip
-    /// starts.
-    #[arg(long, action = clap::ArgAction::Count)]
-    pub add_tpose: u8,
-    /// Make frame N (from 0) the rest pose: offsets from where it puts the joints, every
-    /// frame's rotations re-expressed from it (frame N reads all zeros); the motion stays.
-    #[arg(long, value_name = "N")]
-    pub rest_from_frame: Vec<usize>,
-    /// Turn the clip about the up axis, through the root, so that at its first frame the body
-    /// faces this way: +x, -x, +y, -y, +z or -z (the file's axes; not the up axis).
-    #[arg(long, value_name = "DIRECTION", allow_hyphen_values = true)]
-    pub face: Vec<String>,
-    /// Scale every length by FACTOR.
-    #[arg(long, value_name = "FACTOR", allow_negative_numbers = true)]
-    pub scale: Vec<f64>,
-    /// Rename a joint or marker.
-    #[arg(long, value_name = "OLD=NEW")]
-    pub rename: Vec<String>,
-    /// Remove a joint (and every joint below it) or a marker.
-    #[arg(long, value_name = "NAME")]
-    pub remove_joint: Vec<String>,
-    /// Add an event to a capture: label, Left/Right/General, seconds (as `info` lists events).
-    #[arg(long, value_name = "LABEL:CONTEXT:SECONDS")]
-    pub add_event: Vec<String>,
-    /// Remove a capture's event: label and seconds (as `info` lists events).
-    #[arg(long, value_name = "LABEL:SECONDS")]
-    pub remove_event: Vec<String>,
     /// The operations of a recipe file (TOML), in its place among the others.
     #[arg(long, value_name = "FILE.toml")]
     pub recipe: Vec<PathBuf>,
@@ -115,112 +51,205 @@ pub enum EditStep {
     Recipe(PathBuf),
 }
 
+/// The parameters that have a flag of their own: those some operation does not carry in its
+/// value, each once (the first declaration's help), with the operations that take it.
+fn shared_params() -> Vec<(&'static Param, Vec<&'static OpSpec>)> {
+    let mut out: Vec<(&'static Param, Vec<&'static OpSpec>)> = Vec::new();
+    for spec in OPERATIONS.iter().copied() {
+        for p in spec.params.iter().filter(|p| !spec.value.contains(&p.key)) {
+            match out.iter_mut().find(|(q, _)| q.key == p.key) {
+                Some((_, ops)) => ops.push(spec),
+                None => out.push((p, vec![spec])),
+            }
+        }
+    }
+    out
+}
+
+/// The flags of every operation and shared parameter, added to the `edit` command.
+pub fn operation_flags() -> Vec<clap::Arg> {
+    let mut args = Vec::new();
+    for spec in OPERATIONS.iter().copied() {
+        let flag = spec.flag();
+        let help = format!("{} (recipe: op = \"{}\")", spec.help, spec.name);
+        let arg = clap::Arg::new(spec.name).long(flag).help(help).help_heading("Operations (applied in the order given)");
+        args.push(if spec.value.is_empty() {
+            arg.action(clap::ArgAction::Count)
+        } else {
+            arg.action(clap::ArgAction::Append).value_name(spec.value_name()).allow_hyphen_values(true)
+        });
+    }
+    for (p, ops) in shared_params() {
+        let flags: Vec<String> = ops.iter().map(|s| format!("--{}", s.flag())).collect();
+        let default = p.kind.default_text().map(|d| format!("; default: {d}")).unwrap_or_default();
+        // Joints and frames mean the same to every operation; the others say what they are.
+        let what = match p.kind {
+            Kind::Names if p.key == "joints" => "The joints or markers the operations touch (comma-separated names)".to_owned(),
+            Kind::Range { .. } => "The frames the operations touch: A:B (from 0, negative from the end) or seconds, 1.5s:3s".to_owned(),
+            _ => capitalised(p.help),
+        };
+        let help = format!("{what} (for {}, anywhere on the line{default})", flags.join(", "));
+        let value_name = match p.kind {
+            Kind::Number { unit, .. } if !unit.is_empty() => unit.to_uppercase(),
+            _ => p.value_name(),
+        };
+        let arg = clap::Arg::new(p.key)
+            .long(p.key.replace('_', "-"))
+            .value_name(value_name)
+            .help(help)
+            .allow_hyphen_values(true)
+            .help_heading("Operations' parameters");
+        args.push(match p.kind {
+            Kind::Names => arg.action(clap::ArgAction::Append).value_delimiter(','),
+            _ => arg.action(clap::ArgAction::Set),
+        });
+    }
+    args
+}
+
+/// `text` with a capital first letter (declarations' help lines start lower-case).
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// The operations' flags, for a message: `--fill-gaps, --filter, …`.
+pub fn operation_flag_list() -> String {
+    OPERATIONS.iter().map(|s| format!("--{}", s.flag())).collect::<Vec<_>>().join(", ")
+}
+
+/// The values of the shared parameters' flags given on the line, as recipe values.
+pub fn shared_values(matches: Option<&clap::ArgMatches>) -> Result<toml::Table, ArgError> {
+    let mut out = toml::Table::new();
+    let Some(m) = matches else { return Ok(out) };
+    for (p, _) in shared_params() {
+        let Some(given) = m.get_many::<String>(p.key) else { continue };
+        let given: Vec<&String> = given.collect();
+        let value = match p.kind {
+            Kind::Names => {
+                let names = given.iter().map(|n| n.trim()).filter(|n| !n.is_empty());
+                toml::Value::Array(names.map(|n| toml::Value::String(n.to_owned())).collect())
+            }
+            _ => value_of(p, given[0]).ok_or_else(|| ArgError::Operation {
+                option: format!("--{}", p.key.replace('_', "-")),
+                given: given[0].clone(),
+                expected: expected_of(p),
+            })?,
+        };
+        out.insert(p.key.into(), value);
+    }
+    Ok(out)
+}
+
 /// The steps in the order they were given; `Err` names the option and what it expects.
 pub fn steps(a: &EditArgs, matches: Option<&clap::ArgMatches>) -> Result<Vec<EditStep>, ArgError> {
     let mut out: Vec<(usize, EditStep)> = Vec::new();
-    let at = |id: &str| -> Vec<usize> { matches.and_then(|m| m.indices_of(id)).map(Iterator::collect).unwrap_or_default() };
-    let mut add = |id: &str, steps: Vec<EditStep>| {
-        let places = at(id);
-        for (k, s) in steps.into_iter().enumerate() {
-            out.push((places.get(k).copied().unwrap_or(usize::MAX), s));
+    let shared = shared_values(matches)?;
+    if let Some(m) = matches {
+        for spec in OPERATIONS.iter().copied() {
+            let places: Vec<usize> = m.indices_of(spec.name).map(Iterator::collect).unwrap_or_default();
+            let values: Vec<Option<&String>> = if spec.value.is_empty() {
+                (0..m.get_count(spec.name)).map(|_| None).collect()
+            } else {
+                m.get_many::<String>(spec.name).map(|v| v.map(Some).collect()).unwrap_or_default()
+            };
+            for (k, value) in values.into_iter().enumerate() {
+                let op = operation(spec, value.map(String::as_str), &shared)?;
+                out.push((places.get(k).copied().unwrap_or(usize::MAX), EditStep::Op(op)));
+            }
         }
-    };
-    let max_gap = a.max_gap.map(|g| g as usize);
-    let range = a.range.as_deref().map(str::parse::<FrameRange>).transpose().map_err(ArgError::Range)?;
-    let joints = || a.joints.iter().map(|j| j.trim().to_owned()).filter(|j| !j.is_empty()).collect::<Vec<_>>();
-    let op = EditStep::Op;
-    let fills = a.fill_gaps.iter().map(|m| {
-        let method = FillMethod::parse(m).unwrap_or(FillMethod::Auto);
-        op(Op::FillGaps { method, max_gap, donors: Vec::new(), joints: joints(), range })
-    });
-    add("fill_gaps", fills.collect());
-    let filters = a.filter.iter().map(|f| {
-        parse_filter(f).map(|o| match o {
-            Op::Filter { cutoff_hz, order, .. } => op(Op::Filter { cutoff_hz, order, joints: joints(), range }),
-            other => op(other),
-        })
-    });
-    add("filter", filters.collect::<Result<_, _>>()?);
-    add("despike", (0..a.despike).map(|_| op(Op::Despike { joints: joints(), range })).collect());
-    add("unroll", (0..a.unroll).map(|_| op(Op::Unroll { joints: joints() })).collect());
-    let trims = a.trim.iter().map(|t| t.parse::<FrameRange>().map(|range| op(Op::Trim { range })).map_err(ArgError::Trim));
-    add("trim", trims.collect::<Result<_, _>>()?);
-    add("resample", a.resample.iter().map(|&fps| op(Op::Resample { fps })).collect());
-    add("loop_frames", a.loop_frames.iter().map(|&frames| op(Op::Loop { frames })).collect());
-    add("ground", (0..a.ground).map(|_| op(Op::Ground)).collect());
-    add("add_tpose", (0..a.add_tpose).map(|_| op(Op::AddTpose)).collect());
-    add("rest_from_frame", a.rest_from_frame.iter().map(|&frame| op(Op::RestFromFrame { frame })).collect());
-    add("face", a.face.iter().map(|toward| op(Op::Face { toward: toward.clone() })).collect());
-    add("scale", a.scale.iter().map(|&factor| op(Op::Scale { factor })).collect());
-    let renames = a.rename.iter().map(|r| match r.split_once('=') {
-        Some((from, to)) if !from.is_empty() && !to.is_empty() => Ok(op(Op::Rename { from: from.into(), to: to.into() })),
-        _ => Err(ArgError::Option { option: "--rename", given: r.clone(), expected: "OLD=NEW" }),
-    });
-    add("rename", renames.collect::<Result<_, _>>()?);
-    add("remove_joint", a.remove_joint.iter().map(|name| op(Op::RemoveJoint { name: name.clone() })).collect());
-    add("add_event", a.add_event.iter().map(|e| parse_add_event(e).map(op)).collect::<Result<_, _>>()?);
-    add("remove_event", a.remove_event.iter().map(|e| parse_remove_event(e).map(op)).collect::<Result<_, _>>()?);
-    add("recipe", a.recipe.iter().map(|p| EditStep::Recipe(p.clone())).collect());
+        let places: Vec<usize> = m.indices_of("recipe").map(Iterator::collect).unwrap_or_default();
+        for (k, p) in a.recipe.iter().enumerate() {
+            out.push((places.get(k).copied().unwrap_or(usize::MAX), EditStep::Recipe(p.clone())));
+        }
+    }
     out.sort_by_key(|s| s.0);
     Ok(out.into_iter().map(|s| s.1).collect())
 }
 
-/// `butterworth:CUTOFF_HZ[:ORDER]`.
-fn parse_filter(s: &str) -> Result<Op, ArgError> {
-    let bad = || ArgError::Option {
-        option: "--filter",
-        given: s.to_owned(),
-        expected: "butterworth:CUTOFF_HZ[:ORDER] (butterworth:6 or butterworth:6:2)",
-    };
-    let mut parts = s.split(':');
-    if parts.next() != Some("butterworth") {
-        return Err(bad());
+/// The operation `spec` with the value given to its flag (`None` for a flag without one) and
+/// the shared parameters it takes.
+pub fn operation(spec: &'static OpSpec, value: Option<&str>, shared: &toml::Table) -> Result<Op, ArgError> {
+    let option = format!("--{}", spec.flag());
+    let given = value.unwrap_or_default();
+    let expected = || spec.value_name();
+    let bad = |why: String| ArgError::Operation { option: option.clone(), given: given.to_owned(), expected: why };
+    let mut step = toml::Table::new();
+    step.insert("op".into(), toml::Value::String(spec.name.into()));
+    if let Some(value) = value {
+        let rest = match spec.prefix {
+            Some(prefix) => value.strip_prefix(prefix).and_then(|r| r.strip_prefix(spec.separator)).ok_or_else(|| bad(expected()))?,
+            None => value,
+        };
+        // From the right, so that the first part may hold the separator (an event's label).
+        let mut parts: Vec<&str> = rest.rsplitn(spec.value.len(), spec.separator).collect();
+        parts.reverse();
+        let required = spec.value.iter().filter(|k| spec.param(k).is_some_and(|p| p.kind.required())).count();
+        if parts.len() < required || parts.iter().any(|p| p.is_empty()) {
+            return Err(bad(expected()));
+        }
+        for (key, part) in spec.value.iter().zip(parts) {
+            let Some(p) = spec.param(key) else { continue };
+            step.insert((*key).into(), value_of(p, part).ok_or_else(|| bad(expected()))?);
+        }
     }
-    let cutoff_hz: f64 = parts.next().and_then(|c| c.parse().ok()).ok_or_else(bad)?;
-    let order = match parts.next() {
-        Some(o) => o.parse().map_err(|_| bad())?,
-        None => 4,
-    };
-    if parts.next().is_some() {
-        return Err(bad());
+    for p in spec.params.iter().filter(|p| !spec.value.contains(&p.key)) {
+        if let Some(v) = shared.get(p.key) {
+            step.insert(p.key.into(), v.clone());
+        }
     }
-    Ok(Op::Filter { cutoff_hz, order, joints: Vec::new(), range: None })
+    <Op as serde::Deserialize>::deserialize(toml::Value::Table(step)).map_err(|e| bad(e.message().to_owned()))
 }
 
-/// Seconds written as `1.25` (as `info` lists event times).
-fn seconds(s: &str) -> Option<f64> {
-    s.trim().parse::<f64>().ok().filter(|v| v.is_finite())
+/// `text` as a recipe value of `p` (`None` when `p` needs a number and it is not one).
+fn value_of(p: &Param, text: &str) -> Option<toml::Value> {
+    let text = text.trim();
+    Some(match &p.kind {
+        Kind::Number { integer: true, .. } => toml::Value::Integer(text.parse().ok()?),
+        Kind::Number { .. } => toml::Value::Float(text.parse::<f64>().ok().filter(|v| v.is_finite())?),
+        Kind::Names => toml::Value::Array(text.split(',').map(|n| toml::Value::String(n.trim().to_owned())).collect()),
+        Kind::Choice { .. } | Kind::Text { .. } | Kind::Range { .. } => toml::Value::String(text.to_owned()),
+    })
 }
 
-/// `LABEL:CONTEXT:SECONDS` (the label may hold colons).
-fn parse_add_event(s: &str) -> Result<Op, ArgError> {
-    let bad = || ArgError::Option { option: "--add-event", given: s.to_owned(), expected: "LABEL:CONTEXT:SECONDS (Foot Strike:Left:1.25)" };
-    let mut parts = s.rsplitn(3, ':');
-    let (Some(t), Some(context), Some(label)) = (parts.next(), parts.next(), parts.next()) else { return Err(bad()) };
-    Ok(Op::AddEvent { label: label.to_owned(), context: context.to_owned(), time_secs: seconds(t).ok_or_else(bad)? })
+/// What `p` takes, for a message.
+fn expected_of(p: &Param) -> String {
+    match &p.kind {
+        Kind::Number { integer: true, unit, .. } => format!("a whole number{}", unit_suffix(unit)),
+        Kind::Number { unit, .. } => format!("a number{}", unit_suffix(unit)),
+        _ => p.value_name(),
+    }
 }
 
-/// `LABEL:SECONDS`.
-fn parse_remove_event(s: &str) -> Result<Op, ArgError> {
-    let bad = || ArgError::Option { option: "--remove-event", given: s.to_owned(), expected: "LABEL:SECONDS (Foot Strike:1.25)" };
-    let (label, t) = s.rsplit_once(':').ok_or_else(bad)?;
-    Ok(Op::RemoveEvent { label: label.to_owned(), time_secs: seconds(t).ok_or_else(bad)? })
+fn unit_suffix(unit: &str) -> String {
+    if unit.is_empty() { String::new() } else { format!(" of {unit}") }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use skelview_core::edit::{AddEvent, Filter, RemoveEvent};
+
+    fn one(name: &str, value: Option<&str>) -> Result<Op, ArgError> {
+        let spec = OPERATIONS.iter().copied().find(|s| s.name == name).unwrap();
+        operation(spec, value, &toml::Table::new())
+    }
 
     #[test]
-    fn filters_and_events_read_or_say_why() {
-        assert!(matches!(parse_filter("butterworth:6"), Ok(Op::Filter { order: 4, .. })));
-        assert!(matches!(parse_filter("butterworth:6:2"), Ok(Op::Filter { order: 2, .. })));
-        assert!(parse_filter("bessel:6").unwrap_err().to_string().contains("butterworth:CUTOFF_HZ"));
-        assert!(matches!(parse_add_event("Foot Strike:Left:1.25"), Ok(Op::AddEvent { time_secs: 1.25, .. })));
-        assert!(parse_add_event("Foot Strike:1.25").is_err());
+    fn values_read_by_the_declarations_or_say_what_they_expect() {
+        assert!(matches!(one("filter", Some("butterworth:6")), Ok(Op::Filter(Filter { order: 4, .. }))));
+        assert!(matches!(one("filter", Some("butterworth:6:2")), Ok(Op::Filter(Filter { order: 2, .. }))));
+        assert!(one("filter", Some("bessel:6")).unwrap_err().to_string().contains("butterworth:CUTOFF_HZ[:ORDER]"));
+        let event = one("add_event", Some("Foot Strike:Left:1.25")).unwrap();
+        assert_eq!(event, Op::AddEvent(AddEvent { label: "Foot Strike".into(), context: "Left".into(), time_secs: 1.25 }));
+        let colon = one("add_event", Some("A:B:Right:2")).unwrap();
+        assert!(matches!(colon, Op::AddEvent(AddEvent { label, .. }) if label == "A:B"), "a label may hold the separator");
+        assert!(one("add_event", Some("Foot Strike:1.25")).is_err());
         assert_eq!(
-            parse_remove_event("Foot Strike:x").unwrap_err().to_string(),
-            "--remove-event 'Foot Strike:x': expected LABEL:SECONDS (Foot Strike:1.25)"
+            one("remove_event", Some("Foot Strike:x")).unwrap_err().to_string(),
+            "--remove-event 'Foot Strike:x': expected LABEL:TIME_SECS"
         );
+        assert_eq!(one("remove_event", Some("Strike:2")).unwrap(), Op::RemoveEvent(RemoveEvent { label: "Strike".into(), time_secs: 2.0 }));
+        assert_eq!(one("rename", Some("Head")).unwrap_err().to_string(), "--rename 'Head': expected FROM=TO");
     }
 }

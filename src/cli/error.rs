@@ -33,16 +33,18 @@ pub enum ArgError {
         /// Its shape, with an example.
         expected: &'static str,
     },
-    /// A `--trim` range that cannot be read.
-    #[error("--trim {0}")]
-    Trim(#[from] skelview_core::edit::RangeError),
-    /// A `--range` that cannot be read.
-    #[error("--range {0}")]
-    Range(skelview_core::edit::RangeError),
+    /// An edit operation's value not of its shape, or one the operation refuses.
+    #[error("{option} '{given}': expected {expected}")]
+    Operation {
+        /// The operation's flag.
+        option: String,
+        /// What was given.
+        given: String,
+        /// Its shape (`butterworth:CUTOFF_HZ[:ORDER]`), or why it was refused.
+        expected: String,
+    },
     /// `edit` without an operation.
-    #[error(
-        "edit needs at least one operation (--fill-gaps, --filter, --despike, --unroll, --trim, --resample, --loop, --ground, --add-tpose, --scale, --rename, --remove-joint, --add-event, --remove-event, --recipe)"
-    )]
+    #[error("edit needs at least one operation ({}, --recipe)", super::edit_args::operation_flag_list())]
     NoOperation,
     /// `edit` with nowhere to write.
     #[error("edit writes --out OUTPUT (or only a recipe, with --save-recipe FILE.toml)")]

@@ -75,7 +75,11 @@ pub enum At {
 
 /// The scene of `motions` with the options' layout and heat map, as the viewer shows them.
 fn scene_of(motions: Vec<Motion>, options: &RenderOptions) -> Scene {
-    Scene::arranged(motions.into_iter().map(Arc::new), options.layout, options.view, options.heat_map)
+    let mut scene = Scene::arranged(motions.into_iter().map(Arc::new), options.layout, options.view, options.heat_map);
+    // The heat map's scale over the whole overlap, as the viewer has it once its background
+    // comparison is in (the overlap does not depend on the instant).
+    scene.settle(&FrameSpec::at(0.0, Style::default()));
+    scene
 }
 
 /// The shared-clock time of frame `f` of the reference (first) clip; negative frames count

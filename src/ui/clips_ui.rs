@@ -2,7 +2,7 @@
 //! match start, remove) and the layout choice.
 
 use crate::app::{ClipEdit, Command, Commands, SceneEdit, Viewer};
-use skelview_scene::Layout;
+use skelview_scene::{ClipView, Layout};
 
 /// "on…": put clip `i`'s motion on another open skeleton or a file's, as a new clip (captures
 /// have no bones to put on, nor to take from).
@@ -67,82 +67,7 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     let mut commands = Vec::new();
     let active = viewer.session.active;
     for (i, clip) in viewer.session.scene.clips.iter().enumerate() {
-        ui.push_id(clip.id(), |ui| {
-            ui.horizontal(|ui| {
-                let (mut color, mut visible) = (clip.color, clip.visible);
-                let mut rgba = egui::Rgba::from_rgba_unmultiplied(color[0], color[1], color[2], color[3]);
-                if egui::color_picker::color_edit_button_rgba(ui, &mut rgba, egui::color_picker::Alpha::Opaque).changed() {
-                    color = [rgba.r(), rgba.g(), rgba.b(), 1.0];
-                }
-                ui.checkbox(&mut visible, "").on_hover_text("Visible");
-                if (color, visible) != (clip.color, clip.visible) {
-                    commands.push(Command::Clip(clip.id(), ClipEdit::Look { color, visible, opacity: clip.opacity }));
-                }
-                // The close button keeps its place at the right; a long name is elided before it.
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    if ui.small_button("x").on_hover_text("Close this clip").clicked() {
-                        commands.push(Command::Clip(clip.id(), ClipEdit::Remove));
-                    }
-                    let name = if i == 0 { format!("{} (reference)", clip.name) } else { clip.name.clone() };
-                    let hover = format!("{name}\nClick: show this clip in the inspector and joint tree");
-                    let button = egui::Button::selectable(i == active, name).truncate();
-                    let button = ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| ui.add(button)).inner;
-                    if button.on_hover_text(hover).clicked() {
-                        commands.push(Command::Clip(clip.id(), ClipEdit::Activate));
-                    }
-                });
-            });
-            // Short rows that fit the panel's minimum width, so nothing is cut or pushed out.
-            ui.horizontal(|ui| {
-                ui.add_space(22.0);
-                let label = ui.label("offset s");
-                let mut offset = clip.offset_secs;
-                let min = -clip.motion.clip.last_frame_time_secs();
-                let drag = egui::DragValue::new(&mut offset).speed(0.01).range(min..=1e6).max_decimals(4);
-                if ui.add(drag).labelled_by(label.id).on_hover_text("Shared-clock time of this clip's first frame").changed() {
-                    commands.push(Command::Clip(clip.id(), ClipEdit::Offset(offset)));
-                }
-                if ui.add_enabled(i > 0, egui::Button::new("match start").small()).on_hover_text("Start with the reference clip").clicked()
-                {
-                    commands.push(Command::Clip(clip.id(), ClipEdit::MatchStart));
-                }
-            });
-            ui.horizontal(|ui| {
-                ui.add_space(22.0);
-                let label = ui.label("opacity");
-                let mut opacity = clip.opacity;
-                let drag = egui::DragValue::new(&mut opacity).speed(0.01).range(0.05..=1.0).max_decimals(2);
-                if ui.add(drag).labelled_by(label.id).changed() {
-                    commands.push(Command::Clip(clip.id(), ClipEdit::Look { color: clip.color, visible: clip.visible, opacity }));
-                }
-                retarget_ui(ui, viewer, i, &mut commands);
-                let takes = &clip.motion.source.takes;
-                if takes.len() > 1 {
-                    let current = clip.motion.source.take.and_then(|t| takes.get(t)).map_or("", |t| t.name.as_str());
-                    let label = ui.label("take");
-                    egui::ComboBox::new(("take", i), "")
-                        .width((ui.available_width() - 8.0).max(60.0))
-                        .truncate()
-                        .selected_text(current)
-                        .show_ui(ui, |ui| {
-                            for t in takes {
-                                let text = format!(
-                                    "{} ({:.1} s, {} joints{})",
-                                    t.name,
-                                    t.duration_secs,
-                                    t.joints,
-                                    if t.moving { "" } else { ", still" }
-                                );
-                                if ui.selectable_label(t.name == current, text).clicked() && t.name != current {
-                                    commands.push(Command::Clip(clip.id(), ClipEdit::Take(t.name.clone())));
-                                }
-                            }
-                        })
-                        .response
-                        .labelled_by(label.id);
-                }
-            });
-        });
+        ui.push_id(clip.id(), |ui| clip_ui(ui, viewer, i, i == active, &mut commands));
     }
     ui.separator();
     ui.horizontal_wrapped(|ui| {
@@ -163,5 +88,84 @@ pub fn clips_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     }
     for c in commands {
         out.send(c);
+    }
+}
+
+/// Clip `i`'s rows: colour, visibility, name (`active`: shown in the inspector) and close;
+/// time offset and match start; opacity, retarget and take.
+fn clip_ui(ui: &mut egui::Ui, viewer: &Viewer, i: usize, active: bool, commands: &mut Vec<Command>) {
+    let clip = &viewer.session.scene.clips[i];
+    ui.horizontal(|ui| {
+        let (mut color, mut visible) = (clip.color, clip.visible);
+        let mut rgba = egui::Rgba::from_rgba_unmultiplied(color[0], color[1], color[2], color[3]);
+        if egui::color_picker::color_edit_button_rgba(ui, &mut rgba, egui::color_picker::Alpha::Opaque).changed() {
+            color = [rgba.r(), rgba.g(), rgba.b(), 1.0];
+        }
+        ui.checkbox(&mut visible, "").on_hover_text("Visible");
+        if (color, visible) != (clip.color, clip.visible) {
+            commands.push(Command::Clip(clip.id(), ClipEdit::Look { color, visible, opacity: clip.opacity }));
+        }
+        // The close button keeps its place at the right; a long name is elided before it.
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if ui.small_button("x").on_hover_text("Close this clip").clicked() {
+                commands.push(Command::Clip(clip.id(), ClipEdit::Remove));
+            }
+            let name = if i == 0 { format!("{} (reference)", clip.name) } else { clip.name.clone() };
+            let hover = format!("{name}\nClick: show this clip in the inspector and joint tree");
+            let button = egui::Button::selectable(active, name).truncate();
+            let button = ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| ui.add(button)).inner;
+            if button.on_hover_text(hover).clicked() {
+                commands.push(Command::Clip(clip.id(), ClipEdit::Activate));
+            }
+        });
+    });
+    // Short rows that fit the panel's minimum width, so nothing is cut or pushed out.
+    ui.horizontal(|ui| {
+        ui.add_space(22.0);
+        let label = ui.label("offset s");
+        let mut offset = clip.offset_secs;
+        let min = -clip.motion.clip.last_frame_time_secs();
+        let drag = egui::DragValue::new(&mut offset).speed(0.01).range(min..=1e6).max_decimals(4);
+        if ui.add(drag).labelled_by(label.id).on_hover_text("Shared-clock time of this clip's first frame").changed() {
+            commands.push(Command::Clip(clip.id(), ClipEdit::Offset(offset)));
+        }
+        if ui.add_enabled(i > 0, egui::Button::new("match start").small()).on_hover_text("Start with the reference clip").clicked() {
+            commands.push(Command::Clip(clip.id(), ClipEdit::MatchStart));
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.add_space(22.0);
+        let label = ui.label("opacity");
+        let mut opacity = clip.opacity;
+        let drag = egui::DragValue::new(&mut opacity).speed(0.01).range(0.05..=1.0).max_decimals(2);
+        if ui.add(drag).labelled_by(label.id).changed() {
+            commands.push(Command::Clip(clip.id(), ClipEdit::Look { color: clip.color, visible: clip.visible, opacity }));
+        }
+        retarget_ui(ui, viewer, i, commands);
+        take_ui(ui, clip, i, commands);
+    });
+}
+
+/// The choice of clip `i`'s take, when its file holds more than one.
+fn take_ui(ui: &mut egui::Ui, clip: &ClipView, i: usize, commands: &mut Vec<Command>) {
+    let takes = &clip.motion.source.takes;
+    if takes.len() > 1 {
+        let current = clip.motion.source.take.and_then(|t| takes.get(t)).map_or("", |t| t.name.as_str());
+        let label = ui.label("take");
+        egui::ComboBox::new(("take", i), "")
+            .width((ui.available_width() - 8.0).max(60.0))
+            .truncate()
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for t in takes {
+                    let text =
+                        format!("{} ({:.1} s, {} joints{})", t.name, t.duration_secs, t.joints, if t.moving { "" } else { ", still" });
+                    if ui.selectable_label(t.name == current, text).clicked() && t.name != current {
+                        commands.push(Command::Clip(clip.id(), ClipEdit::Take(t.name.clone())));
+                    }
+                }
+            })
+            .response
+            .labelled_by(label.id);
     }
 }

@@ -2,10 +2,10 @@
 //! time (click the plot to seek), the worst joints, the heat-map legend and the editable pairs.
 
 use crate::app::{Command, Commands, CompareEdit, Viewer};
-use skelview_core::core::PlaybackCommand;
 use skelview_core::core::envelope::decimate;
+use skelview_core::core::{PlaybackCommand, Skeleton};
 use skelview_core::retarget::BoneAgreement;
-use skelview_scene::{CompareMode, heat_color};
+use skelview_scene::{CompareMode, CompareView, heat_color};
 
 /// The comparison panel (in the inspector's column while two or more clips are open).
 pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
@@ -14,6 +14,36 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         return;
     }
     let mut commands = Vec::new();
+    other_clip_ui(ui, viewer, &mut commands);
+    mode_ui(ui, viewer, &mut commands);
+    name_map_ui(ui, viewer, out, &mut commands);
+    let c = &viewer.session.scene.compare;
+    let clips = &viewer.session.scene.clips;
+    let nearest = clips.get(c.other).is_some_and(|b| c.mode.effective(&clips[0].motion, &b.motion) == CompareMode::NearestJoint);
+    let scale = c.overlap.as_ref().map_or(c.mean_now(), |o| o.mean as f32);
+    let shown = Shown::of(c.mode, scale, viewer.settings.lengths);
+    error_plot_ui(ui, viewer, nearest, &shown, &mut commands);
+    if c.heat && !nearest {
+        legend_ui(ui, c.legend_max, &shown);
+    }
+    let (ra, rb) = (
+        &viewer.session.scene.clips[0].motion.skeleton,
+        &viewer.session.scene.clips[c.other.min(viewer.session.scene.clips.len() - 1)].motion.skeleton,
+    );
+    worst_joints_ui(ui, c, nearest, (ra, rb), &shown);
+    if !nearest {
+        pairs_ui(ui, c, (ra, rb), &shown, &mut commands);
+        if let Some(o) = c.overlap.as_ref().filter(|o| !o.directions.is_empty()) {
+            bone_directions_ui(ui, &o.directions, &mut commands);
+        }
+    }
+    for c in commands {
+        out.send(c);
+    }
+}
+
+/// The reference clip's name and the choice of the clip compared with it.
+fn other_clip_ui(ui: &mut egui::Ui, viewer: &Viewer, commands: &mut Vec<Command>) {
     let names: Vec<String> = viewer.session.scene.clips.iter().map(|c| c.name.clone()).collect();
     ui.add(egui::Label::new(format!("{} (reference)", names[0])).truncate());
     ui.horizontal(|ui| {
@@ -36,6 +66,11 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             .on_hover_text("The compared clip")
             .labelled_by(label.id);
     });
+}
+
+/// What is compared (positions or local rotation angles, or markers to the nearest joint)
+/// and whether the bones show the heat map.
+fn mode_ui(ui: &mut egui::Ui, viewer: &Viewer, commands: &mut Vec<Command>) {
     ui.horizontal_wrapped(|ui| {
         let c = &viewer.session.scene.compare;
         let (mut mode, mut heat) = (c.mode, c.heat);
@@ -57,6 +92,10 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             commands.push(Command::Compare(CompareEdit::Heat(heat)));
         }
     });
+}
+
+/// The name map (an MNM file) in use, with the buttons to choose or clear it.
+fn name_map_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, commands: &mut Vec<Command>) {
     ui.horizontal_wrapped(|ui| {
         // A name map is read by path: not in the browser build.
         if !cfg!(target_arch = "wasm32")
@@ -76,11 +115,11 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             }
         }
     });
+}
+
+/// The mean error now and over the overlap, and its plot over time (click or drag to seek).
+fn error_plot_ui(ui: &mut egui::Ui, viewer: &Viewer, nearest: bool, shown: &Shown, commands: &mut Vec<Command>) {
     let c = &viewer.session.scene.compare;
-    let clips = &viewer.session.scene.clips;
-    let nearest = clips.get(c.other).is_some_and(|b| c.mode.effective(&clips[0].motion, &b.motion) == CompareMode::NearestJoint);
-    let scale = c.overlap.as_ref().map_or(c.mean_now(), |o| o.mean as f32);
-    let shown = Shown::of(c.mode, scale, viewer.settings.lengths);
     let unit = shown.symbol;
     let label = match c.unit {
         "deg" => "mean angle",
@@ -117,14 +156,15 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     if let Some(at) = response.inner {
         commands.push(Command::Playback(PlaybackCommand::Seek(at.x.max(0.0))));
     }
-    if c.heat && !nearest {
-        legend_ui(ui, c.legend_max, &shown);
-    }
-    let (ra, rb) = (
-        &viewer.session.scene.clips[0].motion.skeleton,
-        &viewer.session.scene.clips[c.other.min(viewer.session.scene.clips.len() - 1)].motion.skeleton,
-    );
-    let joint_name = |s: &skelview_core::core::Skeleton, i: usize| s.joints().get(i).map_or("?".to_owned(), |j| j.name.clone());
+}
+
+/// A joint's name in a skeleton, or "?" past its end.
+fn joint_name(s: &Skeleton, i: usize) -> String {
+    s.joints().get(i).map_or("?".to_owned(), |j| j.name.clone())
+}
+
+/// The five largest errors now, with the joints (or marker and nearest joint) they are between.
+fn worst_joints_ui(ui: &mut egui::Ui, c: &CompareView, nearest: bool, (ra, rb): (&Skeleton, &Skeleton), shown: &Shown) {
     ui.label(if nearest { "markers farthest from a joint now:" } else { "worst joints now:" });
     egui::Grid::new("worst_joints").num_columns(3).striped(true).show(ui, |ui| {
         ui.weak("error");
@@ -138,12 +178,10 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             ui.end_row();
         }
     });
-    if nearest {
-        for c in commands {
-            out.send(c);
-        }
-        return;
-    }
+}
+
+/// The editable pairs: each reference joint's partner in the compared clip, with its error now.
+fn pairs_ui(ui: &mut egui::Ui, c: &CompareView, (ra, rb): (&Skeleton, &Skeleton), shown: &Shown, commands: &mut Vec<Command>) {
     let current: std::collections::HashMap<usize, f32> = c.current.iter().map(|&(i, _, e)| (i, e)).collect();
     let mut partner = c.partner.clone();
     let other_names: Vec<String> = rb.joints().iter().map(|j| j.name.clone()).collect();
@@ -169,12 +207,6 @@ pub fn compare_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     });
     if partner != c.partner {
         commands.push(Command::Compare(CompareEdit::Partners(partner)));
-    }
-    if let Some(o) = c.overlap.as_ref().filter(|o| !o.directions.is_empty()) {
-        bone_directions_ui(ui, &o.directions, &mut commands);
-    }
-    for c in commands {
-        out.send(c);
     }
 }
 

@@ -3,8 +3,12 @@
 //! range, how far the edits moved each joint, and the capture's events. Everything it changes
 //! is sent as a command; the engine applies the recipe in the background.
 
-use crate::app::{Command, Commands, Dialog, DraftOp, EditCommand, EditState, JobCommand, SceneEdit, SelectionEdit, Viewer, WindowEdit};
-use skelview_core::edit::{FillMethod, Op};
+use crate::app::{
+    Command, Commands, Dialog, EditCommand, EditDraft, EditState, FormValue, JobCommand, SceneEdit, SelectionEdit, Viewer, WindowEdit,
+    form_operations,
+};
+use skelview_core::edit::spec::{Absent, Kind, Param, Taken};
+use skelview_core::edit::{AddEvent, Op, RemoveEvent};
 use skelview_scene::ClipId;
 
 /// The Edits window (Edit → Edits, E).
@@ -126,73 +130,22 @@ fn steps_ui(ui: &mut egui::Ui, id: ClipId, steps: &[skelview_core::edit::Step], 
 }
 
 /// The form that adds a step: the operation, its parameters, and whether it keeps to the
-/// selected joint and the in/out range.
+/// selected joint and the in/out range. Made from the operations' declarations: each
+/// parameter the form sets gets a field for its kind, with its range, unit and help.
 fn add_step_ui(ui: &mut egui::Ui, viewer: &Viewer, id: ClipId, out: &mut Commands) {
     let Some(scope) = viewer.edit_scope() else { return };
     let mut d = viewer.view.edits.draft.clone();
     ui.label(egui::RichText::new("Add a step").strong());
-    egui::ComboBox::from_label("Operation").selected_text(d.op.label()).show_ui(ui, |ui| {
-        for op in DraftOp::ALL {
-            ui.selectable_value(&mut d.op, op, op.label());
+    egui::ComboBox::from_label("Operation").selected_text(d.spec().label).show_ui(ui, |ui| {
+        for spec in form_operations() {
+            ui.selectable_value(&mut d.op, spec.name, spec.label).on_hover_text(spec.help);
         }
     });
-    match d.op {
-        DraftOp::FillGaps => {
-            egui::ComboBox::from_label("Method").selected_text(d.method.name()).show_ui(ui, |ui| {
-                for m in FillMethod::ALL {
-                    ui.selectable_value(&mut d.method, m, m.name());
-                }
-            });
-            ui.horizontal(|ui| {
-                let label = ui.label("Longest gap");
-                ui.add(egui::DragValue::new(&mut d.max_gap).range(0..=100_000).suffix(" frames")).labelled_by(label.id);
-                ui.label(if d.max_gap == 0 { "(0: half a second)" } else { "" });
-            });
-        }
-        DraftOp::Filter => {
-            ui.horizontal(|ui| {
-                let label = ui.label("Cutoff");
-                ui.add(egui::DragValue::new(&mut d.cutoff_hz).range(0.01..=10_000.0).speed(0.1).suffix(" Hz")).labelled_by(label.id);
-                let label = ui.label("order");
-                ui.add(egui::DragValue::new(&mut d.order).range(1..=8)).labelled_by(label.id);
-            });
-        }
-        DraftOp::Resample => {
-            ui.add(egui::DragValue::new(&mut d.fps).range(0.1..=10_000.0).speed(1.0).suffix(" fps"));
-        }
-        DraftOp::Loop => {
-            ui.add(egui::DragValue::new(&mut d.loop_frames).range(1..=100_000).suffix(" frames of blend"));
-        }
-        DraftOp::Scale => {
-            ui.add(egui::DragValue::new(&mut d.factor).range(0.0001..=10_000.0).speed(0.01).prefix("× "));
-        }
-        DraftOp::Face => {
-            egui::ComboBox::from_label("Toward (file axes)").selected_text(&d.toward).show_ui(ui, |ui| {
-                for dir in ["+x", "-x", "+y", "-y", "+z", "-z"] {
-                    ui.selectable_value(&mut d.toward, dir.to_owned(), dir);
-                }
-            });
-        }
-        DraftOp::Rename => {
-            ui.horizontal(|ui| {
-                let label = ui.label("New name");
-                ui.text_edit_singleline(&mut d.new_name).labelled_by(label.id);
-            });
-        }
-        DraftOp::AddEvent => {
-            ui.horizontal(|ui| {
-                let label = ui.label("Label");
-                ui.text_edit_singleline(&mut d.event_label).labelled_by(label.id);
-            });
-            ui.horizontal(|ui| {
-                for context in ["Left", "Right", "General"] {
-                    ui.radio_value(&mut d.event_context, context.to_owned(), context);
-                }
-            });
-        }
-        _ => {}
+    let spec = d.spec();
+    for p in spec.params.iter().filter(|p| p.from == Taken::Form) {
+        param_ui(ui, &mut d, p);
     }
-    if d.op.scoped() {
+    if spec.scoped() {
         let joint = scope.joint.as_deref().unwrap_or("no joint selected");
         ui.checkbox(&mut d.selected_only, format!("Only the selected joint ({joint})"));
         ui.checkbox(&mut d.range_only, format!("Only the in/out range (frames {}–{})", scope.range.0, scope.range.1));
@@ -215,6 +168,64 @@ fn add_step_ui(ui: &mut egui::Ui, viewer: &Viewer, id: ClipId, out: &mut Command
     if d != viewer.view.edits.draft {
         out.send(Command::Window(WindowEdit::EditDraft(Box::new(d))));
     }
+}
+
+/// A parameter's name in the form: its key in words, without its unit (`cutoff_hz`: Cutoff).
+fn param_label(p: &Param) -> String {
+    let unit = match p.kind {
+        Kind::Number { unit, .. } => unit.to_lowercase(),
+        _ => String::new(),
+    };
+    let words: Vec<&str> = p.key.split('_').filter(|w| unit.is_empty() || *w != unit && *w != "secs").collect();
+    let text = if words.is_empty() { p.key.replace('_', " ") } else { words.join(" ") };
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// The field of one parameter, by its kind.
+fn param_ui(ui: &mut egui::Ui, d: &mut EditDraft, p: &'static Param) {
+    let value = d.value(p);
+    ui.horizontal(|ui| {
+        let label = ui.label(param_label(p)).on_hover_text(p.help);
+        match (&p.kind, value) {
+            (Kind::Number { min, max, integer, unit, default }, FormValue::Number(mut v)) => {
+                let auto = if let Absent::Auto(how) = default { Some(*how) } else { None };
+                // An optional number is left to the clip at 0.
+                let low = if auto.is_some() { 0.0 } else { *min };
+                let mut drag = egui::DragValue::new(&mut v).range(low..=*max).speed(if *integer { 1.0 } else { 0.05 });
+                if *integer {
+                    drag = drag.fixed_decimals(0);
+                }
+                if !unit.is_empty() {
+                    drag = drag.suffix(format!(" {unit}"));
+                }
+                if ui.add(drag).labelled_by(label.id).on_hover_text(p.help).changed() {
+                    d.set(p, FormValue::Number(v));
+                }
+                if let (Some(how), true) = (auto, v == 0.0) {
+                    ui.label(format!("(0: {how})"));
+                }
+            }
+            (Kind::Choice { choices, .. }, FormValue::Text(mut t)) => {
+                let before = t.clone();
+                let shown = egui::ComboBox::from_id_salt(p.key).selected_text(&t).show_ui(ui, |ui| {
+                    for c in *choices {
+                        ui.selectable_value(&mut t, (*c).to_owned(), *c);
+                    }
+                });
+                shown.response.labelled_by(label.id).on_hover_text(p.help);
+                if t != before {
+                    d.set(p, FormValue::Text(t));
+                }
+            }
+            (_, FormValue::Text(mut t)) => {
+                if ui.text_edit_singleline(&mut t).labelled_by(label.id).on_hover_text(p.help).changed() {
+                    d.set(p, FormValue::Text(t));
+                }
+            }
+            (_, FormValue::Number(_)) => {}
+        }
+    });
 }
 
 /// A step in one line, as the recipe writes it.
@@ -268,13 +279,13 @@ fn events_ui(ui: &mut egui::Ui, viewer: &Viewer, id: ClipId, out: &mut Commands)
             ui.label(format!("{} {}", e.context, e.label));
             ui.label(format!("{:.3} s", e.time_secs));
             ui.horizontal(|ui| {
-                let remove = Op::RemoveEvent { label: e.label.clone(), time_secs: e.time_secs };
+                let remove = Op::RemoveEvent(RemoveEvent { label: e.label.clone(), time_secs: e.time_secs });
                 if ui.small_button("Remove").on_hover_text("Remove it").clicked() {
                     out.send(Command::Edit(id, EditCommand::Add(remove.clone())));
                 }
                 if ui.small_button("move here").on_hover_text("Move it to the frame shown").clicked() {
                     let time_secs = (now * 1e6).round() / 1e6;
-                    let add = Op::AddEvent { label: e.label.clone(), context: e.context.clone(), time_secs };
+                    let add = Op::AddEvent(AddEvent { label: e.label.clone(), context: e.context.clone(), time_secs });
                     // One undo takes both back.
                     if let Some(edits) = viewer.session.document.edits(id) {
                         let mut recipe = edits.recipe.clone();

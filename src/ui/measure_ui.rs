@@ -99,7 +99,7 @@ pub fn measure_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                 ui.ctx().copy_text(String::from_utf8_lossy(&out).into_owned());
             }
         }
-        let busy = viewer.jobs.export.is_some();
+        let busy = viewer.jobs.exporting();
         if ui.add_enabled(!busy, egui::Button::new("Export CSV…")).clicked() {
             out.send(Command::Job(JobCommand::Ask(Dialog::ExportMeasures)));
         }

@@ -180,175 +180,185 @@ pub fn add_dialog(viewer: &Viewer, out: &mut Commands) {
 /// The menu bar: File, View, Playback, Pose and Help; every action of the table is in it.
 pub fn menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     egui::MenuBar::new().ui(ui, |ui| {
-        ui.menu_button("File", |ui| {
-            action_button(ui, viewer, out, ActionId::Open);
-            action_button(ui, viewer, out, ActionId::AddFile);
-            ui.add_enabled_ui(viewer.motion().is_some() && viewer.jobs.export.is_none(), |ui| {
-                if ui.button("Export positions CSV…").clicked() {
-                    out.send(Command::Job(JobCommand::Ask(Dialog::ExportPositions)));
-                }
-                if WEB {
-                    if ui.button("Export GIF (in/out range)").on_hover_text("Recorded from the page, as a download").clicked() {
-                        out.send(Command::Job(JobCommand::Ask(Dialog::ExportVideo)));
-                    }
-                    return;
-                }
-                if ui.button("Save as…").on_hover_text("The active clip in any format skelview writes: BVH, glTF, C3D, TRC, MOT").clicked()
-                {
-                    out.send(Command::Job(JobCommand::Ask(Dialog::SaveMotion)));
-                }
-                if ui.button("Export frames (in/out range) as PNG…").clicked() {
-                    out.send(Command::Job(JobCommand::Ask(Dialog::ExportFrames)));
-                }
-                if ui.button("Export video (in/out range)…").on_hover_text("Animated GIF, or MP4 when ffmpeg is installed").clicked() {
-                    out.send(Command::Job(JobCommand::Ask(Dialog::ExportVideo)));
-                }
-            });
-            if WEB {
-                return;
-            }
-            ui.menu_button("Open recent", |ui| {
-                if viewer.settings.recent.is_empty() {
-                    ui.label("(none yet)");
-                }
-                for path in viewer.settings.recent.clone() {
-                    if ui.button(path.display().to_string()).clicked() {
-                        out.send(crate::app::actions::dropped(vec![path], false));
-                    }
-                }
-            });
-        });
+        ui.menu_button("File", |ui| file_menu_ui(ui, viewer, out));
         ui.menu_button("Edit", |ui| edit_menu_ui(ui, viewer, out));
-        ui.menu_button("View", |ui| {
-            let mut style = viewer.settings.style;
-            ui.checkbox(&mut style.bones, "Bones");
-            ui.checkbox(&mut style.joints, "Joints");
-            ui.checkbox(&mut style.axes, "Joint axes");
-            ui.checkbox(&mut style.grid, "Grid");
-            ui.checkbox(&mut style.shadow, "Shadow");
-            ui.checkbox(&mut style.gizmo, "World axes");
-            if style != viewer.settings.style {
-                out.send(Command::Setting(SettingEdit::Style(style)));
-            }
-            ui.separator();
-            for id in [ActionId::Front, ActionId::Side, ActionId::Top, ActionId::Perspective, ActionId::FrameAll, ActionId::ClearSelection]
-            {
-                action_button(ui, viewer, out, id);
-            }
-            ui.add_enabled_ui(viewer.motion().is_some(), |ui| {
-                if !WEB && ui.button("Copy screenshot").on_hover_text("The viewport, without panels, to the clipboard").clicked() {
-                    out.send(Command::Job(JobCommand::Export(Export::Screenshot(None))));
-                }
-                if ui.button("Save screenshot…").clicked() {
-                    out.send(Command::Job(JobCommand::Ask(Dialog::SaveScreenshot)));
-                }
-            });
-            action_checkbox(ui, viewer, out, ActionId::Issues, viewer.view.issues.open);
-            action_checkbox(ui, viewer, out, ActionId::Measure, viewer.view.measure.open)
-                .on_hover_text("Distance, angle, speed and acceleration of picked joints");
-            action_checkbox(ui, viewer, out, ActionId::Orthographic, viewer.view.camera.orthographic);
-            ui.separator();
-            let active = viewer.session.active_clip().map(|c| {
-                let (unit, up) = viewer.session.document.overrides(c.id());
-                (c.motion.source.unit, c.motion.source.up_axis, unit, up, c.motion.source.up_reason)
-            });
-            let (unit_set, up_set) = active.map_or((None, None), |a| (a.2, a.3));
-            // Unit, up axis and rule apply to the clip shown in the inspector now.
-            let active_id = viewer.session.active_clip().map(|c| c.id()).unwrap_or_default();
-            ui.menu_button("Lengths shown", |ui| {
-                for d in skelview_core::core::LengthDisplay::ALL {
-                    let label = if d == skelview_core::core::LengthDisplay::Auto { "auto (m, cm or mm by size)" } else { d.name() };
-                    if ui.radio(viewer.settings.lengths == d, label).clicked() {
-                        out.send(Command::Setting(SettingEdit::Lengths(d)));
-                    }
-                }
-            })
-            .response
-            .on_hover_text("The unit of lengths in the comparison, inspector, measurements and issues");
-            ui.menu_button("File units", |ui| {
-                use skelview_core::core::LengthUnit::*;
-                let auto = active.map_or("auto".to_owned(), |a| format!("auto ({})", a.0.symbol()));
-                if ui.radio(unit_set.is_none(), auto).clicked() {
-                    out.send(Command::Clip(active_id, ClipEdit::Unit(None)));
-                }
-                for unit in [Millimetre, Centimetre, Decimetre, Metre, Inch, Foot, CmuAsf] {
-                    if ui.radio(unit_set == Some(unit), unit.symbol()).clicked() {
-                        out.send(Command::Clip(active_id, ClipEdit::Unit(Some(unit))));
-                    }
-                }
-            });
-            ui.menu_button("Up axis", |ui| {
-                use skelview_core::core::UpAxis;
-                let auto = active.map_or("auto".to_owned(), |a| {
-                    if a.4.is_empty() { format!("auto ({}, declared)", a.1.name()) } else { format!("auto ({}: {})", a.1.name(), a.4) }
-                });
-                if ui.radio(up_set.is_none(), auto).clicked() {
-                    out.send(Command::Clip(active_id, ClipEdit::UpAxis(None)));
-                }
-                for up in UpAxis::ALL {
-                    let label = if up.name().starts_with('-') { format!("{} up", up.name()) } else { format!("+{} up", up.name()) };
-                    if ui.radio(up_set == Some(up), label).clicked() {
-                        out.send(Command::Clip(active_id, ClipEdit::UpAxis(Some(up))));
-                    }
-                }
-            });
-            format_options_ui(ui, viewer, out);
-            ui.separator();
-            let mut light = viewer.settings.light_theme;
-            if ui.checkbox(&mut light, "Light theme").changed() {
-                out.send(Command::Setting(SettingEdit::LightTheme(light)));
-            }
-            let (mut left, mut right) = (viewer.settings.panels.left_shown, viewer.settings.panels.right_shown);
-            let changed =
-                ui.checkbox(&mut left, "Clips and joint tree panel").changed() | ui.checkbox(&mut right, "Inspector panel").changed();
-            if changed {
-                out.send(Command::Setting(SettingEdit::PanelsShown(left, right)));
-            }
-            if ui.button("Reset settings").clicked() {
-                out.send(Command::Setting(SettingEdit::Reset));
-            }
-            let mut curves = viewer.view.show_curves;
-            if ui.checkbox(&mut curves, "Channel curves of the selected joint").changed() {
-                out.send(Command::Window(WindowEdit::Curves(curves)));
-            }
-            let mut o = viewer.session.scene.overlays;
-            ui.horizontal(|ui| {
-                ui.checkbox(&mut o.trails, "Trails ±");
-                ui.add(egui::DragValue::new(&mut o.trail_secs).speed(0.05).range(0.05..=60.0).suffix(" s"));
-            });
-            ui.horizontal(|ui| {
-                let label = ui.label("Onion skin ghosts");
-                ui.add(egui::DragValue::new(&mut o.onion).range(0..=16)).labelled_by(label.id);
-                let label = ui.label("every");
-                ui.add(egui::DragValue::new(&mut o.onion_step).range(1..=120).suffix(" frames")).labelled_by(label.id);
-            });
-            if viewer.session.scene.clips.iter().any(|c| c.motion.capture.is_some()) {
-                marker_overlays_ui(ui, &mut o);
-            }
-            if o != viewer.session.scene.overlays {
-                out.send(Command::Scene(SceneEdit::Overlays(o)));
-            }
-            action_checkbox(ui, viewer, out, ActionId::FollowRoot, viewer.view.follow_root);
-        });
-        ui.menu_button("Playback", |ui| {
-            ui.add_enabled_ui(viewer.motion().is_some(), |ui| {
-                let steps = [ActionId::StepBack, ActionId::StepForward, ActionId::StepBack10, ActionId::StepForward10, ActionId::First];
-                for id in [ActionId::PlayPause].into_iter().chain(steps).chain([ActionId::Last]) {
-                    action_button(ui, viewer, out, id);
-                }
-            });
-        });
-        ui.menu_button("Pose", |ui| {
-            for (label, mode) in
-                [("Animated", PoseMode::Animated), ("Rest pose (channels ignored)", PoseMode::Rest), ("First frame", PoseMode::FirstFrame)]
-            {
-                if ui.radio(viewer.session.pose_mode == mode, label).clicked() {
-                    out.send(Command::Scene(SceneEdit::PoseMode(mode)));
-                }
-            }
-        });
+        ui.menu_button("View", |ui| view_menu_ui(ui, viewer, out));
+        ui.menu_button("Playback", |ui| playback_menu_ui(ui, viewer, out));
+        ui.menu_button("Pose", |ui| pose_menu_ui(ui, viewer, out));
         action_button(ui, viewer, out, ActionId::Help);
     });
+}
+
+/// The File menu: open and add files, save and export the active clip, recent files.
+fn file_menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
+    action_button(ui, viewer, out, ActionId::Open);
+    action_button(ui, viewer, out, ActionId::AddFile);
+    ui.add_enabled_ui(viewer.motion().is_some() && !viewer.jobs.exporting(), |ui| {
+        action_button(ui, viewer, out, ActionId::ExportPositions);
+        if WEB {
+            action_button(ui, viewer, out, ActionId::ExportVideo);
+            return;
+        }
+        if ui.button("Save as…").on_hover_text("The active clip in any format skelview writes: BVH, glTF, C3D, TRC, MOT").clicked() {
+            out.send(Command::Job(JobCommand::Ask(Dialog::SaveMotion)));
+        }
+        if ui.button("Export frames (in/out range) as PNG…").clicked() {
+            out.send(Command::Job(JobCommand::Ask(Dialog::ExportFrames)));
+        }
+        action_button(ui, viewer, out, ActionId::ExportVideo);
+    });
+    if WEB {
+        return;
+    }
+    ui.menu_button("Open recent", |ui| {
+        if viewer.settings.recent.is_empty() {
+            ui.label("(none yet)");
+        }
+        for path in viewer.settings.recent.clone() {
+            if ui.button(path.display().to_string()).clicked() {
+                out.send(crate::app::actions::dropped(vec![path], false));
+            }
+        }
+    });
+}
+
+/// The View menu: what is drawn, the camera, screenshots, the tool windows, lengths and the
+/// active clip's units and axes, format options, theme, panels and overlays.
+fn view_menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
+    let mut style = viewer.settings.style;
+    ui.checkbox(&mut style.bones, "Bones");
+    ui.checkbox(&mut style.joints, "Joints");
+    ui.checkbox(&mut style.axes, "Joint axes");
+    ui.checkbox(&mut style.grid, "Grid");
+    ui.checkbox(&mut style.shadow, "Shadow");
+    ui.checkbox(&mut style.gizmo, "World axes");
+    if style != viewer.settings.style {
+        out.send(Command::Setting(SettingEdit::Style(style)));
+    }
+    ui.separator();
+    for id in [ActionId::Front, ActionId::Side, ActionId::Top, ActionId::Perspective, ActionId::FrameAll, ActionId::ClearSelection] {
+        action_button(ui, viewer, out, id);
+    }
+    ui.add_enabled_ui(viewer.motion().is_some(), |ui| {
+        if !WEB && ui.button("Copy screenshot").on_hover_text("The viewport, without panels, to the clipboard").clicked() {
+            out.send(Command::Job(JobCommand::Export(Export::Screenshot(None))));
+        }
+        action_button(ui, viewer, out, ActionId::SaveScreenshot);
+    });
+    action_checkbox(ui, viewer, out, ActionId::Issues, viewer.view.issues.open);
+    action_checkbox(ui, viewer, out, ActionId::Measure, viewer.view.measure.open)
+        .on_hover_text("Distance, angle, speed and acceleration of picked joints");
+    action_checkbox(ui, viewer, out, ActionId::Orthographic, viewer.view.camera.orthographic);
+    ui.separator();
+    units_menus_ui(ui, viewer, out);
+    format_options_ui(ui, viewer, out);
+    ui.separator();
+    action_checkbox(ui, viewer, out, ActionId::LightTheme, viewer.settings.light_theme);
+    let (mut left, mut right) = (viewer.settings.panels.left_shown, viewer.settings.panels.right_shown);
+    let changed = ui.checkbox(&mut left, "Clips and joint tree panel").changed() | ui.checkbox(&mut right, "Inspector panel").changed();
+    if changed {
+        out.send(Command::Setting(SettingEdit::PanelsShown(left, right)));
+    }
+    if ui.button("Reset settings").clicked() {
+        out.send(Command::Setting(SettingEdit::Reset));
+    }
+    let mut curves = viewer.view.show_curves;
+    if ui.checkbox(&mut curves, "Channel curves of the selected joint").changed() {
+        out.send(Command::Window(WindowEdit::Curves(curves)));
+    }
+    overlays_ui(ui, viewer, out);
+    action_checkbox(ui, viewer, out, ActionId::FollowRoot, viewer.view.follow_root);
+}
+
+/// The View menu's submenus for the unit lengths are shown in, and the active clip's file
+/// units and up axis (automatic, or set by hand).
+fn units_menus_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
+    let active = viewer.session.active_clip().map(|c| {
+        let (unit, up) = viewer.session.document.overrides(c.id());
+        (c.motion.source.unit, c.motion.source.up_axis, unit, up, c.motion.source.up_reason)
+    });
+    let (unit_set, up_set) = active.map_or((None, None), |a| (a.2, a.3));
+    // Unit, up axis and rule apply to the clip shown in the inspector now.
+    let active_id = viewer.session.active_clip().map(|c| c.id()).unwrap_or_default();
+    ui.menu_button("Lengths shown", |ui| {
+        for d in skelview_core::core::LengthDisplay::ALL {
+            let label = if d == skelview_core::core::LengthDisplay::Auto { "auto (m, cm or mm by size)" } else { d.name() };
+            if ui.radio(viewer.settings.lengths == d, label).clicked() {
+                out.send(Command::Setting(SettingEdit::Lengths(d)));
+            }
+        }
+    })
+    .response
+    .on_hover_text("The unit of lengths in the comparison, inspector, measurements and issues");
+    ui.menu_button("File units", |ui| {
+        use skelview_core::core::LengthUnit::*;
+        let auto = active.map_or("auto".to_owned(), |a| format!("auto ({})", a.0.symbol()));
+        if ui.radio(unit_set.is_none(), auto).clicked() {
+            out.send(Command::Clip(active_id, ClipEdit::Unit(None)));
+        }
+        for unit in [Millimetre, Centimetre, Decimetre, Metre, Inch, Foot, CmuAsf] {
+            if ui.radio(unit_set == Some(unit), unit.symbol()).clicked() {
+                out.send(Command::Clip(active_id, ClipEdit::Unit(Some(unit))));
+            }
+        }
+    });
+    ui.menu_button("Up axis", |ui| {
+        use skelview_core::core::UpAxis;
+        let auto = active.map_or("auto".to_owned(), |a| {
+            if a.4.is_empty() { format!("auto ({}, declared)", a.1.name()) } else { format!("auto ({}: {})", a.1.name(), a.4) }
+        });
+        if ui.radio(up_set.is_none(), auto).clicked() {
+            out.send(Command::Clip(active_id, ClipEdit::UpAxis(None)));
+        }
+        for up in UpAxis::ALL {
+            let label = if up.name().starts_with('-') { format!("{} up", up.name()) } else { format!("+{} up", up.name()) };
+            if ui.radio(up_set == Some(up), label).clicked() {
+                out.send(Command::Clip(active_id, ClipEdit::UpAxis(Some(up))));
+            }
+        }
+    });
+}
+
+/// The View menu's overlays: trails, onion-skin ghosts and, with a capture open, the markers'.
+fn overlays_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
+    let mut o = viewer.session.scene.overlays;
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut o.trails, "Trails ±");
+        ui.add(egui::DragValue::new(&mut o.trail_secs).speed(0.05).range(0.05..=60.0).suffix(" s"));
+    });
+    ui.horizontal(|ui| {
+        let label = ui.label("Onion skin ghosts");
+        ui.add(egui::DragValue::new(&mut o.onion).range(0..=16)).labelled_by(label.id);
+        let label = ui.label("every");
+        ui.add(egui::DragValue::new(&mut o.onion_step).range(1..=120).suffix(" frames")).labelled_by(label.id);
+    });
+    if viewer.session.scene.clips.iter().any(|c| c.motion.capture.is_some()) {
+        marker_overlays_ui(ui, &mut o);
+    }
+    if o != viewer.session.scene.overlays {
+        out.send(Command::Scene(SceneEdit::Overlays(o)));
+    }
+}
+
+/// The Playback menu: play or pause, and the steps through the frames.
+fn playback_menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
+    ui.add_enabled_ui(viewer.motion().is_some(), |ui| {
+        let steps = [ActionId::StepBack, ActionId::StepForward, ActionId::StepBack10, ActionId::StepForward10, ActionId::First];
+        for id in [ActionId::PlayPause].into_iter().chain(steps).chain([ActionId::Last]) {
+            action_button(ui, viewer, out, id);
+        }
+    });
+}
+
+/// The Pose menu: the clips animated, in their rest pose, or held at their first frame.
+fn pose_menu_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
+    for (label, mode) in
+        [("Animated", PoseMode::Animated), ("Rest pose (channels ignored)", PoseMode::Rest), ("First frame", PoseMode::FirstFrame)]
+    {
+        if ui.radio(viewer.session.pose_mode == mode, label).clicked() {
+            out.send(Command::Scene(SceneEdit::PoseMode(mode)));
+        }
+    }
 }
 
 /// The Edit menu: undo and redo over the active clip's edits, the Edits window, recipes.

@@ -4,7 +4,7 @@ use crate::app::{Command, Commands, EditCommand, SettingEdit, Viewer};
 use crate::ui::kind_color;
 use skelview_core::core::playback::RATE_RANGE;
 use skelview_core::core::{Interpolation, PlaybackCommand};
-use skelview_core::edit::Op;
+use skelview_core::edit::{AddEvent, Op, RemoveEvent};
 use skelview_core::qa::Kind;
 
 pub fn timeline_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
@@ -12,8 +12,32 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
     let mut commands: Vec<PlaybackCommand> = Vec::new();
     let mut interp = viewer.settings.interpolation;
     let mut push = |c: PlaybackCommand| commands.push(c);
-    let last = p.num_frames().saturating_sub(1);
     ui.add_space(4.0);
+    transport_ui(ui, &p, &mut push);
+    // The clips' extents on the shared clock, and where values are missing: shown with
+    // several clips, or with one that misses values.
+    if viewer.session.scene.clips.len() > 1 || viewer.session.scene.clips.iter().any(|c| !c.motion.clip.missing().is_empty()) {
+        extents_ui(ui, viewer, &p, &mut push);
+    }
+    let event_edits = events_ui(ui, viewer, &p, &mut push);
+    for c in event_edits {
+        out.send(c);
+    }
+    findings_ui(ui, viewer, &p, &mut push);
+    playback_options_ui(ui, &p, &mut interp, &mut push);
+    ui.add_space(2.0);
+    for c in commands {
+        out.send(Command::Playback(c));
+    }
+    if interp != viewer.settings.interpolation {
+        out.send(Command::Setting(SettingEdit::Interpolation(interp)));
+    }
+}
+
+/// The transport row: first, step back, play or pause, step forward, last, the frame and time
+/// now, and the slider that seeks.
+fn transport_ui(ui: &mut egui::Ui, p: &skelview_core::core::Playback, push: &mut impl FnMut(PlaybackCommand)) {
+    let last = p.num_frames().saturating_sub(1);
     ui.horizontal(|ui| {
         ui.add_enabled_ui(p.num_frames() > 0, |ui| {
             if ui.button("|<").on_hover_text("First frame of the range (Home)").clicked() {
@@ -41,16 +65,16 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             }
         });
     });
-    // The clips' extents on the shared clock, and where values are missing: shown with
-    // several clips, or with one that misses values.
-    if viewer.session.scene.clips.len() > 1 || viewer.session.scene.clips.iter().any(|c| !c.motion.clip.missing().is_empty()) {
-        extents_ui(ui, viewer, &p, &mut push);
-    }
-    let event_edits = events_ui(ui, viewer, &p, &mut push);
-    for c in event_edits {
-        out.send(c);
-    }
-    findings_ui(ui, viewer, &p, &mut push);
+}
+
+/// The playback options row: rate (slider and presets), loop, the in/out range, the sampling
+/// between frames (`interp`, the choice shown) and the frame time.
+fn playback_options_ui(
+    ui: &mut egui::Ui,
+    p: &skelview_core::core::Playback,
+    interp: &mut Interpolation,
+    push: &mut impl FnMut(PlaybackCommand),
+) {
     ui.horizontal(|ui| {
         let rate_label = ui.label("rate");
         let mut rate = p.rate;
@@ -82,21 +106,14 @@ pub fn timeline_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         }
         ui.separator();
         egui::ComboBox::new("interp", "sampling")
-            .selected_text(if interp == Interpolation::Linear { "linear" } else { "nearest" })
+            .selected_text(if *interp == Interpolation::Linear { "linear" } else { "nearest" })
             .show_ui(ui, |ui| {
-                ui.selectable_value(&mut interp, Interpolation::Linear, "linear");
-                ui.selectable_value(&mut interp, Interpolation::Nearest, "nearest");
+                ui.selectable_value(interp, Interpolation::Linear, "linear");
+                ui.selectable_value(interp, Interpolation::Nearest, "nearest");
             });
         ui.separator();
         ui.label(format!("{} s/frame = {:.4} fps", seconds(p.frame_time_secs()), 1.0 / p.frame_time_secs()));
     });
-    ui.add_space(2.0);
-    for c in commands {
-        out.send(Command::Playback(c));
-    }
-    if interp != viewer.settings.interpolation {
-        out.send(Command::Setting(SettingEdit::Interpolation(interp)));
-    }
 }
 
 /// Every clip's extent on the shared clock as a bar in its colour, with the playhead;
@@ -196,7 +213,7 @@ fn events_ui(
             [("Left", "Foot Strike"), ("Right", "Foot Strike"), ("Left", "Foot Off"), ("Right", "Foot Off"), ("General", "Event")]
         {
             if ui.button(format!("Add {context} {label} at {now:.3} s")).clicked() {
-                let op = Op::AddEvent { label: label.into(), context: context.into(), time_secs: now };
+                let op = Op::AddEvent(AddEvent { label: label.into(), context: context.into(), time_secs: now });
                 edits.push(Command::Edit(id, EditCommand::Add(op)));
                 ui.close();
             }
@@ -209,7 +226,7 @@ fn events_ui(
         }
         for e in here {
             if ui.button(format!("Remove {} {} at {:.3} s", e.context, e.label, e.time_secs)).clicked() {
-                let op = Op::RemoveEvent { label: e.label.clone(), time_secs: e.time_secs };
+                let op = Op::RemoveEvent(RemoveEvent { label: e.label.clone(), time_secs: e.time_secs });
                 edits.push(Command::Edit(id, EditCommand::Add(op)));
                 ui.close();
             }

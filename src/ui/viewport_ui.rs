@@ -7,6 +7,7 @@ use egui::PointerButton;
 use glam::Vec2;
 
 use crate::app::{CameraEdit, Command, Commands, SelectionEdit, SettingEdit, Viewer};
+use skelview_core::core::Motion;
 use skelview_render::offscreen;
 use skelview_render::{RenderTarget, SkeletonRenderer};
 
@@ -82,6 +83,41 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands
         return;
     }
     let aspect = rect.width() / rect.height();
+    pointer_ui(ui, &response, rect, out);
+    let ppp = ui.ctx().pixels_per_point();
+    let size = ((rect.width() * ppp).round().max(1.0) as u32, (rect.height() * ppp).round().max(1.0) as u32);
+    let origin = ((rect.min.x * ppp).round().max(0.0) as u32, (rect.min.y * ppp).round().max(0.0) as u32);
+    if (aspect, size, origin) != (viewer.view.aspect, viewer.view.viewport_px, viewer.view.viewport_origin_px) {
+        out.send(Command::Camera(CameraEdit::Viewport { aspect, px: size, origin }));
+    }
+    let texture = gpu.render(size, viewer);
+    let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+    ui.painter().image(texture, rect, uv, egui::Color32::WHITE);
+
+    let painter = ui.painter_at(rect);
+    if viewer.settings.show_names
+        && let Some(m) = &viewer.motion()
+    {
+        joint_names_ui(&painter, rect, viewer, m);
+    }
+    super::measure_overlay(&painter, rect, viewer);
+    if viewer.motion().is_none() && viewer.session.loads.is_empty() && viewer.session.preview.is_none() {
+        painter.text(
+            rect.center(),
+            egui::Align2::CENTER_CENTER,
+            "Open a motion file (Ctrl+O) or drop one here",
+            egui::FontId::proportional(18.0),
+            egui::Color32::from_gray(180),
+        );
+    }
+    loading_ui(ui, rect, viewer, out);
+    toggles_ui(ui, rect, viewer, out);
+}
+
+/// The mouse over the viewport at `rect`: drags orbit or pan the camera, the wheel zooms at the
+/// pointer, a click picks a joint.
+fn pointer_ui(ui: &mut egui::Ui, response: &egui::Response, rect: egui::Rect, out: &mut Commands) {
+    let aspect = rect.width() / rect.height();
     let to_ndc = |p: egui::Pos2| Vec2::new((p.x - rect.left()) / rect.width() * 2.0 - 1.0, 1.0 - (p.y - rect.top()) / rect.height() * 2.0);
     let shift = ui.input(|i| i.modifiers.shift);
     let delta = response.drag_delta();
@@ -104,49 +140,32 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands
     {
         out.send(Command::Selection(SelectionEdit::Pick(to_ndc(pos), aspect)));
     }
-    let ppp = ui.ctx().pixels_per_point();
-    let size = ((rect.width() * ppp).round().max(1.0) as u32, (rect.height() * ppp).round().max(1.0) as u32);
-    let origin = ((rect.min.x * ppp).round().max(0.0) as u32, (rect.min.y * ppp).round().max(0.0) as u32);
-    if (aspect, size, origin) != (viewer.view.aspect, viewer.view.viewport_px, viewer.view.viewport_origin_px) {
-        out.send(Command::Camera(CameraEdit::Viewport { aspect, px: size, origin }));
-    }
-    let texture = gpu.render(size, viewer);
-    let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
-    ui.painter().image(texture, rect, uv, egui::Color32::WHITE);
+}
 
-    let painter = ui.painter_at(rect);
-    if viewer.settings.show_names
-        && let Some(m) = &viewer.motion()
-    {
-        // A capture's markers in a gap are not drawn, so they are not named either.
-        let gaps = match (&m.capture, viewer.session.active_clip()) {
-            (Some(c), Some(clip)) => {
-                skelview_scene::markers::gaps(c, skelview_scene::markers::frame_at(clip, c, viewer.session.playback.time_secs))
-            }
-            _ => Vec::new(),
-        };
-        for (i, j) in m.skeleton.joints().iter().enumerate().filter(|(i, j)| !j.is_end_site && !gaps.get(*i).copied().unwrap_or(false)) {
-            if let Some((p, _)) = viewer.positions().get(i).and_then(|p| viewer.view.camera.project(*p, rect.width(), rect.height())) {
-                painter.text(
-                    rect.min + egui::vec2(p.x + 6.0, p.y),
-                    egui::Align2::LEFT_CENTER,
-                    &j.name,
-                    egui::FontId::proportional(11.0),
-                    egui::Color32::from_gray(220),
-                );
-            }
+/// The joints' (or markers') names beside them; markers in a gap are not drawn, nor named.
+fn joint_names_ui(painter: &egui::Painter, rect: egui::Rect, viewer: &Viewer, m: &Motion) {
+    // A capture's markers in a gap are not drawn, so they are not named either.
+    let gaps = match (&m.capture, viewer.session.active_clip()) {
+        (Some(c), Some(clip)) => {
+            skelview_scene::markers::gaps(c, skelview_scene::markers::frame_at(clip, c, viewer.session.playback.time_secs))
+        }
+        _ => Vec::new(),
+    };
+    for (i, j) in m.skeleton.joints().iter().enumerate().filter(|(i, j)| !j.is_end_site && !gaps.get(*i).copied().unwrap_or(false)) {
+        if let Some((p, _)) = viewer.positions().get(i).and_then(|p| viewer.view.camera.project(*p, rect.width(), rect.height())) {
+            painter.text(
+                rect.min + egui::vec2(p.x + 6.0, p.y),
+                egui::Align2::LEFT_CENTER,
+                &j.name,
+                egui::FontId::proportional(11.0),
+                egui::Color32::from_gray(220),
+            );
         }
     }
-    super::measure_overlay(&painter, rect, viewer);
-    if viewer.motion().is_none() && viewer.session.loads.is_empty() && viewer.session.preview.is_none() {
-        painter.text(
-            rect.center(),
-            egui::Align2::CENTER_CENTER,
-            "Open a motion file (Ctrl+O) or drop one here",
-            egui::FontId::proportional(18.0),
-            egui::Color32::from_gray(180),
-        );
-    }
+}
+
+/// While files load in place of those open: a progress bar and a Cancel button.
+fn loading_ui(ui: &mut egui::Ui, rect: egui::Rect, viewer: &Viewer, out: &mut Commands) {
     if let Some(loading) = viewer.session.loads.iter().find(|l| l.replace) {
         let bar = egui::Rect::from_center_size(rect.center_bottom() - egui::vec2(0.0, 40.0), egui::vec2(rect.width().min(420.0), 26.0));
         ui.put(bar, egui::ProgressBar::new(loading.task.fraction()).text(format!("loading {:.0}%", loading.task.fraction() * 100.0)));
@@ -158,7 +177,10 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands
             }
         }
     }
-    // Display toggles over the viewport.
+}
+
+/// Display toggles over the viewport's top left corner.
+fn toggles_ui(ui: &mut egui::Ui, rect: egui::Rect, viewer: &Viewer, out: &mut Commands) {
     let toggles = egui::Rect::from_min_size(rect.min + egui::vec2(8.0, 8.0), egui::vec2(560.0, 24.0));
     ui.scope_builder(egui::UiBuilder::new().max_rect(toggles), |ui| {
         ui.horizontal(|ui| {

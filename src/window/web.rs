@@ -60,6 +60,8 @@ pub(super) struct Platform {
     recording: Option<Recording>,
     /// The viewer's canvas captures, done once the frame is drawn.
     canvas_effects: Vec<Effect>,
+    /// Frames drawn so far: a page (or its test) waits for frames, not for a while.
+    presented: u64,
 }
 
 impl Platform {
@@ -98,7 +100,8 @@ impl App {
     /// Captures what was asked of the drawn canvas and tells the page the viewer's state.
     pub(super) fn after_frame(&mut self) {
         self.capture_web();
-        publish(&self.viewer);
+        self.platform.presented += 1;
+        publish(&self.viewer, self.platform.presented);
     }
 
     /// The graphics device may have arrived.
@@ -196,6 +199,12 @@ pub(super) fn take_inbox(viewer: &mut Viewer) {
         match item {
             Inbound::Files { files, add } => viewer.send(Command::Files(FilesCommand::OpenBytes { files, add })),
             Inbound::Failed(reason) => viewer.send(Command::ShowError(AppError::Fetch(FetchError { reason }))),
+            Inbound::Action(name) => {
+                if let Some(id) = crate::app::actions::ActionId::named(&name) {
+                    let command = id.command(viewer);
+                    viewer.send(command);
+                }
+            }
         }
     }
 }
@@ -203,7 +212,7 @@ pub(super) fn take_inbox(viewer: &mut Viewer) {
 /// Publishes what a page (or its tests) may want to know of the viewer after a frame: the
 /// clips and their joint and frame counts, the time, whether it plays, the viewport's place
 /// in the canvas (physical pixels), loads under way and the error shown.
-pub(super) fn publish(viewer: &Viewer) {
+pub(super) fn publish(viewer: &Viewer, presented: u64) {
     let p = &viewer.session.playback;
     let clips: Vec<serde_json::Value> = viewer
         .session
@@ -237,6 +246,7 @@ pub(super) fn publish(viewer: &Viewer) {
             "orthographic": viewer.view.camera.orthographic,
         },
         "error": viewer.messages.error,
+        "presented": presented,
     });
     browser::publish_state(state.to_string());
 }

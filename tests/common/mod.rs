@@ -5,29 +5,35 @@
 #[allow(unused_imports)]
 pub use skelview_test_support::*;
 
-/// True when a graphics adapter exists; without one, a note naming the package (and a
+/// The graphics adapter tests render with; without one, a note naming the package (and a
 /// failure under `CI=true`).
-pub fn have_gpu() -> bool {
-    match skelview_render::offscreen::headless() {
-        Ok(_) => true,
-        Err(e) if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") => panic!("CI needs a graphics adapter: {e}"),
-        Err(e) => {
-            eprintln!("skipping: {e} (install mesa-vulkan-drivers)");
-            false
-        }
-    }
+pub fn gpu() -> Option<skelview_render::offscreen::Gpu> {
+    needed("graphics adapter", "install mesa-vulkan-drivers", skelview_render::offscreen::headless())
 }
 
-/// Updates the viewer until `done` holds (20 s at most).
+/// True when a graphics adapter exists (see [`gpu`]).
+pub fn have_gpu() -> bool {
+    gpu().is_some()
+}
+
+/// Updates the viewer until `done` holds; fails at once when the viewer shows an error and
+/// has nothing left running (it will not get there), and after a generous limit on a hang.
 pub fn wait(v: &mut skelview::app::Viewer, done: &dyn Fn(&skelview::app::Viewer) -> bool) {
-    for _ in 0..4000 {
-        v.update(0.0);
-        if done(v) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    panic!("timed out: {:?}", v.messages.error);
+    until(
+        "the viewer's background work",
+        v,
+        |v| v.update(0.0),
+        |v| {
+            let done = done(v);
+            assert!(done || v.stopped_with_error().is_none(), "the viewer stopped with an error: {:?}", v.messages.error);
+            done.then_some(())
+        },
+    );
+}
+
+/// Runs a harness's frames, one at a time, until `done` holds of its viewer (see [`wait`]).
+pub fn run_until(h: &mut egui_kittest::Harness<'static, skelview::app::Viewer>, done: impl Fn(&skelview::app::Viewer) -> bool) {
+    until("the viewer's background work", h, |h| h.step(), |h| done(h.state()).then_some(()));
 }
 
 /// Counts pixels close to the joint colour (orange) and the bone colour (light grey) in a

@@ -11,9 +11,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const [base, out, filesJson] = process.argv.slice(2);
-// Where File > Export positions CSV and Export GIF sit in the File menu at 1280x800.
-const CSV_ITEM_Y = 85;
-const GIF_ITEM_Y = 108;
+// Waits are for states and events, never for a while. Their one limit only turns a hang into
+// a failure: generous, scaled to the work, and stretched by SKELVIEW_TEST_PATIENCE on a slow
+// machine.
+const PATIENCE = Number(process.env.SKELVIEW_TEST_PATIENCE ?? 1) || 1;
+const limit = (ms) => ms * PATIENCE;
 const files = JSON.parse(fs.readFileSync(filesJson, 'utf8'));
 const results = { steps: [] };
 const step = (name, data) => { results.steps.push({ name, ...data }); console.log(name, JSON.stringify(data)); };
@@ -29,14 +31,22 @@ page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
 page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
 
 const state = async () => JSON.parse((await page.evaluate(() => window.skelview?.state?.() ?? '')) || 'null');
-async function until(what, predicate, timeoutMs = 60000) {
+async function until(what, predicate, timeoutMs = 600000) {
   const start = Date.now();
   for (;;) {
     const s = await state();
     if (s && predicate(s)) return s;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}; last state ${JSON.stringify(s)}`);
-    await page.waitForTimeout(50);
+    if (Date.now() - start > limit(timeoutMs)) throw new Error(`gave up waiting for ${what} (it looks stuck); last state ${JSON.stringify(s)}`);
+    // Polls between animation frames: the page goes on drawing meanwhile.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
   }
+}
+// Waits for `n` of the browser's animation frames, however long each takes: the state is
+// published after the viewer draws, so once it says so the canvas holds that picture, and
+// these frames let the page composite it before a screenshot. (The viewer itself draws only
+// when something changes: a paused clip presents no new frames.)
+async function frames(n) {
+  for (let k = 0; k < n; k++) await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
 }
 const fatal = async () => page.evaluate(() => {
   const el = document.getElementById('skelview-fatal');
@@ -54,33 +64,26 @@ async function open(paths, add = false) {
   await page.evaluate((a) => { document.getElementById('skelview-files').dataset.add = a ? '1' : '0'; }, add);
   await page.setInputFiles('#skelview-files', paths);
 }
-// Opens a menu of the menu bar and clicks an item (egui draws both in the canvas, so they are
-// found by place), until `done` (a promise made before the clicks) settles; on a busy machine
-// a click can come before the menu is drawn, so it is tried again.
-async function menuItem(menuX, itemX, itemY, waitDone, what, patienceMs = 15000) {
-  for (let attempt = 1; ; attempt++) {
-    const done = waitDone();
-    await page.mouse.click(menuX, 12);
-    await page.waitForTimeout(500);
-    await page.mouse.click(itemX, itemY);
-    let timer;
-    const result = await Promise.race([done, new Promise((r) => { timer = setTimeout(() => r(null), patienceMs); })]);
-    clearTimeout(timer);
-    if (result !== null) return result;
-    if (attempt >= 4) throw new Error(`${what}: no effect after ${attempt} tries`);
-    await page.keyboard.press('Escape');
-    await page.waitForTimeout(500);
-  }
+// Runs a menu entry through the page's API (`skelview.action`, by the action's name: not by
+// where egui draws the menu) and waits for `done`, a promise made before the call.
+async function act(name, waitDone) {
+  const done = waitDone();
+  const known = await page.evaluate((n) => window.skelview.action(n), name);
+  if (!known) throw new Error(`the page does not know the action ${name}`);
+  return done;
 }
 const storedTheme = (theme) => async () => {
-  for (let k = 0; k < 100; k++) {
+  const start = Date.now();
+  for (;;) {
     const t = await page.evaluate(() => localStorage.getItem('skelview.settings.toml'));
     if (t && t.includes(`theme = "${theme}"`)) return t;
-    await page.waitForTimeout(100);
+    if (Date.now() - start > limit(600000)) throw new Error(`the ${theme} theme was never stored (it looks stuck)`);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
   }
-  return new Promise(() => {});
 };
-const download = () => page.waitForEvent('download', { timeout: 200000 });
+// A download, waited for in proportion to the work: a minute, plus five seconds a frame for
+// one recorded frame by frame.
+const download = (frames = 0) => () => page.waitForEvent('download', { timeout: limit(60000 + 5000 * frames) });
 
 const pause = async () => {
   if ((await state()).playing) await page.keyboard.press('Space');
@@ -104,39 +107,39 @@ try {
   await pause();
   await page.keyboard.press('Home');
   await until('frame 0', (s) => s.frame === 0);
-  await page.waitForTimeout(300);
+  await frames(2);
   step('sample_frame0', await viewport('sample_frame0'));
   await page.screenshot({ path: path.join(out, 'page.png') });
 
-  // View > Save screenshot...: the viewport as a PNG download (the menu's places at 1280x800).
-  const shot = await menuItem(91, 136, 324, download, 'View > Save screenshot');
+  // View > Save screenshot...: the viewport as a PNG download.
+  const shot = await act('SaveScreenshot', download());
   const saved = path.join(out, 'downloaded_screenshot.png');
   await shot.saveAs(saved);
   step('screenshot_download', { file: saved, suggested: shot.suggestedFilename() });
 
   // File > Export positions CSV: a download.
-  const csv = await menuItem(19, 80, CSV_ITEM_Y, download, 'File > Export positions CSV');
+  const csv = await act('ExportPositions', download());
   const csvFile = path.join(out, 'downloaded_positions.csv');
   await csv.saveAs(csvFile);
   step('csv_download', { file: csvFile, suggested: csv.suggestedFilename() });
 
   // File > Export GIF (in/out range): recorded from the canvas, a download.
   const gifStart = Date.now();
-  // A GIF takes a while (a drawn frame per GIF frame): one try, waited for long.
-  const gif = await menuItem(19, 80, GIF_ITEM_Y, download, 'File > Export GIF', 240000);
+  // A GIF takes a drawn frame per GIF frame: waited for in proportion to its frames.
+  const gif = await act('ExportVideo', download(first.clips[0].frames));
   const gifFile = path.join(out, 'downloaded.gif');
   await gif.saveAs(gifFile);
   step('gif_download', { file: gifFile, suggested: gif.suggestedFilename(), ms: Date.now() - gifStart, notice: (await state()).error });
 
   // Settings persist in local storage: View > Light theme, then a reload.
-  const stored = await menuItem(91, 136, 526, storedTheme('light'), 'View > Light theme');
+  const stored = await act('LightTheme', storedTheme('light'));
   await page.reload();
   await until('the sample after a reload', (s) => s.pose_shown && !s.loading);
-  await page.waitForTimeout(300);
+  await frames(2);
   step('settings', { stored, after_reload: await page.evaluate(() => localStorage.getItem('skelview.settings.toml')) });
   await page.screenshot({ path: path.join(out, 'light.png') });
   // Back to the dark theme for the rest.
-  step('dark_again', { stored: await menuItem(91, 136, 526, storedTheme('dark'), 'View > Light theme (off)') });
+  step('dark_again', { stored: await act('LightTheme', storedTheme('dark')) });
   await page.focus('#skelview-canvas');
   await pause();
   await page.keyboard.press('Home');
@@ -145,14 +148,14 @@ try {
   // 2. Scrubbing changes the picture.
   await page.keyboard.press('End');
   const scrubbed = await until('the last frame', (s) => s.frame > 0);
-  await page.waitForTimeout(300);
+  await frames(2);
   step('scrubbed', { ...(await viewport('sample_scrubbed')), frame: scrubbed.frame });
 
   // 3. Files through the file input: a BVH, an ASF + AMC pair, an FBX and a glb.
   for (const [name, paths] of [['bvh', [files.bvh]], ['asfamc', [files.asf, files.amc]], ['fbx', [files.fbx]], ['glb', [files.glb]]]) {
     await open(paths);
     const want = path.basename(paths[paths.length - 1]);
-    const s = await until(`${name} loaded`, (s) => !s.loading && s.clips.length === 1 && (s.clips[0].name ?? '').endsWith(want) || !!s.error, 120000);
+    const s = await until(`${name} loaded`, (s) => !s.loading && s.clips.length === 1 && (s.clips[0].name ?? '').endsWith(want) || !!s.error);
     step(`open_${name}`, { clips: s.clips, error: s.error });
     if (s.error) break;
   }
@@ -190,8 +193,9 @@ try {
     requestAnimationFrame(tick);
   });
   const startMs = await page.evaluate(() => performance.now());
+  const presentedBefore = (await state()).presented;
   await open([files.big]);
-  const big = await until('the big file', (s) => !s.loading && s.clips.length === 1 && (s.clips[0].name ?? '').endsWith(path.basename(files.big)) || !!s.error, 300000);
+  const big = await until('the big file', (s) => !s.loading && s.clips.length === 1 && (s.clips[0].name ?? '').endsWith(path.basename(files.big)) || !!s.error);
   const gaps = await page.evaluate((t0) => {
     const f = window.__frames.filter(([t]) => t >= t0);
     const loading = f.filter(([, l]) => l);
@@ -202,7 +206,8 @@ try {
     for (let k = Math.max(first, 1); first >= 0 && k <= (last < 0 ? f.length - 1 : last); k++) longest = Math.max(longest, f[k][0] - f[k - 1][0]);
     return { frames_while_loading: loading.length, load_ms: first >= 0 && last >= 0 ? f[last][0] - f[first][0] : null, longest_gap_ms: longest };
   }, startMs);
-  step('big', { clips: big.clips, error: big.error, ...gaps });
+  await frames(2);
+  step('big', { clips: big.clips, error: big.error, ...gaps, presented_before: presentedBefore, presented_after: (await state()).presented });
   results.fatal = await fatal();
 } catch (e) {
   results.failure = String(e?.stack ?? e);

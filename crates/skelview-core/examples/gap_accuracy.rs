@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use glam::Vec3;
 use skelview_core::core::{Clip, Motion};
-use skelview_core::edit::{FillMethod, Op, Recipe, apply};
+use skelview_core::edit::{FillGaps, FillMethod, Op, Recipe, apply};
 use skelview_core::formats::{LoadOptions, Sequential, open_one};
 
 /// `m` with marker `j` cut out over `first..=last`.
@@ -60,13 +60,13 @@ fn main() {
                 let gappy = cut(&m, j, first, last);
                 cases += 1;
                 for (s, method) in sums.iter_mut().zip(methods) {
-                    let op = Op::FillGaps {
+                    let op = Op::FillGaps(FillGaps {
                         method,
                         max_gap: Some(gap),
                         donors: Vec::new(),
                         joints: vec![m.skeleton.joints()[j].name.clone()],
                         range: None,
-                    };
+                    });
                     let out = apply(&gappy, &Recipe::of([op]), &|_| true).expect("fills").motion;
                     let cpf = m.clip.channels_per_frame();
                     let err: f64 = (first..=last)

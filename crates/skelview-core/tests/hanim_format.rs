@@ -432,10 +432,11 @@ fn shared_and_deep_graphs_stay_fast() {
         text += &format!("DEF G{i} Group {{ children [ USE G{} USE G{} ] }}\n", i - 1, i - 1);
     }
     text += "HAnimHumanoid { skeleton [ HAnimJoint { name \"r\" children [ USE G59 Anchor { children [ USE G59 ] } ] } ] }\n";
-    let start = std::time::Instant::now();
-    let p = parse_vrml(text.as_bytes()).unwrap();
-    assert_eq!(p.skeleton.len(), 1);
-    assert!(start.elapsed().as_secs() < 5);
+    // Followed naively this never ends: the parse runs on a thread and the test waits for it
+    // (how long it takes is a benchmark's business; a hang fails after a generous limit).
+    let parse = std::thread::spawn(move || parse_vrml(text.as_bytes()).map(|p| p.skeleton.len()));
+    skelview_test_support::until_true("the parse of a graph with 2^60 paths", || parse.is_finished());
+    assert_eq!(parse.join().unwrap().unwrap(), 1);
     // A USE inside its own DEF is not a cycle: the DEF is not known yet.
     let p = parse_vrml(b"#X3D V3.0 utf8\nHAnimHumanoid { skeleton DEF A HAnimJoint { children [ USE A ] } }").unwrap();
     assert_eq!(p.skeleton.len(), 1);

@@ -89,118 +89,20 @@ pub const LINES_WGSL: &str = include_str!("../../../shaders/lines.wgsl");
 impl SkeletonRenderer {
     /// Creates pipelines for targets of `color_format` with `sample_count` samples.
     pub fn new(device: &wgpu::Device, color_format: wgpu::TextureFormat, sample_count: u32) -> Self {
-        let mesh_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("mesh.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(MESH_WGSL.into()),
-        });
-        let line_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("lines.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(LINES_WGSL.into()),
-        });
-        let layout_entry = wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: false,
-                min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<Globals>() as u64),
-            },
-            count: None,
-        };
-        let bind_layout =
-            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("globals"), entries: &[layout_entry] });
-        let globals = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("globals"),
-            size: std::mem::size_of::<Globals>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("globals"),
-            layout: &bind_layout,
-            entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
-        });
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("skeleton"),
-            bind_group_layouts: &[Some(&bind_layout)],
-            immediate_size: 0,
-        });
-        let mesh_layouts = [
-            Some(wgpu::VertexBufferLayout {
-                array_stride: std::mem::size_of::<MeshVertex>() as u64,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
-            }),
-            Some(wgpu::VertexBufferLayout {
-                array_stride: std::mem::size_of::<MeshInstance>() as u64,
-                step_mode: wgpu::VertexStepMode::Instance,
-                attributes: &wgpu::vertex_attr_array![2 => Float32x4, 3 => Float32x4, 4 => Float32x4, 5 => Float32x4, 6 => Float32x4],
-            }),
-        ];
-        let line_layouts = [Some(wgpu::VertexBufferLayout {
-            array_stride: std::mem::size_of::<LineVertex>() as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4],
-        })];
-        let blend_target = [Some(wgpu::ColorTargetState {
-            format: color_format,
-            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-            write_mask: wgpu::ColorWrites::ALL,
-        })];
-        let pipeline = |label: &str,
-                        shader: &wgpu::ShaderModule,
-                        fs: &str,
-                        buffers: &[Option<wgpu::VertexBufferLayout>],
-                        topology: wgpu::PrimitiveTopology,
-                        depth_write: bool| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&layout),
-                vertex: wgpu::VertexState {
-                    module: shader,
-                    entry_point: Some("vs_main"),
-                    compilation_options: Default::default(),
-                    buffers,
-                },
-                primitive: wgpu::PrimitiveState { topology, ..Default::default() },
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: DEPTH_FORMAT,
-                    depth_write_enabled: Some(depth_write),
-                    depth_compare: Some(wgpu::CompareFunction::LessEqual),
-                    stencil: Default::default(),
-                    bias: Default::default(),
-                }),
-                multisample: wgpu::MultisampleState { count: sample_count, ..Default::default() },
-                fragment: Some(wgpu::FragmentState {
-                    module: shader,
-                    entry_point: Some(fs),
-                    compilation_options: Default::default(),
-                    targets: &blend_target,
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
-        };
-        let solid = pipeline("solids", &mesh_shader, "fs_main", &mesh_layouts, wgpu::PrimitiveTopology::TriangleList, true);
-        let shadow = pipeline("shadow", &mesh_shader, "fs_shadow", &mesh_layouts, wgpu::PrimitiveTopology::TriangleList, false);
-        let lines = pipeline("lines", &line_shader, "fs_main", &line_layouts, wgpu::PrimitiveTopology::LineList, true);
-        let mesh = |label: &str, vertices: Vec<MeshVertex>| Mesh {
-            vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents: bytemuck::cast_slice(&vertices),
-                usage: wgpu::BufferUsages::VERTEX,
-            }),
-            count: vertices.len() as u32,
-        };
+        let (mesh_shader, line_shader) = create_shaders(device);
+        let bind_layout = create_bind_layout(device);
+        let (globals, bind_group) = create_globals(device, &bind_layout);
+        let Pipelines { solid, shadow, lines } =
+            create_pipelines(device, &bind_layout, (&mesh_shader, &line_shader), color_format, sample_count);
         Self {
             solid,
             shadow,
             lines,
             globals,
             bind_group,
-            bone_mesh: mesh("bone mesh", meshes::bone()),
-            joint_mesh: mesh("joint mesh", meshes::sphere()),
-            disc_mesh: mesh("disc mesh", meshes::disc()),
+            bone_mesh: create_mesh(device, "bone mesh", meshes::bone()),
+            joint_mesh: create_mesh(device, "joint mesh", meshes::sphere()),
+            disc_mesh: create_mesh(device, "disc mesh", meshes::disc()),
             bones: Growable::new(device, "bone instances"),
             joints: Growable::new(device, "joint instances"),
             shadows: Growable::new(device, "shadow instances"),
@@ -248,6 +150,185 @@ impl SkeletonRenderer {
             pass.set_vertex_buffer(1, instances.buffer.slice(..));
             pass.draw(0..mesh.count, 0..instances.len);
         }
+    }
+}
+
+/// The three pipelines of a renderer, built together because they share one layout.
+struct Pipelines {
+    solid: wgpu::RenderPipeline,
+    shadow: wgpu::RenderPipeline,
+    lines: wgpu::RenderPipeline,
+}
+
+/// What sets one pipeline apart; everything else (layout, depth test, blending) is shared so
+/// the three draws compose in one pass.
+struct PipelineSpec<'a> {
+    label: &'a str,
+    shader: &'a wgpu::ShaderModule,
+    fs: &'a str,
+    buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+    topology: wgpu::PrimitiveTopology,
+    depth_write: bool,
+}
+
+/// Compiles the mesh and line shaders once per renderer: every pipeline reuses them.
+fn create_shaders(device: &wgpu::Device) -> (wgpu::ShaderModule, wgpu::ShaderModule) {
+    let mesh_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("mesh.wgsl"),
+        source: wgpu::ShaderSource::Wgsl(MESH_WGSL.into()),
+    });
+    let line_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("lines.wgsl"),
+        source: wgpu::ShaderSource::Wgsl(LINES_WGSL.into()),
+    });
+    (mesh_shader, line_shader)
+}
+
+/// The single uniform binding both shaders read, sized to `Globals` so a mismatch with the
+/// WGSL struct fails at creation rather than at draw time.
+fn create_bind_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let layout_entry = wgpu::BindGroupLayoutEntry {
+        binding: 0,
+        visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<Globals>() as u64),
+        },
+        count: None,
+    };
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("globals"), entries: &[layout_entry] })
+}
+
+/// The uniform buffer and its bind group, made once and rewritten each frame by `prepare`.
+fn create_globals(device: &wgpu::Device, bind_layout: &wgpu::BindGroupLayout) -> (wgpu::Buffer, wgpu::BindGroup) {
+    let globals = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("globals"),
+        size: std::mem::size_of::<Globals>() as u64,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("globals"),
+        layout: bind_layout,
+        entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
+    });
+    (globals, bind_group)
+}
+
+/// The solid, shadow and line pipelines: solids and shadows share the mesh shader and its
+/// instanced vertex layout, lines have their own.
+fn create_pipelines(
+    device: &wgpu::Device,
+    bind_layout: &wgpu::BindGroupLayout,
+    (mesh_shader, line_shader): (&wgpu::ShaderModule, &wgpu::ShaderModule),
+    color_format: wgpu::TextureFormat,
+    sample_count: u32,
+) -> Pipelines {
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("skeleton"),
+        bind_group_layouts: &[Some(bind_layout)],
+        immediate_size: 0,
+    });
+    let mesh_layouts = [
+        Some(wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<MeshVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
+        }),
+        Some(wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<MeshInstance>() as u64,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &wgpu::vertex_attr_array![2 => Float32x4, 3 => Float32x4, 4 => Float32x4, 5 => Float32x4, 6 => Float32x4],
+        }),
+    ];
+    let line_layouts = [Some(wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<LineVertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4],
+    })];
+    let pipeline = |spec: PipelineSpec| create_pipeline(device, &layout, color_format, sample_count, spec);
+    let triangles = wgpu::PrimitiveTopology::TriangleList;
+    Pipelines {
+        solid: pipeline(PipelineSpec {
+            label: "solids",
+            shader: mesh_shader,
+            fs: "fs_main",
+            buffers: &mesh_layouts,
+            topology: triangles,
+            depth_write: true,
+        }),
+        shadow: pipeline(PipelineSpec {
+            label: "shadow",
+            shader: mesh_shader,
+            fs: "fs_shadow",
+            buffers: &mesh_layouts,
+            topology: triangles,
+            depth_write: false,
+        }),
+        lines: pipeline(PipelineSpec {
+            label: "lines",
+            shader: line_shader,
+            fs: "fs_main",
+            buffers: &line_layouts,
+            topology: wgpu::PrimitiveTopology::LineList,
+            depth_write: true,
+        }),
+    }
+}
+
+/// One pipeline of the shared shape: alpha blending and a less-or-equal depth test, so
+/// shadows (which do not write depth) sit under the solids drawn after them.
+fn create_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    color_format: wgpu::TextureFormat,
+    sample_count: u32,
+    spec: PipelineSpec,
+) -> wgpu::RenderPipeline {
+    let blend_target = [Some(wgpu::ColorTargetState {
+        format: color_format,
+        blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+        write_mask: wgpu::ColorWrites::ALL,
+    })];
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(spec.label),
+        layout: Some(layout),
+        vertex: wgpu::VertexState {
+            module: spec.shader,
+            entry_point: Some("vs_main"),
+            compilation_options: Default::default(),
+            buffers: spec.buffers,
+        },
+        primitive: wgpu::PrimitiveState { topology: spec.topology, ..Default::default() },
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(spec.depth_write),
+            depth_compare: Some(wgpu::CompareFunction::LessEqual),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: wgpu::MultisampleState { count: sample_count, ..Default::default() },
+        fragment: Some(wgpu::FragmentState {
+            module: spec.shader,
+            entry_point: Some(spec.fs),
+            compilation_options: Default::default(),
+            targets: &blend_target,
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+/// A static mesh uploaded once: its vertices never change, so it needs no `COPY_DST`.
+fn create_mesh(device: &wgpu::Device, label: &str, vertices: Vec<MeshVertex>) -> Mesh {
+    Mesh {
+        vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents: bytemuck::cast_slice(&vertices),
+            usage: wgpu::BufferUsages::VERTEX,
+        }),
+        count: vertices.len() as u32,
     }
 }
 

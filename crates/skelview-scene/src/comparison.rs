@@ -336,16 +336,54 @@ impl CompareView {
     /// changed.
     pub fn update(&mut self, clips: &[ClipView], layout: Layout, interpolation: Interpolation, now_secs: Option<f64>) {
         if clips.len() < 2 {
-            self.current.clear();
-            self.overlap = None;
-            self.overlap_input = None;
-            self.bone_colors.clear();
+            self.clear_without_pair();
             return;
         }
         if self.other == 0 || self.other >= clips.len() {
             self.other = 1;
         }
         let (a, b) = (&clips[0], &clips[self.other]);
+        self.refresh_pairing(a, b);
+        let nb = b.motion.skeleton.len();
+        let mode = self.mode.effective(&a.motion, &b.motion);
+        let pairs = if mode == CompareMode::NearestJoint { (0..a.motion.skeleton.len()).map(|i| (i, 0)).collect() } else { self.pairs() };
+        let to_units = self.set_unit(mode);
+        let (ta, tb) = (measure_transform(a, layout), measure_transform(b, layout));
+        self.refresh_overlap_input(OverlapInput {
+            motions: (a.motion.clone(), b.motion.clone()),
+            serials: (a.serial, b.serial),
+            offsets: (a.offset_secs, b.offset_secs),
+            transforms: (ta, tb),
+            pairs: pairs.clone(),
+            bones: if mode == CompareMode::NearestJoint { Vec::new() } else { self.bones.clone() },
+            mode,
+            interpolation,
+            to_units,
+        });
+        // Now: from the poses the viewer just computed (no resampling).
+        let (mut pa, mut pb) = (Vec::new(), Vec::new());
+        joint_positions(&a.pose.global, ta, &mut pa);
+        joint_positions(&b.pose.global, tb, &mut pb);
+        if let Some(t) = now_secs {
+            mask_gaps(&a.motion, a.local_time(t), &mut pa);
+        }
+        self.measure_now(&pairs, mode, to_units, (a.local(), &pa), (b.local(), &pb));
+        self.refresh_legend_max();
+        self.refresh_bone_colors(nb, mode);
+    }
+
+    /// With fewer than two clips there is nothing to compare: drop what was shown so no
+    /// stale errors or colours linger.
+    fn clear_without_pair(&mut self) {
+        self.current.clear();
+        self.overlap = None;
+        self.overlap_input = None;
+        self.bone_colors.clear();
+    }
+
+    /// Re-pairs joints and bones only when the clips or the name map changed, so the user's
+    /// edits to the partners survive from frame to frame.
+    fn refresh_pairing(&mut self, a: &ClipView, b: &ClipView) {
         let map_key = self.name_map.as_ref().map_or(0, |m| Arc::as_ptr(m) as *const () as usize);
         let pairs_for = Some((a.serial, b.serial, map_key));
         if self.pairs_for != pairs_for || self.partner.len() != a.motion.skeleton.len() {
@@ -361,9 +399,11 @@ impl CompareView {
         for p in &mut self.partner {
             *p = p.filter(|&k| k < nb);
         }
-        let mode = self.mode.effective(&a.motion, &b.motion);
-        let pairs = if mode == CompareMode::NearestJoint { (0..a.motion.skeleton.len()).map(|i| (i, 0)).collect() } else { self.pairs() };
-        let to_units = match mode {
+    }
+
+    /// Sets the unit the panel labels errors with; returns the factor to those units.
+    fn set_unit(&mut self, mode: CompareMode) -> f32 {
+        match mode {
             CompareMode::Position | CompareMode::NearestJoint => {
                 // The display transforms already give metres: the panel picks m, cm or mm.
                 self.unit = "m";
@@ -373,43 +413,54 @@ impl CompareView {
                 self.unit = "deg";
                 1.0
             }
-        };
-        let (ta, tb) = (measure_transform(a, layout), measure_transform(b, layout));
-        let input = OverlapInput {
-            motions: (a.motion.clone(), b.motion.clone()),
-            serials: (a.serial, b.serial),
-            offsets: (a.offset_secs, b.offset_secs),
-            transforms: (ta, tb),
-            pairs: pairs.clone(),
-            bones: if mode == CompareMode::NearestJoint { Vec::new() } else { self.bones.clone() },
-            mode,
-            interpolation,
-            to_units,
-        };
+        }
+    }
+
+    /// A changed input makes the computed curve and the legend's top stale; an unchanged one
+    /// keeps them, so the curve is not recomputed every frame.
+    fn refresh_overlap_input(&mut self, input: OverlapInput) {
         if self.overlap_input.as_ref() != Some(&input) {
             self.overlap_input = Some(input);
             self.overlap = None;
             self.legend_max = 0.0;
         }
-        // Now: from the poses the viewer just computed (no resampling).
-        let (mut pa, mut pb, mut errors) = (Vec::new(), Vec::new(), Vec::new());
-        joint_positions(&a.pose.global, ta, &mut pa);
-        joint_positions(&b.pose.global, tb, &mut pb);
-        if let Some(t) = now_secs {
-            mask_gaps(&a.motion, a.local_time(t), &mut pa);
-        }
-        pair_errors(&pairs, mode, (a.local(), &pa), (b.local(), &pb), &mut errors);
+    }
+
+    /// Keeps this instant's per-pair errors with their partners, so the panel can list the
+    /// worst pairs and colour bones without measuring again (`a` and `b`: each clip's local
+    /// pose and measured positions).
+    fn measure_now(
+        &mut self,
+        pairs: &[(usize, usize)],
+        mode: CompareMode,
+        to_units: f32,
+        a: (&LocalPose, &[Vec3]),
+        b: (&LocalPose, &[Vec3]),
+    ) {
+        let (pa, pb) = (a.1, b.1);
+        let mut errors = Vec::new();
+        pair_errors(pairs, mode, a, b, &mut errors);
         self.current.clear();
         if mode == CompareMode::NearestJoint {
             // The partner shown is the joint nearest now.
-            self.current.extend(pairs.iter().zip(&errors).map(|(&(i, _), &e)| (i, nearest(pa[i], &pb).map_or(0, |n| n.0), e)));
+            self.current.extend(pairs.iter().zip(&errors).map(|(&(i, _), &e)| (i, nearest(pa[i], pb).map_or(0, |n| n.0), e)));
         } else {
             self.current.extend(pairs.iter().zip(&errors).map(|(&(i, k), &e)| (i, k, e * to_units)));
         }
+    }
+
+    /// The legend's top: the whole overlap's largest error once known, else the largest
+    /// seen so far, so the colours do not jump back and forth while the curve is computed.
+    fn refresh_legend_max(&mut self) {
         self.legend_max = match &self.overlap {
             Some(o) => o.legend_max,
             None => self.current.iter().map(|c| c.2).filter(|e| e.is_finite()).fold(self.legend_max, f32::max),
         };
+    }
+
+    /// Heat colours per bone of the compared clip (`nb` joints); none in nearest-joint mode,
+    /// where a marker's partner changes from frame to frame.
+    fn refresh_bone_colors(&mut self, nb: usize, mode: CompareMode) {
         self.bone_colors.clear();
         if self.heat && mode != CompareMode::NearestJoint {
             self.bone_colors.resize(nb, [0.55, 0.55, 0.58, 1.0]);

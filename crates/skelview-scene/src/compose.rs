@@ -120,6 +120,21 @@ impl Scene {
         scene
     }
 
+    /// Computes on this thread what a viewer computes in the background for the scene as
+    /// `frame` shows it: the error over the whole overlap, which scales the heat map. A
+    /// picture made without a viewer (`render`, its videos) then colours the compared clip as
+    /// the viewer does, and the same in every frame of a video.
+    pub fn settle(&mut self, frame: &FrameSpec) {
+        if !self.compare.heat || self.clips.len() < 2 {
+            return;
+        }
+        let mut scratch = DrawData::default();
+        self.compose(frame, &mut scratch);
+        if let (Some(input), None) = (self.compare.overlap_input.clone(), &self.compare.overlap) {
+            self.compare.overlap = super::comparison::overlap_curve(&input, &|_| true).map(Arc::new);
+        }
+    }
+
     /// Places the clips another way; `side_axis` is the screen's horizontal direction
     /// (side by side spreads along it).
     pub fn set_layout(&mut self, layout: Layout, side_axis: Vec3) {

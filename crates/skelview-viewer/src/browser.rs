@@ -25,6 +25,8 @@ pub enum Inbound {
     },
     /// The page could not get a file (a `?file=` fetch that failed): the browser's reason.
     Failed(String),
+    /// The page asked for an action of the viewer's table by name (`skelview.action`).
+    Action(String),
 }
 
 /// What the page or the browser refused (a JavaScript exception, a missing element), as the

@@ -53,9 +53,22 @@ pub fn report_error(reason: String) {
     skelview::browser::push(skelview::browser::Inbound::Failed(reason));
 }
 
+/// Runs the viewer's action named `name` (as `ActionId` spells it: `ExportVideo`,
+/// `SaveScreenshot`, `LightTheme`…) at its next frame, as its menu entry or key would; false
+/// for a name the table does not have.
+#[wasm_bindgen]
+pub fn action(name: String) -> bool {
+    let known = skelview::app::actions::ActionId::named(&name).is_some();
+    if known {
+        skelview::browser::push(skelview::browser::Inbound::Action(name));
+    }
+    known
+}
+
 /// The viewer's state after the last frame, as JSON: `clips` (name, joints, frames), `frame`,
 /// `time_secs`, `playing`, `loading`, `working`, `pose_shown`, `viewport` (x, y, width,
-/// height in canvas pixels) and `error` (the message shown, or null).
+/// height in canvas pixels), `error` (the message shown, or null) and `presented` (frames drawn
+/// so far: wait for frames, not for a while).
 #[wasm_bindgen]
 pub fn state() -> String {
     skelview::browser::state()

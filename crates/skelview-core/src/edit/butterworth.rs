@@ -27,7 +27,7 @@ pub const MAX_ORDER: usize = 10;
 
 /// A digital filter's coefficients, `a[0] == 1`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Filter {
+pub struct Butterworth {
     /// Numerator.
     pub b: Vec<f64>,
     /// Denominator.
@@ -67,7 +67,7 @@ fn poly(roots: &[C]) -> Vec<C> {
     c
 }
 
-impl Filter {
+impl Butterworth {
     /// The low-pass Butterworth filter of `order` with its −3 dB point at `cutoff_hz`, for
     /// samples at `rate_hz`.
     pub fn low_pass(order: usize, cutoff_hz: f64, rate_hz: f64) -> Result<Self, FilterError> {
@@ -131,7 +131,7 @@ impl Filter {
     }
 
     /// `filtfilt(b, a, x)` with SciPy's defaults, in place; `false` (nothing changed) when
-    /// `x` is not longer than [`Filter::padding`].
+    /// `x` is not longer than [`Butterworth::padding`].
     pub fn filtfilt(&self, x: &mut [f64]) -> bool {
         let edge = self.padding();
         let len = x.len();
@@ -154,12 +154,12 @@ impl Filter {
     }
 }
 
-/// Columns filtered side by side by [`Filter::filtfilt_lanes`]: the recursion's latency is
+/// Columns filtered side by side by [`Butterworth::filtfilt_lanes`]: the recursion's latency is
 /// hidden by running independent columns in the same loop (and the same vector registers).
 pub const LANES: usize = 4;
 
-impl Filter {
-    /// [`Filter::filtfilt`] of [`LANES`] columns of the same length at once; the same result
+impl Butterworth {
+    /// [`Butterworth::filtfilt`] of [`LANES`] columns of the same length at once; the same result
     /// as one at a time. `false` (nothing changed) when they are not longer than the padding.
     pub fn filtfilt_lanes(&self, cols: &mut [&mut [f64]; LANES]) -> bool {
         let edge = self.padding();
@@ -274,13 +274,13 @@ mod tests {
     #[test]
     fn coefficients_are_scipys() {
         // scipy.signal.butter(2, 0.2) and butter(4, 6 / 50)
-        let f = Filter::low_pass(2, 10.0, 100.0).unwrap();
+        let f = Butterworth::low_pass(2, 10.0, 100.0).unwrap();
         let want_b = [0.06745527388907191, 0.13491054777814382, 0.06745527388907191];
         let want_a = [1.0, -1.142980502539901, 0.41280159809618866];
         for (g, w) in f.b.iter().zip(want_b).chain(f.a.iter().zip(want_a)) {
             assert!((g - w).abs() < 1e-12, "{:?} {:?}", f.b, f.a);
         }
-        let f = Filter::low_pass(4, 6.0, 100.0).unwrap();
+        let f = Butterworth::low_pass(4, 6.0, 100.0).unwrap();
         let want_b = [0.0008063598650371017, 0.003225439460148407, 0.00483815919022261, 0.003225439460148407, 0.0008063598650371017];
         let want_a = [1.0, -3.017555238686489, 3.507193724716205, -1.8475509441185771, 0.3708142159294547];
         for (g, w) in f.b.iter().zip(want_b).chain(f.a.iter().zip(want_a)) {
@@ -292,7 +292,7 @@ mod tests {
     fn filtfilt_gives_scipys_samples() {
         // filtfilt(*butter(2, 0.2), x) for x = sin(0.3 i) + 0.1 cos(2.1 i), i < 40
         let mut x: Vec<f64> = (0..40).map(|i| (i as f64 * 0.3).sin() + 0.1 * (i as f64 * 2.1).cos()).collect();
-        assert!(Filter::low_pass(2, 10.0, 100.0).unwrap().filtfilt(&mut x));
+        assert!(Butterworth::low_pass(2, 10.0, 100.0).unwrap().filtfilt(&mut x));
         let want = [(0, 0.09920577264886682), (1, 0.3363329427523438), (20, -0.26697974570037686), (39, -0.6711455341855743)];
         for (i, w) in want {
             assert!((x[i] - w).abs() < 1e-12, "sample {i}: {} against {w}", x[i]);
@@ -301,7 +301,7 @@ mod tests {
 
     #[test]
     fn a_constant_stays_and_a_ramp_ends_as_scipys_does() {
-        let f = Filter::low_pass(4, 6.0, 100.0).unwrap();
+        let f = Butterworth::low_pass(4, 6.0, 100.0).unwrap();
         let mut c = vec![3.5; 100];
         assert!(f.filtfilt(&mut c));
         assert!(c.iter().all(|v| (v - 3.5).abs() < 1e-9), "{c:?}");
@@ -316,7 +316,7 @@ mod tests {
 
     #[test]
     fn lanes_give_what_one_at_a_time_gives() {
-        let f = Filter::low_pass(4, 6.0, 100.0).unwrap();
+        let f = Butterworth::low_pass(4, 6.0, 100.0).unwrap();
         let make = |k: usize| -> Vec<f64> { (0..200).map(|i| ((i * (k + 1)) as f64 * 0.05).sin() + k as f64).collect() };
         let mut one: Vec<Vec<f64>> = (0..LANES).map(make).collect();
         one.iter_mut().for_each(|c| assert!(f.filtfilt(c)));
@@ -328,13 +328,13 @@ mod tests {
 
     #[test]
     fn bad_parameters_and_short_runs() {
-        assert_eq!(Filter::low_pass(0, 6.0, 100.0), Err(FilterError::Order(0)));
-        assert!(matches!(Filter::low_pass(4, 50.0, 100.0), Err(FilterError::Cutoff { .. })));
-        assert!(matches!(Filter::low_pass(4, -1.0, 100.0), Err(FilterError::Cutoff { .. })));
-        assert!(matches!(Filter::low_pass(4, f64::NAN, 100.0), Err(FilterError::Cutoff { .. })));
-        let e = Filter::low_pass(4, 60.0, 100.0).unwrap_err().to_string();
+        assert_eq!(Butterworth::low_pass(0, 6.0, 100.0), Err(FilterError::Order(0)));
+        assert!(matches!(Butterworth::low_pass(4, 50.0, 100.0), Err(FilterError::Cutoff { .. })));
+        assert!(matches!(Butterworth::low_pass(4, -1.0, 100.0), Err(FilterError::Cutoff { .. })));
+        assert!(matches!(Butterworth::low_pass(4, f64::NAN, 100.0), Err(FilterError::Cutoff { .. })));
+        let e = Butterworth::low_pass(4, 60.0, 100.0).unwrap_err().to_string();
         assert!(e.contains("60 Hz") && e.contains("50 Hz"), "{e}");
-        let f = Filter::low_pass(2, 6.0, 100.0).unwrap();
+        let f = Butterworth::low_pass(2, 6.0, 100.0).unwrap();
         assert_eq!(f.padding(), 9);
         let mut short = vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0];
         assert!(!f.filtfilt(&mut short), "9 samples with a padding of 9: left as they are");

@@ -16,6 +16,7 @@ mod ops;
 mod pose_ops;
 mod range;
 pub mod rotations;
+pub mod spec;
 mod timing;
 mod work;
 
@@ -27,137 +28,15 @@ use thiserror::Error;
 use crate::core::capture::Capture;
 use crate::core::select::NoJoint;
 use crate::core::{Clip, Motion};
-pub use butterworth::{Filter, FilterError};
+pub use butterworth::{Butterworth, FilterError};
 pub use fill::FillMethod;
 pub use moved::{Moved, moved};
+pub use ops::{
+    AddEvent, AddTpose, Despike, Face, FillGaps, Filter, Ground, Loop, OPERATIONS, Op, RemoveEvent, RemoveJoint, Rename, Resample,
+    RestFromFrame, Scale, Trim, Unroll,
+};
 pub use range::{At, FrameRange, RangeError};
-
-/// One operation and its parameters. Those that take `joints` apply to the joints (or
-/// markers) named, all when none; those that take `range` to that range of frames, all when
-/// none.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Op {
-    /// Fills gaps (missing samples) no longer than `max_gap` frames.
-    FillGaps {
-        /// How.
-        method: FillMethod,
-        /// The longest gap to fill, in frames; half a second of frames when not given.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        max_gap: Option<usize>,
-        /// Donor markers for `rigid` and `pattern` (chosen by how steadily they keep their
-        /// distance when none are named).
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        donors: Vec<String>,
-        /// Joints or markers to fill.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        joints: Vec<String>,
-        /// Frames to fill in.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        range: Option<FrameRange>,
-    },
-    /// A zero-lag Butterworth low-pass (forward and backward) over each run of valid samples.
-    Filter {
-        /// Cutoff frequency, Hz.
-        cutoff_hz: f64,
-        /// Filter order (4 when not given).
-        #[serde(default = "default_order")]
-        order: usize,
-        /// Joints or markers to filter.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        joints: Vec<String>,
-        /// Frames to filter.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        range: Option<FrameRange>,
-    },
-    /// Replaces the samples the capture checks call pops (jumps, for markers) from their
-    /// neighbours.
-    Despike {
-        /// Joints or markers.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        joints: Vec<String>,
-        /// Frames.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        range: Option<FrameRange>,
-    },
-    /// Makes every Euler channel continuous (no ±360° steps; the equivalent triple where it is
-    /// closer) and quaternions hemisphere-continuous. The pose does not move.
-    Unroll {
-        /// Joints.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        joints: Vec<String>,
-    },
-    /// Keeps only a range of frames.
-    Trim {
-        /// The frames kept (inclusive).
-        range: FrameRange,
-    },
-    /// Resamples to another frame rate (translations lerped, rotations slerped).
-    Resample {
-        /// Frames per second.
-        fps: f64,
-    },
-    /// Blends the end into the start over `frames` frames, so that the last frame leads into
-    /// the first without a jump (same frame count). The root's horizontal travel is kept.
-    Loop {
-        /// Frames of the blend.
-        frames: usize,
-    },
-    /// Moves the clip up or down so that its lowest point over all frames is at height 0.
-    Ground,
-    /// Makes a frame the rest pose: offsets from where it puts the joints, every frame's
-    /// rotations re-expressed from it (it reads all zeros); the motion does not change.
-    RestFromFrame {
-        /// The frame (numbered from 0).
-        frame: usize,
-    },
-    /// Turns the clip about the up axis, through the root, so that at the first frame the
-    /// body (its left and right joints or markers) faces this way.
-    Face {
-        /// `+x`, `-x`, `+y`, `-y`, `+z` or `-z`, in the file's axes; not the up axis.
-        toward: String,
-    },
-    /// Adds the rest pose (for most BVH files a T-pose) as a new first frame, at the first
-    /// frame's place (bvhacker's "Set T"): rotations zero, or the file's own rest values.
-    AddTpose,
-    /// Scales lengths (offsets, translations, marker positions).
-    Scale {
-        /// The factor.
-        factor: f64,
-    },
-    /// Renames a joint or marker.
-    Rename {
-        /// The name it has.
-        from: String,
-        /// The name it gets.
-        to: String,
-    },
-    /// Removes a joint and every joint below it (fingers, helper bones), or a marker.
-    RemoveJoint {
-        /// Its name.
-        name: String,
-    },
-    /// Adds an event to a capture.
-    AddEvent {
-        /// Label (`Foot Strike`).
-        label: String,
-        /// `Left`, `Right` or `General`.
-        context: String,
-        /// Seconds on the capture's clock (as `info` lists events).
-        time_secs: f64,
-    },
-    /// Removes a capture's event.
-    RemoveEvent {
-        /// Its label.
-        label: String,
-        /// Its time (the event nearest it, within half a frame).
-        time_secs: f64,
-    },
-}
-
-fn default_order() -> usize {
-    4
-}
+pub use spec::OpSpec;
 
 impl Op {
     /// Its parameters as a recipe writes them, in one line (`cutoff_hz = 6, order = 4`).
@@ -169,24 +48,7 @@ impl Op {
 
     /// The operation's name as a recipe and the command line write it (`fill_gaps`).
     pub fn name(&self) -> &'static str {
-        match self {
-            Self::FillGaps { .. } => "fill_gaps",
-            Self::Filter { .. } => "filter",
-            Self::Despike { .. } => "despike",
-            Self::Unroll { .. } => "unroll",
-            Self::Trim { .. } => "trim",
-            Self::Resample { .. } => "resample",
-            Self::Loop { .. } => "loop",
-            Self::Ground => "ground",
-            Self::RestFromFrame { .. } => "rest_from_frame",
-            Self::Face { .. } => "face",
-            Self::AddTpose => "add_tpose",
-            Self::Scale { .. } => "scale",
-            Self::Rename { .. } => "rename",
-            Self::RemoveJoint { .. } => "remove_joint",
-            Self::AddEvent { .. } => "add_event",
-            Self::RemoveEvent { .. } => "remove_event",
-        }
+        self.spec().name
     }
 }
 
@@ -446,7 +308,7 @@ fn run(mut work: Work, recipe: &Recipe, keep_going: &(dyn Fn(f32) -> bool + Sync
         if !keep_going(k as f32 / steps.len().max(1) as f32) {
             return Err(EditError::Cancelled);
         }
-        let note = ops::apply_op(&mut work, op, k + 1)?;
+        let note = op.apply(&mut work, &ops::StepAt { step: k + 1, op: op.name() })?;
         notes.push(format!("{}: {note}", op.name()));
     }
     let source_offset_secs = work.source_offset_secs;

@@ -89,7 +89,7 @@ pub fn moved(source: &Motion, edited: &Motion, source_offset_secs: f64, keep_goi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::edit::{Op, Recipe, apply};
+    use crate::edit::{AddTpose, Op, Recipe, Scale, Trim, Unroll, apply};
     use crate::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, Source};
 
     fn sample() -> Motion {
@@ -103,10 +103,10 @@ mod tests {
     #[test]
     fn an_unroll_moves_nothing_and_a_scale_moves_every_joint_but_the_origin() {
         let m = sample();
-        let unrolled = apply(&m, &Recipe::of([Op::Unroll { joints: vec![] }]), &|_| true).unwrap().motion;
+        let unrolled = apply(&m, &Recipe::of([Op::Unroll(Unroll { joints: vec![] })]), &|_| true).unwrap().motion;
         let d = moved(&m, &unrolled, 0.0, &|_| true).unwrap();
         assert!(d.iter().all(|j| j.max_m < 1e-5 && j.frames == m.clip.num_frames()), "{:?}", d.iter().map(|j| j.max_m).collect::<Vec<_>>());
-        let scaled = apply(&m, &Recipe::of([Op::Scale { factor: 2.0 }]), &|_| true).unwrap().motion;
+        let scaled = apply(&m, &Recipe::of([Op::Scale(Scale { factor: 2.0 })]), &|_| true).unwrap().motion;
         let d = moved(&m, &scaled, 0.0, &|_| true).unwrap();
         let head = m.skeleton.find("Head").unwrap();
         // The head is ~1.6 m up and twice as far: about 1.6 m moved.
@@ -116,13 +116,13 @@ mod tests {
     #[test]
     fn a_trimmed_clip_is_laid_at_its_source_times() {
         let m = sample();
-        let trimmed = apply(&m, &Recipe::of([Op::Trim { range: "20:29".parse().unwrap() }]), &|_| true).unwrap();
+        let trimmed = apply(&m, &Recipe::of([Op::Trim(Trim { range: "20:29".parse().unwrap() })]), &|_| true).unwrap();
         assert!((trimmed.source_offset_secs - 20.0 * m.clip.frame_time_secs).abs() < 1e-9);
         let d = moved(&m, &trimmed.motion, trimmed.source_offset_secs, &|_| true).unwrap();
         assert!(d.iter().all(|j| j.frames == 10 && j.max_m < 1e-6), "{:?}", d[0]);
         // Laid at the wrong time, the walk has moved.
         assert!(moved(&m, &trimmed.motion, 0.0, &|_| true).unwrap().iter().any(|j| j.max_m > 0.05));
-        let tposed = apply(&m, &Recipe::of([Op::AddTpose]), &|_| true).unwrap();
+        let tposed = apply(&m, &Recipe::of([Op::AddTpose(AddTpose {})]), &|_| true).unwrap();
         let d = moved(&m, &tposed.motion, tposed.source_offset_secs, &|_| true).unwrap();
         assert!(d.iter().all(|j| j.frames == m.clip.num_frames() && j.max_m < 1e-5), "the rest frame is before the source");
         assert!(moved(&m, &trimmed.motion, 0.0, &|_| false).is_none(), "cancelled");

@@ -10,7 +10,7 @@ use glam::{EulerRot, Quat, Vec3};
 
 use crate::core::pose::{GlobalPose, LocalPose, LocalTransform};
 use crate::core::{Interpolation, PoseAt, Sampler};
-use crate::core::{Motion, Skeleton};
+use crate::core::{Joint, Motion, Skeleton};
 
 /// Choices for the written file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,35 +133,63 @@ fn finite(v: f32) -> std::io::Result<f32> {
 
 /// Writes `motion` as BVH text.
 pub fn write_bvh(motion: &Motion, options: &BvhWriteOptions, out: &mut dyn Write) -> std::io::Result<()> {
-    let skeleton = &motion.skeleton;
-    let joints = skeleton.joints();
     let poses = frames(motion);
-    let moving = moving_offsets(skeleton, &poses);
-    let rotation_names: Vec<String> = options.order.iter().map(|c| format!("{c}rotation")).collect();
-    let children = skeleton.child_lists();
-
+    let moving = moving_offsets(&motion.skeleton, &poses);
     writeln!(out, "HIERARCHY")?;
-    // Depth-first, iteratively (skeletons can be deep).
+    let order = write_hierarchy(&motion.skeleton, options, &poses, &moving, out)?;
+    writeln!(out, "MOTION\nFrames: {}\nFrame Time: {}", poses.len(), motion.clip.frame_time_secs)?;
+    let euler = options.euler();
+    let mut line = String::new();
+    for pose in &poses {
+        line.clear();
+        for &i in &order {
+            let local = pose.parent_from_joint[i];
+            if moving[i] {
+                line.push_str(&format!("{} ", v3(local.translation)?));
+            }
+            let q: Quat = local.rotation.normalize();
+            let (a, b, c) = q.to_euler(euler);
+            line.push_str(&format!("{} {} {} ", finite(a.to_degrees())?, finite(b.to_degrees())?, finite(c.to_degrees())?));
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+/// How many ancestors joint `i` has.
+fn depth(joints: &[Joint], i: usize) -> usize {
+    let mut d = 0;
+    let mut p = joints[i].parent;
+    while let Some(q) = p {
+        d += 1;
+        p = joints[q].parent;
+    }
+    d
+}
+
+/// Writes the joint blocks (after `HIERARCHY`) depth first, iteratively (skeletons can be
+/// deep), with the first pose's offsets; returns the joints that have channels, in row order.
+fn write_hierarchy(
+    skeleton: &Skeleton,
+    options: &BvhWriteOptions,
+    poses: &[LocalPose],
+    moving: &[bool],
+    out: &mut dyn Write,
+) -> std::io::Result<Vec<usize>> {
     enum Step {
         Open(usize),
         Close(usize),
     }
+    let joints = skeleton.joints();
+    let rotation_names: Vec<String> = options.order.iter().map(|c| format!("{c}rotation")).collect();
+    let children = skeleton.child_lists();
     let mut order = Vec::with_capacity(joints.len());
     let mut stack: Vec<Step> = skeleton.roots().collect::<Vec<_>>().into_iter().rev().map(Step::Open).collect();
     while let Some(step) = stack.pop() {
         match step {
             Step::Open(i) => {
                 let j = &joints[i];
-                let depth = {
-                    let mut d = 0;
-                    let mut p = j.parent;
-                    while let Some(q) = p {
-                        d += 1;
-                        p = joints[q].parent;
-                    }
-                    d
-                };
-                let pad = "  ".repeat(depth);
+                let pad = "  ".repeat(depth(joints, i));
                 let offset = poses[0].parent_from_joint[i].translation;
                 // BVH end sites are nameless (readers call them `<parent>/EndSite`): only a parent's sole
                 // end site can be one; others (H-Anim sites) stay named joints.
@@ -186,35 +214,8 @@ pub fn write_bvh(motion: &Motion, options: &BvhWriteOptions, out: &mut dyn Write
                 }
                 stack.extend(children[i].iter().rev().map(|&c| Step::Open(c)));
             }
-            Step::Close(i) => {
-                let depth = {
-                    let mut d = 0;
-                    let mut p = joints[i].parent;
-                    while let Some(q) = p {
-                        d += 1;
-                        p = joints[q].parent;
-                    }
-                    d
-                };
-                writeln!(out, "{}}}", "  ".repeat(depth))?;
-            }
+            Step::Close(i) => writeln!(out, "{}}}", "  ".repeat(depth(joints, i)))?,
         }
     }
-    writeln!(out, "MOTION\nFrames: {}\nFrame Time: {}", poses.len(), motion.clip.frame_time_secs)?;
-    let euler = options.euler();
-    let mut line = String::new();
-    for pose in &poses {
-        line.clear();
-        for &i in &order {
-            let local = pose.parent_from_joint[i];
-            if moving[i] {
-                line.push_str(&format!("{} ", v3(local.translation)?));
-            }
-            let q: Quat = local.rotation.normalize();
-            let (a, b, c) = q.to_euler(euler);
-            line.push_str(&format!("{} {} {} ", finite(a.to_degrees())?, finite(b.to_degrees())?, finite(c.to_degrees())?));
-        }
-        writeln!(out, "{}", line.trim_end())?;
-    }
-    Ok(())
+    Ok(order)
 }

@@ -142,6 +142,33 @@ fn point_scale(c: &Capture) -> f32 {
 
 /// The groups written from the capture's fields.
 fn owned_groups(c: &Capture, scale: f32, data_start: usize) -> Vec<(String, Vec<Entry>)> {
+    let mut groups = vec![("POINT".to_owned(), point_group(c, scale, data_start)), ("ANALOG".to_owned(), analog_group(c))];
+    if !c.plates.is_empty() || c.kept.iter().any(|g| g.name == "FORCE_PLATFORM") {
+        groups.push(("FORCE_PLATFORM".to_owned(), plate_group(c)));
+    }
+    if !c.events.is_empty() || c.kept.iter().any(|g| g.name == "EVENT") {
+        let e = &c.events;
+        let mut ev = vec![scalar_i("USED", count16(e.len()))];
+        ev.extend(strings("CONTEXTS", &e.iter().map(|x| x.context.clone()).collect::<Vec<_>>()));
+        ev.extend(strings("LABELS", &e.iter().map(|x| x.label.clone()).collect::<Vec<_>>()));
+        ev.extend(strings("DESCRIPTIONS", &e.iter().map(|x| x.description.clone()).collect::<Vec<_>>()));
+        let times = e.iter().flat_map(|x| {
+            let minutes = (x.time_secs / 60.0).floor();
+            [minutes as f32, (x.time_secs - 60.0 * minutes) as f32]
+        });
+        ev.push(floats("TIMES", vec![2, e.len()], times.collect()));
+        groups.push(("EVENT".to_owned(), ev));
+    }
+    let (start, end) = (c.first_frame as usize, c.first_frame as usize + c.frames.saturating_sub(1));
+    let words = |v: usize| vec![(v & 0xFFFF) as u16 as i16, ((v >> 16) & 0xFFFF) as u16 as i16];
+    groups
+        .push(("TRIAL".to_owned(), vec![ints("ACTUAL_START_FIELD", vec![2], words(start)), ints("ACTUAL_END_FIELD", vec![2], words(end))]));
+    groups
+}
+
+/// `POINT`: counts, scale, rate, data start, labels, units, screen axes and the labels of
+/// each kind of modelled output.
+fn point_group(c: &Capture, scale: f32, data_start: usize) -> Vec<Entry> {
     let labels: Vec<String> = c.points.iter().map(|p| p.label.clone()).collect();
     let descriptions: Vec<String> = c.points.iter().map(|p| p.description.clone()).collect();
     let mut point = vec![
@@ -169,6 +196,11 @@ fn owned_groups(c: &Capture, scale: f32, data_start: usize) -> Vec<(String, Vec<
             point.extend(strings(name, &of_kind));
         }
     }
+    point
+}
+
+/// `ANALOG`: channels as written (signed 16-bit, unit scale, zero offset) with their labels.
+fn analog_group(c: &Capture) -> Vec<Entry> {
     let a = &c.analog;
     let n = a.channels.len();
     let mut analog = vec![
@@ -188,55 +220,40 @@ fn owned_groups(c: &Capture, scale: f32, data_start: usize) -> Vec<(String, Vec<
     analog.extend(strings("LABELS", &a.channels.iter().map(|ch| ch.label.clone()).collect::<Vec<_>>()));
     analog.extend(strings("DESCRIPTIONS", &a.channels.iter().map(|ch| ch.description.clone()).collect::<Vec<_>>()));
     analog.extend(strings("UNITS", &a.channels.iter().map(|ch| ch.unit.clone()).collect::<Vec<_>>()));
-    let mut groups = vec![("POINT".to_owned(), point), ("ANALOG".to_owned(), analog)];
-    if !c.plates.is_empty() || c.kept.iter().any(|g| g.name == "FORCE_PLATFORM") {
-        let plates = &c.plates;
-        let per = plates.iter().map(|p| p.channels.len()).max().unwrap_or(6).max(1);
-        let mut fp = vec![
-            scalar_i("USED", count16(plates.len())),
-            ints("TYPE", vec![plates.len()], plates.iter().map(|p| p.kind as i16).collect()),
-            floats("CORNERS", vec![3, 4, plates.len()], plates.iter().flat_map(|p| p.corners.iter().flat_map(|v| v.to_array())).collect()),
-            floats("ORIGIN", vec![3, plates.len()], plates.iter().flat_map(|p| p.origin.to_array()).collect()),
-            ints(
-                "CHANNEL",
-                vec![per, plates.len()],
-                plates.iter().flat_map(|p| (0..per).map(|k| p.channels.get(k).map_or(0, |&ch| (ch + 1) as i16))).collect(),
-            ),
-        ];
-        if plates.iter().any(|p| p.cal_matrix.is_some()) {
-            let cal = plates.iter().flat_map(|p| {
-                let m = p.cal_matrix.unwrap_or([[0.0; 6]; 6]);
-                (0..6).flat_map(move |col| (0..6).map(move |row| m[row][col] as f32))
-            });
-            fp.push(floats("CAL_MATRIX", vec![6, 6, plates.len()], cal.collect()));
-        }
-        if plates.iter().any(|p| p.cop_poly.is_some()) {
-            fp.push(floats(
-                "FPCOPPOLY",
-                vec![12, plates.len()],
-                plates.iter().flat_map(|p| p.cop_poly.unwrap_or([0.0; 12]).map(|v| v as f32)).collect(),
-            ));
-        }
-        groups.push(("FORCE_PLATFORM".to_owned(), fp));
-    }
-    if !c.events.is_empty() || c.kept.iter().any(|g| g.name == "EVENT") {
-        let e = &c.events;
-        let mut ev = vec![scalar_i("USED", count16(e.len()))];
-        ev.extend(strings("CONTEXTS", &e.iter().map(|x| x.context.clone()).collect::<Vec<_>>()));
-        ev.extend(strings("LABELS", &e.iter().map(|x| x.label.clone()).collect::<Vec<_>>()));
-        ev.extend(strings("DESCRIPTIONS", &e.iter().map(|x| x.description.clone()).collect::<Vec<_>>()));
-        let times = e.iter().flat_map(|x| {
-            let minutes = (x.time_secs / 60.0).floor();
-            [minutes as f32, (x.time_secs - 60.0 * minutes) as f32]
+    analog
+}
+
+/// `FORCE_PLATFORM`: each plate's type, corners, origin and channels, with calibration
+/// matrices and COP polynomials when any plate has them.
+fn plate_group(c: &Capture) -> Vec<Entry> {
+    let plates = &c.plates;
+    let per = plates.iter().map(|p| p.channels.len()).max().unwrap_or(6).max(1);
+    let mut fp = vec![
+        scalar_i("USED", count16(plates.len())),
+        ints("TYPE", vec![plates.len()], plates.iter().map(|p| p.kind as i16).collect()),
+        floats("CORNERS", vec![3, 4, plates.len()], plates.iter().flat_map(|p| p.corners.iter().flat_map(|v| v.to_array())).collect()),
+        floats("ORIGIN", vec![3, plates.len()], plates.iter().flat_map(|p| p.origin.to_array()).collect()),
+        ints(
+            "CHANNEL",
+            vec![per, plates.len()],
+            plates.iter().flat_map(|p| (0..per).map(|k| p.channels.get(k).map_or(0, |&ch| (ch + 1) as i16))).collect(),
+        ),
+    ];
+    if plates.iter().any(|p| p.cal_matrix.is_some()) {
+        let cal = plates.iter().flat_map(|p| {
+            let m = p.cal_matrix.unwrap_or([[0.0; 6]; 6]);
+            (0..6).flat_map(move |col| (0..6).map(move |row| m[row][col] as f32))
         });
-        ev.push(floats("TIMES", vec![2, e.len()], times.collect()));
-        groups.push(("EVENT".to_owned(), ev));
+        fp.push(floats("CAL_MATRIX", vec![6, 6, plates.len()], cal.collect()));
     }
-    let (start, end) = (c.first_frame as usize, c.first_frame as usize + c.frames.saturating_sub(1));
-    let words = |v: usize| vec![(v & 0xFFFF) as u16 as i16, ((v >> 16) & 0xFFFF) as u16 as i16];
-    groups
-        .push(("TRIAL".to_owned(), vec![ints("ACTUAL_START_FIELD", vec![2], words(start)), ints("ACTUAL_END_FIELD", vec![2], words(end))]));
-    groups
+    if plates.iter().any(|p| p.cop_poly.is_some()) {
+        fp.push(floats(
+            "FPCOPPOLY",
+            vec![12, plates.len()],
+            plates.iter().flat_map(|p| p.cop_poly.unwrap_or([0.0; 12]).map(|v| v as f32)).collect(),
+        ));
+    }
+    fp
 }
 
 /// The parameter section's bytes (its 4-byte header included), padded to whole blocks.

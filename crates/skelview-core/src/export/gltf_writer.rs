@@ -12,7 +12,7 @@ use glam::{Mat4, Quat, Vec3};
 use serde_json::{Value, json};
 
 use crate::core::pose::{self, GlobalPose, LocalPose, LocalTransform};
-use crate::core::{Motion, Take};
+use crate::core::{Motion, Skeleton, Take};
 
 /// One animation to write: its name and the motion sampled for it.
 pub struct Animation<'a> {
@@ -93,103 +93,12 @@ pub fn document(animations: &[Animation]) -> Result<(Value, Vec<u8>), NonFinite>
     pose::rest_pose(skeleton, &mut rest);
     let mut blob = Blob::default();
 
-    let rest_nodes: Vec<(Vec3, Quat, Vec3)> = rest.parent_from_joint.iter().map(|l| conjugate(l, rd, s)).collect();
+    let rest_nodes: Vec<Trs> = rest.parent_from_joint.iter().map(|l| conjugate(l, rd, s)).collect();
     blob.non_finite += rest_nodes.iter().filter(|(t, r, sc)| !(t.is_finite() && r.is_finite() && sc.is_finite())).count();
-    let mut nodes: Vec<Value> = joints
-        .iter()
-        .zip(&rest_nodes)
-        .map(|(j, &(t, r, sc))| {
-            let mut node = json!({ "name": j.name, "translation": t.to_array(), "rotation": r.to_array() });
-            if (sc - Vec3::ONE).abs().max_element() > 1e-7 {
-                node["scale"] = json!(sc.to_array());
-            }
-            node
-        })
-        .collect();
-    for (i, j) in joints.iter().enumerate() {
-        if let Some(p) = j.parent {
-            let children = nodes[p].as_object_mut().expect("a node").entry("children").or_insert_with(|| json!([]));
-            children.as_array_mut().expect("an array").push(json!(i));
-        }
-    }
-    // Inverse bind matrices of the rest pose in the output space.
-    let mut global = GlobalPose::default();
-    pose::global_pose(skeleton, &rest, &mut global);
-    let conj = Mat4::from_scale_rotation_translation(Vec3::splat(s), rd, Vec3::ZERO);
-    let ibm: Vec<f32> = global
-        .world_from_joint
-        .iter()
-        .flat_map(|w| {
-            let w = conj * Mat4::from(*w) * conj.inverse();
-            let inv = w.inverse();
-            let mut m = if inv.is_finite() { inv.to_cols_array() } else { Mat4::IDENTITY.to_cols_array() };
-            // An affine matrix: the validator wants the last row exactly 0 0 0 1.
-            (m[3], m[7], m[11], m[15]) = (0.0, 0.0, 0.0, 1.0);
-            m
-        })
-        .collect();
+    let nodes = joint_nodes(skeleton, &rest_nodes);
+    let ibm = inverse_binds(skeleton, &rest, rd, s);
     let ibm = blob.floats(&ibm, "MAT4", joints.len(), false);
-
-    let mut gltf_animations = Vec::new();
-    for a in animations {
-        let m = a.motion;
-        let frames = m.clip.num_frames().max(1);
-        let times: Vec<f32> = (0..frames).map(|f| (f as f64 * m.clip.frame_time_secs) as f32).collect();
-        let input = blob.floats(&times, "SCALAR", frames, true);
-        let (rd, s) = similarity(m);
-        // Every frame's local transforms in the output space, joint-major.
-        let mut per_joint: Vec<Vec<(Vec3, Quat, Vec3)>> = vec![Vec::with_capacity(frames); joints.len()];
-        let mut local = LocalPose::default();
-        for f in 0..frames {
-            pose::frame_pose(&m.skeleton, &m.clip, f, &mut local);
-            for (j, l) in local.parent_from_joint.iter().enumerate().take(joints.len()) {
-                per_joint[j].push(conjugate(l, rd, s));
-            }
-        }
-        let (mut samplers, mut channels) = (Vec::new(), Vec::new());
-        for (j, keys) in per_joint.iter_mut().enumerate() {
-            // Consecutive quaternions on the same side, so that LINEAR takes the short way.
-            for k in 1..keys.len() {
-                if keys[k].1.dot(keys[k - 1].1) < 0.0 {
-                    keys[k].1 = -keys[k].1;
-                }
-            }
-            // A channel wherever a frame leaves the node's rest value (a joint held away from
-            // its rest pose needs one as much as a moving one).
-            let at_rest = &rest_nodes[j];
-            let differs = |get: &dyn Fn(&Trs) -> [f32; 4]| {
-                let a = get(at_rest);
-                keys.iter().any(|k| get(k).iter().zip(a).any(|(x, y)| (x - y).abs() > 1e-6))
-            };
-            let t_moves = differs(&|k| k.0.extend(0.0).to_array());
-            // q and -q are the same rotation.
-            let r_moves = keys.iter().any(|k| k.1.dot(at_rest.1).abs() < 1.0 - 1e-7);
-            let s_moves = differs(&|k| k.2.extend(0.0).to_array());
-            let mut add = |path: &str, values: Vec<f32>, kind: &str| {
-                let output = blob.floats(&values, kind, frames, false);
-                samplers.push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
-                channels.push(json!({ "sampler": samplers.len() - 1, "target": { "node": j, "path": path } }));
-            };
-            if t_moves {
-                add("translation", keys.iter().flat_map(|k| k.0.to_array()).collect(), "VEC3");
-            }
-            if r_moves {
-                add("rotation", keys.iter().flat_map(|k| k.1.to_array()).collect(), "VEC4");
-            }
-            if s_moves {
-                add("scale", keys.iter().flat_map(|k| k.2.to_array()).collect(), "VEC3");
-            }
-        }
-        if channels.is_empty() {
-            // A still take: one channel keeps it an animation (glTF needs at least one).
-            let root = skeleton.roots().next().unwrap_or(0);
-            let values: Vec<f32> = per_joint[root].iter().flat_map(|k| k.1.to_array()).collect();
-            let output = blob.floats(&values, "VEC4", frames, false);
-            samplers.push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
-            channels.push(json!({ "sampler": 0, "target": { "node": root, "path": "rotation" } }));
-        }
-        gltf_animations.push(json!({ "name": a.name, "samplers": samplers, "channels": channels }));
-    }
+    let gltf_animations: Vec<Value> = animations.iter().map(|a| animation(&mut blob, a, skeleton, &rest_nodes)).collect();
     while !blob.bytes.len().is_multiple_of(4) {
         blob.bytes.push(0);
     }
@@ -209,6 +118,125 @@ pub fn document(animations: &[Animation]) -> Result<(Value, Vec<u8>), NonFinite>
         return Err(NonFinite { count: blob.non_finite });
     }
     Ok((doc, blob.bytes))
+}
+
+/// One node per joint with its name and rest transform (scale only when not 1), children listed.
+fn joint_nodes(skeleton: &Skeleton, rest_nodes: &[Trs]) -> Vec<Value> {
+    let joints = skeleton.joints();
+    let mut nodes: Vec<Value> = joints
+        .iter()
+        .zip(rest_nodes)
+        .map(|(j, &(t, r, sc))| {
+            let mut node = json!({ "name": j.name, "translation": t.to_array(), "rotation": r.to_array() });
+            if (sc - Vec3::ONE).abs().max_element() > 1e-7 {
+                node["scale"] = json!(sc.to_array());
+            }
+            node
+        })
+        .collect();
+    for (i, j) in joints.iter().enumerate() {
+        if let Some(p) = j.parent {
+            let children = nodes[p].as_object_mut().expect("a node").entry("children").or_insert_with(|| json!([]));
+            children.as_array_mut().expect("an array").push(json!(i));
+        }
+    }
+    nodes
+}
+
+/// Inverse bind matrices of the rest pose in the output space, column-major, one per joint.
+fn inverse_binds(skeleton: &Skeleton, rest: &LocalPose, rd: Quat, s: f32) -> Vec<f32> {
+    let mut global = GlobalPose::default();
+    pose::global_pose(skeleton, rest, &mut global);
+    let conj = Mat4::from_scale_rotation_translation(Vec3::splat(s), rd, Vec3::ZERO);
+    global
+        .world_from_joint
+        .iter()
+        .flat_map(|w| {
+            let w = conj * Mat4::from(*w) * conj.inverse();
+            let inv = w.inverse();
+            let mut m = if inv.is_finite() { inv.to_cols_array() } else { Mat4::IDENTITY.to_cols_array() };
+            // An affine matrix: the validator wants the last row exactly 0 0 0 1.
+            (m[3], m[7], m[11], m[15]) = (0.0, 0.0, 0.0, 1.0);
+            m
+        })
+        .collect()
+}
+
+/// The samplers and channels of one animation, sharing one time input.
+struct Channels {
+    input: usize,
+    frames: usize,
+    samplers: Vec<Value>,
+    channels: Vec<Value>,
+}
+
+impl Channels {
+    /// Adds one LINEAR sampler over `values` and a channel driving `path` of node `j`.
+    fn add(&mut self, blob: &mut Blob, j: usize, path: &str, values: Vec<f32>, kind: &str) {
+        let output = blob.floats(&values, kind, self.frames, false);
+        self.samplers.push(json!({ "input": self.input, "output": output, "interpolation": "LINEAR" }));
+        self.channels.push(json!({ "sampler": self.samplers.len() - 1, "target": { "node": j, "path": path } }));
+    }
+
+    /// Adds the channels joint `j` needs: one wherever a frame leaves the node's rest value
+    /// (a joint held away from its rest pose needs one as much as a moving one).
+    fn joint(&mut self, blob: &mut Blob, j: usize, keys: &mut [Trs], at_rest: &Trs) {
+        // Consecutive quaternions on the same side, so that LINEAR takes the short way.
+        for k in 1..keys.len() {
+            if keys[k].1.dot(keys[k - 1].1) < 0.0 {
+                keys[k].1 = -keys[k].1;
+            }
+        }
+        let differs = |get: &dyn Fn(&Trs) -> [f32; 4]| {
+            let a = get(at_rest);
+            keys.iter().any(|k| get(k).iter().zip(a).any(|(x, y)| (x - y).abs() > 1e-6))
+        };
+        let t_moves = differs(&|k| k.0.extend(0.0).to_array());
+        // q and -q are the same rotation.
+        let r_moves = keys.iter().any(|k| k.1.dot(at_rest.1).abs() < 1.0 - 1e-7);
+        let s_moves = differs(&|k| k.2.extend(0.0).to_array());
+        if t_moves {
+            self.add(blob, j, "translation", keys.iter().flat_map(|k| k.0.to_array()).collect(), "VEC3");
+        }
+        if r_moves {
+            self.add(blob, j, "rotation", keys.iter().flat_map(|k| k.1.to_array()).collect(), "VEC4");
+        }
+        if s_moves {
+            self.add(blob, j, "scale", keys.iter().flat_map(|k| k.2.to_array()).collect(), "VEC3");
+        }
+    }
+}
+
+/// One glTF animation for `a`: a key per source frame for each joint that leaves its rest value.
+fn animation(blob: &mut Blob, a: &Animation, skeleton: &Skeleton, rest_nodes: &[Trs]) -> Value {
+    let n_joints = skeleton.joints().len();
+    let m = a.motion;
+    let frames = m.clip.num_frames().max(1);
+    let times: Vec<f32> = (0..frames).map(|f| (f as f64 * m.clip.frame_time_secs) as f32).collect();
+    let input = blob.floats(&times, "SCALAR", frames, true);
+    let (rd, s) = similarity(m);
+    // Every frame's local transforms in the output space, joint-major.
+    let mut per_joint: Vec<Vec<Trs>> = vec![Vec::with_capacity(frames); n_joints];
+    let mut local = LocalPose::default();
+    for f in 0..frames {
+        pose::frame_pose(&m.skeleton, &m.clip, f, &mut local);
+        for (j, l) in local.parent_from_joint.iter().enumerate().take(n_joints) {
+            per_joint[j].push(conjugate(l, rd, s));
+        }
+    }
+    let mut out = Channels { input, frames, samplers: Vec::new(), channels: Vec::new() };
+    for (j, keys) in per_joint.iter_mut().enumerate() {
+        out.joint(blob, j, keys, &rest_nodes[j]);
+    }
+    if out.channels.is_empty() {
+        // A still take: one channel keeps it an animation (glTF needs at least one).
+        let root = skeleton.roots().next().unwrap_or(0);
+        let values: Vec<f32> = per_joint[root].iter().flat_map(|k| k.1.to_array()).collect();
+        let output = blob.floats(&values, "VEC4", frames, false);
+        out.samplers.push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
+        out.channels.push(json!({ "sampler": 0, "target": { "node": root, "path": "rotation" } }));
+    }
+    json!({ "name": a.name, "samplers": out.samplers, "channels": out.channels })
 }
 
 /// Writes a GLB container: the JSON chunk (padded with spaces) and the binary chunk.

@@ -35,8 +35,49 @@ pub enum Role {
     NeedsSkeleton,
 }
 
+/// What a format says about itself, in one declaration beside its code: every entry of the
+/// format table implements [`Declares`] with one, and [`FormatInfo`] reads it.
+#[derive(Clone, Copy, Debug)]
+pub struct Declaration {
+    /// Short name (`BVH`).
+    pub name: &'static str,
+    /// One line on what it is and who writes it.
+    pub description: &'static str,
+    /// File-name endings without the dot, longest first where they overlap (`acl.sjson`).
+    pub extensions: &'static [&'static str],
+    /// Desktop MIME types.
+    pub mime_types: &'static [MimeType],
+    /// True when the first bytes of a file (lower-cased text from the first non-blank byte
+    /// in the first argument, raw in the second) are this format.
+    pub sniff: fn(&[u8], &[u8]) -> bool,
+}
+
+/// A format that describes itself with a [`Declaration`].
+pub trait Declares: Sync {
+    /// Its declaration.
+    const DECLARATION: Declaration;
+}
+
+impl<T: Declares> FormatInfo for T {
+    fn name(&self) -> &'static str {
+        T::DECLARATION.name
+    }
+    fn description(&self) -> &'static str {
+        T::DECLARATION.description
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        T::DECLARATION.extensions
+    }
+    fn mime_types(&self) -> &'static [MimeType] {
+        T::DECLARATION.mime_types
+    }
+    fn sniff(&self, text: &[u8], raw: &[u8]) -> bool {
+        (T::DECLARATION.sniff)(text, raw)
+    }
+}
+
 /// What every entry of the format table tells about itself: its name, its files' names and
-/// MIME types, and how to recognise its content.
+/// MIME types, and how to recognise its content (each format gives a [`Declaration`]).
 pub trait FormatInfo: Sync {
     /// Short name (`BVH`).
     fn name(&self) -> &'static str;

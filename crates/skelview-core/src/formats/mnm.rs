@@ -37,23 +37,17 @@ pub fn parse_mnm(b: &[u8]) -> Result<NameMap, ParseError> {
 /// Character Studio MNM maps in the format table: recognised by name, read as name maps.
 pub struct Mnm;
 
-impl super::file_format::FormatInfo for Mnm {
-    fn name(&self) -> &'static str {
-        "MNM"
-    }
-    fn description(&self) -> &'static str {
-        "a Character Studio joint-name map (MNM): use it with `compare --mnm` or `info --mnm`"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["mnm"]
-    }
-    fn mime_types(&self) -> &'static [super::file_format::MimeType] {
-        &[]
-    }
-    fn sniff(&self, _text: &[u8], _raw: &[u8]) -> bool {
-        // Two columns of names: nothing in the content sets it apart from other text.
-        false
-    }
+impl super::file_format::Declares for Mnm {
+    const DECLARATION: super::file_format::Declaration = super::file_format::Declaration {
+        name: "MNM",
+        description: "a Character Studio joint-name map (MNM): use it with `compare --mnm` or `info --mnm`",
+        extensions: &["mnm"],
+        mime_types: &[],
+        sniff: |_text, _raw| {
+            // Two columns of names: nothing in the content sets it apart from other text.
+            false
+        },
+    };
 }
 
 impl super::file_format::NameMapFormat for Mnm {

@@ -13,6 +13,9 @@ pub struct FormatOption {
     /// Stable key, prefixed by the format (`bvh.positions`): on the command line
     /// (`--format-option KEY=VALUE`) and in the settings file.
     pub key: &'static str,
+    /// A flag of its own besides `--format-option KEY=VALUE` (`bvh-positions`: the command
+    /// line's `--bvh-positions`, Python's `bvh_positions=`), for options used often.
+    pub alias: Option<&'static str>,
     /// What a menu calls it.
     pub label: &'static str,
     /// One line on what it changes.

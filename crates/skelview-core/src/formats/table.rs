@@ -128,6 +128,12 @@ pub fn option(key: &str) -> Option<&'static super::options::FormatOption> {
     all_options().find(|o| o.key == key)
 }
 
+/// The option with this alias (`bvh-positions`; `_` for `-` too, as Python spells it).
+pub fn option_by_alias(alias: &str) -> Option<&'static super::options::FormatOption> {
+    let alias = alias.replace('_', "-");
+    all_options().find(|o| o.alias == Some(alias.as_str()))
+}
+
 // Setting an option by key needs the table of every format's options: it lives here, so that
 // the options module needs nothing above it.
 impl super::options::FormatOptions {

@@ -87,18 +87,7 @@ const RUN_SCALE: [u64; 9] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_0
 
 #[inline]
 fn scan_number(b: &[u8], for_f32: bool) -> Option<(f64, usize)> {
-    let mut i = 0;
-    let negative = match b.first() {
-        Some(b'-') => {
-            i = 1;
-            true
-        }
-        Some(b'+') => {
-            i = 1;
-            false
-        }
-        _ => false,
-    };
+    let (negative, mut i) = sign(b);
     let mut mantissa: u64 = 0;
     let mut digits = 0u32; // significant digits taken into the mantissa
     let mut exponent: i32 = 0;
@@ -144,34 +133,9 @@ fn scan_number(b: &[u8], for_f32: bool) -> Option<(f64, usize)> {
     if !any_digit {
         return None;
     }
-    if let Some(&(b'e' | b'E')) = b.get(i) {
-        let mut j = i + 1;
-        let exp_negative = match b.get(j) {
-            Some(b'-') => {
-                j += 1;
-                true
-            }
-            Some(b'+') => {
-                j += 1;
-                false
-            }
-            _ => false,
-        };
-        let start = j;
-        let mut e: i32 = 0;
-        while let Some(&c) = b.get(j) {
-            let d = c.wrapping_sub(b'0');
-            if d >= 10 {
-                break;
-            }
-            e = e.saturating_mul(10).saturating_add(d as i32);
-            j += 1;
-        }
-        if j > start {
-            exponent = exponent.saturating_add(if exp_negative { -e } else { e });
-            i = j;
-        }
-        // "1e" with no digits: the number ends before the 'e' and the caller rejects the 'e'.
+    if let Some((e, end)) = exponent_suffix(b, i) {
+        exponent = exponent.saturating_add(e);
+        i = end;
     }
     let value = if mantissa == 0 {
         0.0
@@ -179,11 +143,59 @@ fn scan_number(b: &[u8], for_f32: bool) -> Option<(f64, usize)> {
         // Both operands exact (or, for f32 values, within one rounding each): one operation.
         if exponent >= 0 { mantissa as f64 * POW10[exponent as usize] } else { mantissa as f64 / POW10[(-exponent) as usize] }
     } else {
-        // Rare (long mantissas, big exponents): let the standard library round correctly.
-        let text = std::str::from_utf8(&b[usize::from(b.first().is_some_and(|c| *c == b'-' || *c == b'+'))..i]).ok()?;
-        text.parse::<f64>().ok()?
+        correctly_rounded(b, i)?
     };
     Some((if negative { -value } else { value }, i))
+}
+
+/// The sign at the start of a number: whether it is negative, and where its digits start.
+#[inline]
+fn sign(b: &[u8]) -> (bool, usize) {
+    match b.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
+    }
+}
+
+/// The exponent written at `b[i..]` (`e`/`E`, an optional sign, digits, saturating) and where it
+/// ends; `None` when there is none. "1e" with no digits has none: the number ends before the
+/// 'e' and the caller rejects the 'e'.
+#[inline]
+fn exponent_suffix(b: &[u8], i: usize) -> Option<(i32, usize)> {
+    if !matches!(b.get(i), Some(b'e' | b'E')) {
+        return None;
+    }
+    let mut j = i + 1;
+    let exp_negative = match b.get(j) {
+        Some(b'-') => {
+            j += 1;
+            true
+        }
+        Some(b'+') => {
+            j += 1;
+            false
+        }
+        _ => false,
+    };
+    let start = j;
+    let mut e: i32 = 0;
+    while let Some(&c) = b.get(j) {
+        let d = c.wrapping_sub(b'0');
+        if d >= 10 {
+            break;
+        }
+        e = e.saturating_mul(10).saturating_add(d as i32);
+        j += 1;
+    }
+    (j > start).then_some((if exp_negative { -e } else { e }, j))
+}
+
+/// The unsigned value of the number text `b[..end]`, rounded by the standard library: the rare
+/// case (long mantissas, big exponents) the fast path cannot round correctly.
+fn correctly_rounded(b: &[u8], end: usize) -> Option<f64> {
+    let text = std::str::from_utf8(&b[usize::from(b.first().is_some_and(|c| *c == b'-' || *c == b'+'))..end]).ok()?;
+    text.parse::<f64>().ok()
 }
 
 /// Digit count and value of the run of up to 8 ASCII digits at `b[i..i + 8]` (which must

@@ -24,60 +24,16 @@ fn same(a: &[f32], b: &[f32]) -> bool {
 pub fn frozen(m: &Motion, th: &FrozenThresholds) -> Vec<Finding> {
     let clip = &m.clip;
     let n = clip.num_frames();
-    let mut out = Vec::new();
     let dt = clip.frame_time_secs as f32;
     let min_frames = ((th.min_secs / dt.max(1e-6)).ceil() as usize).max(3);
     // Missing first: they are held too, and are the more useful thing to say.
-    let mut missing: Vec<(usize, usize, usize)> = Vec::new();
-    for run in clip.missing() {
-        if let Some(j) = joint_of_channel(m, run.channel as usize) {
-            missing.push((j, run.first as usize, run.last as usize));
-        }
-    }
-    missing.sort_unstable();
-    let mut merged: Vec<(usize, usize, usize)> = Vec::new();
-    for (j, a, b) in missing {
-        match merged.last_mut() {
-            Some(last) if last.0 == j && a <= last.2 + 1 => last.2 = last.2.max(b),
-            _ => merged.push((j, a, b)),
-        }
-    }
-    for &(j, a, b) in &merged {
-        let secs = (b + 1 - a) as f32 * dt;
-        out.push(Finding {
-            kind: Kind::Frozen,
-            joint: Some(j),
-            start_frame: a,
-            end_frame: b,
-            value: secs,
-            unit: "s",
-            threshold: 0.0,
-            message: format!(
-                "{} is missing in the file (NaN or Inf) over {}; the last valid value is held",
-                m.skeleton.joints()[j].name,
-                frames_text(a, b)
-            ),
-        });
-    }
+    let merged = missing_runs(m);
+    let mut out = missing_findings(m, &merged, dt);
     if n < 2 {
         return out;
     }
-    // One pass over the rows: per frame, which joints repeat the previous frame.
-    let joints = m.skeleton.joints();
-    let nj = joints.len();
-    let mut held = vec![false; n * nj];
-    let mut row_held = vec![false; n];
-    for f in 1..n {
-        let (row, prev) = (clip.frame(f), clip.frame(f - 1));
-        let mut all = true;
-        for (j, joint) in joints.iter().enumerate() {
-            let range = joint.first_channel..joint.first_channel + joint.channels.len();
-            let h = same(&row[range.clone()], &prev[range]);
-            held[f * nj + j] = h;
-            all &= h;
-        }
-        row_held[f] = all;
-    }
+    let held = Held::new(m);
+    let row_held = &held.rows;
     if row_held[1..].iter().all(|&h| h) {
         return out; // a still clip holds everything, which is no artifact
     }
@@ -95,19 +51,103 @@ pub fn frozen(m: &Motion, th: &FrozenThresholds) -> Vec<Finding> {
             });
         }
     }
-    let per_joint: Vec<Finding> = m
-        .skeleton
+    let per_joint = held_joints(m, &held, &merged, min_frames, th);
+    out.extend(keep_topmost(&m.skeleton, per_joint));
+    out
+}
+
+/// The clip's missing-value runs as `(joint, first, last)` frames, sorted, with overlapping or
+/// adjacent runs of one joint merged.
+fn missing_runs(m: &Motion) -> Vec<(usize, usize, usize)> {
+    let mut missing: Vec<(usize, usize, usize)> = Vec::new();
+    for run in m.clip.missing() {
+        if let Some(j) = joint_of_channel(m, run.channel as usize) {
+            missing.push((j, run.first as usize, run.last as usize));
+        }
+    }
+    missing.sort_unstable();
+    let mut merged: Vec<(usize, usize, usize)> = Vec::new();
+    for (j, a, b) in missing {
+        match merged.last_mut() {
+            Some(last) if last.0 == j && a <= last.2 + 1 => last.2 = last.2.max(b),
+            _ => merged.push((j, a, b)),
+        }
+    }
+    merged
+}
+
+/// One finding per merged missing run.
+fn missing_findings(m: &Motion, merged: &[(usize, usize, usize)], dt: f32) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for &(j, a, b) in merged {
+        let secs = (b + 1 - a) as f32 * dt;
+        out.push(Finding {
+            kind: Kind::Frozen,
+            joint: Some(j),
+            start_frame: a,
+            end_frame: b,
+            value: secs,
+            unit: "s",
+            threshold: 0.0,
+            message: format!(
+                "{} is missing in the file (NaN or Inf) over {}; the last valid value is held",
+                m.skeleton.joints()[j].name,
+                frames_text(a, b)
+            ),
+        });
+    }
+    out
+}
+
+/// Per frame, which joints (and whether the whole row) repeat the previous frame bit for bit.
+struct Held {
+    /// Frame-major, one flag per joint.
+    joints: Vec<bool>,
+    rows: Vec<bool>,
+    nj: usize,
+}
+
+impl Held {
+    /// Fills the table in one pass over the rows.
+    fn new(m: &Motion) -> Self {
+        let clip = &m.clip;
+        let n = clip.num_frames();
+        let joints = m.skeleton.joints();
+        let nj = joints.len();
+        let mut held = vec![false; n * nj];
+        let mut row_held = vec![false; n];
+        for f in 1..n {
+            let (row, prev) = (clip.frame(f), clip.frame(f - 1));
+            let mut all = true;
+            for (j, joint) in joints.iter().enumerate() {
+                let range = joint.first_channel..joint.first_channel + joint.channels.len();
+                let h = same(&row[range.clone()], &prev[range]);
+                held[f * nj + j] = h;
+                all &= h;
+            }
+            row_held[f] = all;
+        }
+        Held { joints: held, rows: row_held, nj }
+    }
+}
+
+/// Stretches where a mostly moving joint holds its values while the rest of the row moves,
+/// outside the runs the file left missing.
+fn held_joints(m: &Motion, held: &Held, merged: &[(usize, usize, usize)], min_frames: usize, th: &FrozenThresholds) -> Vec<Finding> {
+    let n = m.clip.num_frames();
+    let dt = m.clip.frame_time_secs as f32;
+    let (nj, row_held) = (held.nj, &held.rows);
+    m.skeleton
         .joints()
         .par_iter()
         .enumerate()
         .filter(|(_, joint)| !joint.channels.is_empty())
         .flat_map_iter(|(j, joint)| {
-            let held = |f: usize| held[f * nj + j];
+            let held = |f: usize| held.joints[f * nj + j];
             // Only a joint that moves most of the time is expected to keep moving; keyed
             // animation holds joints on purpose.
             let moving = (1..n).filter(|&f| !held(f)).count();
             let stretches = if moving * 2 < n - 1 { Vec::new() } else { runs(n, 0, |f| f > 0 && held(f) && !row_held[f]) };
-            let merged = &merged;
             stretches.into_iter().filter_map(move |(a, b)| {
                 let inside_missing = merged.iter().any(|&(k, x, y)| k == j && x <= b && a <= y);
                 (b + 1 - a >= min_frames && !inside_missing).then(|| Finding {
@@ -127,9 +167,7 @@ pub fn frozen(m: &Motion, th: &FrozenThresholds) -> Vec<Finding> {
                 })
             })
         })
-        .collect();
-    out.extend(keep_topmost(&m.skeleton, per_joint));
-    out
+        .collect()
 }
 
 /// `flip`: an Euler channel jumping by more than the threshold between two frames while the

@@ -248,48 +248,10 @@ pub fn analyse_in(m: &Motion, space: Space, thresholds: &Thresholds, kinds: &[Ki
     let mut findings = frozen;
     findings.extend(limits);
     if let Some(t) = &tracks {
-        let ((pops_and_jitter, slides), ((floor, flips), bones)) = crate::par::join(
-            || {
-                crate::par::join(
-                    || {
-                        let pops = motion_checks::pops(m, t, &thresholds.pop);
-                        let mut out = only(Kind::Jitter, &|| motion_checks::jitter(m, t, &thresholds.jitter, &pops));
-                        if wants(Kind::Pop) {
-                            out.extend(pops);
-                        }
-                        out
-                    },
-                    || only(Kind::FootSlide, &|| contact::foot_slide(m, &space, t, &thresholds.foot_slide)),
-                )
-            },
-            || {
-                crate::par::join(
-                    || {
-                        crate::par::join(
-                            || only(Kind::Floor, &|| contact::floor(m, &space, t, &thresholds.floor)),
-                            || only(Kind::Flip, &|| channels::flips(m, t, &thresholds.flip)),
-                        )
-                    },
-                    || only(Kind::BoneLength, &|| bones::bone_length(m, t, &thresholds.bone_length)),
-                )
-            },
-        );
-        for part in [pops_and_jitter, slides, floor, flips, bones] {
-            findings.extend(part);
-        }
+        findings.extend(track_checks(m, &space, t, thresholds, &wants));
     }
     if let Some(c) = &m.capture {
-        let t = &thresholds.markers;
-        let metres = space.metres;
-        for (kind, find) in [
-            (Kind::Gap, markers::gaps as fn(&crate::core::capture::Capture, f32, &thresholds::MarkerThresholds) -> Vec<Finding>),
-            (Kind::Jump, markers::jumps),
-            (Kind::Swap, markers::swaps),
-        ] {
-            if wants(kind) {
-                findings.extend(find(c, metres, t));
-            }
-        }
+        findings.extend(marker_checks(c, space.metres, thresholds, &wants));
     }
     progress(0.9);
     let neutral = if capture { Vec::new() } else { neutral::verdicts(m, &space) };
@@ -309,6 +271,70 @@ pub fn analyse_in(m: &Motion, space: Space, thresholds: &Thresholds, kinds: &[Ki
         found,
         longest_frames,
     }
+}
+
+/// The checks that read the joints' tracks, run beside each other (several are one
+/// sequential pass each); pops are found whenever jitter is wanted, which discounts them.
+fn track_checks(
+    m: &Motion,
+    space: &Space,
+    t: &tracks::Tracks,
+    thresholds: &Thresholds,
+    wants: &(dyn Fn(Kind) -> bool + Sync),
+) -> Vec<Finding> {
+    let only = |k: Kind, find: &(dyn Fn() -> Vec<Finding> + Sync)| if wants(k) { find() } else { Vec::new() };
+    let ((pops_and_jitter, slides), ((floor, flips), bones)) = crate::par::join(
+        || {
+            crate::par::join(
+                || {
+                    let pops = motion_checks::pops(m, t, &thresholds.pop);
+                    let mut out = only(Kind::Jitter, &|| motion_checks::jitter(m, t, &thresholds.jitter, &pops));
+                    if wants(Kind::Pop) {
+                        out.extend(pops);
+                    }
+                    out
+                },
+                || only(Kind::FootSlide, &|| contact::foot_slide(m, space, t, &thresholds.foot_slide)),
+            )
+        },
+        || {
+            crate::par::join(
+                || {
+                    crate::par::join(
+                        || only(Kind::Floor, &|| contact::floor(m, space, t, &thresholds.floor)),
+                        || only(Kind::Flip, &|| channels::flips(m, t, &thresholds.flip)),
+                    )
+                },
+                || only(Kind::BoneLength, &|| bones::bone_length(m, t, &thresholds.bone_length)),
+            )
+        },
+    );
+    let mut findings = Vec::new();
+    for part in [pops_and_jitter, slides, floor, flips, bones] {
+        findings.extend(part);
+    }
+    findings
+}
+
+/// The checks on a capture's markers: gaps, jumps and swaps.
+fn marker_checks(
+    c: &crate::core::capture::Capture,
+    metres: f32,
+    thresholds: &Thresholds,
+    wants: &(dyn Fn(Kind) -> bool + Sync),
+) -> Vec<Finding> {
+    let t = &thresholds.markers;
+    let mut findings = Vec::new();
+    for (kind, find) in [
+        (Kind::Gap, markers::gaps as fn(&crate::core::capture::Capture, f32, &thresholds::MarkerThresholds) -> Vec<Finding>),
+        (Kind::Jump, markers::jumps),
+        (Kind::Swap, markers::swaps),
+    ] {
+        if wants(kind) {
+            findings.extend(find(c, metres, t));
+        }
+    }
+    findings
 }
 
 /// `12.3 cm`, `4.1 mm`, `37.0°`, `0.50 s`, `6.2%`: lengths in the unit their size picks.

@@ -7,12 +7,10 @@
 
 use std::collections::BTreeMap;
 
-use glam::Vec3;
 use thiserror::Error;
 
+use super::bone_shape::{by_shape, hands_of_fans, hips_above_legs};
 use crate::core::names::fold;
-use crate::core::pose::{GlobalPose, LocalPose, global_pose, rest_pose};
-use crate::core::rest::side_of;
 use crate::core::{Skeleton, UpAxis};
 
 /// The VRM 1.0 humanoid bones, parents first (the specification's list).
@@ -304,13 +302,14 @@ pub fn bone_map(skeleton: &Skeleton, up: UpAxis, far_end: bool) -> BoneMap {
     map
 }
 
+/// Maps bones by their joints' names: the `NAMES` table, read with each rig family's habits.
 pub(super) fn by_names(skeleton: &Skeleton, map: &mut BoneMap) {
     // An end site (a BVH `End Site`) has no rotation of its own: never a bone.
     let folded: Vec<String> = skeleton.joints().iter().map(|j| if j.is_end_site { String::new() } else { fold(&j.name) }).collect();
     let find = |names: &[String]| names.iter().find_map(|n| folded.iter().position(|f| f == n));
     // MotionBuilder's `LeftShoulder` is the clavicle when an upper arm (`LeftArm`) exists;
     // SMPL's and H-Anim's `left_shoulder`/`l_shoulder` are the upper arm (next to a collar).
-    let has = |names: &[&str]| names.iter().any(|n| folded.iter().any(|f| f == n));
+    let has = |names: &[&str]| has_name(&folded, names);
     let shoulder_is_arm = |left: bool| {
         let s = if left { "l" } else { "r" };
         let side = if left { "left" } else { "right" };
@@ -327,31 +326,7 @@ pub(super) fn by_names(skeleton: &Skeleton, map: &mut BoneMap) {
         let (s, side) = if left { ("l", "left") } else { ("r", "right") };
         has(&[&format!("{side}ankle"), &format!("{s}ankle")]) && has(&[&format!("{side}foot"), &format!("{s}foot")])
     };
-    // SMPL counts its spine from 1 (`spine1` the spine), Mixamo from none (`Spine1` the chest).
-    if !has(&["spine"]) && has(&["spine1"]) {
-        for (bone, name) in [("spine", "spine1"), ("chest", "spine2"), ("upperChest", "spine3")] {
-            if let Some(j) = folded.iter().position(|f| f == name) {
-                map.set(bone, j, Found::Name);
-            }
-        }
-    }
-    // Xsens MVN's BVH for 3ds Max and MotionBuilder: Chest..Chest4 are its L5, L3, T12, T8
-    // (the spine, the chest, and T8 the upper chest, as its own names map).
-    if has(&["chest"]) && has(&["chest2"]) && !has(&["spine"]) {
-        for (bone, name) in [("spine", "chest"), ("chest", "chest2"), ("upperChest", "chest4")] {
-            if let Some(j) = folded.iter().position(|f| f == name) {
-                map.set(bone, j, Found::Name);
-            }
-        }
-    }
-    // Quaternius' and other Blender rigs: Hips, Abdomen (the spine), Torso (the chest).
-    if has(&["abdomen"])
-        && has(&["torso"])
-        && !has(&["chest"])
-        && let Some(j) = folded.iter().position(|f| f == "torso")
-    {
-        map.set("chest", j, Found::Name);
-    }
+    by_spine_conventions(&folded, map);
     for (bone, names) in NAMES {
         match bone.split_once(':') {
             None => {
@@ -390,152 +365,38 @@ pub(super) fn by_names(skeleton: &Skeleton, map: &mut BoneMap) {
     }
 }
 
-/// The hips are where both legs and the spine hang from: when the joint named so is not
-/// (RobotExpressive hangs its legs from `Body`, the parent of its `Hips`), the joint where the
-/// legs and the spine meet is the hips instead. Otherwise the hips would travel without the
-/// legs.
-fn hips_above_legs(skeleton: &Skeleton, map: &mut BoneMap) {
-    let (Some(hips), Some(l), Some(r), Some(spine)) =
-        (map.joint("hips"), map.joint("leftUpperLeg"), map.joint("rightUpperLeg"), map.joint("spine"))
-    else {
-        return;
-    };
-    let ancestors = |j: usize| -> Vec<usize> { std::iter::successors(Some(j), |&k| skeleton.joints()[k].parent).collect() };
-    if ancestors(l).contains(&hips) && ancestors(r).contains(&hips) {
-        return;
-    }
-    let (al, ar, asp) = (ancestors(l), ancestors(r), ancestors(spine));
-    // The deepest joint above all three (ancestor lists run from the joint to the root).
-    let Some(&meet) = al.iter().find(|j| ar.contains(j) && asp.contains(j)) else { return };
-    if meet != l && meet != r && meet != spine {
-        map.set("hips", meet, Found::Shape);
-    }
+/// Whether any joint's folded name is one of `names`.
+fn has_name(folded: &[String], names: &[&str]) -> bool {
+    names.iter().any(|n| folded.iter().any(|f| f == n))
 }
 
-/// A hand with no wrist joint (RobotExpressive's lower arm forks straight into palm bones
-/// and a thumb): the branch that carries on the forearm's direction furthest is the hand.
-fn hands_of_fans(skeleton: &Skeleton, map: &mut BoneMap) {
-    let kids = skeleton.child_lists();
-    let pose = rest_positions(skeleton);
-    for side in ["left", "right"] {
-        let (Some(upper), Some(lower)) = (map.joint(&format!("{side}UpperArm")), map.joint(&format!("{side}LowerArm"))) else {
-            continue;
-        };
-        let hand = if side == "left" { "leftHand" } else { "rightHand" };
-        let branches: Vec<usize> = kids[lower].iter().copied().filter(|&k| !skeleton.joints()[k].is_end_site).collect();
-        if map.joint(hand).is_some() || branches.len() < 2 {
-            continue;
-        }
-        let Some(forearm) = (pose[lower] - pose[upper]).try_normalize() else { continue };
-        let along = |k: usize| kids[k].first().and_then(|&g| (pose[g] - pose[k]).try_normalize()).map_or(-1.0, |d| d.dot(forearm));
-        let best = branches.iter().copied().max_by(|a, b| along(*a).total_cmp(&along(*b)));
-        if let Some(j) = best.filter(|&j| along(j) > 0.5 && !map.entries.iter().any(|e| e.joint == j)) {
-            map.set(hand, j, Found::Shape);
+/// Spines whose numbering or names differ from the table's, recognised by the set of names.
+fn by_spine_conventions(folded: &[String], map: &mut BoneMap) {
+    let has = |names: &[&str]| has_name(folded, names);
+    // SMPL counts its spine from 1 (`spine1` the spine), Mixamo from none (`Spine1` the chest).
+    if !has(&["spine"]) && has(&["spine1"]) {
+        for (bone, name) in [("spine", "spine1"), ("chest", "spine2"), ("upperChest", "spine3")] {
+            if let Some(j) = folded.iter().position(|f| f == name) {
+                map.set(bone, j, Found::Name);
+            }
         }
     }
-}
-
-/// Positions of the rest pose (file space).
-fn rest_positions(skeleton: &Skeleton) -> Vec<Vec3> {
-    let (mut local, mut global) = (LocalPose::default(), GlobalPose::default());
-    rest_pose(skeleton, &mut local);
-    global_pose(skeleton, &local, &mut global);
-    (0..skeleton.len()).map(|j| global.position(j)).collect()
-}
-
-/// What names left out, from the tree: the hips are the first joint with three or more
-/// children; of its branches the two reaching lowest are the legs (upper leg, lower leg,
-/// foot, toes down each, joints that sit on their parent skipped) and the highest is the
-/// spine, up to the joint where it forks into the arms and the neck. Left is the side the
-/// names say, else +X of a rest pose facing +Z (the BVH and glTF habit).
-fn by_shape(skeleton: &Skeleton, up: UpAxis, map: &mut BoneMap) {
-    let kids = skeleton.child_lists();
-    let Some(hips) = map.joint("hips").or_else(|| (0..skeleton.len()).find(|&j| kids[j].len() >= 3)) else { return };
-    if map.joint("hips").is_none() {
-        map.set("hips", hips, Found::Shape);
+    // Xsens MVN's BVH for 3ds Max and MotionBuilder: Chest..Chest4 are its L5, L3, T12, T8
+    // (the spine, the chest, and T8 the upper chest, as its own names map).
+    if has(&["chest"]) && has(&["chest2"]) && !has(&["spine"]) {
+        for (bone, name) in [("spine", "chest"), ("chest", "chest2"), ("upperChest", "chest4")] {
+            if let Some(j) = folded.iter().position(|f| f == name) {
+                map.set(bone, j, Found::Name);
+            }
+        }
     }
-    let pose = rest_positions(skeleton);
-    let up_v = up.vector();
-    let height = |j: usize| pose[j].dot(up_v);
-    // A branch's joints down its first children, skipping joints on top of their parent.
-    let chain = |start: usize| {
-        let mut out = Vec::new();
-        let mut j = start;
-        loop {
-            let on_parent = skeleton.joints()[j].parent.is_some_and(|p| pose[p].distance(pose[j]) < 1e-6);
-            if !on_parent && !skeleton.joints()[j].is_end_site {
-                out.push(j);
-            }
-            match kids[j].first() {
-                Some(&next) if kids[j].len() == 1 => j = next,
-                _ => break,
-            }
-        }
-        (out, j)
-    };
-    let lowest = |start: usize| {
-        let mut stack = vec![start];
-        let mut low = f32::INFINITY;
-        while let Some(j) = stack.pop() {
-            low = low.min(height(j));
-            stack.extend(kids[j].iter().copied());
-        }
-        low
-    };
-    let mut branches: Vec<usize> = kids[hips].clone();
-    branches.sort_by(|a, b| lowest(*a).total_cmp(&lowest(*b)));
-    let left_of = |j: usize| side_of(&skeleton.joints()[j].name).unwrap_or(pose[j].x - pose[hips].x > 0.0);
-    if branches.len() >= 3 {
-        for &leg in &branches[..2] {
-            let (joints, _) = chain(leg);
-            let left = left_of(*joints.first().unwrap_or(&leg));
-            let side = if left { "left" } else { "right" };
-            for (part, &j) in ["UpperLeg", "LowerLeg", "Foot", "Toes"].iter().zip(&joints) {
-                let bone = format!("{side}{part}");
-                if let Some(&b) = BONES.iter().find(|b| **b == bone)
-                    && map.joint(b).is_none()
-                    && !map.entries.iter().any(|e| e.joint == j)
-                {
-                    map.set(b, j, Found::Shape);
-                }
-            }
-        }
-        // The spine: the branch reaching highest, up to where it forks.
-        let Some(&spine) = branches.iter().max_by(|a, b| height(**a).total_cmp(&height(**b))) else { return };
-        let (spine_joints, fork) = chain(spine);
-        for (bone, &j) in ["spine", "chest", "upperChest"].iter().zip(&spine_joints) {
-            if map.joint(bone).is_none() && !map.entries.iter().any(|e| e.joint == j) {
-                map.set(bone, j, Found::Shape);
-            }
-        }
-        // At the fork: the branch reaching highest is the neck and head, the others arms.
-        let mut arms: Vec<usize> = kids[fork].clone();
-        arms.sort_by(|a, b| height(*a).total_cmp(&height(*b)));
-        if arms.len() >= 3 {
-            let neck = arms.pop().unwrap_or(fork);
-            let (neck_joints, _) = chain(neck);
-            for (bone, &j) in ["neck", "head"].iter().zip(&neck_joints) {
-                if map.joint(bone).is_none() && !map.entries.iter().any(|e| e.joint == j) {
-                    map.set(bone, j, Found::Shape);
-                }
-            }
-            for &arm in arms.iter().rev().take(2) {
-                let (joints, _) = chain(arm);
-                let left = left_of(*joints.first().unwrap_or(&arm));
-                let side = if left { "left" } else { "right" };
-                let parts: &[&str] =
-                    if joints.len() >= 4 { &["Shoulder", "UpperArm", "LowerArm", "Hand"] } else { &["UpperArm", "LowerArm", "Hand"] };
-                for (part, &j) in parts.iter().zip(&joints) {
-                    let bone = format!("{side}{part}");
-                    if let Some(&b) = BONES.iter().find(|b| **b == bone)
-                        && map.joint(b).is_none()
-                        && !map.entries.iter().any(|e| e.joint == j)
-                    {
-                        map.set(b, j, Found::Shape);
-                    }
-                }
-            }
-        }
+    // Quaternius' and other Blender rigs: Hips, Abdomen (the spine), Torso (the chest).
+    if has(&["abdomen"])
+        && has(&["torso"])
+        && !has(&["chest"])
+        && let Some(j) = folded.iter().position(|f| f == "torso")
+    {
+        map.set("chest", j, Found::Name);
     }
 }
 
@@ -556,6 +417,7 @@ pub fn listing(map: &BoneMap, skeleton: &Skeleton) -> BTreeMap<usize, (&'static 
 mod tests {
     use super::*;
     use crate::core::{Joint, PositionRule};
+    use glam::Vec3;
 
     /// A humanoid of 21 joints named `names` (hips, spine, chest, neck, head, then each leg
     /// upper/lower/foot/toes and each arm clavicle/upper/lower/hand), laid out standing and

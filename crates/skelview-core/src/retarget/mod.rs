@@ -4,6 +4,7 @@
 
 pub mod agreement;
 pub mod bone_map;
+mod bone_shape;
 mod feet;
 pub mod name_map;
 pub mod normalized;

@@ -71,6 +71,10 @@ pub enum ActionId {
     Redo,
     Edits,
     BoneMap,
+    ExportPositions,
+    ExportVideo,
+    SaveScreenshot,
+    LightTheme,
     Help,
 }
 
@@ -156,6 +160,22 @@ pub const ACTIONS: &[Action] = &[
         keys: "",
         help: "the Bone map window: the active clip's humanoid bones, to change, save and load",
     },
+    Action {
+        id: ActionId::ExportPositions,
+        label: "Export positions CSV…",
+        shortcut: None,
+        keys: "",
+        help: "every joint's place at every frame of the active clip, as CSV (metres, Y-up)",
+    },
+    Action {
+        id: ActionId::ExportVideo,
+        label: "Export video (in/out range)…",
+        shortcut: None,
+        keys: "",
+        help: "the in/out range as an animated GIF (or MP4 when ffmpeg is installed; a GIF download in a browser)",
+    },
+    Action { id: ActionId::SaveScreenshot, label: "Save screenshot…", shortcut: None, keys: "", help: "the viewport as a PNG" },
+    Action { id: ActionId::LightTheme, label: "Light theme", shortcut: None, keys: "", help: "light or dark theme" },
     Action { id: ActionId::Help, label: "Help", shortcut: key(Key::F1), keys: "F1", help: "this list" },
 ];
 
@@ -170,6 +190,12 @@ pub const GESTURES: &[(&str, &str)] = &[
 ];
 
 impl ActionId {
+    /// The action named `name`, as its id is spelled (`ExportVideo`): the page's
+    /// `skelview.action(name)` reaches the menus' commands by name, not by where they are drawn.
+    pub fn named(name: &str) -> Option<Self> {
+        ACTIONS.iter().map(|a| a.id).find(|id| format!("{id:?}") == name)
+    }
+
     /// Its row of the table.
     pub fn action(self) -> &'static Action {
         ACTIONS.iter().find(|a| a.id == self).expect("every action has a row")
@@ -209,6 +235,10 @@ impl ActionId {
             Self::Redo => Command::Edit(active(v), super::EditCommand::Redo),
             Self::Edits => Command::Window(WindowEdit::Edits(!v.view.edits.open)),
             Self::BoneMap => Command::Window(WindowEdit::BoneMap(!v.view.bone_map_open)),
+            Self::ExportPositions => Command::Job(JobCommand::Ask(Dialog::ExportPositions)),
+            Self::ExportVideo => Command::Job(JobCommand::Ask(Dialog::ExportVideo)),
+            Self::SaveScreenshot => Command::Job(JobCommand::Ask(Dialog::SaveScreenshot)),
+            Self::LightTheme => Command::Setting(super::SettingEdit::LightTheme(!v.settings.light_theme)),
         }
     }
 }
@@ -237,6 +267,8 @@ mod tests {
         for a in ACTIONS {
             assert!(ids.insert(a.id), "{:?} has two rows", a.id);
             assert_eq!(a.keys.is_empty(), a.shortcut.is_none(), "{:?}: its key is shown exactly when it has one", a.id);
+            assert_eq!(ActionId::named(&format!("{:?}", a.id)), Some(a.id), "reached by its name");
         }
+        assert_eq!(ActionId::named("NoSuchAction"), None);
     }
 }

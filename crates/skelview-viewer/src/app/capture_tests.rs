@@ -4,16 +4,7 @@
 
 use super::*;
 
-fn wait_for(v: &mut Viewer, done: impl Fn(&Viewer) -> bool) {
-    for _ in 0..2000 {
-        v.update(0.0);
-        if done(v) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    panic!("timed out: {:?}", v.messages.error);
-}
+use super::tests::wait_for;
 
 #[test]
 fn marker_sticks_come_from_names_and_the_users_changes_are_kept_for_the_file() {

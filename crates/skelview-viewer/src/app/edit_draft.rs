@@ -1,105 +1,30 @@
-//! The step the Edits window is putting together: an operation and every parameter its form
-//! shows, kept in the view (the form reads it and sends a new one), made into an [`Op`] for
-//! the selection and the in/out range when the user adds it.
+//! The step the Edits window is putting together: an operation and the values its form shows,
+//! kept in the view (the form reads it and sends a new one). Both the form and the step it
+//! makes come from the operations' declarations ([`OPERATIONS`]): a new operation needs
+//! nothing here.
 
-use skelview_core::edit::{At, FillMethod, FrameRange, Op};
+use std::collections::BTreeMap;
 
-/// The operations the Edits window offers, in its list's order.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum DraftOp {
-    #[default]
-    FillGaps,
-    Filter,
-    Despike,
-    Unroll,
-    Trim,
-    Resample,
-    Loop,
-    Ground,
-    AddTpose,
-    RestFromFrame,
-    Face,
-    Scale,
-    Rename,
-    RemoveJoint,
-    AddEvent,
-}
+use skelview_core::edit::spec::{Absent, Kind, Param, Taken};
+use skelview_core::edit::{OPERATIONS, Op, OpSpec};
 
-impl DraftOp {
-    /// Every operation, in menu order.
-    pub const ALL: [Self; 15] = [
-        Self::FillGaps,
-        Self::Filter,
-        Self::Despike,
-        Self::Unroll,
-        Self::Trim,
-        Self::Resample,
-        Self::Loop,
-        Self::Ground,
-        Self::AddTpose,
-        Self::RestFromFrame,
-        Self::Face,
-        Self::Scale,
-        Self::Rename,
-        Self::RemoveJoint,
-        Self::AddEvent,
-    ];
-
-    /// Its label in the window.
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::FillGaps => "Fill gaps",
-            Self::Filter => "Butterworth low-pass",
-            Self::Despike => "Remove spikes",
-            Self::Unroll => "Unroll Euler angles",
-            Self::Trim => "Trim to the in/out range",
-            Self::Resample => "Resample",
-            Self::Loop => "Make it loop",
-            Self::Ground => "Put it on the ground",
-            Self::AddTpose => "Add a rest-pose frame first",
-            Self::RestFromFrame => "Rest pose from this frame",
-            Self::Face => "Face a direction",
-            Self::Scale => "Scale",
-            Self::Rename => "Rename the selected joint",
-            Self::RemoveJoint => "Remove the selected joint",
-            Self::AddEvent => "Add an event here",
-        }
-    }
-
-    /// True when it narrows to the selected joint and the in/out range on request.
-    pub fn scoped(self) -> bool {
-        matches!(self, Self::FillGaps | Self::Filter | Self::Despike | Self::Unroll)
-    }
+/// A value the form holds for a parameter: a number, or text (a choice, a name, a label).
+#[derive(Clone, Debug, PartialEq)]
+pub enum FormValue {
+    /// A number (0 for an optional one left to the clip: `max_gap`'s half a second).
+    Number(f64),
+    /// Text.
+    Text(String),
 }
 
 /// The form's values.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EditDraft {
-    /// Which operation.
-    pub op: DraftOp,
-    /// Gap fill method.
-    pub method: FillMethod,
-    /// Longest gap to fill, frames (0: half a second of frames).
-    pub max_gap: usize,
-    /// Filter cutoff, Hz.
-    pub cutoff_hz: f64,
-    /// Filter order.
-    pub order: usize,
-    /// Resampling rate, frames per second.
-    pub fps: f64,
-    /// Frames of a loop's blend.
-    pub loop_frames: usize,
-    /// Scale factor.
-    pub factor: f64,
-    /// Direction to face (`+z`…).
-    pub toward: String,
-    /// The selected joint's new name.
-    pub new_name: String,
-    /// An event's label.
-    pub event_label: String,
-    /// An event's context: `Left`, `Right` or `General`.
-    pub event_context: String,
+    /// Which operation (its name, as a recipe writes it).
+    pub op: &'static str,
+    /// Values the user changed, by operation and parameter key; the others are the
+    /// declarations' starting values.
+    pub values: BTreeMap<(&'static str, &'static str), FormValue>,
     /// Only the selected joint.
     pub selected_only: bool,
     /// Only the in/out range.
@@ -108,22 +33,7 @@ pub struct EditDraft {
 
 impl Default for EditDraft {
     fn default() -> Self {
-        Self {
-            op: DraftOp::FillGaps,
-            method: FillMethod::Auto,
-            max_gap: 0,
-            cutoff_hz: 6.0,
-            order: 4,
-            fps: 30.0,
-            loop_frames: 10,
-            factor: 1.0,
-            toward: "+z".into(),
-            new_name: String::new(),
-            event_label: "Foot Strike".into(),
-            event_context: "Left".into(),
-            selected_only: false,
-            range_only: false,
-        }
+        Self { op: OPERATIONS[0].name, values: BTreeMap::new(), selected_only: false, range_only: false }
     }
 }
 
@@ -150,53 +60,83 @@ pub enum DraftError {
     /// A name or label is empty.
     #[error("type a name first")]
     NoName,
+    /// A value the operation refuses (out of range, not one of its choices).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The operations the Edits window offers, in its list's order.
+pub fn form_operations() -> impl Iterator<Item = &'static OpSpec> {
+    OPERATIONS.iter().copied().filter(|s| s.in_form)
 }
 
 impl EditDraft {
+    /// A draft of operation `name` with its starting values.
+    pub fn of(name: &'static str) -> Self {
+        Self { op: name, ..Self::default() }
+    }
+
+    /// The chosen operation's declaration.
+    pub fn spec(&self) -> &'static OpSpec {
+        OPERATIONS.iter().copied().find(|s| s.name == self.op).unwrap_or(OPERATIONS[0])
+    }
+
+    /// The value the form shows for `param` of the chosen operation.
+    pub fn value(&self, param: &Param) -> FormValue {
+        if let Some(v) = self.values.get(&(self.spec().name, param.key)) {
+            return v.clone();
+        }
+        let start = param.kind.form_start();
+        match param.kind {
+            Kind::Number { .. } => FormValue::Number(start.parse().unwrap_or(0.0)),
+            _ => FormValue::Text(start.to_owned()),
+        }
+    }
+
+    /// Sets the form's value of `param` for the chosen operation.
+    pub fn set(&mut self, param: &'static Param, value: FormValue) {
+        self.values.insert((self.spec().name, param.key), value);
+    }
+
     /// The step the draft describes at `scope`.
     pub fn op(&self, scope: &EditScope) -> Result<Op, DraftError> {
-        let joints = match (&scope.joint, self.selected_only && self.op.scoped()) {
-            (Some(j), true) => vec![j.clone()],
-            (None, true) => return Err(DraftError::NoJoint),
-            _ => Vec::new(),
-        };
-        let frames = |(a, b): (usize, usize)| FrameRange { start: Some(At::Frame(a as i64)), end: Some(At::Frame(b as i64)) };
-        let range = (self.range_only && self.op.scoped()).then(|| frames(scope.range));
-        let joint = || scope.joint.clone().ok_or(DraftError::NoJoint);
-        Ok(match self.op {
-            DraftOp::FillGaps => {
-                let max_gap = (self.max_gap > 0).then_some(self.max_gap);
-                Op::FillGaps { method: self.method, max_gap, donors: Vec::new(), joints, range }
-            }
-            DraftOp::Filter => Op::Filter { cutoff_hz: self.cutoff_hz, order: self.order, joints, range },
-            DraftOp::Despike => Op::Despike { joints, range },
-            DraftOp::Unroll => Op::Unroll { joints },
-            DraftOp::Trim => Op::Trim { range: frames(scope.range) },
-            DraftOp::Resample => Op::Resample { fps: self.fps },
-            DraftOp::Loop => Op::Loop { frames: self.loop_frames },
-            DraftOp::Ground => Op::Ground,
-            DraftOp::AddTpose => Op::AddTpose,
-            DraftOp::RestFromFrame => Op::RestFromFrame { frame: scope.frame },
-            DraftOp::Face => Op::Face { toward: self.toward.clone() },
-            DraftOp::Scale => Op::Scale { factor: self.factor },
-            DraftOp::Rename => {
-                let to = self.new_name.trim();
-                if to.is_empty() {
-                    return Err(DraftError::NoName);
+        let spec = self.spec();
+        let mut step = toml::Table::new();
+        step.insert("op".into(), toml::Value::String(spec.name.into()));
+        let range = |(a, b): (usize, usize)| toml::Value::String(format!("{a}:{b}"));
+        for p in spec.params {
+            let value = match p.from {
+                Taken::Form => self.form_value(p)?,
+                Taken::Selection { optional } if optional && !self.selected_only => None,
+                Taken::Selection { .. } => {
+                    let joint = scope.joint.clone().ok_or(DraftError::NoJoint)?;
+                    Some(match p.kind {
+                        Kind::Names => toml::Value::Array(vec![toml::Value::String(joint)]),
+                        _ => toml::Value::String(joint),
+                    })
                 }
-                Op::Rename { from: joint()?, to: to.to_owned() }
+                Taken::InOut { optional } if optional && !self.range_only => None,
+                Taken::InOut { .. } => Some(range(scope.range)),
+                Taken::FrameShown => Some(toml::Value::Integer(scope.frame as i64)),
+                Taken::TimeShown => Some(toml::Value::Float((scope.event_time_secs * 1e6).round() / 1e6)),
+                Taken::Nowhere => None,
+            };
+            if let Some(v) = value {
+                step.insert(p.key.into(), v);
             }
-            DraftOp::RemoveJoint => Op::RemoveJoint { name: joint()? },
-            DraftOp::AddEvent => {
-                if self.event_label.trim().is_empty() {
-                    return Err(DraftError::NoName);
-                }
-                Op::AddEvent {
-                    label: self.event_label.trim().to_owned(),
-                    context: self.event_context.clone(),
-                    time_secs: (scope.event_time_secs * 1e6).round() / 1e6,
-                }
-            }
+        }
+        <Op as serde::Deserialize>::deserialize(toml::Value::Table(step)).map_err(|e| DraftError::Invalid(e.message().to_owned()))
+    }
+
+    /// What the form's field for `p` puts in the step (`None`: left to its default).
+    fn form_value(&self, p: &Param) -> Result<Option<toml::Value>, DraftError> {
+        Ok(match (&p.kind, self.value(p)) {
+            (Kind::Number { default: Absent::Auto(_), .. }, FormValue::Number(0.0)) => None,
+            (Kind::Number { integer: true, .. }, FormValue::Number(v)) => Some(toml::Value::Integer(v.round() as i64)),
+            (Kind::Number { .. }, FormValue::Number(v)) => Some(toml::Value::Float(v)),
+            (kind, FormValue::Text(t)) if kind.required() && t.trim().is_empty() => return Err(DraftError::NoName),
+            (_, FormValue::Text(t)) => Some(toml::Value::String(t.trim().to_owned())),
+            (_, FormValue::Number(v)) => Some(toml::Value::Float(v)),
         })
     }
 }
@@ -204,28 +144,50 @@ impl EditDraft {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use skelview_core::edit::{AddEvent, Filter, Ground, Rename, RestFromFrame, Trim};
 
     #[test]
     fn the_draft_narrows_to_the_selection_and_the_range_only_where_asked_and_possible() {
         let scope = EditScope { joint: Some("LeftArm".into()), range: (10, 40), frame: 7, event_time_secs: 1.2345678 };
-        let mut d = EditDraft { op: DraftOp::Filter, selected_only: true, range_only: true, ..Default::default() };
-        let Op::Filter { joints, range, order: 4, .. } = d.op(&scope).unwrap() else { panic!() };
-        assert_eq!(joints, ["LeftArm"]);
+        let mut d = EditDraft { op: "filter", selected_only: true, range_only: true, ..Default::default() };
+        let Op::Filter(Filter { joints, range, order: 4, cutoff_hz, .. }) = d.op(&scope).unwrap() else { panic!() };
+        assert_eq!((joints, cutoff_hz), (vec!["LeftArm".to_owned()], 6.0));
         assert_eq!(range.unwrap().to_string(), "10:40");
-        d.op = DraftOp::Ground;
-        assert_eq!(d.op(&scope).unwrap(), Op::Ground, "ground takes neither");
-        d.op = DraftOp::Trim;
-        assert_eq!(d.op(&scope).unwrap(), Op::Trim { range: "10:40".parse().unwrap() });
-        d.op = DraftOp::RestFromFrame;
-        assert_eq!(d.op(&scope).unwrap(), Op::RestFromFrame { frame: 7 });
-        d.op = DraftOp::AddEvent;
-        assert_eq!(d.op(&scope).unwrap(), Op::AddEvent { label: "Foot Strike".into(), context: "Left".into(), time_secs: 1.234568 });
-        let none = EditScope { joint: None, ..scope };
-        d.op = DraftOp::Despike;
+        d.op = "ground";
+        assert_eq!(d.op(&scope).unwrap(), Op::Ground(Ground {}), "ground takes neither");
+        d.op = "trim";
+        assert_eq!(d.op(&scope).unwrap(), Op::Trim(Trim { range: "10:40".parse().unwrap() }));
+        d.op = "rest_from_frame";
+        assert_eq!(d.op(&scope).unwrap(), Op::RestFromFrame(RestFromFrame { frame: 7 }));
+        d.op = "add_event";
+        let event = AddEvent { label: "Foot Strike".into(), context: "Left".into(), time_secs: 1.234568 };
+        assert_eq!(d.op(&scope).unwrap(), Op::AddEvent(event));
+        let none = EditScope { joint: None, ..scope.clone() };
+        d.op = "despike";
         assert_eq!(d.op(&none), Err(DraftError::NoJoint));
-        d.op = DraftOp::Rename;
+        d.op = "rename";
         assert_eq!(d.op(&scope), Err(DraftError::NoName));
-        d.new_name = "Skull".into();
-        assert_eq!(d.op(&scope).unwrap(), Op::Rename { from: "LeftArm".into(), to: "Skull".into() });
+        let to = d.spec().param("to").unwrap();
+        d.set(to, FormValue::Text("Skull".into()));
+        assert_eq!(d.op(&scope).unwrap(), Op::Rename(Rename { from: "LeftArm".into(), to: "Skull".into() }));
+    }
+
+    #[test]
+    fn every_operation_the_form_offers_makes_a_step_from_its_starting_values() {
+        let scope = EditScope { joint: Some("Hips".into()), range: (0, 9), frame: 3, event_time_secs: 0.5 };
+        let mut offered = 0;
+        for spec in form_operations() {
+            let mut d = EditDraft { selected_only: true, range_only: true, ..EditDraft::of(spec.name) };
+            for p in spec.params.iter().filter(|p| p.from == Taken::Form && matches!(p.kind, Kind::Text { .. })) {
+                if d.value(p) == FormValue::Text(String::new()) {
+                    d.set(p, FormValue::Text("NewName".into()));
+                }
+            }
+            let op = d.op(&scope).unwrap_or_else(|e| panic!("{}: {e}", spec.name));
+            assert_eq!(op.name(), spec.name);
+            offered += 1;
+        }
+        assert_eq!(offered, OPERATIONS.iter().filter(|s| s.in_form).count());
+        assert!(offered >= 15);
     }
 }

@@ -3,7 +3,7 @@
 //! source and says why; the checks count before and after; events are edits too.
 
 use super::*;
-use skelview_core::edit::{FillMethod, Op};
+use skelview_core::edit::{FillGaps, FillMethod, Filter, Ground, Op, RemoveEvent, RemoveJoint, Scale};
 use skelview_core::formats::{LoadRequest, Source};
 
 fn viewer() -> Viewer {
@@ -11,14 +11,7 @@ fn viewer() -> Viewer {
 }
 
 fn wait_for(v: &mut Viewer, what: &str, done: impl Fn(&Viewer) -> bool) {
-    for _ in 0..2000 {
-        v.update(0.0);
-        if done(v) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    panic!("timed out waiting for {what}: {:?}", v.messages.error);
+    skelview_test_support::until(what, v, |v| v.update(0.0), |v| done(v).then_some(()));
 }
 
 fn loaded(request: LoadRequest) -> Viewer {
@@ -55,7 +48,7 @@ fn an_edit_replaces_the_clip_shown_with_its_source_as_a_ghost_and_undo_brings_th
     let mut v = sample();
     let source = shown(&v);
     let (color, id) = (v.session.scene.clips[0].color, v.session.scene.clips[0].id());
-    edit(&mut v, EditCommand::Add(Op::Scale { factor: 2.0 }));
+    edit(&mut v, EditCommand::Add(Op::Scale(Scale { factor: 2.0 })));
     wait_for(&mut v, "the edit", applied);
     let edited = shown(&v);
     assert!(!Arc::ptr_eq(&edited, &source));
@@ -88,9 +81,9 @@ fn an_edit_replaces_the_clip_shown_with_its_source_as_a_ghost_and_undo_brings_th
 fn a_failing_step_shows_the_source_and_says_which_step() {
     let mut v = sample();
     let source = shown(&v);
-    edit(&mut v, EditCommand::Add(Op::Ground));
+    edit(&mut v, EditCommand::Add(Op::Ground(Ground {})));
     wait_for(&mut v, "ground", applied);
-    edit(&mut v, EditCommand::Add(Op::RemoveJoint { name: "Tail".into() }));
+    edit(&mut v, EditCommand::Add(Op::RemoveJoint(RemoveJoint { name: "Tail".into() })));
     wait_for(&mut v, "the failure", |v| matches!(v.edit_runs.state(v.session.scene.clips[0].serial), Some(EditState::Failed(_))));
     let Some(EditState::Failed(why)) = v.edit_runs.state(v.session.scene.clips[0].serial) else { panic!() };
     assert!(why.starts_with("step 2 (remove_joint): no joint named 'Tail'"), "{why}");
@@ -107,7 +100,7 @@ fn removing_the_selected_joint_clears_the_selection_and_the_checks_count_before_
     v.send(Command::Selection(SelectionEdit::Joint(Some(last))));
     wait_for(&mut v, "the checks", |v| v.active_report().is_some());
     let before = v.active_report().unwrap().clone();
-    edit(&mut v, EditCommand::Add(Op::RemoveJoint { name: "RightArm".into() }));
+    edit(&mut v, EditCommand::Add(Op::RemoveJoint(RemoveJoint { name: "RightArm".into() })));
     wait_for(&mut v, "the edit", applied);
     assert!(v.motion().unwrap().skeleton.find("RightArm").is_none());
     assert!(v.motion().unwrap().skeleton.len() <= last);
@@ -125,13 +118,14 @@ fn a_recipe_saved_from_the_viewer_reads_back_and_applies_to_another_clip() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("clean.toml");
     let mut v = sample();
-    let fill = Op::FillGaps { method: FillMethod::Spline, max_gap: Some(12), donors: vec![], joints: vec!["Head".into()], range: None };
+    let fill =
+        Op::FillGaps(FillGaps { method: FillMethod::Spline, max_gap: Some(12), donors: vec![], joints: vec!["Head".into()], range: None });
     edit(&mut v, EditCommand::Add(fill.clone()));
-    edit(&mut v, EditCommand::Add(Op::Filter { cutoff_hz: 6.0, order: 2, joints: vec![], range: None }));
+    edit(&mut v, EditCommand::Add(Op::Filter(Filter { cutoff_hz: 6.0, order: 2, joints: vec![], range: None })));
     edit(&mut v, EditCommand::Enable(1, false));
     wait_for(&mut v, "the edit", applied);
     v.send(Command::Job(JobCommand::Export(Export::Recipe(path.clone()))));
-    wait_for(&mut v, "the recipe file", |v| v.jobs.export.is_none() && path.exists());
+    wait_for(&mut v, "the recipe file", |v| !v.jobs.exporting() && path.exists());
     let text = std::fs::read_to_string(&path).unwrap();
     let recipe = skelview_core::edit::Recipe::from_toml(&text).unwrap();
     assert_eq!(recipe, v.session.document.edits(v.session.scene.clips[0].id()).unwrap().recipe);
@@ -159,13 +153,13 @@ fn events_are_added_and_removed_as_edits_and_undone() {
     v.send(Command::Playback(PlaybackCommand::SeekFrame(2)));
     v.update(0.0);
     let scope = v.edit_scope().unwrap();
-    let draft = EditDraft { op: DraftOp::AddEvent, ..Default::default() };
+    let draft = EditDraft::of("add_event");
     edit(&mut v, EditCommand::Add(draft.op(&scope).unwrap()));
     wait_for(&mut v, "the event", |v| applied(v) && !events(v).is_empty());
     let e = events(&v);
     assert_eq!((e[0].label.as_str(), e[0].context.as_str()), ("Foot Strike", "Left"));
     assert!((e[0].time_secs - scope.event_time_secs).abs() < 1e-6);
-    edit(&mut v, EditCommand::Add(Op::RemoveEvent { label: "Foot Strike".into(), time_secs: e[0].time_secs }));
+    edit(&mut v, EditCommand::Add(Op::RemoveEvent(RemoveEvent { label: "Foot Strike".into(), time_secs: e[0].time_secs })));
     wait_for(&mut v, "no event", |v| applied(v) && events(v).is_empty());
     edit(&mut v, EditCommand::Undo);
     wait_for(&mut v, "the event back", |v| applied(v) && events(v).len() == 1);
@@ -245,7 +239,7 @@ fn a_bone_map_saved_from_the_viewer_loads_onto_another_clip_and_bad_maps_say_why
     // Saved as the active clip's map (the TOML `--map` reads) and read onto the other clip.
     v.send(Command::Clip(a, ClipEdit::Activate));
     v.send(Command::Job(JobCommand::Export(Export::BoneMap(path.clone()))));
-    wait_for(&mut v, "the map file", |v| v.jobs.export.is_none() && path.exists());
+    wait_for(&mut v, "the map file", |v| !v.jobs.exporting() && path.exists());
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("leftUpperLeg = \"RightUpLeg\"") && !text.contains("head ="), "{text}");
     v.send(Command::Clip(b, ClipEdit::Activate));

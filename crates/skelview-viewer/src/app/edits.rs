@@ -289,10 +289,10 @@ impl Viewer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skelview_core::edit::FillMethod;
+    use skelview_core::edit::{FillGaps, FillMethod, Ground};
 
     fn fill() -> Op {
-        Op::FillGaps { method: FillMethod::Auto, max_gap: None, donors: vec![], joints: vec![], range: None }
+        Op::FillGaps(FillGaps { method: FillMethod::Auto, max_gap: None, donors: vec![], joints: vec![], range: None })
     }
 
     #[test]
@@ -307,11 +307,11 @@ mod tests {
         let mut e = ClipEdits::new(Arc::new(source.unwrap()));
         assert!(!e.can_undo() && !e.active());
         assert!(e.apply(EditCommand::Add(fill())));
-        assert!(e.apply(EditCommand::Add(Op::Ground)));
+        assert!(e.apply(EditCommand::Add(Op::Ground(Ground {}))));
         assert!(e.apply(EditCommand::Enable(0, false)));
-        assert_eq!(e.recipe.enabled().collect::<Vec<_>>(), [&Op::Ground]);
+        assert_eq!(e.recipe.enabled().collect::<Vec<_>>(), [&Op::Ground(Ground {})]);
         assert!(e.apply(EditCommand::Move { from: 1, to: 0 }));
-        assert_eq!(e.recipe.steps[0].op, Op::Ground);
+        assert_eq!(e.recipe.steps[0].op, Op::Ground(Ground {}));
         assert!(!e.apply(EditCommand::Remove(7)), "no such step: nothing to undo");
         assert!(!e.apply(EditCommand::Move { from: 0, to: 0 }));
         assert!(e.apply(EditCommand::Undo));

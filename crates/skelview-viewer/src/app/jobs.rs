@@ -1,7 +1,8 @@
 //! Background work of the viewer besides loading and whole-clip results: exports (positions
 //! and measurements as CSV, PNG frames, videos and screenshots of every visible clip as the
-//! scene composes it), file dialogs and reading a name map. Each is a [`Task`]; what it
-//! answers is taken once a frame in [`Jobs::poll`].
+//! scene composes it), file dialogs, reading name maps, recipes and bone maps, retargets.
+//! Each is started through [`Pending`] with what the viewer does with its end, beside the
+//! code that starts it; one poll a frame hands every end over ([`Jobs::take_finished`]).
 
 use std::convert::Infallible;
 use std::ops::ControlFlow;
@@ -12,13 +13,12 @@ use thiserror::Error;
 
 use skelview_core::core::Motion;
 use skelview_core::formats::LoadError;
-use skelview_core::formats::mnm::NameMap;
 use skelview_core::retarget::BoneMap;
 use skelview_scene::{ClipId, FrameSpec, OrbitCamera, Scene};
 
 use super::host::{Host, PictureError, Shot, ShotOutput};
-use super::{AppError, Command};
-use crate::tasks::{Priority, Progress, Shown, Task, TaskError, Tasks};
+use super::{AppError, Effect, ExportFailure, Viewer};
+use crate::tasks::{Pending, Priority, Progress, Shown, TaskError, Tasks, Then};
 
 /// Why an export wrote nothing.
 #[derive(Debug, Error)]
@@ -47,44 +47,23 @@ pub enum ExportError {
 /// An RGBA8 picture and its size in pixels.
 pub type Picture = ((u32, u32), Vec<u8>);
 
-/// What finished in the background since the last frame.
-pub enum Finished {
-    /// An export ended: its message, or why it failed.
-    Export(Result<String, TaskError<ExportError>>),
-    /// A name map was read (or not).
-    NameMap(Result<(PathBuf, NameMap), TaskError<LoadError>>),
-    /// A bone map file was put over a clip's map (or not).
-    BoneMap(Result<(ClipId, BoneMap), TaskError<super::BoneMapFileError>>),
-    /// A recipe was read (or not).
-    Recipe(Result<skelview_core::edit::Recipe, TaskError<super::RecipeFileError>>),
-    /// A file dialog was answered with this command (`None`: cancelled).
-    Dialog(Option<Command>),
-    /// A picture for the clipboard, or why there is none.
-    Picture(Result<Picture, TaskError<PictureError>>),
-}
-
-/// The viewer's background jobs: one export, one dialog, one name map and one clipboard
-/// picture at a time; dialogs and pictures are the [`Host`]'s.
+/// The viewer's background jobs: one export and one dialog at a time (a second is refused
+/// or waits), any number of reads and retargets; dialogs and pictures are the [`Host`]'s.
 pub struct Jobs {
     /// Who answers dialogs and makes pictures.
     pub host: Arc<dyn Host>,
-    /// The running export, if any; its label and progress are shown with a Cancel button.
-    pub export: Option<Task<String, ExportError>>,
-    name_map: Option<Task<(PathBuf, NameMap), LoadError>>,
-    recipe: Option<Task<skelview_core::edit::Recipe, super::RecipeFileError>>,
-    bone_map: Option<Task<(ClipId, BoneMap), super::BoneMapFileError>>,
-    dialog: Option<Task<Option<Command>, Infallible>>,
-    picture: Option<Task<Picture, PictureError>>,
-    /// Dialogs answered at once (in a browser), handed on at the next poll.
-    answered: Vec<Command>,
+    /// What runs, each with what the viewer does with its end.
+    pending: Pending<Viewer>,
 }
 
 impl Default for Jobs {
     fn default() -> Self {
-        let host = super::dialogs::default_host();
-        Self { host, export: None, name_map: None, recipe: None, bone_map: None, dialog: None, picture: None, answered: Vec::new() }
+        Self { host: super::dialogs::default_host(), pending: Pending::default() }
     }
 }
+
+/// The kind of the one export that may run at a time.
+const EXPORT: &str = "export";
 
 /// A failed start: no thread for the work.
 fn no_thread(what: &'static str) -> impl FnOnce(std::io::Error) -> AppError {
@@ -108,25 +87,49 @@ fn counts(p: &Progress) -> impl FnMut(usize, usize) -> ControlFlow<()> + '_ {
 impl Jobs {
     /// True while something runs.
     pub fn busy(&self) -> bool {
-        self.export.is_some()
-            || self.name_map.is_some()
-            || self.recipe.is_some()
-            || self.bone_map.is_some()
-            || self.dialog.is_some()
-            || self.picture.is_some()
-            || !self.answered.is_empty()
+        self.pending.busy()
     }
 
-    /// Shows a file dialog without blocking the UI (one at a time).
+    /// True while an export (or a save) runs: one at a time.
+    pub fn exporting(&self) -> bool {
+        self.pending.running(EXPORT)
+    }
+
+    /// The ends of the jobs that finished since the last frame, each with its handler, for
+    /// the viewer to run on itself in order.
+    pub fn take_finished(&mut self) -> Vec<Then<Viewer>> {
+        self.pending.take_finished()
+    }
+
+    /// Starts `work` through the registry and keeps `then` for its end (see [`Pending::start`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn start<T: Send + 'static, E: Send + 'static>(
+        &mut self,
+        tasks: &Tasks,
+        kind: &'static str,
+        label: impl Into<String>,
+        priority: Priority,
+        shown: Shown,
+        work: impl FnOnce(&Progress) -> Result<T, TaskError<E>> + Send + 'static,
+        then: impl FnOnce(&mut Viewer, Result<T, TaskError<E>>) + 'static,
+    ) -> Result<(), AppError> {
+        self.pending.start(tasks, kind, label, priority, shown, work, then).map(drop).map_err(no_thread(kind))
+    }
+
+    /// Shows a file dialog without blocking the UI (one at a time); its answer is a command.
     pub fn dialog(&mut self, dialog: super::dialogs::Dialog, tasks: &Tasks) -> Result<(), AppError> {
         // In a browser the picker must open now, within the click's user activation (a task
         // could wait behind a long load); its files arrive through the page.
         if crate::platform::IN_BROWSER {
-            self.answered.extend(self.host.ask(dialog));
-        } else if self.dialog.is_none() {
+            if let Some(command) = self.host.ask(dialog) {
+                self.pending.done("dialog", move |v: &mut Viewer| v.commands.push(command));
+            }
+        } else if !self.pending.running("dialog") {
             let host = self.host.clone();
-            let task = tasks.spawn("dialog", "file dialog", Priority::Normal, Shown::Upkeep, move |_| Ok(host.ask(dialog)));
-            self.dialog = Some(task.map_err(no_thread("dialog"))?);
+            let ask = move |_: &Progress| Ok::<_, TaskError<Infallible>>(host.ask(dialog));
+            self.start(tasks, "dialog", "file dialog", Priority::Normal, Shown::Upkeep, ask, |v, answer| {
+                v.commands.extend(answer.ok().flatten());
+            })?;
         }
         Ok(())
     }
@@ -134,7 +137,7 @@ impl Jobs {
     /// Writes `m` in the format `path`'s extension names, through the writers' table (a BVH
     /// keeps the motion's rotation order).
     pub fn save_motion(&mut self, m: Arc<Motion>, path: PathBuf, tasks: &Tasks) -> Result<(), AppError> {
-        self.start("Saving the motion", tasks, move |_| {
+        self.export("Saving the motion", tasks, move |_| {
             use skelview_core::export::files::{WriteOptions, write_file, writer_for};
             let options = WriteOptions { bvh: skelview_core::export::BvhWriteOptions::keeping(&m) };
             write_file(&m, &path, &options).map_err(|source| ExportError::Motion { path: path.clone(), source })?;
@@ -145,7 +148,7 @@ impl Jobs {
 
     /// Writes all frames' positions of `m` (metres, Y-up) to `path`.
     pub fn export_positions(&mut self, m: Arc<Motion>, path: PathBuf, tasks: &Tasks) -> Result<(), AppError> {
-        self.start("Exporting positions", tasks, move |p| {
+        self.export("Exporting positions", tasks, move |p| {
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
             let mut progress = counts(p);
             crate::platform::write_out(&path, |out| {
@@ -165,7 +168,7 @@ impl Jobs {
         path: PathBuf,
         tasks: &Tasks,
     ) -> Result<(), AppError> {
-        self.start("Exporting measurements", tasks, move |_| {
+        self.export("Exporting measurements", tasks, move |_| {
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
             crate::platform::write_out(&path, |out| {
                 skelview_core::export::measures::write_measures(&m, &curves.measures, &frames, &curves.values, out)
@@ -189,7 +192,7 @@ impl Jobs {
     ) -> Result<(), AppError> {
         no_renderer_here()?;
         let host = self.host.clone();
-        self.start("Exporting frames", tasks, move |p| {
+        self.export("Exporting frames", tasks, move |p| {
             let shot = Shot { scene, frame, camera, size };
             let n = host.write(shot, ShotOutput::Frames { dir: dir.clone(), frames }, &mut counts(p)).map_err(ExportError::from)?;
             Ok(format!("wrote {n} frames to {}", dir.display()))
@@ -211,7 +214,7 @@ impl Jobs {
     ) -> Result<(), AppError> {
         no_renderer_here()?;
         let host = self.host.clone();
-        self.start("Exporting video", tasks, move |p| {
+        self.export("Exporting video", tasks, move |p| {
             let shot = Shot { scene, frame, camera, size };
             let n = host.write(shot, ShotOutput::Video { path: path.clone(), frames, fps }, &mut counts(p)).map_err(ExportError::from)?;
             Ok(format!("wrote {} ({n} frames at {fps:.3} fps, {}x{})", path.display(), size.0, size.1))
@@ -233,38 +236,51 @@ impl Jobs {
         let host = self.host.clone();
         let shot = Shot { scene, frame, camera, size };
         if let Some(path) = to {
-            return self.start("Saving screenshot", tasks, move |p| {
+            return self.export("Saving screenshot", tasks, move |p| {
                 host.write(shot, ShotOutput::Png(path.clone()), &mut counts(p)).map_err(ExportError::from)?;
                 Ok(format!("wrote {} ({}x{})", path.display(), size.0, size.1))
             });
         }
-        if self.picture.is_none() {
-            let task =
-                tasks.spawn("screenshot", "Copying screenshot", Priority::Normal, Shown::Upkeep, move |_| Ok((size, host.picture(shot)?)));
-            self.picture = Some(task.map_err(no_thread("screenshot"))?);
+        if !self.pending.running("screenshot") {
+            let picture = move |_: &Progress| Ok::<_, TaskError<PictureError>>((size, host.picture(shot)?));
+            self.start(tasks, "screenshot", "Copying screenshot", Priority::Normal, Shown::Upkeep, picture, |v, picture| match picture {
+                Ok(picture) => {
+                    v.messages.notice = Some(format!("screenshot copied ({}x{})", picture.0.0, picture.0.1));
+                    v.frame.effects.push(Effect::Clipboard(picture));
+                }
+                Err(e) => v.messages.fail(ExportFailure::Screenshot(e).into()),
+            })?;
         }
         Ok(())
     }
 
     /// Reads a joint-name map (MNM) in the background, through the format table.
     pub fn read_name_map(&mut self, path: PathBuf, tasks: &Tasks) -> Result<(), AppError> {
-        let task = tasks.spawn("namemap", "Reading the name map", Priority::Background, Shown::Upkeep, move |_| {
+        let read = move |_: &Progress| -> Result<_, TaskError<LoadError>> {
             let map = skelview_core::formats::table::read_name_map(&path)?;
             Ok((path, map))
-        });
-        self.name_map = Some(task.map_err(no_thread("name map"))?);
-        Ok(())
+        };
+        self.start(tasks, "namemap", "Reading the name map", Priority::Background, Shown::Upkeep, read, |v, read| match read {
+            Ok((path, map)) => v.session.set_name_map(Some((path, map.into()))),
+            Err(e) => v.messages.fail(AppError::NameMap(Arc::new(e))),
+        })
     }
 
     /// Reads a recipe file (TOML) in the background.
     pub fn read_recipe(&mut self, path: PathBuf, tasks: &Tasks) -> Result<(), AppError> {
         use super::RecipeFileError as E;
-        let task = tasks.spawn("recipe", "Reading the recipe", Priority::Background, Shown::Upkeep, move |_| {
+        let read = move |_: &Progress| -> Result<_, TaskError<E>> {
             let text = std::fs::read_to_string(&path).map_err(|source| E::Io { path: path.clone(), source })?;
             Ok(skelview_core::edit::Recipe::from_toml(&text).map_err(|source| E::Recipe { path, source })?)
-        });
-        self.recipe = Some(task.map_err(no_thread("recipe"))?);
-        Ok(())
+        };
+        self.start(tasks, "recipe", "Reading the recipe", Priority::Background, Shown::Upkeep, read, |v, read| match read {
+            Ok(recipe) => {
+                if let Some(id) = v.session.active_clip().map(|c| c.id()) {
+                    v.apply_edit(id, super::EditCommand::Replace(recipe));
+                }
+            }
+            Err(e) => v.messages.fail(AppError::Recipe(Arc::new(e))),
+        })
     }
 
     /// Reads a bone map file (skelview's TOML, or an MNM by its extension) in the background
@@ -278,7 +294,7 @@ impl Jobs {
         tasks: &Tasks,
     ) -> Result<(), AppError> {
         use super::BoneMapFileError as E;
-        let task = tasks.spawn("bonemap", "Reading the bone map", Priority::Background, Shown::Upkeep, move |_| {
+        let read = move |_: &Progress| -> Result<_, TaskError<E>> {
             if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("mnm")) {
                 let names = skelview_core::formats::table::read_name_map(&path).map_err(E::NameMap)?;
                 skelview_core::retarget::apply_name_map(&mut map, &skeleton, &names);
@@ -287,14 +303,21 @@ impl Jobs {
                 skelview_core::retarget::apply_toml(&mut map, &skeleton, &text).map_err(|source| E::Map { path, source })?;
             }
             Ok((clip, map))
-        });
-        self.bone_map = Some(task.map_err(no_thread("bone map"))?);
-        Ok(())
+        };
+        self.start(tasks, "bonemap", "Reading the bone map", Priority::Background, Shown::Upkeep, read, |v, read| match read {
+            Ok((id, map)) => {
+                if let Some(c) = v.session.scene.clips.iter_mut().find(|c| c.id() == id) {
+                    v.messages.notice = Some(format!("bone map: {} bones on {}", map.entries.len(), c.name));
+                    c.humanoid = map;
+                }
+            }
+            Err(e) => v.messages.fail(AppError::BoneMap(Arc::new(e))),
+        })
     }
 
     /// Writes `text` (a bone map of `bones` bones) to `path` (a download, in a browser).
     pub fn save_bone_map(&mut self, text: String, bones: usize, path: PathBuf, tasks: &Tasks) -> Result<(), AppError> {
-        self.start("Saving the bone map", tasks, move |_| {
+        self.export("Saving the bone map", tasks, move |_| {
             crate::platform::write_out(&path, |out| out.write_all(text.as_bytes()))
                 .map_err(|source| ExportError::Write { path: path.clone(), source })?;
             Ok(format!("wrote {} ({bones} bones)", path.display()))
@@ -303,7 +326,7 @@ impl Jobs {
 
     /// Writes `recipe` as TOML to `path` (a download, in a browser).
     pub fn save_recipe(&mut self, recipe: skelview_core::edit::Recipe, path: PathBuf, tasks: &Tasks) -> Result<(), AppError> {
-        self.start("Saving the recipe", tasks, move |_| {
+        self.export("Saving the recipe", tasks, move |_| {
             let text = recipe.to_toml();
             crate::platform::write_out(&path, |out| out.write_all(text.as_bytes()))
                 .map_err(|source| ExportError::Write { path: path.clone(), source })?;
@@ -311,34 +334,21 @@ impl Jobs {
         })
     }
 
-    fn start(
+    /// Starts an export (or a save): one at a time; its message or failure is shown when it
+    /// ends.
+    fn export(
         &mut self,
         label: &str,
         tasks: &Tasks,
         work: impl FnOnce(&Progress) -> Result<String, TaskError<ExportError>> + Send + 'static,
     ) -> Result<(), AppError> {
-        if self.export.is_some() {
-            return Err(super::ExportFailure::Busy.into());
+        if self.exporting() {
+            return Err(ExportFailure::Busy.into());
         }
-        self.export = Some(tasks.spawn("export", label, Priority::Normal, Shown::Waited, work).map_err(no_thread("export"))?);
-        Ok(())
-    }
-
-    /// What finished since the last call (without blocking).
-    pub fn poll(&mut self) -> Vec<Finished> {
-        fn take<T, E>(slot: &mut Option<Task<T, E>>) -> Option<Result<T, TaskError<E>>> {
-            let outcome = slot.as_mut()?.poll()?;
-            *slot = None;
-            Some(outcome)
-        }
-        let mut out = Vec::new();
-        out.extend(take(&mut self.export).map(Finished::Export));
-        out.extend(take(&mut self.name_map).map(Finished::NameMap));
-        out.extend(take(&mut self.recipe).map(Finished::Recipe));
-        out.extend(take(&mut self.bone_map).map(Finished::BoneMap));
-        out.extend(take(&mut self.picture).map(Finished::Picture));
-        out.extend(take(&mut self.dialog).map(|answer| Finished::Dialog(answer.ok().flatten())));
-        out.extend(self.answered.drain(..).map(|c| Finished::Dialog(Some(c))));
-        out
+        self.start(tasks, EXPORT, label, Priority::Normal, Shown::Waited, work, |v, ended| match ended {
+            Ok(message) => v.messages.notice = Some(message),
+            Err(TaskError::Cancelled) => v.messages.notice = Some("export cancelled".into()),
+            Err(e) => v.messages.fail(ExportFailure::Failed(e).into()),
+        })
     }
 }

@@ -49,10 +49,10 @@ pub use command::{
 pub use curves::{ChannelCurve, CurvesInput, channel_curves, curves_of, signal_curves};
 pub use dialogs::Dialog;
 pub use document::{ClipSource, Document};
-pub use edit_draft::{DraftError, DraftOp, EditDraft, EditScope};
+pub use edit_draft::{DraftError, EditDraft, EditScope, FormValue, form_operations};
 pub use edits::{Applied, ClipEdits, EditCommand, EditRuns, EditState};
 pub use error::{AppError, BoneMapFileError, DialogError, ExportFailure, FetchError, RecipeFileError};
-pub use jobs::{ExportError, Finished, Jobs};
+pub use jobs::{ExportError, Jobs};
 pub use session::{Arrived, Loading, Session};
 pub use settings::{FileOverride, PanelLayout, Settings};
 pub use settings_store::{SettingsError, SettingsStore};
@@ -110,6 +110,20 @@ pub struct WholeClip {
     pub measures: Keyed<measure::MeasureInput, measure::MeasureCurves>,
 }
 
+impl WholeClip {
+    /// Takes the results that finished (once a frame).
+    pub fn poll(&mut self) {
+        self.overlap.poll();
+        self.curves.poll();
+        self.measures.poll();
+    }
+
+    /// True while one is computed.
+    pub fn running(&self) -> bool {
+        self.overlap.running().is_some() || self.curves.running().is_some() || self.measures.running().is_some()
+    }
+}
+
 impl Default for WholeClip {
     fn default() -> Self {
         Self { overlap: Keyed::new("overlap"), curves: Keyed::new("curves"), measures: Keyed::new("measure") }
@@ -130,8 +144,6 @@ pub struct Viewer {
     pub checks: Checks,
     /// The open clips' recipes being applied (background).
     pub edit_runs: EditRuns,
-    /// Clips being put on other clips' skeletons (background).
-    pub retargets: retargets::Retargets,
     /// Comparison curve and channel curves (background).
     pub whole: WholeClip,
     /// This frame's picture.
@@ -180,7 +192,6 @@ impl Viewer {
             jobs: Jobs::default(),
             checks: Checks::default(),
             edit_runs: EditRuns::default(),
-            retargets: Default::default(),
             whole: WholeClip::default(),
             frame: Frame::default(),
             commands: Vec::new(),
@@ -635,13 +646,16 @@ impl Viewer {
         !self.session.loads.is_empty()
     }
 
+    /// The error shown, once nothing runs any more that could change it (no load, no
+    /// background result, no job): a test waiting for a state that will not come stops here.
+    pub fn stopped_with_error(&self) -> Option<&str> {
+        let idle = !self.loading() && !self.working() && !self.jobs.busy();
+        self.messages.error.as_deref().filter(|_| idle)
+    }
+
     /// True while capture checks or whole-clip curves are computed in the background.
     pub fn working(&self) -> bool {
-        self.checks.busy()
-            || self.edit_runs.busy()
-            || self.whole.overlap.running().is_some()
-            || self.whole.curves.running().is_some()
-            || self.whole.measures.running().is_some()
+        self.checks.busy() || self.edit_runs.busy() || self.whole.running()
     }
 
     /// True while something changes by itself (playing, exporting): keep repainting. A load

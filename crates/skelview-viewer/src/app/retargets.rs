@@ -9,20 +9,7 @@ use skelview_core::retarget::{RetargetError, RetargetOptions, retarget};
 use skelview_scene::{ClipId, Layout};
 
 use super::{AppError, SceneEdit, Viewer};
-use crate::tasks::{Priority, Shown, Task, TaskError};
-
-/// The retargets running: the new clip's name and its task.
-#[derive(Default)]
-pub struct Retargets {
-    running: Vec<(String, Task<Motion, RetargetError>)>,
-}
-
-impl Retargets {
-    /// True while one runs.
-    pub fn busy(&self) -> bool {
-        !self.running.is_empty()
-    }
-}
+use crate::tasks::{Priority, Shown, TaskError};
 
 impl Viewer {
     /// Starts putting clip `source`'s motion on clip `target`'s skeleton.
@@ -43,32 +30,26 @@ impl Viewer {
                 Err(e) => Err(TaskError::Failed(e)),
             }
         };
-        match self.tasks.spawn("retarget", label, Priority::Normal, Shown::Waited, work) {
-            Ok(task) => self.retargets.running.push((name, task)),
-            Err(e) => self.messages.fail(AppError::thread("retarget", e)),
+        let tasks = self.tasks.clone();
+        let started =
+            self.jobs.start(&tasks, "retarget", label, Priority::Normal, Shown::Waited, work, move |v, ended| v.retargeted(name, ended));
+        if let Err(e) = started {
+            self.messages.fail(e);
         }
     }
 
-    /// Adds the retargets that finished as clips; says why one failed.
-    pub(super) fn poll_retargets(&mut self) {
-        let mut i = 0;
-        while i < self.retargets.running.len() {
-            let Some(outcome) = self.retargets.running[i].1.poll() else {
-                i += 1;
-                continue;
-            };
-            let (name, _) = self.retargets.running.remove(i);
-            match outcome {
-                Ok(m) => {
-                    self.session.add_motion(Arc::new(m), name);
-                    if self.session.scene.layout == Layout::Overlay {
-                        // Two characters at one place read as one: put them side by side.
-                        self.apply_scene(SceneEdit::Layout(Layout::SideBySide));
-                    }
+    /// Adds a finished retarget as a clip named `name`, or says why there is none.
+    fn retargeted(&mut self, name: String, ended: Result<Motion, TaskError<RetargetError>>) {
+        match ended {
+            Ok(m) => {
+                self.session.add_motion(Arc::new(m), name);
+                if self.session.scene.layout == Layout::Overlay {
+                    // Two characters at one place read as one: put them side by side.
+                    self.apply_scene(SceneEdit::Layout(Layout::SideBySide));
                 }
-                Err(TaskError::Cancelled) => self.messages.notice = Some("retarget cancelled".into()),
-                Err(e) => self.messages.fail(AppError::Retarget(Arc::new(e))),
             }
+            Err(TaskError::Cancelled) => self.messages.notice = Some("retarget cancelled".into()),
+            Err(e) => self.messages.fail(AppError::Retarget(Arc::new(e))),
         }
     }
 }

@@ -268,74 +268,17 @@ impl Settings {
             Ok(t) => t,
             Err(e) => return (s, vec![format!("not valid TOML, defaults used: {}", e.message())]),
         };
-        let mut take = |key: &str| table.remove(key);
-        if let Some([w, h]) = field::<[u32; 2]>(take("window_size"), "window_size", &mut warnings) {
-            s.window_size = (w.clamp(200, 16384), h.clamp(150, 16384));
-        }
-        match field::<String>(take("theme"), "theme", &mut warnings).as_deref() {
-            Some("light") => s.light_theme = true,
-            Some("dark") | None => {}
-            Some(other) => warnings.push(format!("theme '{other}' is not light or dark: ignored")),
-        }
-        if let Some(r) = field::<f64>(take("rate"), "rate", &mut warnings)
-            && r.is_finite()
-        {
-            s.rate = r.clamp(skelview_core::core::playback::RATE_RANGE.0, skelview_core::core::playback::RATE_RANGE.1);
-        }
-        match field::<String>(take("interpolation"), "interpolation", &mut warnings).as_deref() {
-            Some("nearest") => s.interpolation = Interpolation::Nearest,
-            Some("linear") | None => {}
-            Some(other) => warnings.push(format!("interpolation '{other}' is not linear or nearest: ignored")),
-        }
-        if let Some(name) = field::<String>(take("lengths"), "lengths", &mut warnings) {
-            match skelview_core::core::LengthDisplay::parse(&name) {
-                Some(d) => s.lengths = d,
-                None => warnings.push(format!("lengths '{name}' is not auto, m, cm or mm: ignored")),
-            }
-        }
-        if let Some(recent) = field::<Vec<String>>(take("recent"), "recent", &mut warnings) {
-            s.recent = recent.into_iter().map(PathBuf::from).take(10).collect();
-        }
-        if let Some(d) = field::<Display>(take("display"), "display", &mut warnings) {
-            (s.style.bones, s.style.joints, s.style.axes, s.style.grid, s.style.shadow, s.style.gizmo) =
-                (d.bones, d.joints, d.axes, d.grid, d.shadow, d.gizmo);
-            s.show_names = d.names;
-        }
-        if let Some(p) = field::<PanelLayout>(take("panels"), "panels", &mut warnings) {
-            let width = |w: f32, default: f32| if w.is_finite() { w.clamp(120.0, 2000.0) } else { default };
-            let d = PanelLayout::default();
-            s.panels = PanelLayout { left_width: width(p.left_width, d.left_width), right_width: width(p.right_width, d.right_width), ..p };
-        }
-        if let Some(t) = field::<skelview_core::qa::Thresholds>(take("qa"), "qa", &mut warnings) {
+        s.read_window_and_playback(&mut table, &mut warnings);
+        s.read_display_and_panels(&mut table, &mut warnings);
+        if let Some(t) = field::<skelview_core::qa::Thresholds>(table.remove("qa"), "qa", &mut warnings) {
             match t.check() {
                 Ok(()) => s.qa = t,
                 Err(e) => warnings.push(format!("qa: {e}: defaults used")),
             }
         }
-        if let Some(o) = field::<BTreeMap<String, StoredOverride>>(take("overrides"), "overrides", &mut warnings) {
+        if let Some(o) = field::<BTreeMap<String, StoredOverride>>(table.remove("overrides"), "overrides", &mut warnings) {
             for (path, stored) in o {
-                let mut parsed = FileOverride::default();
-                let mut bad = |what: &str, v: &str| warnings.push(format!("overrides for {path}: {what} '{v}' not understood"));
-                if let Some(u) = &stored.unit {
-                    parsed.unit = parse_unit(u).or_else(|| {
-                        bad("unit", u);
-                        None
-                    });
-                }
-                if let Some(u) = &stored.up {
-                    parsed.up = parse_up(u).or_else(|| {
-                        bad("up axis", u);
-                        None
-                    });
-                }
-                let pairs = |v: &[[String; 2]]| v.iter().map(|[a, b]| (a.clone(), b.clone())).collect();
-                (parsed.links_added, parsed.links_removed) = (pairs(&stored.links_added), pairs(&stored.links_removed));
-                let legacy = stored.rule.as_deref().map(|r| (LEGACY_RULE_KEY, r));
-                for (key, value) in legacy.into_iter().chain(stored.options.iter().map(|(k, v)| (k.as_str(), v.as_str()))) {
-                    if let Err(e) = parsed.format.set(key, value) {
-                        bad("option", &e.to_string());
-                    }
-                }
+                let parsed = parse_override(&path, &stored, &mut warnings);
                 s.overrides.insert(path, parsed);
             }
         }
@@ -343,6 +286,54 @@ impl Settings {
             warnings.push(format!("unknown setting '{key}': ignored"));
         }
         (s, warnings)
+    }
+
+    /// The top-level scalars; each is taken out of `table` so what is left over can be
+    /// reported as unknown.
+    fn read_window_and_playback(&mut self, table: &mut toml::Table, warnings: &mut Vec<String>) {
+        if let Some([w, h]) = field::<[u32; 2]>(table.remove("window_size"), "window_size", warnings) {
+            self.window_size = (w.clamp(200, 16384), h.clamp(150, 16384));
+        }
+        match field::<String>(table.remove("theme"), "theme", warnings).as_deref() {
+            Some("light") => self.light_theme = true,
+            Some("dark") | None => {}
+            Some(other) => warnings.push(format!("theme '{other}' is not light or dark: ignored")),
+        }
+        if let Some(r) = field::<f64>(table.remove("rate"), "rate", warnings)
+            && r.is_finite()
+        {
+            self.rate = r.clamp(skelview_core::core::playback::RATE_RANGE.0, skelview_core::core::playback::RATE_RANGE.1);
+        }
+        match field::<String>(table.remove("interpolation"), "interpolation", warnings).as_deref() {
+            Some("nearest") => self.interpolation = Interpolation::Nearest,
+            Some("linear") | None => {}
+            Some(other) => warnings.push(format!("interpolation '{other}' is not linear or nearest: ignored")),
+        }
+        if let Some(name) = field::<String>(table.remove("lengths"), "lengths", warnings) {
+            match skelview_core::core::LengthDisplay::parse(&name) {
+                Some(d) => self.lengths = d,
+                None => warnings.push(format!("lengths '{name}' is not auto, m, cm or mm: ignored")),
+            }
+        }
+        if let Some(recent) = field::<Vec<String>>(table.remove("recent"), "recent", warnings) {
+            self.recent = recent.into_iter().map(PathBuf::from).take(10).collect();
+        }
+    }
+
+    /// The `[display]` and `[panels]` tables; panel widths are clamped so a hand-edited file
+    /// cannot hide a panel or push it off the window.
+    fn read_display_and_panels(&mut self, table: &mut toml::Table, warnings: &mut Vec<String>) {
+        if let Some(d) = field::<Display>(table.remove("display"), "display", warnings) {
+            (self.style.bones, self.style.joints, self.style.axes, self.style.grid, self.style.shadow, self.style.gizmo) =
+                (d.bones, d.joints, d.axes, d.grid, d.shadow, d.gizmo);
+            self.show_names = d.names;
+        }
+        if let Some(p) = field::<PanelLayout>(table.remove("panels"), "panels", warnings) {
+            let width = |w: f32, default: f32| if w.is_finite() { w.clamp(120.0, 2000.0) } else { default };
+            let d = PanelLayout::default();
+            self.panels =
+                PanelLayout { left_width: width(p.left_width, d.left_width), right_width: width(p.right_width, d.right_width), ..p };
+        }
     }
 
     /// Parses the `key = value` text of earlier versions; unknown keys and bad values are
@@ -414,6 +405,34 @@ impl Settings {
         self.recent.insert(0, path);
         self.recent.truncate(10);
     }
+}
+
+/// One file's stored overrides; a value that does not parse is dropped with a warning naming
+/// the file, so the rest of that file's choices still apply.
+fn parse_override(path: &str, stored: &StoredOverride, warnings: &mut Vec<String>) -> FileOverride {
+    let mut parsed = FileOverride::default();
+    let mut bad = |what: &str, v: &str| warnings.push(format!("overrides for {path}: {what} '{v}' not understood"));
+    if let Some(u) = &stored.unit {
+        parsed.unit = parse_unit(u).or_else(|| {
+            bad("unit", u);
+            None
+        });
+    }
+    if let Some(u) = &stored.up {
+        parsed.up = parse_up(u).or_else(|| {
+            bad("up axis", u);
+            None
+        });
+    }
+    let pairs = |v: &[[String; 2]]| v.iter().map(|[a, b]| (a.clone(), b.clone())).collect();
+    (parsed.links_added, parsed.links_removed) = (pairs(&stored.links_added), pairs(&stored.links_removed));
+    let legacy = stored.rule.as_deref().map(|r| (LEGACY_RULE_KEY, r));
+    for (key, value) in legacy.into_iter().chain(stored.options.iter().map(|(k, v)| (k.as_str(), v.as_str()))) {
+        if let Err(e) = parsed.format.set(key, value) {
+            bad("option", &e.to_string());
+        }
+    }
+    parsed
 }
 
 /// One entry of the table as `T`, or a warning naming it.

@@ -15,14 +15,7 @@ fn load_sample(v: &mut Viewer) {
         &skelview_core::formats::bvh::Bvh,
         Source::Memory { name: "sample.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
     ));
-    for _ in 0..500 {
-        v.update(0.0);
-        if v.motion().is_some() {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    panic!("sample did not load");
+    wait_for(v, |v| v.motion().is_some());
 }
 
 #[test]
@@ -75,13 +68,7 @@ fn positions_export_runs_in_the_background() {
     load_sample(&mut v);
     let path = std::env::temp_dir().join(format!("skelview-export-{}.csv", std::process::id()));
     v.commands.push(Command::Job(JobCommand::Export(Export::Positions(path.clone()))));
-    for _ in 0..1000 {
-        v.update(0.0);
-        if v.jobs.export.is_none() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    wait_for(&mut v, |v| !v.jobs.exporting());
     assert!(v.messages.notice.as_deref().is_some_and(|n| n.contains("101 frames")), "{:?} {:?}", v.messages.notice, v.messages.error);
     let text = std::fs::read_to_string(&path).unwrap();
     assert_eq!(text.lines().count(), 1 + 101 * 24);
@@ -95,26 +82,24 @@ fn errors_are_shown_and_the_app_keeps_running() {
         &skelview_core::formats::bvh::Bvh,
         Source::Memory { name: "bad.bvh".into(), bytes: Arc::from(&b"HIERARCHY\nROOT\n"[..]) },
     ));
-    for _ in 0..500 {
-        v.update(0.0);
-        if v.messages.error.is_some() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    wait_for(&mut v, |v| v.messages.error.is_some());
     assert_eq!(v.messages.error.as_deref(), Some("bad.bvh:2:5: expected a joint name, found end of line"));
     assert!(v.session.loads.is_empty());
 }
 
-fn wait_for(v: &mut Viewer, done: impl Fn(&Viewer) -> bool) {
-    for _ in 0..1000 {
-        v.update(0.0);
-        if done(v) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    panic!("timed out: {:?}", v.messages.error);
+/// Updates the viewer until `done` holds (a state, not a while; a hang fails, naming the
+/// error shown if any). The viewer's unit tests share it.
+pub(super) fn wait_for(v: &mut Viewer, done: impl Fn(&Viewer) -> bool) {
+    skelview_test_support::until(
+        "the viewer's background work",
+        v,
+        |v| v.update(0.0),
+        |v| {
+            let done = done(v);
+            assert!(done || v.stopped_with_error().is_none(), "the viewer stopped with an error: {:?}", v.messages.error);
+            done.then_some(())
+        },
+    );
 }
 
 fn sample_request(name: &str) -> LoadRequest {
@@ -328,14 +313,7 @@ fn choosing_another_take_reloads_that_clip_in_place() {
 }
 
 fn wait_for_checks(v: &mut Viewer) -> Arc<skelview_core::qa::Report> {
-    for _ in 0..2000 {
-        v.update(0.0);
-        if let Some(r) = v.active_report() {
-            return r.clone();
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    panic!("the checks did not finish");
+    skelview_test_support::until("the checks", v, |v| v.update(0.0), |v| v.active_report().cloned())
 }
 
 #[test]
@@ -413,7 +391,7 @@ fn the_measure_tool_picks_clicked_joints_and_measures_the_whole_clip() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("m.csv");
     v.commands.push(Command::Job(JobCommand::Export(Export::Measures(path.clone()))));
-    wait_for(&mut v, |v| v.jobs.export.is_none() && path.exists());
+    wait_for(&mut v, |v| !v.jobs.exporting() && path.exists());
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("frame,time,angle LeftUpLeg LeftLeg LeftFoot [deg]\n0,0,"), "{}", &text[..80]);
     assert_eq!(text.lines().count(), 102);
@@ -476,16 +454,7 @@ fn a_unit_override_saved_through_a_symlink_and_dotdot_is_found_under_the_real_pa
     std::fs::write(&real, skelview_core::formats::SAMPLE_BVH).unwrap();
     let link = dir.path().join("link.bvh");
     std::os::unix::fs::symlink(&real, &link).unwrap();
-    let wait_for = |v: &mut Viewer| {
-        for _ in 0..2000 {
-            v.update(0.0);
-            if v.motion().is_some() && v.session.loads.is_empty() {
-                return;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        panic!("did not load: {:?}", v.messages.error);
-    };
+    let wait_for = |v: &mut Viewer| wait_for(v, |v| v.motion().is_some() && v.session.loads.is_empty());
     // Opened through a symlink, with `..` in the path: the override is saved under one key.
     let mut v = viewer();
     v.open_paths(vec![dir.path().join("takes").join("..").join("link.bvh")], false);
@@ -515,7 +484,8 @@ fn commands_reach_their_clip_by_id_when_a_replacing_load_arrives_in_the_same_fra
     // D's offset must reach D wherever it now is.
     v.open(sample_request("c.bvh"));
     v.add(sample_request("d.bvh"));
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    // Both loads have ended (their clips wait in their tasks): the next update takes both.
+    skelview_test_support::until_true("both loads' end", || v.session.loads.len() == 2 && v.session.loads.iter().all(|l| l.task.ended()));
     v.commands.push(Command::Clip(b, ClipEdit::Remove));
     let d = ClipId(b.0 + 2);
     v.commands.push(Command::Clip(d, ClipEdit::Offset(0.5)));
@@ -546,7 +516,7 @@ fn save_as_writes_the_active_clip_in_every_format_and_says_why_not() {
     for name in ["walk.bvh", "walk.c3d", "walk.trc", "walk.glb"] {
         let path = dir.path().join(name);
         v.commands.push(Command::Job(JobCommand::Export(Export::Motion(path.clone()))));
-        wait_for(&mut v, |v| v.jobs.export.is_none());
+        wait_for(&mut v, |v| !v.jobs.exporting());
         assert!(
             v.messages.notice.as_deref().is_some_and(|n| n.starts_with("wrote") && n.contains(name)),
             "{:?} {:?}",
@@ -643,7 +613,7 @@ fn pictures_and_dialogs_are_asked_of_the_host() {
     }
     assert!(v.effects().is_empty(), "taken once");
     v.commands.push(Command::Job(JobCommand::Export(Export::Screenshot(Some("x.png".into())))));
-    wait_for(&mut v, |v| v.jobs.export.is_none() && v.messages.notice.as_deref().is_some_and(|n| n.contains("x.png")));
+    wait_for(&mut v, |v| !v.jobs.exporting() && v.messages.notice.as_deref().is_some_and(|n| n.contains("x.png")));
     v.commands.push(Command::Job(JobCommand::Ask(Dialog::NameMap)));
     wait_for(&mut v, |_| host.0.lock().unwrap().len() == 3);
     let asked = host.0.lock().unwrap().clone();
@@ -724,8 +694,9 @@ fn every_task_is_listed_and_stopped_one_way() {
         assert!(t.label.starts_with("Exporting") && t.foreground, "{t:?}");
         v.send(Command::CancelTask(t.id));
         v.update(0.0);
-        assert!(v.jobs.export.as_ref().is_none_or(|e| e.cancelled()), "the export was told to stop");
+        let listed = v.running_tasks().into_iter().find(|r| r.id == t.id);
+        assert!(listed.as_ref().is_none_or(|r| r.stopping), "the export was told to stop: {listed:?}");
     }
-    wait_for(&mut v, |v| v.jobs.export.is_none());
+    wait_for(&mut v, |v| !v.jobs.exporting());
     assert!(stoppable(&v).is_empty());
 }

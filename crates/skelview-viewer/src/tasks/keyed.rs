@@ -102,15 +102,14 @@ impl<K: PartialEq, T: Send + Sync + 'static> Keyed<K, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use skelview_test_support::until_true;
     use std::sync::atomic::{AtomicBool, Ordering};
-    use std::time::{Duration, Instant};
 
     fn wait<K: PartialEq, T: Send + Sync + 'static>(k: &mut Keyed<K, T>) {
-        let start = Instant::now();
-        while k.running().is_some() && start.elapsed() < Duration::from_secs(10) {
-            std::thread::sleep(Duration::from_millis(1));
+        until_true("the computation's end", || {
             k.poll();
-        }
+            k.running().is_none()
+        });
     }
 
     #[test]
@@ -132,10 +131,7 @@ mod tests {
         wait(&mut k);
         assert_eq!(k.result().map(|r| **r), Some(42));
         // The first computation was told to stop.
-        let start = Instant::now();
-        while !saw_cancel.load(Ordering::SeqCst) && start.elapsed() < Duration::from_secs(10) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        until_true("the cancel seen", || saw_cancel.load(Ordering::SeqCst));
         assert!(saw_cancel.load(Ordering::SeqCst));
         // Same key: nothing runs again.
         k.want(2, &tasks, |_| panic!("must not run"));

@@ -33,6 +33,8 @@ pub struct RunningTask {
     /// The user waits on it (a load that replaces what is shown, an export); background work
     /// (an added clip's load, the checks) is listed but not shown in the status bar.
     pub foreground: bool,
+    /// It was asked to stop and has not ended yet.
+    pub stopping: bool,
 }
 
 struct Entry {
@@ -92,6 +94,7 @@ impl Tasks {
                     fraction: control.fraction(),
                     cancellable: e.shown != Shown::Upkeep,
                     foreground: e.shown == Shown::Waited,
+                    stopping: control.cancelled(),
                 })
             })
             .collect()
@@ -111,7 +114,8 @@ impl Tasks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::{Duration, Instant};
+    use skelview_test_support::until_true;
+    use std::time::Duration;
 
     #[test]
     fn tasks_are_listed_until_their_end_is_taken_and_cancelled_by_id() {
@@ -139,10 +143,7 @@ mod tests {
         tasks.cancel(listed[1].id);
         tasks.cancel(listed[2].id);
         assert!(!upkeep.cancelled() && stoppable.cancelled());
-        let start = Instant::now();
-        while stoppable.poll().is_none() && start.elapsed() < Duration::from_secs(10) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        until_true("the stopped task's end", || stoppable.poll().is_some());
         assert_eq!(tasks.running().len(), 2, "a task whose end was taken leaves the list");
         gate_tx.send(()).unwrap();
         while !matches!(waited.wait_event(), Some(crate::tasks::TaskEvent::Done(_))) {}

@@ -62,11 +62,17 @@ pub(crate) struct Control {
     cancel: AtomicBool,
     /// The handle took the task's end, or was dropped: nobody waits on it any more.
     released: AtomicBool,
+    /// The work has returned and its result waits for the handle.
+    ended: AtomicBool,
 }
 
 impl Control {
     pub(crate) fn cancel(&self) {
         self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    pub(crate) fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
     }
 
     pub(crate) fn released(&self) -> bool {
@@ -178,6 +184,7 @@ impl<T: Send + 'static, E: Send + 'static, M: Send + 'static> Task<T, E, M> {
                 outcome => outcome,
             };
             let _ = result_tx.send(outcome);
+            progress.shared.ended.store(true, Ordering::Release);
             (progress.waker)();
         };
         platform::run_task(thread, run)?;
@@ -224,6 +231,12 @@ impl<T, E, M> Task<T, E, M> {
     /// Fraction done, 0 until a total is known.
     pub fn fraction(&self) -> f32 {
         self.shared.fraction()
+    }
+
+    /// True once the work has returned: its result waits to be taken (a test waits for this
+    /// state, not for a while, before it looks at several tasks' results in one frame).
+    pub fn ended(&self) -> bool {
+        self.shared.ended.load(Ordering::Acquire)
     }
 
     /// True once its last event ([`TaskEvent::Done`]) was taken.
@@ -314,23 +327,24 @@ impl<T, E, M> Drop for Task<T, E, M> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::{Duration, Instant};
+    use skelview_test_support::until_true;
+    use std::time::Duration;
 
     fn quiet() -> Waker {
         Arc::new(|| {})
     }
 
     fn until_done<T, E, M>(task: &mut Task<T, E, M>) -> (Vec<M>, Result<T, TaskError<E>>) {
-        let start = Instant::now();
-        let mut messages = Vec::new();
-        loop {
+        let (mut messages, mut outcome) = (Vec::new(), None);
+        until_true("the task's end", || {
             match task.next_event() {
                 Some(TaskEvent::Message(m)) => messages.push(m),
-                Some(TaskEvent::Done(outcome)) => return (messages, outcome),
-                None if start.elapsed() > Duration::from_secs(10) => panic!("the task never ended"),
-                None => std::thread::sleep(Duration::from_millis(1)),
+                Some(TaskEvent::Done(o)) => outcome = Some(o),
+                None => {}
             }
-        }
+            outcome.is_some()
+        });
+        (messages, outcome.expect("the end was taken"))
     }
 
     #[test]
@@ -345,10 +359,7 @@ mod tests {
             Ok(99)
         })
         .unwrap();
-        let start = Instant::now();
-        while task.progress() != (3, 4) && start.elapsed() < Duration::from_secs(10) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        until_true("progress 3 of 4", || task.progress() == (3, 4));
         assert_eq!(task.fraction(), 0.75);
         assert_eq!(task.label(), "counting");
         gate_tx.send(()).unwrap();
@@ -380,19 +391,13 @@ mod tests {
         let saw_cancel = Arc::new(AtomicBool::new(false));
         let saw = saw_cancel.clone();
         let task: Task<(), String> = Task::spawn("test", "long", Priority::Normal, quiet(), move |p| {
-            let start = Instant::now();
-            while !p.cancelled() && start.elapsed() < Duration::from_secs(10) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
+            until_true("the cancel", || p.cancelled());
             saw.store(p.cancelled(), Ordering::SeqCst);
             Ok(())
         })
         .unwrap();
         drop(task);
-        let start = Instant::now();
-        while !saw_cancel.load(Ordering::SeqCst) && start.elapsed() < Duration::from_secs(10) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        until_true("the cancel seen", || saw_cancel.load(Ordering::SeqCst));
         assert!(saw_cancel.load(Ordering::SeqCst));
         let task: Task<u8, String, u8> = Task::spawn("test", "wait", Priority::Normal, quiet(), |p| {
             for k in 0..50 {

@@ -173,20 +173,59 @@ fn axis_rotation(p: &mut P, angles: Vec3, order_tok: Tok, radians: bool) -> Resu
     Ok(compose_rotation(&kinds, &values, EulerConvention::LastOutermost))
 }
 
+/// What the `:` sections declared, gathered before any joint is built.
+struct Sections {
+    units_text: Option<String>,
+    length_multiplier: f32,
+    radians: bool,
+    name: Option<String>,
+    root_order: Vec<ChannelKind>,
+    root_axis_tok: Option<Tok>,
+    root_position: Vec3,
+    root_orientation: Vec3,
+    bones: Vec<Bone>,
+    hierarchy: Vec<(Tok, Vec<Tok>)>,
+    saw_bonedata: bool,
+    saw_hierarchy: bool,
+}
+
 /// Parses an ASF file held in memory.
 pub fn parse_asf(b: &[u8]) -> Result<Asf, ParseError> {
     let toks = tokenize(b);
     let mut p = P { b, t: &toks, i: 0, warnings: Vec::new() };
-    let mut units_text = None;
-    let mut length_multiplier = 1.0f32;
-    let mut radians = false;
-    let mut name = None;
-    let (mut root_order, mut root_axis_tok, mut root_position, mut root_orientation) = (Vec::new(), None, Vec3::ZERO, Vec3::ZERO);
-    let mut bones: Vec<Bone> = Vec::new();
-    let mut hierarchy: Vec<(Tok, Vec<Tok>)> = Vec::new();
-    let mut saw_bonedata = false;
-    let mut saw_hierarchy = false;
+    let mut s = read_sections(&mut p)?;
+    if !s.saw_bonedata && !s.saw_hierarchy && s.root_order.is_empty() {
+        return Err(ParseError::expected(0, "an ASF file with :root, :bonedata and :hierarchy", "none of them"));
+    }
+    let root = root_joint(&mut p, &mut s)?;
+    let joints = place_bones(&mut p, &s.bones, &s.hierarchy, root)?;
+    let skeleton = Skeleton::new(joints, PositionRule::Add).map_err(|e| ParseError::invalid(0, e.to_string()))?;
+    Ok(Asf {
+        skeleton,
+        units_text: s.units_text,
+        length_multiplier: s.length_multiplier,
+        radians: s.radians,
+        name: s.name,
+        warnings: p.warnings,
+    })
+}
 
+/// Reads every `:keyword` section in file order; later sections see the units declared earlier.
+fn read_sections(p: &mut P) -> Result<Sections, ParseError> {
+    let mut s = Sections {
+        units_text: None,
+        length_multiplier: 1.0,
+        radians: false,
+        name: None,
+        root_order: Vec::new(),
+        root_axis_tok: None,
+        root_position: Vec3::ZERO,
+        root_orientation: Vec3::ZERO,
+        bones: Vec::new(),
+        hierarchy: Vec::new(),
+        saw_bonedata: false,
+        saw_hierarchy: false,
+    };
     while let Some(t) = p.peek() {
         let word = p.lower(t);
         if word.first() != Some(&b':') {
@@ -194,121 +233,24 @@ pub fn parse_asf(b: &[u8]) -> Result<Asf, ParseError> {
         }
         p.i += 1;
         match word.as_slice() {
-            b":version" => {
-                if p.peek().is_some_and(|n| !n.first_on_line) {
-                    let v = p.number("a version number")?;
-                    if !(1.0..2.0).contains(&v) {
-                        p.warnings.push(RawWarning { offset: t.s as u64, message: format!("ASF version {v}; reading as 1.10") });
-                    }
-                }
-            }
-            b":name" => {
-                let mut parts = Vec::new();
-                while let Some(n) = p.peek().filter(|n| !n.first_on_line) {
-                    parts.push(decode_name(p.text(n)));
-                    p.i += 1;
-                }
-                name = Some(parts.join(" "));
-            }
-            b":units" => {
-                let start = p.peek().map_or(t.e, |n| n.s);
-                while p.peek().is_some() && !p.at_section() {
-                    let key = p.next("a unit name")?;
-                    match p.lower(key).as_slice() {
-                        b"length" => {
-                            length_multiplier = p.number("the length multiplier")?;
-                            if !(length_multiplier > 0.0) {
-                                return Err(ParseError::expected(
-                                    key.s as u64,
-                                    "a positive length multiplier",
-                                    format!("{length_multiplier}"),
-                                ));
-                            }
-                        }
-                        b"mass" => {
-                            p.number("the mass multiplier")?;
-                        }
-                        b"angle" => {
-                            let v = p.next("deg or rad")?;
-                            radians = match p.lower(v).as_slice() {
-                                b"deg" | b"degree" | b"degrees" => false,
-                                b"rad" | b"radian" | b"radians" => true,
-                                other => return Err(ParseError::expected(v.s as u64, "deg or rad", describe(other))),
-                            };
-                        }
-                        _ => {
-                            p.warnings.push(RawWarning {
-                                offset: key.s as u64,
-                                message: format!("unknown unit {}; ignored", describe(p.text(key))),
-                            });
-                            p.i -= 1;
-                            p.skip_line();
-                        }
-                    }
-                }
-                let end = p.peek().map_or(b.len(), |n| n.s);
-                units_text = Some(decode_name(&b[start.min(end)..end]).split_whitespace().collect::<Vec<_>>().join(" "));
-            }
+            b":version" => read_version(p, t)?,
+            b":name" => s.name = Some(read_name(p)),
+            b":units" => read_units(p, t, &mut s)?,
             b":documentation" | b":skin" => p.skip_section(),
-            b":root" => {
-                while p.peek().is_some() && !p.at_section() {
-                    let key = p.next("a root field")?;
-                    match p.lower(key).as_slice() {
-                        b"axis" => root_axis_tok = Some(p.next("the root axis order")?),
-                        b"order" => {
-                            root_order.clear();
-                            while let Some(kind) = p.peek().and_then(|n| dof_kind(p.text(n))) {
-                                root_order.push(kind);
-                                p.i += 1;
-                            }
-                        }
-                        b"position" => root_position = p.vec3("a root position value")?,
-                        b"orientation" => root_orientation = p.vec3("a root orientation value")?,
-                        _ => {
-                            p.warnings.push(RawWarning {
-                                offset: key.s as u64,
-                                message: format!("unknown root field {}; line ignored", describe(p.text(key))),
-                            });
-                            p.i -= 1;
-                            p.skip_line();
-                        }
-                    }
-                }
-            }
+            b":root" => read_root(p, &mut s)?,
             b":bonedata" => {
-                saw_bonedata = true;
+                s.saw_bonedata = true;
                 while p.peek().is_some() && !p.at_section() {
                     let begin = p.next("begin")?;
                     if p.lower(begin) != b"begin" {
                         return Err(ParseError::expected(begin.s as u64, "begin (start of a bone)", describe(p.text(begin))));
                     }
-                    bones.push(parse_bone(&mut p, begin, radians)?);
+                    s.bones.push(parse_bone(p, begin, s.radians)?);
                 }
             }
             b":hierarchy" => {
-                saw_hierarchy = true;
-                let begin = p.next("begin")?;
-                if p.lower(begin) != b"begin" {
-                    return Err(ParseError::expected(begin.s as u64, "begin", describe(p.text(begin))));
-                }
-                // One line per parent: `parent child child ...`; `end` closes the section.
-                let mut done = false;
-                while !done {
-                    let first = p.next("a parent name or end")?;
-                    if p.lower(first) == b"end" {
-                        break;
-                    }
-                    let mut children = Vec::new();
-                    while let Some(n) = p.peek().filter(|n| !n.first_on_line) {
-                        p.i += 1;
-                        if p.lower(n) == b"end" {
-                            done = true;
-                            break;
-                        }
-                        children.push(n);
-                    }
-                    hierarchy.push((first, children));
-                }
+                s.saw_hierarchy = true;
+                read_hierarchy(p, &mut s.hierarchy)?;
             }
             _ => {
                 p.warnings.push(RawWarning { offset: t.s as u64, message: format!("unknown section {}; skipped", describe(p.text(t))) });
@@ -316,25 +258,139 @@ pub fn parse_asf(b: &[u8]) -> Result<Asf, ParseError> {
             }
         }
     }
-    if !saw_bonedata && !saw_hierarchy && root_order.is_empty() {
-        return Err(ParseError::expected(0, "an ASF file with :root, :bonedata and :hierarchy", "none of them"));
-    }
+    Ok(s)
+}
 
-    // Root joint.
-    let mut root = Joint::new("root", None, root_position);
-    let root_axis = match root_axis_tok {
-        Some(tok) => axis_rotation(&mut p, root_orientation, tok, radians)?,
+/// Reads the optional number after `:version`; anything outside 1.x is read as 1.10 with a warning.
+fn read_version(p: &mut P, t: Tok) -> Result<(), ParseError> {
+    if p.peek().is_some_and(|n| !n.first_on_line) {
+        let v = p.number("a version number")?;
+        if !(1.0..2.0).contains(&v) {
+            p.warnings.push(RawWarning { offset: t.s as u64, message: format!("ASF version {v}; reading as 1.10") });
+        }
+    }
+    Ok(())
+}
+
+/// Reads the rest of the `:name` line; the words are joined by single spaces.
+fn read_name(p: &mut P) -> String {
+    let mut parts = Vec::new();
+    while let Some(n) = p.peek().filter(|n| !n.first_on_line) {
+        parts.push(decode_name(p.text(n)));
+        p.i += 1;
+    }
+    parts.join(" ")
+}
+
+/// Reads `:units` (length multiplier, angle unit; mass is skipped) and keeps the section text.
+fn read_units(p: &mut P, t: Tok, s: &mut Sections) -> Result<(), ParseError> {
+    let start = p.peek().map_or(t.e, |n| n.s);
+    while p.peek().is_some() && !p.at_section() {
+        let key = p.next("a unit name")?;
+        match p.lower(key).as_slice() {
+            b"length" => {
+                s.length_multiplier = p.number("the length multiplier")?;
+                if !(s.length_multiplier > 0.0) {
+                    return Err(ParseError::expected(key.s as u64, "a positive length multiplier", format!("{}", s.length_multiplier)));
+                }
+            }
+            b"mass" => {
+                p.number("the mass multiplier")?;
+            }
+            b"angle" => {
+                let v = p.next("deg or rad")?;
+                s.radians = match p.lower(v).as_slice() {
+                    b"deg" | b"degree" | b"degrees" => false,
+                    b"rad" | b"radian" | b"radians" => true,
+                    other => return Err(ParseError::expected(v.s as u64, "deg or rad", describe(other))),
+                };
+            }
+            _ => {
+                p.warnings.push(RawWarning { offset: key.s as u64, message: format!("unknown unit {}; ignored", describe(p.text(key))) });
+                p.i -= 1;
+                p.skip_line();
+            }
+        }
+    }
+    let end = p.peek().map_or(p.b.len(), |n| n.s);
+    s.units_text = Some(decode_name(&p.b[start.min(end)..end]).split_whitespace().collect::<Vec<_>>().join(" "));
+    Ok(())
+}
+
+/// Reads `:root`: channel order, axis order, position and orientation.
+fn read_root(p: &mut P, s: &mut Sections) -> Result<(), ParseError> {
+    while p.peek().is_some() && !p.at_section() {
+        let key = p.next("a root field")?;
+        match p.lower(key).as_slice() {
+            b"axis" => s.root_axis_tok = Some(p.next("the root axis order")?),
+            b"order" => {
+                s.root_order.clear();
+                while let Some(kind) = p.peek().and_then(|n| dof_kind(p.text(n))) {
+                    s.root_order.push(kind);
+                    p.i += 1;
+                }
+            }
+            b"position" => s.root_position = p.vec3("a root position value")?,
+            b"orientation" => s.root_orientation = p.vec3("a root orientation value")?,
+            _ => {
+                p.warnings.push(RawWarning {
+                    offset: key.s as u64,
+                    message: format!("unknown root field {}; line ignored", describe(p.text(key))),
+                });
+                p.i -= 1;
+                p.skip_line();
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads `:hierarchy` up to its `end`: one `parent child child ...` line per parent.
+fn read_hierarchy(p: &mut P, hierarchy: &mut Vec<(Tok, Vec<Tok>)>) -> Result<(), ParseError> {
+    let begin = p.next("begin")?;
+    if p.lower(begin) != b"begin" {
+        return Err(ParseError::expected(begin.s as u64, "begin", describe(p.text(begin))));
+    }
+    // `end` may also close the last parent line instead of standing alone.
+    let mut done = false;
+    while !done {
+        let first = p.next("a parent name or end")?;
+        if p.lower(first) == b"end" {
+            break;
+        }
+        let mut children = Vec::new();
+        while let Some(n) = p.peek().filter(|n| !n.first_on_line) {
+            p.i += 1;
+            if p.lower(n) == b"end" {
+                done = true;
+                break;
+            }
+            children.push(n);
+        }
+        hierarchy.push((first, children));
+    }
+    Ok(())
+}
+
+/// Builds the root joint from `:root`; its channel order is moved out of `s`.
+fn root_joint(p: &mut P, s: &mut Sections) -> Result<Joint, ParseError> {
+    let mut root = Joint::new("root", None, s.root_position);
+    let root_axis = match s.root_axis_tok {
+        Some(tok) => axis_rotation(p, s.root_orientation, tok, s.radians)?,
         None => Quat::IDENTITY,
     };
     root.pre_rotation = root_axis;
     root.post_rotation = root_axis.inverse();
-    root.channels = root_order;
+    root.channels = std::mem::take(&mut s.root_order);
     root.euler = EulerConvention::LastOutermost;
+    Ok(root)
+}
 
-    // Bones in depth-first order of the hierarchy, so parents come before children.
+/// Resolves `:hierarchy` names to bones, keyed by lower-cased parent name, in listed order.
+fn children_by_parent(p: &P, bones: &[Bone], hierarchy: &[(Tok, Vec<Tok>)]) -> Result<HashMap<String, Vec<(usize, Tok)>>, ParseError> {
     let by_name: HashMap<String, usize> = bones.iter().enumerate().map(|(i, b)| (b.name.to_ascii_lowercase(), i)).collect();
     let mut children_of: HashMap<String, Vec<(usize, Tok)>> = HashMap::new();
-    for (parent, children) in &hierarchy {
+    for (parent, children) in hierarchy {
         let parent_name = decode_name(p.text(*parent)).to_ascii_lowercase();
         if parent_name != "root" && !by_name.contains_key(&parent_name) {
             return Err(ParseError::expected(parent.s as u64, "root or a bone defined in :bonedata", describe(p.text(*parent))));
@@ -347,6 +403,13 @@ pub fn parse_asf(b: &[u8]) -> Result<Asf, ParseError> {
             children_of.entry(parent_name.clone()).or_default().push((bone, *c));
         }
     }
+    Ok(children_of)
+}
+
+/// Places bones after `root` in depth-first order of the hierarchy, so parents come before
+/// children; warns about second parents and bones left out of the hierarchy.
+fn place_bones(p: &mut P, bones: &[Bone], hierarchy: &[(Tok, Vec<Tok>)], root: Joint) -> Result<Vec<Joint>, ParseError> {
+    let children_of = children_by_parent(p, bones, hierarchy)?;
     let mut joints = vec![root];
     let mut placed = vec![false; bones.len()];
     let mut stack: Vec<(usize, String)> = vec![(0, "root".to_owned())];
@@ -363,16 +426,8 @@ pub fn parse_asf(b: &[u8]) -> Result<Asf, ParseError> {
                 continue;
             }
             placed[bone] = true;
-            let b = &bones[bone];
-            let mut j = Joint::new(b.name.clone(), Some(parent_joint), Vec3::ZERO);
-            j.tail = b.direction * b.length;
-            j.pre_rotation = b.axis;
-            j.post_rotation = b.axis.inverse();
-            j.channels = b.dof.clone();
-            j.limits = if b.limits.len() == b.dof.len() { b.limits.clone() } else { Vec::new() };
-            j.euler = EulerConvention::LastOutermost;
-            joints.push(j);
-            to_visit.push((joints.len() - 1, b.name.to_ascii_lowercase()));
+            joints.push(bone_joint(&bones[bone], parent_joint));
+            to_visit.push((joints.len() - 1, bones[bone].name.to_ascii_lowercase()));
         }
         stack.extend(to_visit.into_iter().rev());
     }
@@ -381,8 +436,19 @@ pub fn parse_asf(b: &[u8]) -> Result<Asf, ParseError> {
             p.warnings.push(RawWarning { offset: b.offset as u64, message: format!("bone '{}' is not in :hierarchy; not shown", b.name) });
         }
     }
-    let skeleton = Skeleton::new(joints, PositionRule::Add).map_err(|e| ParseError::invalid(0, e.to_string()))?;
-    Ok(Asf { skeleton, units_text, length_multiplier, radians, name, warnings: p.warnings })
+    Ok(joints)
+}
+
+/// The joint at the far end of bone `b`; limits are kept only when there is one per dof.
+fn bone_joint(b: &Bone, parent_joint: usize) -> Joint {
+    let mut j = Joint::new(b.name.clone(), Some(parent_joint), Vec3::ZERO);
+    j.tail = b.direction * b.length;
+    j.pre_rotation = b.axis;
+    j.post_rotation = b.axis.inverse();
+    j.channels = b.dof.clone();
+    j.limits = if b.limits.len() == b.dof.len() { b.limits.clone() } else { Vec::new() };
+    j.euler = EulerConvention::LastOutermost;
+    j
 }
 
 fn parse_bone(p: &mut P, begin: Tok, radians: bool) -> Result<Bone, ParseError> {
@@ -427,17 +493,7 @@ fn parse_bone(p: &mut P, begin: Tok, radians: bool) -> Result<Bone, ParseError> 
                     p.i += 1;
                 }
             }
-            b"limits" => {
-                bone.limits.clear();
-                for kind in bone.dof.clone() {
-                    let (mut lo, mut hi) = (p.limit()?, p.limit()?);
-                    if kind.is_rotation() && !radians {
-                        lo = lo.to_radians();
-                        hi = hi.to_radians();
-                    }
-                    bone.limits.push((lo, hi));
-                }
-            }
+            b"limits" => read_limits(p, &mut bone, radians)?,
             b"bodymass" | b"cofmass" => {
                 p.number("a number")?;
             }
@@ -455,6 +511,12 @@ fn parse_bone(p: &mut P, begin: Tok, radians: bool) -> Result<Bone, ParseError> 
             }
         }
     }
+    finish_bone(p, bone, begin, direction_at)
+}
+
+/// Checks a bone read up to its `end`: it needs a name, and a non-zero direction unless its
+/// length is zero; a direction that is not unit length is normalised with a warning.
+fn finish_bone(p: &mut P, mut bone: Bone, begin: Tok, direction_at: Option<usize>) -> Result<Bone, ParseError> {
     if bone.name.is_empty() {
         return Err(ParseError::expected(begin.s as u64, "a bone with a name", "none"));
     }
@@ -470,4 +532,18 @@ fn parse_bone(p: &mut P, begin: Tok, radians: bool) -> Result<Bone, ParseError> 
         bone.direction /= len;
     }
     Ok(bone)
+}
+
+/// Reads one `(lo hi)` pair per dof already declared; rotation limits are stored in radians.
+fn read_limits(p: &mut P, bone: &mut Bone, radians: bool) -> Result<(), ParseError> {
+    bone.limits.clear();
+    for kind in bone.dof.clone() {
+        let (mut lo, mut hi) = (p.limit()?, p.limit()?);
+        if kind.is_rotation() && !radians {
+            lo = lo.to_radians();
+            hi = hi.to_radians();
+        }
+        bone.limits.push((lo, hi));
+    }
+    Ok(())
 }

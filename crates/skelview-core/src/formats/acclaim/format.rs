@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::core::{Clip, Format, Motion};
 use crate::formats::error::{LoadError, locate_warnings};
-use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, Role, line_starts_with};
+use crate::formats::file_format::{Declaration, Declares, FileFormat, MimeType, Role, line_starts_with};
 use crate::formats::finish::{self, Parsed};
 use crate::formats::options::{FormatOption, OptionValues};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
@@ -23,6 +23,7 @@ pub const FORMAT: Format = Format {
 /// The frame rate of AMC files, which state none.
 pub static FRAME_RATE: FormatOption = FormatOption {
     key: "amc.fps",
+    alias: Some("amc-fps"),
     label: "AMC frame rate",
     help: "frames per second of AMC files, which state none (CMU and HDM05 capture at 120)",
     values: OptionValues::Number {
@@ -41,18 +42,12 @@ fn has_ext(p: &Path, ext: &str) -> bool {
     p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext))
 }
 
-impl FormatInfo for Acclaim {
-    fn name(&self) -> &'static str {
-        FORMAT.name
-    }
-    fn description(&self) -> &'static str {
-        "Acclaim skeleton (.asf) and motion (.amc), as CMU and HDM05 publish them"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["asf", "amc"]
-    }
-    fn mime_types(&self) -> &'static [MimeType] {
-        &[
+impl Declares for Acclaim {
+    const DECLARATION: Declaration = Declaration {
+        name: FORMAT.name,
+        description: "Acclaim skeleton (.asf) and motion (.amc), as CMU and HDM05 publish them",
+        extensions: &["asf", "amc"],
+        mime_types: &[
             MimeType {
                 name: "application/x-acclaim-asf",
                 comment: "Acclaim skeleton",
@@ -70,13 +65,13 @@ impl FormatInfo for Acclaim {
                 glob_weight: 60,
                 magic: &[(":FULLY-SPECIFIED", "0:4096"), (":DEGREES", "0:4096")],
             },
-        ]
-    }
-    fn sniff(&self, text: &[u8], _raw: &[u8]) -> bool {
-        // Acclaim keywords open their lines; elsewhere (X3D, HTR) a line never starts with ':'.
-        let at = |k: &[u8]| line_starts_with(text, k);
-        at(b":bonedata") || (at(b":version") && at(b":root")) || at(b":fully-specified") || at(b":degrees")
-    }
+        ],
+        sniff: |text, _raw| {
+            // Acclaim keywords open their lines; elsewhere (X3D, HTR) a line never starts with ':'.
+            let at = |k: &[u8]| line_starts_with(text, k);
+            at(b":bonedata") || (at(b":version") && at(b":root")) || at(b":fully-specified") || at(b":degrees")
+        },
+    };
 }
 
 impl FileFormat for Acclaim {

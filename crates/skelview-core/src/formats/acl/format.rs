@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::core::{Format, Motion};
 use crate::formats::error::LoadError;
-use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, contains};
+use crate::formats::file_format::{Declaration, Declares, FileFormat, MimeType, contains};
 use crate::formats::finish::{self, Parsed};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
@@ -21,18 +21,12 @@ pub const FORMAT: Format = Format {
 /// Animation Compression Library raw clips.
 pub struct Acl;
 
-impl FormatInfo for Acl {
-    fn name(&self) -> &'static str {
-        FORMAT.name
-    }
-    fn description(&self) -> &'static str {
-        "Animation Compression Library raw clip (SJSON text, or zipped)"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["acl.sjson", "acl.zip"]
-    }
-    fn mime_types(&self) -> &'static [MimeType] {
-        &[
+impl Declares for Acl {
+    const DECLARATION: Declaration = Declaration {
+        name: FORMAT.name,
+        description: "Animation Compression Library raw clip (SJSON text, or zipped)",
+        extensions: &["acl.sjson", "acl.zip"],
+        mime_types: &[
             MimeType {
                 name: "application/x-acl-sjson",
                 comment: "ACL raw animation clip",
@@ -49,14 +43,14 @@ impl FormatInfo for Acl {
                 glob_weight: 60,
                 magic: &[],
             },
-        ]
-    }
-    fn sniff(&self, text: &[u8], raw: &[u8]) -> bool {
-        // The only zipped format skelview reads is the ACL clip.
-        raw.starts_with(b"PK\x03\x04")
-            || ((contains(text, b"version =") || contains(text, b"version="))
-                && (contains(text, b"clip =") || contains(text, b"bones =") || contains(text, b"track_list")))
-    }
+        ],
+        sniff: |text, raw| {
+            // The only zipped format skelview reads is the ACL clip.
+            raw.starts_with(b"PK\x03\x04")
+                || ((contains(text, b"version =") || contains(text, b"version="))
+                    && (contains(text, b"clip =") || contains(text, b"bones =") || contains(text, b"track_list")))
+        },
+    };
 }
 
 impl FileFormat for Acl {

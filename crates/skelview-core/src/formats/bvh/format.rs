@@ -3,7 +3,7 @@
 
 use crate::core::{Format, Motion, PositionRule};
 use crate::formats::error::{FileLines, LineSource, LoadError, locate_warnings};
-use crate::formats::file_format::{FileFormat, FormatInfo, MimeType};
+use crate::formats::file_format::{Declaration, Declares, FileFormat, MimeType};
 use crate::formats::finish::{self, Parsed};
 use crate::formats::options::{Choice, FormatOption, OptionValues};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
@@ -21,6 +21,7 @@ pub const FORMAT: Format = Format {
 /// What BVH position channels do to the OFFSET: exporters disagree, so the user chooses.
 pub static POSITIONS: FormatOption = FormatOption {
     key: "bvh.positions",
+    alias: Some("bvh-positions"),
     label: "BVH position channels",
     help: "whether position channels replace the joint's OFFSET (Blender, bvhio) or are added to it (Meredith–Maddock, three.js)",
     values: OptionValues::Choice {
@@ -40,29 +41,21 @@ pub fn position_rule(options: &LoadOptions) -> PositionRule {
 /// Biovision BVH.
 pub struct Bvh;
 
-impl FormatInfo for Bvh {
-    fn name(&self) -> &'static str {
-        FORMAT.name
-    }
-    fn description(&self) -> &'static str {
-        "Biovision hierarchy: a joint tree, then one row of channel values per frame"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["bvh"]
-    }
-    fn mime_types(&self) -> &'static [MimeType] {
-        &[MimeType {
+impl Declares for Bvh {
+    const DECLARATION: Declaration = Declaration {
+        name: FORMAT.name,
+        description: "Biovision hierarchy: a joint tree, then one row of channel values per frame",
+        extensions: &["bvh"],
+        mime_types: &[MimeType {
             name: "application/x-bvh",
             comment: "Biovision motion capture",
             globs: &["*.bvh"],
             parent: "text/plain",
             glob_weight: 60,
             magic: &[("HIERARCHY", "0:64")],
-        }]
-    }
-    fn sniff(&self, text: &[u8], _raw: &[u8]) -> bool {
-        text.starts_with(b"hierarchy")
-    }
+        }],
+        sniff: |text, _raw| text.starts_with(b"hierarchy"),
+    };
 }
 
 impl FileFormat for Bvh {

@@ -1,5 +1,7 @@
 //! The HIERARCHY section and the `Frames:` / `Frame Time:` lines of a BVH file.
 
+use std::collections::HashSet;
+
 use glam::Vec3;
 
 use crate::core::{ChannelKind, EulerConvention, Joint, PositionRule, Skeleton};
@@ -135,6 +137,16 @@ struct Open {
     end_site: bool,
 }
 
+/// The HIERARCHY reader's state: the joints so far and the `{ }` blocks still open.
+struct Hierarchy<'a> {
+    c: Cursor<'a>,
+    joints: Vec<Joint>,
+    /// Names seen so far: a hash set keeps duplicate checks linear for huge hierarchies.
+    names: HashSet<String>,
+    open: Vec<Open>,
+    warnings: Vec<RawWarning>,
+}
+
 /// Parses the header from `b`. With `complete == false`, running out of bytes gives
 /// [`HeaderError::NeedMore`] instead of an error.
 pub fn parse_header(b: &[u8], complete: bool, rule: PositionRule) -> Result<Header> {
@@ -142,190 +154,218 @@ pub fn parse_header(b: &[u8], complete: bool, rule: PositionRule) -> Result<Head
     if b.starts_with(&[0xEF, 0xBB, 0xBF]) {
         c.pos = 3;
     }
-    let mut warnings = Vec::new();
     let (s, e) = c.token("HIERARCHY")?;
     if !b[s..e].eq_ignore_ascii_case(b"HIERARCHY") {
         return Err(ParseError::expected(s as u64, "HIERARCHY (is this a BVH file?)", describe(&b[s..e])).into());
     }
-    let mut joints: Vec<Joint> = Vec::new();
-    // Names seen so far: a hash set keeps duplicate checks linear for huge hierarchies.
-    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let mut open: Vec<Open> = Vec::new();
-    loop {
-        let (s, e) = match open.last() {
-            None => c.token("ROOT or MOTION")?,
-            Some(top) => c.token(&format!("'}}' closing '{}'", joints[top.joint].name))?,
-        };
-        let word = b[s..e].to_ascii_uppercase();
-        match word.as_slice() {
-            b"ROOT" | b"JOINT" => {
-                // Other tools write JOINT for the first joint, or ROOT for a nested one; Blender's
-                // importer reads either keyword in either place, and so does this, with a warning.
-                let is_root = word == b"ROOT";
-                if is_root != open.is_empty() {
-                    let message = if open.is_empty() {
-                        "JOINT where ROOT was expected: read as a root"
-                    } else {
-                        "ROOT inside a joint: read as a JOINT"
-                    };
-                    warnings.push(RawWarning { offset: s as u64, message: message.into() });
-                }
-                if open.last().is_some_and(|o| o.end_site) {
-                    return Err(ParseError::expected(s as u64, "OFFSET or '}' inside End Site", describe(&b[s..e])).into());
-                }
-                let (ns, mut ne) = c.rest_of_line()?;
-                let brace_on_line = ne > ns && b[ne - 1] == b'{';
-                if brace_on_line {
-                    ne -= 1;
-                    while ne > ns && is_blank(b[ne - 1]) {
-                        ne -= 1;
-                    }
-                }
-                if ne == ns {
-                    return Err(ParseError::expected(ns as u64, "a joint name", "end of line").into());
-                }
-                let name = decode_name(&b[ns..ne]);
-                if !names.insert(name.clone()) {
-                    warnings.push(RawWarning { offset: ns as u64, message: format!("duplicate joint name '{name}'") });
-                }
-                let parent = open.last().map(|o| o.joint);
-                joints.push(Joint::new(name, parent, Vec3::ZERO));
-                if !brace_on_line {
-                    c.expect_open_brace()?;
-                }
-                open.push(Open { joint: joints.len() - 1, end_site: false });
-            }
-            b"END" | b"ENDSITE" => {
-                let Some(top) = open.last() else {
-                    return Err(ParseError::expected(s as u64, "ROOT or MOTION", describe(&b[s..e])).into());
-                };
-                if top.end_site {
-                    return Err(ParseError::expected(s as u64, "OFFSET or '}' inside End Site", describe(&b[s..e])).into());
-                }
-                let parent = top.joint;
-                let (ls, mut le) = c.rest_of_line()?;
-                let brace_on_line = le > ls && b[le - 1] == b'{';
-                if brace_on_line {
-                    le -= 1;
-                    while le > ls && is_blank(b[le - 1]) {
-                        le -= 1;
-                    }
-                }
-                let rest = &b[ls..le];
-                if word == b"END" && !rest.eq_ignore_ascii_case(b"Site") {
-                    return Err(ParseError::expected(ls as u64, "'Site' after 'End'", describe(rest)).into());
-                }
-                let base = format!("{}/EndSite", joints[parent].name);
-                let mut name = base.clone();
-                let mut n = 1;
-                while names.contains(&name) {
-                    n += 1;
-                    name = format!("{base}{n}");
-                }
-                names.insert(name.clone());
-                let mut joint = Joint::new(name, Some(parent), Vec3::ZERO);
-                joint.is_end_site = true;
-                joints.push(joint);
-                if !brace_on_line {
-                    c.expect_open_brace()?;
-                }
-                open.push(Open { joint: joints.len() - 1, end_site: true });
-            }
-            b"OFFSET" => {
-                let Some(top) = open.last() else {
-                    return Err(ParseError::expected(s as u64, "ROOT or MOTION", "OFFSET").into());
-                };
-                let mut v = [0.0f32; 3];
-                for (k, axis) in ["x", "y", "z"].iter().enumerate() {
-                    let x = c.number(&format!("the OFFSET {axis} value"))?;
-                    v[k] = x as f32;
-                    if !v[k].is_finite() {
-                        return Err(ParseError::invalid(c.pos as u64, "OFFSET value out of range").into());
-                    }
-                }
-                joints[top.joint].offset = Vec3::from(v);
-            }
-            b"CHANNELS" => {
-                let Some(top) = open.last() else {
-                    return Err(ParseError::expected(s as u64, "ROOT or MOTION", "CHANNELS").into());
-                };
-                if top.end_site {
-                    return Err(ParseError::expected(s as u64, "OFFSET or '}' inside End Site", "CHANNELS").into());
-                }
-                let joint = top.joint;
-                let (cs, ce) = c.token("a channel count")?;
-                let count = match parse_number(&b[cs..ce]) {
-                    Some((v, n)) if n == ce - cs && v >= 0.0 && v.fract() == 0.0 && v <= MAX_CHANNELS_PER_JOINT as f64 => v as usize,
-                    _ => {
-                        return Err(ParseError::expected(
-                            cs as u64,
-                            format!("a channel count from 0 to {MAX_CHANNELS_PER_JOINT}"),
-                            describe(&b[cs..ce]),
-                        )
-                        .into());
-                    }
-                };
-                let mut channels = Vec::with_capacity(count);
-                for _ in 0..count {
-                    let (ks, ke) = c.token("a channel name")?;
-                    let Some(kind) = channel_kind(&b[ks..ke]) else {
-                        return Err(ParseError::expected(
-                            ks as u64,
-                            "a channel name (Xposition, Yposition, Zposition, Xrotation, Yrotation, Zrotation)",
-                            describe(&b[ks..ke]),
-                        )
-                        .into());
-                    };
-                    if channels.contains(&kind) {
-                        warnings.push(RawWarning { offset: ks as u64, message: format!("channel {} listed twice", kind.bvh_name()) });
-                    }
-                    channels.push(kind);
-                }
-                if !joints[joint].channels.is_empty() {
-                    warnings
-                        .push(RawWarning { offset: s as u64, message: "second CHANNELS line for this joint replaces the first".into() });
-                }
-                joints[joint].channels = channels;
-            }
-            b"}" => {
-                if open.pop().is_none() {
-                    return Err(ParseError::expected(s as u64, "ROOT or MOTION", "'}'").into());
-                }
-            }
-            b"MOTION" => {
-                if let Some(top) = open.last() {
-                    return Err(ParseError::expected(
-                        s as u64,
-                        format!("'}}' closing '{}' before MOTION", joints[top.joint].name),
-                        "MOTION",
-                    )
-                    .into());
-                }
-                if joints.is_empty() {
-                    return Err(ParseError::expected(s as u64, "at least one ROOT before MOTION", "MOTION").into());
-                }
-                break;
-            }
-            _ if !open.is_empty() => {
-                warnings.push(RawWarning { offset: s as u64, message: format!("unknown keyword {}; line ignored", describe(&b[s..e])) });
-                c.rest_of_line()?;
-            }
-            _ => return Err(ParseError::expected(s as u64, "ROOT or MOTION", describe(&b[s..e])).into()),
-        }
-    }
+    let mut h = Hierarchy { c, joints: Vec::new(), names: HashSet::new(), open: Vec::new(), warnings: Vec::new() };
+    h.read()?;
+    let Hierarchy { mut c, mut joints, mut warnings, .. } = h;
     for j in &mut joints {
         j.euler = EulerConvention::FirstOutermost;
     }
     let skeleton = Skeleton::new(joints, rule).map_err(|e| ParseError::invalid(0, e.to_string()))?;
+    let (declared_frames, frames_offset, frame_time_secs) = read_frame_lines(&mut c, &mut warnings)?;
+    let motion_start = (c.pos + 1).min(b.len());
+    Ok(Header { skeleton, declared_frames, frames_offset, frame_time_secs, motion_start, warnings })
+}
 
-    // Frames: N
-    let frames_at = skip_blank_lines(&mut c)?;
-    let declared_frames = labelled_number(&mut c, frames_at, &["frames"], "'Frames:' and the frame count")?;
+impl Hierarchy<'_> {
+    /// Reads keywords up to and including `MOTION`.
+    fn read(&mut self) -> Result<()> {
+        let b = self.c.b;
+        loop {
+            let (s, e) = match self.open.last() {
+                None => self.c.token("ROOT or MOTION")?,
+                Some(top) => self.c.token(&format!("'}}' closing '{}'", self.joints[top.joint].name))?,
+            };
+            let word = b[s..e].to_ascii_uppercase();
+            match word.as_slice() {
+                b"ROOT" | b"JOINT" => self.joint(s, e, word == b"ROOT")?,
+                b"END" | b"ENDSITE" => self.end_site(s, e, word == b"END")?,
+                b"OFFSET" => self.offset(s)?,
+                b"CHANNELS" => self.channels(s)?,
+                b"}" => {
+                    if self.open.pop().is_none() {
+                        return Err(ParseError::expected(s as u64, "ROOT or MOTION", "'}'").into());
+                    }
+                }
+                b"MOTION" => {
+                    if let Some(top) = self.open.last() {
+                        return Err(ParseError::expected(
+                            s as u64,
+                            format!("'}}' closing '{}' before MOTION", self.joints[top.joint].name),
+                            "MOTION",
+                        )
+                        .into());
+                    }
+                    if self.joints.is_empty() {
+                        return Err(ParseError::expected(s as u64, "at least one ROOT before MOTION", "MOTION").into());
+                    }
+                    return Ok(());
+                }
+                _ if !self.open.is_empty() => {
+                    self.warnings
+                        .push(RawWarning { offset: s as u64, message: format!("unknown keyword {}; line ignored", describe(&b[s..e])) });
+                    self.c.rest_of_line()?;
+                }
+                _ => return Err(ParseError::expected(s as u64, "ROOT or MOTION", describe(&b[s..e])).into()),
+            }
+        }
+    }
+
+    /// Reads the rest of a `ROOT`/`JOINT`/`End` line; a trailing `{` is taken off and reported.
+    fn rest_before_brace(&mut self) -> Result<(usize, usize, bool)> {
+        let b = self.c.b;
+        let (ls, mut le) = self.c.rest_of_line()?;
+        let brace_on_line = le > ls && b[le - 1] == b'{';
+        if brace_on_line {
+            le -= 1;
+            while le > ls && is_blank(b[le - 1]) {
+                le -= 1;
+            }
+        }
+        Ok((ls, le, brace_on_line))
+    }
+
+    /// Reads a `ROOT`/`JOINT` line (keyword at `s..e`) and opens its block.
+    fn joint(&mut self, s: usize, e: usize, is_root: bool) -> Result<()> {
+        let b = self.c.b;
+        // Other tools write JOINT for the first joint, or ROOT for a nested one; Blender's
+        // importer reads either keyword in either place, and so does this, with a warning.
+        if is_root != self.open.is_empty() {
+            let message =
+                if self.open.is_empty() { "JOINT where ROOT was expected: read as a root" } else { "ROOT inside a joint: read as a JOINT" };
+            self.warnings.push(RawWarning { offset: s as u64, message: message.into() });
+        }
+        if self.open.last().is_some_and(|o| o.end_site) {
+            return Err(ParseError::expected(s as u64, "OFFSET or '}' inside End Site", describe(&b[s..e])).into());
+        }
+        let (ns, ne, brace_on_line) = self.rest_before_brace()?;
+        if ne == ns {
+            return Err(ParseError::expected(ns as u64, "a joint name", "end of line").into());
+        }
+        let name = decode_name(&b[ns..ne]);
+        if !self.names.insert(name.clone()) {
+            self.warnings.push(RawWarning { offset: ns as u64, message: format!("duplicate joint name '{name}'") });
+        }
+        let parent = self.open.last().map(|o| o.joint);
+        self.joints.push(Joint::new(name, parent, Vec3::ZERO));
+        if !brace_on_line {
+            self.c.expect_open_brace()?;
+        }
+        self.open.push(Open { joint: self.joints.len() - 1, end_site: false });
+        Ok(())
+    }
+
+    /// Reads an `End Site` (or `EndSite`) line at `s..e` and opens its block; the end site is
+    /// named after its parent, numbered when that name is taken.
+    fn end_site(&mut self, s: usize, e: usize, two_words: bool) -> Result<()> {
+        let b = self.c.b;
+        let Some(top) = self.open.last() else {
+            return Err(ParseError::expected(s as u64, "ROOT or MOTION", describe(&b[s..e])).into());
+        };
+        if top.end_site {
+            return Err(ParseError::expected(s as u64, "OFFSET or '}' inside End Site", describe(&b[s..e])).into());
+        }
+        let parent = top.joint;
+        let (ls, le, brace_on_line) = self.rest_before_brace()?;
+        let rest = &b[ls..le];
+        if two_words && !rest.eq_ignore_ascii_case(b"Site") {
+            return Err(ParseError::expected(ls as u64, "'Site' after 'End'", describe(rest)).into());
+        }
+        let base = format!("{}/EndSite", self.joints[parent].name);
+        let mut name = base.clone();
+        let mut n = 1;
+        while self.names.contains(&name) {
+            n += 1;
+            name = format!("{base}{n}");
+        }
+        self.names.insert(name.clone());
+        let mut joint = Joint::new(name, Some(parent), Vec3::ZERO);
+        joint.is_end_site = true;
+        self.joints.push(joint);
+        if !brace_on_line {
+            self.c.expect_open_brace()?;
+        }
+        self.open.push(Open { joint: self.joints.len() - 1, end_site: true });
+        Ok(())
+    }
+
+    /// Reads the three values after `OFFSET` (keyword at `s`) into the open joint.
+    fn offset(&mut self, s: usize) -> Result<()> {
+        let Some(top) = self.open.last() else {
+            return Err(ParseError::expected(s as u64, "ROOT or MOTION", "OFFSET").into());
+        };
+        let joint = top.joint;
+        let mut v = [0.0f32; 3];
+        for (k, axis) in ["x", "y", "z"].iter().enumerate() {
+            let x = self.c.number(&format!("the OFFSET {axis} value"))?;
+            v[k] = x as f32;
+            if !v[k].is_finite() {
+                return Err(ParseError::invalid(self.c.pos as u64, "OFFSET value out of range").into());
+            }
+        }
+        self.joints[joint].offset = Vec3::from(v);
+        Ok(())
+    }
+
+    /// Reads `CHANNELS n name...` (keyword at `s`) into the open joint; a second line replaces the first.
+    fn channels(&mut self, s: usize) -> Result<()> {
+        let b = self.c.b;
+        let Some(top) = self.open.last() else {
+            return Err(ParseError::expected(s as u64, "ROOT or MOTION", "CHANNELS").into());
+        };
+        if top.end_site {
+            return Err(ParseError::expected(s as u64, "OFFSET or '}' inside End Site", "CHANNELS").into());
+        }
+        let joint = top.joint;
+        let (cs, ce) = self.c.token("a channel count")?;
+        let count = match parse_number(&b[cs..ce]) {
+            Some((v, n)) if n == ce - cs && v >= 0.0 && v.fract() == 0.0 && v <= MAX_CHANNELS_PER_JOINT as f64 => v as usize,
+            _ => {
+                return Err(ParseError::expected(
+                    cs as u64,
+                    format!("a channel count from 0 to {MAX_CHANNELS_PER_JOINT}"),
+                    describe(&b[cs..ce]),
+                )
+                .into());
+            }
+        };
+        let mut channels = Vec::with_capacity(count);
+        for _ in 0..count {
+            let (ks, ke) = self.c.token("a channel name")?;
+            let Some(kind) = channel_kind(&b[ks..ke]) else {
+                return Err(ParseError::expected(
+                    ks as u64,
+                    "a channel name (Xposition, Yposition, Zposition, Xrotation, Yrotation, Zrotation)",
+                    describe(&b[ks..ke]),
+                )
+                .into());
+            };
+            if channels.contains(&kind) {
+                self.warnings.push(RawWarning { offset: ks as u64, message: format!("channel {} listed twice", kind.bvh_name()) });
+            }
+            channels.push(kind);
+        }
+        if !self.joints[joint].channels.is_empty() {
+            self.warnings.push(RawWarning { offset: s as u64, message: "second CHANNELS line for this joint replaces the first".into() });
+        }
+        self.joints[joint].channels = channels;
+        Ok(())
+    }
+}
+
+/// Reads the `Frames:` and `Frame Time:` lines after `MOTION`: the declared frame count, the
+/// offset of its line, and the frame time (0 becomes the default, with a warning).
+fn read_frame_lines(c: &mut Cursor, warnings: &mut Vec<RawWarning>) -> Result<(u64, usize, f64)> {
+    let frames_at = skip_blank_lines(c)?;
+    let declared_frames = labelled_number(c, frames_at, &["frames"], "'Frames:' and the frame count")?;
     if declared_frames < 0.0 || declared_frames.fract() != 0.0 {
         return Err(ParseError::expected(frames_at as u64, "a whole, non-negative frame count", format!("{declared_frames}")).into());
     }
-    let time_at = skip_blank_lines(&mut c)?;
-    let mut frame_time_secs = labelled_number(&mut c, time_at, &["frame", "time"], "'Frame Time:' and seconds per frame")?;
+    let time_at = skip_blank_lines(c)?;
+    let mut frame_time_secs = labelled_number(c, time_at, &["frame", "time"], "'Frame Time:' and seconds per frame")?;
     if frame_time_secs < 0.0 {
         return Err(ParseError::expected(time_at as u64, "a non-negative frame time", format!("{frame_time_secs}")).into());
     }
@@ -336,10 +376,9 @@ pub fn parse_header(b: &[u8], complete: bool, rule: PositionRule) -> Result<Head
     // The rest of the Frame Time line must be empty; rows start on the next line.
     let (rs, re) = c.rest_of_line()?;
     if re > rs {
-        return Err(ParseError::expected(rs as u64, "end of line after the frame time", describe(&b[rs..re])).into());
+        return Err(ParseError::expected(rs as u64, "end of line after the frame time", describe(&c.b[rs..re])).into());
     }
-    let motion_start = (c.pos + 1).min(b.len());
-    Ok(Header { skeleton, declared_frames: declared_frames as u64, frames_offset: frames_at, frame_time_secs, motion_start, warnings })
+    Ok((declared_frames as u64, frames_at, frame_time_secs))
 }
 
 fn skip_blank_lines(c: &mut Cursor) -> Result<usize> {

@@ -82,11 +82,7 @@ impl RowParser {
                 }
             }
             if n == 0 {
-                return Err(ParseError::expected(
-                    base + i as u64,
-                    "an empty motion row (the skeleton has no channels)",
-                    describe(&bytes[i..token_end(bytes, i)]),
-                ));
+                return Err(no_channels_error(bytes, base, i));
             }
             let row_start = i;
             for (k, &scale) in self.scales.iter().enumerate() {
@@ -123,21 +119,36 @@ impl RowParser {
                 w += 1;
                 i += used;
             }
-            while i < len && is_blank(bytes[i]) {
-                i += 1;
-            }
-            if i < len && bytes[i] != b'\n' {
-                return Err(ParseError::expected(
-                    base + i as u64,
-                    format!("end of row after {n} values"),
-                    describe(&bytes[i..token_end(bytes, i)]),
-                ));
-            }
+            i = end_of_row(bytes, i, base, n)?;
             stats.rows += 1;
         }
         debug_assert_eq!(w, stats.rows * n);
         Ok(stats)
     }
+}
+
+/// The error for a row in a file whose skeleton has no channels (its rows must be empty).
+#[cold]
+fn no_channels_error(bytes: &[u8], base: u64, i: usize) -> ParseError {
+    ParseError::expected(base + i as u64, "an empty motion row (the skeleton has no channels)", describe(&bytes[i..token_end(bytes, i)]))
+}
+
+/// Skips the blanks after a row's `n` values at `i` and returns where they end: only the end
+/// of the line (or of the bytes) may follow.
+#[inline]
+fn end_of_row(bytes: &[u8], mut i: usize, base: u64, n: usize) -> Result<usize, ParseError> {
+    let len = bytes.len();
+    while i < len && is_blank(bytes[i]) {
+        i += 1;
+    }
+    if i < len && bytes[i] != b'\n' {
+        return Err(ParseError::expected(
+            base + i as u64,
+            format!("end of row after {n} values"),
+            describe(&bytes[i..token_end(bytes, i)]),
+        ));
+    }
+    Ok(i)
 }
 
 impl RowParser {

@@ -4,7 +4,7 @@ use crate::core::units::UpAxis;
 use crate::core::{Format, Motion};
 use crate::formats::capture_motion::{self, Declared};
 use crate::formats::error::LoadError;
-use crate::formats::file_format::{FileFormat, FormatInfo, MimeType};
+use crate::formats::file_format::{Declaration, Declares, FileFormat, MimeType};
 use crate::formats::options::{Choice, FormatOption, OptionValues};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
@@ -23,6 +23,7 @@ pub static OPTIONS: [FormatOption; 2] = [
     // Whether a sample at exactly (0, 0, 0) is a gap.
     FormatOption {
         key: "c3d.zero_points",
+        alias: None,
         label: "C3D points at (0, 0, 0)",
         help: "whether a sample at exactly (0, 0, 0) is a gap (writers that mark lost points that way) or a position",
         values: OptionValues::Choice {
@@ -33,6 +34,7 @@ pub static OPTIONS: [FormatOption; 2] = [
     // Which of the lab's axes points right on screen, over the file's `POINT:X_SCREEN`.
     FormatOption {
         key: "c3d.x_screen",
+        alias: None,
         label: "C3D axis to the right (X_SCREEN)",
         help: "the lab axis drawn pointing right, turning the capture about the up axis (the file's POINT:X_SCREEN by default); use it to line markers up with a skeleton exported in other axes",
         values: OptionValues::Choice {
@@ -58,34 +60,28 @@ pub static X_SCREEN: &FormatOption = &OPTIONS[1];
 /// C3D: 3D points, analog channels, force platforms, events.
 pub struct C3d;
 
-impl FormatInfo for C3d {
-    fn name(&self) -> &'static str {
-        FORMAT.name
-    }
-    fn description(&self) -> &'static str {
-        "C3D biomechanics capture: markers, analog channels, force platforms and events"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["c3d"]
-    }
-    fn mime_types(&self) -> &'static [MimeType] {
-        &[MimeType {
+impl Declares for C3d {
+    const DECLARATION: Declaration = Declaration {
+        name: FORMAT.name,
+        description: "C3D biomechanics capture: markers, analog channels, force platforms and events",
+        extensions: &["c3d"],
+        mime_types: &[MimeType {
             name: "application/x-c3d",
             comment: "C3D motion capture",
             globs: &["*.c3d"],
             parent: "application/octet-stream",
             glob_weight: 60,
             magic: &[],
-        }]
-    }
-    fn sniff(&self, _text: &[u8], raw: &[u8]) -> bool {
-        // Byte 2 is the key 0x50; the parameter section (usually block 2) starts with a
-        // processor type of 84–86 in its fourth byte.
-        raw.len() >= 516
-            && raw[1] == 0x50
-            && raw[0] >= 1
-            && raw.get((raw[0] as usize - 1) * 512 + 3).is_some_and(|&p| (84..=86).contains(&p))
-    }
+        }],
+        sniff: |_text, raw| {
+            // Byte 2 is the key 0x50; the parameter section (usually block 2) starts with a
+            // processor type of 84–86 in its fourth byte.
+            raw.len() >= 516
+                && raw[1] == 0x50
+                && raw[0] >= 1
+                && raw.get((raw[0] as usize - 1) * 512 + 3).is_some_and(|&p| (84..=86).contains(&p))
+        },
+    };
 }
 
 impl FileFormat for C3d {

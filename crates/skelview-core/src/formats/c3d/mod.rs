@@ -134,70 +134,15 @@ struct Layout {
     frames: usize,
 }
 
+/// Where the data section is and how its frames are laid out, checked against the file's length.
 fn layout(b: &[u8], h: &Header, params: &Params, warnings: &mut Vec<RawWarning>) -> Result<Layout, ParseError> {
     let count = |g: &str, n: &str| params.get(g, n).and_then(params::Param::count);
-    let warn =
-        |warnings: &mut Vec<RawWarning>, offset: usize, message: String| warnings.push(RawWarning { offset: offset as u64, message });
-    let points = match count("POINT", "USED") {
-        Some(n) => {
-            if n as u16 != h.points {
-                let at = params.get("POINT", "USED").map_or(0, |p| p.offset);
-                warn(warnings, at, format!("POINT:USED is {n} but the header says {} points: POINT:USED is used", h.points));
-            }
-            n as usize
-        }
-        None => usize::from(h.points),
-    };
+    let points = point_count(h, params, warnings);
     let scale = params.get("POINT", "SCALE").and_then(params::Param::number).unwrap_or(f64::from(h.scale));
     let float = scale < 0.0;
-    let rate = params.get("POINT", "RATE").and_then(params::Param::number).filter(|r| *r > 0.0).unwrap_or(f64::from(h.rate));
-    if !(rate.is_finite() && rate > 0.0) {
-        warn(warnings, 20, format!("the point rate ({rate}) is not a positive number: 1 frame per second is assumed"));
-    }
-    let rate = if rate.is_finite() && rate > 0.0 { rate } else { 1.0 };
-    let channels =
-        count("ANALOG", "USED").map_or_else(|| usize::from(h.analog_words.checked_div(h.analog_per_frame).unwrap_or(0)), |n| n as usize);
+    let rate = point_rate(h, params, warnings);
+    let (channels, samples) = analog_layout(h, params, rate, warnings);
     let words = usize::from(h.analog_words);
-    let samples = words.checked_div(channels).unwrap_or(0);
-    if channels > 0 && words % channels != 0 {
-        warn(warnings, 4, format!("the header's {words} analog words per frame are not a multiple of {channels} channels"));
-    }
-    if channels == 0 && words > 0 {
-        // BTS writes ANALOG:USED 0 over a header that lays out analog words: the frames are
-        // read as the header lays them out (the file's length agrees), the words skipped.
-        let at = params.get("ANALOG", "USED").map_or(4, |p| p.offset);
-        warn(
-            warnings,
-            at,
-            format!(
-                "the header lays out {words} analog words per frame but ANALOG:USED says 0 channels: the frames are read as the header lays them out, the analog words skipped"
-            ),
-        );
-    }
-    if channels > 0
-        && let Some(analog_rate) = params.get("ANALOG", "RATE").and_then(params::Param::number)
-    {
-        let ratio = analog_rate / rate;
-        let at = params.get("ANALOG", "RATE").map_or(0, |p| p.offset);
-        if (ratio - ratio.round()).abs() > 1e-3 * ratio.max(1.0) {
-            warn(
-                warnings,
-                at,
-                format!(
-                    "ANALOG:RATE {analog_rate} Hz is not a multiple of the point rate {rate} Hz: {samples} samples per frame are read, as the header lays them out"
-                ),
-            );
-        } else if ratio.round() as usize != samples {
-            warn(
-                warnings,
-                at,
-                format!(
-                    "ANALOG:RATE {analog_rate} Hz gives {} samples per frame, the header lays out {samples}: the header is used",
-                    ratio.round()
-                ),
-            );
-        }
-    }
     // The header's block, as readers do (Phoenix writes a different POINT:DATA_START);
     // the parameter only where the header's is 0 or past the end.
     let header_block = usize::from(h.data_start);
@@ -224,18 +169,98 @@ fn layout(b: &[u8], h: &Header, params: &Params, warnings: &mut Vec<RawWarning>)
         ));
     }
     let frames = if available < declared {
-        warn(
-            warnings,
-            b.len(),
-            format!(
+        warnings.push(RawWarning {
+            offset: b.len() as u64,
+            message: format!(
                 "the file is cut short: it holds {available} of the {declared} frames it declares (each {frame_bytes} bytes from byte {data_offset})"
             ),
-        );
+        });
         available
     } else {
         declared
     };
     Ok(Layout { points, channels, samples, float, rate, data_offset, frame_bytes, frames })
+}
+
+/// The number of points: `POINT:USED` (warned about when the header disagrees), else the header's.
+fn point_count(h: &Header, params: &Params, warnings: &mut Vec<RawWarning>) -> usize {
+    match params.get("POINT", "USED").and_then(params::Param::count) {
+        Some(n) => {
+            if n as u16 != h.points {
+                let at = params.get("POINT", "USED").map_or(0, |p| p.offset);
+                warnings.push(RawWarning {
+                    offset: at as u64,
+                    message: format!("POINT:USED is {n} but the header says {} points: POINT:USED is used", h.points),
+                });
+            }
+            n as usize
+        }
+        None => usize::from(h.points),
+    }
+}
+
+/// The point rate: `POINT:RATE` when positive, else the header's; 1 Hz (with a warning) when
+/// neither is a positive number.
+fn point_rate(h: &Header, params: &Params, warnings: &mut Vec<RawWarning>) -> f64 {
+    let rate = params.get("POINT", "RATE").and_then(params::Param::number).filter(|r| *r > 0.0).unwrap_or(f64::from(h.rate));
+    if !(rate.is_finite() && rate > 0.0) {
+        warnings.push(RawWarning {
+            offset: 20,
+            message: format!("the point rate ({rate}) is not a positive number: 1 frame per second is assumed"),
+        });
+    }
+    if rate.is_finite() && rate > 0.0 { rate } else { 1.0 }
+}
+
+/// Analog channels and samples per frame as the header lays them out (`ANALOG:USED` for the
+/// channel count), warning where `ANALOG:USED` or `ANALOG:RATE` disagree with it.
+fn analog_layout(h: &Header, params: &Params, rate: f64, warnings: &mut Vec<RawWarning>) -> (usize, usize) {
+    let channels = params
+        .get("ANALOG", "USED")
+        .and_then(params::Param::count)
+        .map_or_else(|| usize::from(h.analog_words.checked_div(h.analog_per_frame).unwrap_or(0)), |n| n as usize);
+    let words = usize::from(h.analog_words);
+    let samples = words.checked_div(channels).unwrap_or(0);
+    if channels > 0 && words % channels != 0 {
+        warnings.push(RawWarning {
+            offset: 4,
+            message: format!("the header's {words} analog words per frame are not a multiple of {channels} channels"),
+        });
+    }
+    if channels == 0 && words > 0 {
+        // BTS writes ANALOG:USED 0 over a header that lays out analog words: the frames are
+        // read as the header lays them out (the file's length agrees), the words skipped.
+        let at = params.get("ANALOG", "USED").map_or(4, |p| p.offset);
+        warnings.push(RawWarning {
+            offset: at as u64,
+            message: format!(
+                "the header lays out {words} analog words per frame but ANALOG:USED says 0 channels: the frames are read as the header lays them out, the analog words skipped"
+            ),
+        });
+    }
+    if channels > 0
+        && let Some(analog_rate) = params.get("ANALOG", "RATE").and_then(params::Param::number)
+    {
+        let ratio = analog_rate / rate;
+        let at = params.get("ANALOG", "RATE").map_or(0, |p| p.offset) as u64;
+        if (ratio - ratio.round()).abs() > 1e-3 * ratio.max(1.0) {
+            warnings.push(RawWarning {
+                offset: at,
+                message: format!(
+                    "ANALOG:RATE {analog_rate} Hz is not a multiple of the point rate {rate} Hz: {samples} samples per frame are read, as the header lays them out"
+                ),
+            });
+        } else if ratio.round() as usize != samples {
+            warnings.push(RawWarning {
+                offset: at,
+                message: format!(
+                    "ANALOG:RATE {analog_rate} Hz gives {} samples per frame, the header lays out {samples}: the header is used",
+                    ratio.round()
+                ),
+            });
+        }
+    }
+    (channels, samples)
 }
 
 /// The frame count: `TRIAL`'s 32-bit fields beyond 65,535; else the header, unless it asks

@@ -10,7 +10,7 @@ pub mod sample;
 use crate::core::units::{LengthUnit, UpAxis};
 use crate::core::{Format, Motion};
 use crate::formats::error::{LoadError, ParseError, RawWarning};
-use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, contains};
+use crate::formats::file_format::{Declaration, Declares, FileFormat, MimeType, contains};
 use crate::formats::finish;
 use crate::formats::options::{Choice, FormatOption, OptionValues};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
@@ -58,6 +58,7 @@ fn describe(e: &::ufbx::Error) -> String {
 /// helpers), or only the nodes FBX calls skeleton nodes.
 pub static SKIN_JOINTS: FormatOption = FormatOption {
     key: "fbx.joints",
+    alias: None,
     label: "FBX joints",
     help: "whether every node a skin binds to is a joint (helpers and nulls of 3ds Max and Rokoko bodies) or only skeleton nodes (LimbNode, Limb, Root)",
     values: OptionValues::Choice {
@@ -78,6 +79,33 @@ pub fn parse(
     parallel: &dyn Parallel,
     skin_joints: bool,
 ) -> Result<(finish::Parsed, Vec<RawWarning>), ParseError> {
+    let scene = load_scene(bytes)?;
+    let mut warnings = ufbx_warnings(&scene);
+    let nodes = nodes::choose(&scene, skin_joints)?;
+    warnings.extend(nodes.warnings.iter().map(|m| RawWarning { offset: 0, message: m.clone() }));
+    let (mut parsed, more) = sample::build(&scene, &nodes, take, fps, parallel)?;
+    warnings.extend(more);
+
+    let s = &scene.settings;
+    let mut details = file_details(&scene, &mut warnings);
+    details.extend(std::mem::take(&mut parsed.details));
+    parsed.details = details;
+    let declared = LengthUnit::of_metres(s.unit_meters);
+    parsed.unit = declared.map(|(u, _)| u);
+    parsed.length_divisor = declared.map_or(1.0, |(_, d)| d);
+    parsed.declared_units = declared.map(|(u, d)| {
+        if d == 1.0 {
+            format!("{} (UnitScaleFactor {})", u.symbol(), s.unit_meters * 100.0)
+        } else {
+            format!("UnitScaleFactor {}", s.unit_meters * 100.0)
+        }
+    });
+    parsed.up = axis_of(s.axes.up);
+    Ok((parsed, warnings))
+}
+
+/// Loads the scene with ufbx, within a memory limit that grows with the file's size.
+fn load_scene(bytes: &[u8]) -> Result<::ufbx::SceneRoot, ParseError> {
     // Array lengths in a binary file are claims: without a limit a damaged one asks for
     // gigabytes. Compressed arrays may legitimately expand, hence the room per byte of file.
     let limit = MEMORY_LIMIT_BASE.saturating_add(bytes.len().saturating_mul(MEMORY_LIMIT_PER_BYTE));
@@ -94,8 +122,11 @@ pub fn parse(
         inherit_mode_handling: ::ufbx::InheritModeHandling::HelperNodes,
         ..Default::default()
     };
-    let scene = ::ufbx::load_memory(bytes, opts).map_err(|e| ParseError::invalid(0, describe(&e)))?;
-    // ufbx reports each kind of problem once per place; one line per kind is enough here.
+    ::ufbx::load_memory(bytes, opts).map_err(|e| ParseError::invalid(0, describe(&e)))
+}
+
+/// ufbx's warnings, one line per kind with its count: ufbx reports each kind once per place.
+fn ufbx_warnings(scene: &::ufbx::Scene) -> Vec<RawWarning> {
     let mut kinds: Vec<(String, usize)> = Vec::new();
     for w in scene.metadata.warnings.iter() {
         let text = w.description.trim().to_owned();
@@ -104,18 +135,18 @@ pub fn parse(
             None => kinds.push((text, w.count.max(1))),
         }
     }
-    let mut warnings: Vec<RawWarning> = kinds
+    kinds
         .into_iter()
         .map(|(text, n)| {
             let times = if n > 1 { format!(" ({n} times)") } else { String::new() };
             RawWarning { offset: 0, message: format!("{text}{times} (ufbx)") }
         })
-        .collect();
-    let nodes = nodes::choose(&scene, skin_joints)?;
-    warnings.extend(nodes.warnings.iter().map(|m| RawWarning { offset: 0, message: m.clone() }));
-    let (mut parsed, more) = sample::build(&scene, &nodes, take, fps, parallel)?;
-    warnings.extend(more);
+        .collect()
+}
 
+/// The file's facts for the inspector: version, creator, application, unit and axes; a
+/// left-handed axis system is also warned about (it is shown mirrored).
+fn file_details(scene: &::ufbx::Scene, warnings: &mut Vec<RawWarning>) -> Vec<(String, String)> {
     let m = &scene.metadata;
     let s = &scene.settings;
     let version = format!("{}.{}", m.version / 1000, (m.version % 1000) / 100);
@@ -142,45 +173,24 @@ pub fn parse(
             });
         }
     }
-    details.extend(std::mem::take(&mut parsed.details));
-    parsed.details = details;
-    let declared = LengthUnit::of_metres(s.unit_meters);
-    parsed.unit = declared.map(|(u, _)| u);
-    parsed.length_divisor = declared.map_or(1.0, |(_, d)| d);
-    parsed.declared_units = declared.map(|(u, d)| {
-        if d == 1.0 {
-            format!("{} (UnitScaleFactor {})", u.symbol(), s.unit_meters * 100.0)
-        } else {
-            format!("UnitScaleFactor {}", s.unit_meters * 100.0)
-        }
-    });
-    parsed.up = axis_of(s.axes.up);
-    Ok((parsed, warnings))
+    details
 }
 
-impl FormatInfo for Fbx {
-    fn name(&self) -> &'static str {
-        FORMAT.name
-    }
-    fn description(&self) -> &'static str {
-        "Autodesk FBX scene with a skeleton and animation stacks (ASCII or binary, 6.1 to 7.7)"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["fbx"]
-    }
-    fn mime_types(&self) -> &'static [MimeType] {
-        &[MimeType {
+impl Declares for Fbx {
+    const DECLARATION: Declaration = Declaration {
+        name: FORMAT.name,
+        description: "Autodesk FBX scene with a skeleton and animation stacks (ASCII or binary, 6.1 to 7.7)",
+        extensions: &["fbx"],
+        mime_types: &[MimeType {
             name: "application/vnd.autodesk.fbx",
             comment: "Autodesk FBX scene",
             globs: &["*.fbx"],
             parent: "application/octet-stream",
             glob_weight: 50,
             magic: &[("Kaydara FBX Binary", "0:0"), ("; FBX ", "0:0")],
-        }]
-    }
-    fn sniff(&self, text: &[u8], raw: &[u8]) -> bool {
-        raw.starts_with(b"Kaydara FBX Binary") || text.starts_with(b"; fbx") || contains(text, b"fbxheaderextension:")
-    }
+        }],
+        sniff: |text, raw| raw.starts_with(b"Kaydara FBX Binary") || text.starts_with(b"; fbx") || contains(text, b"fbxheaderextension:"),
+    };
 }
 
 impl FileFormat for Fbx {

@@ -123,11 +123,24 @@ fn animated(scene: &Scene) -> HashSet<usize> {
 
 /// Chooses the joints of `scene`; `skin_joints` adds the nodes a skin binds to.
 pub fn choose(scene: &Scene, skin_joints: bool) -> Result<Nodes, ParseError> {
-    let count = scene.nodes.len();
     let mut warnings = Vec::new();
+    let (wanted, roles) = wanted_joints(scene, skin_joints, &mut warnings)?;
+    let needed = with_ancestors(scene, &wanted);
+    let (chain, joints) = walk_chain(scene, &wanted, &roles, &needed);
+    Ok(Nodes { chain, joints, warnings })
+}
+
+/// The nodes that become joints, and the role of those that are not plain bones: bones (and
+/// skin-bound nodes), with the nodes between two of them and the nulls carrying them; without
+/// any, the animated nodes and their parents.
+fn wanted_joints(
+    scene: &Scene,
+    skin_joints: bool,
+    warnings: &mut Vec<String>,
+) -> Result<(HashSet<usize>, HashMap<usize, &'static str>), ParseError> {
+    let count = scene.nodes.len();
     let bound = if skin_joints { skin_bound(scene) } else { HashSet::new() };
-    let is_joint = |n: usize| is_bone(&scene.nodes[n]) || bound.contains(&n);
-    let mut wanted: HashSet<usize> = (0..count).filter(|&n| is_joint(n)).collect();
+    let mut wanted: HashSet<usize> = (0..count).filter(|&n| is_bone(&scene.nodes[n]) || bound.contains(&n)).collect();
     let mut roles: HashMap<usize, &'static str> = HashMap::new();
     let not_bones = bound.iter().filter(|&&n| !is_bone(&scene.nodes[n])).count();
     if not_bones > 0 {
@@ -154,31 +167,41 @@ pub fn choose(scene: &Scene, skin_joints: bool) -> Result<Nodes, ParseError> {
             }
         }
     } else {
-        for b in wanted.clone() {
-            let mut path = Vec::new();
-            let mut p = real_parent(scene, b);
-            while let Some(q) = p {
-                if is_joint(q) {
-                    for &between in &path {
-                        wanted.insert(between);
-                        roles.insert(between, "between two bones");
-                    }
-                    break;
+        add_links(scene, &bound, &mut wanted, &mut roles);
+    }
+    Ok((wanted, roles))
+}
+
+/// Adds the nodes between two bones, and the nulls above the top bones that carry them.
+fn add_links(scene: &Scene, bound: &HashSet<usize>, wanted: &mut HashSet<usize>, roles: &mut HashMap<usize, &'static str>) {
+    let is_joint = |n: usize| is_bone(&scene.nodes[n]) || bound.contains(&n);
+    for b in wanted.clone() {
+        let mut path = Vec::new();
+        let mut p = real_parent(scene, b);
+        while let Some(q) = p {
+            if is_joint(q) {
+                for &between in &path {
+                    wanted.insert(between);
+                    roles.insert(between, "between two bones");
                 }
-                path.push(q);
-                p = real_parent(scene, q);
+                break;
             }
-            if p.is_none() {
-                for q in path.into_iter().filter(|&q| is_null(&scene.nodes[q])) {
-                    wanted.insert(q);
-                    roles.entry(q).or_insert("null carrying bones");
-                }
+            path.push(q);
+            p = real_parent(scene, q);
+        }
+        if p.is_none() {
+            for q in path.into_iter().filter(|&q| is_null(&scene.nodes[q])) {
+                wanted.insert(q);
+                roles.entry(q).or_insert("null carrying bones");
             }
         }
     }
-    // The chain: joints and all their ancestors, depth first from the scene's root.
+}
+
+/// The chain's nodes: joints and all their ancestors, helpers included.
+fn with_ancestors(scene: &Scene, wanted: &HashSet<usize>) -> HashSet<usize> {
     let mut needed: HashSet<usize> = HashSet::new();
-    for &n in &wanted {
+    for &n in wanted {
         let mut q = Some(n);
         while let Some(x) = q {
             if !needed.insert(x) {
@@ -187,12 +210,23 @@ pub fn choose(scene: &Scene, skin_joints: bool) -> Result<Nodes, ParseError> {
             q = scene.nodes[x].parent.as_ref().map(|p| p.element.typed_id as usize);
         }
     }
+    needed
+}
+
+/// Lays out the chain depth first from the scene's root, and the joints on it with unique
+/// names, parents and details.
+fn walk_chain(
+    scene: &Scene,
+    wanted: &HashSet<usize>,
+    roles: &HashMap<usize, &'static str>,
+    needed: &HashSet<usize>,
+) -> (Vec<ChainNode>, Vec<JointNode>) {
     let mut chain = Vec::new();
     let mut slot_of: HashMap<usize, usize> = HashMap::new();
     let mut joints: Vec<JointNode> = Vec::new();
     let mut joint_of_slot: HashMap<usize, usize> = HashMap::new();
     let mut names: HashMap<String, usize> = HashMap::new();
-    let roots: Vec<usize> = (0..count).filter(|&n| scene.nodes[n].parent.is_none() && needed.contains(&n)).collect();
+    let roots: Vec<usize> = (0..scene.nodes.len()).filter(|&n| scene.nodes[n].parent.is_none() && needed.contains(&n)).collect();
     let mut stack: Vec<usize> = roots.into_iter().rev().collect();
     while let Some(n) = stack.pop() {
         let node = &scene.nodes[n];
@@ -208,21 +242,28 @@ pub fn choose(scene: &Scene, skin_joints: bool) -> Result<Nodes, ParseError> {
             let seen = names.entry(base.clone()).or_insert(0);
             *seen += 1;
             let name = if *seen > 1 { format!("{base} (node {n})") } else { base };
-            let mut details = vec![("FBX node".to_owned(), kind(node).to_owned())];
-            if let Some(role) = roles.get(&n) {
-                details.push(("Role".into(), (*role).to_owned()));
-            }
-            if node.rotation_order != ufbx::RotationOrder::Xyz {
-                details.push(("Rotation order".into(), format!("{:?}", node.rotation_order).to_uppercase()));
-            }
-            if node.original_inherit_mode != ufbx::InheritMode::Normal {
-                details.push(("Inherit mode".into(), format!("{:?}", node.original_inherit_mode)));
-            }
+            let details = joint_details(node, roles.get(&n).copied());
             joint_of_slot.insert(slot, joints.len());
             joints.push(JointNode { slot, parent, direct, name, details });
         }
         let children: Vec<usize> = node.children.iter().map(|c| c.element.typed_id as usize).filter(|c| needed.contains(c)).collect();
         stack.extend(children.into_iter().rev());
     }
-    Ok(Nodes { chain, joints, warnings })
+    (chain, joints)
+}
+
+/// Inspector facts of a joint's node: its kind, role, and rotation order and inherit mode
+/// where they are not the defaults.
+fn joint_details(node: &Node, role: Option<&'static str>) -> Vec<(String, String)> {
+    let mut details = vec![("FBX node".to_owned(), kind(node).to_owned())];
+    if let Some(role) = role {
+        details.push(("Role".into(), role.to_owned()));
+    }
+    if node.rotation_order != ufbx::RotationOrder::Xyz {
+        details.push(("Rotation order".into(), format!("{:?}", node.rotation_order).to_uppercase()));
+    }
+    if node.original_inherit_mode != ufbx::InheritMode::Normal {
+        details.push(("Inherit mode".into(), format!("{:?}", node.original_inherit_mode)));
+    }
+    details
 }

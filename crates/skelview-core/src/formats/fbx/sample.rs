@@ -128,6 +128,15 @@ fn takes(scene: &Scene, nodes: &Nodes) -> Vec<Take> {
         .collect()
 }
 
+/// Which take is sampled, over what span and at what rate.
+struct Sampling {
+    chosen: Option<usize>,
+    begin: f64,
+    end: f64,
+    fps: f64,
+    frames: usize,
+}
+
 /// Builds the skeleton and the clip of the take `choice` (a name or an index; by the take
 /// list's rule when `None`), at `fps` when given.
 pub fn build(
@@ -145,18 +154,7 @@ pub fn build(
     if let Some(message) = chosen.and_then(|c| crate::formats::takes::several(&takes, c)) {
         warnings.push(RawWarning { offset: 0, message });
     }
-    let file_fps = scene.settings.frames_per_second;
-    let (fps, rate_note) = match fps {
-        Some(f) if f.is_finite() && f > 0.0 => (f, "--fps".to_owned()),
-        Some(f) => return Err(bad(format!("--fps {f}: expected a rate above 0"))),
-        None if file_fps.is_finite() && file_fps > 0.0 && file_fps <= 1e4 => {
-            (file_fps, format!("time mode {:?}", scene.settings.time_mode))
-        }
-        None => {
-            warnings.push(RawWarning { offset: 0, message: format!("frame rate {file_fps} makes no sense: sampled at 30 fps") });
-            (FALLBACK_FPS, "assumed".to_owned())
-        }
-    };
+    let (fps, rate_note) = frame_rate(scene, fps, &mut warnings)?;
     let (begin, end, from_keys) = chosen.map_or((0.0, 0.0, false), |c| span(&scene.anim_stacks[c]));
     if from_keys {
         warnings.push(RawWarning {
@@ -175,29 +173,7 @@ pub fn build(
     let frames = frames as usize;
 
     let (rest, bound) = rest_values(scene, nodes);
-    let mut values = vec![0.0f32; frames * width];
-    let plan = FramePlan::new(scene, nodes, chosen, begin);
-    let plan = &plan;
-    let per_job = frames.div_ceil(parallel.width().max(1) * 4).max(16);
-    let jobs: Vec<Box<dyn FnOnce() + Send + '_>> = values
-        .chunks_mut(per_job * width.max(1))
-        .enumerate()
-        .map(|(k, chunk)| {
-            Box::new(move || {
-                let scene: &Scene = root;
-                let anim = chosen.map_or(&scene.anim, |c| &scene.anim_stacks[c].anim);
-                let mut trs = vec![IDENTITY_TRS; nodes.chain.len()];
-                let mut worlds = vec![DMat4::IDENTITY; nodes.chain.len()];
-                for (i, row) in chunk.chunks_mut(width.max(1)).enumerate() {
-                    let t = (begin + (k * per_job + i) as f64 / fps).min(end);
-                    plan.frame(scene, anim, nodes, t, &mut trs, &mut worlds, row);
-                }
-            }) as Box<dyn FnOnce() + Send + '_>
-        })
-        .collect();
-    parallel.run(jobs);
-    keep_quaternions_near(&mut values, width, nodes.joints.len());
-
+    let values = sample_take(root, nodes, &Sampling { chosen, begin, end, fps, frames }, parallel);
     let mut joints = Vec::with_capacity(nodes.joints.len());
     for (j, n) in nodes.joints.iter().enumerate() {
         let r = &rest[j * CHANNELS.len()..];
@@ -235,6 +211,54 @@ pub fn build(
     parsed.details = details;
     parsed.takes = (takes, chosen);
     Ok((parsed, warnings))
+}
+
+/// The sampling rate (`--fps`, else the file's time mode, else 30 fps with a warning) and
+/// where it came from.
+fn frame_rate(scene: &Scene, fps: Option<f64>, warnings: &mut Vec<RawWarning>) -> Result<(f64, String), ParseError> {
+    let file_fps = scene.settings.frames_per_second;
+    Ok(match fps {
+        Some(f) if f.is_finite() && f > 0.0 => (f, "--fps".to_owned()),
+        Some(f) => return Err(ParseError::invalid(0, format!("--fps {f}: expected a rate above 0"))),
+        None if file_fps.is_finite() && file_fps > 0.0 && file_fps <= 1e4 => {
+            (file_fps, format!("time mode {:?}", scene.settings.time_mode))
+        }
+        None => {
+            warnings.push(RawWarning { offset: 0, message: format!("frame rate {file_fps} makes no sense: sampled at 30 fps") });
+            (FALLBACK_FPS, "assumed".to_owned())
+        }
+    })
+}
+
+/// Evaluates the scene at every frame of `s`, in parallel blocks of frames (each job with its
+/// own scratch buffers), then keeps consecutive quaternions on one side.
+fn sample_take(root: &SceneRoot, nodes: &Nodes, s: &Sampling, parallel: &dyn Parallel) -> Vec<f32> {
+    let Sampling { chosen, begin, end, fps, frames } = *s;
+    let scene: &Scene = root;
+    let width = nodes.joints.len() * CHANNELS.len();
+    let mut values = vec![0.0f32; frames * width];
+    let plan = FramePlan::new(scene, nodes, chosen, begin);
+    let plan = &plan;
+    let per_job = frames.div_ceil(parallel.width().max(1) * 4).max(16);
+    let jobs: Vec<Box<dyn FnOnce() + Send + '_>> = values
+        .chunks_mut(per_job * width.max(1))
+        .enumerate()
+        .map(|(k, chunk)| {
+            Box::new(move || {
+                let scene: &Scene = root;
+                let anim = chosen.map_or(&scene.anim, |c| &scene.anim_stacks[c].anim);
+                let mut trs = vec![IDENTITY_TRS; nodes.chain.len()];
+                let mut worlds = vec![DMat4::IDENTITY; nodes.chain.len()];
+                for (i, row) in chunk.chunks_mut(width.max(1)).enumerate() {
+                    let t = (begin + (k * per_job + i) as f64 / fps).min(end);
+                    plan.frame(scene, anim, nodes, t, &mut trs, &mut worlds, row);
+                }
+            }) as Box<dyn FnOnce() + Send + '_>
+        })
+        .collect();
+    parallel.run(jobs);
+    keep_quaternions_near(&mut values, width, nodes.joints.len());
+    values
 }
 
 /// Translation, rotation, scale.

@@ -164,6 +164,9 @@ fn parents(doc: &::gltf::Document) -> Result<Vec<Option<usize>>, Invalid> {
     Ok(parent)
 }
 
+/// An animation's name and the tracks read from its channels (node, path, keys).
+type Animation = (String, Vec<(usize, Path, Track)>);
+
 /// Builds the skeleton and the clip of the take `choice` (a name or an index; by the take
 /// list's rule when `None`), at `fps` when given; `humanoid` names nodes' humanoid bones (VRM).
 pub fn build(
@@ -176,25 +179,84 @@ pub fn build(
     let bad = |m: String| ParseError::invalid(0, m);
     let mut warnings = Vec::new();
     let parent = parents(doc).map_err(|e| bad(e.to_string()))?;
-    // Every animation's tracks, read once: takes list them, the chosen one is sampled.
+    let mut animations = read_animations(doc, buffers)?;
+    let (wanted, skinned) = joint_set(doc, &parent, &animations, humanoid, &mut warnings)?;
+    let order = node_order(doc, &parent, &wanted);
+    let index_of: HashMap<usize, usize> = order.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+    let (joints, rest) = node_joints(doc, &order, &parent, &index_of, humanoid, skinned);
+
+    let takes = list_takes(&animations, &index_of);
+    let chosen = crate::formats::takes::choose(&takes, choice).map_err(|e| bad(e.to_string()))?;
+    if let Some(message) = chosen.and_then(|c| crate::formats::takes::several(&takes, c)) {
+        warnings.push(RawWarning { offset: 0, message });
+    }
+
+    let mut details = Vec::new();
+    if let Some(c) = chosen {
+        details.push(("Animation".into(), takes[c].name.clone()));
+    }
+    let tracks: Vec<(usize, Path, Track)> = chosen.map(|c| std::mem::take(&mut animations[c].1)).unwrap_or_default();
+    let refs: Vec<&Track> = tracks.iter().map(|(_, _, t)| t).collect();
+    let duration = refs.iter().filter_map(|t| t.times.last()).fold(0.0f32, |a, &b| a.max(b)) as f64;
+    let (fps, rate_note) = frame_rate(fps, &refs)?;
+    details.push(("Frame rate".into(), format!("{fps} fps ({rate_note})")));
+    let interpolations: HashSet<String> = refs.iter().map(|t| format!("{:?}", t.interpolation).to_uppercase()).collect();
+    let mut interpolations: Vec<String> = interpolations.into_iter().collect();
+    interpolations.sort();
+    if !interpolations.is_empty() {
+        details.push(("Samplers".into(), interpolations.join(", ")));
+    }
+    details.push(("Skins".into(), doc.skins().len().to_string()));
+    details.push(("Animations".into(), takes.len().to_string()));
+    let frames = ((duration * fps - 1e-4).ceil().max(0.0) as u64).saturating_add(1);
+    let width = joints.len() * CHANNELS.len();
+    if frames.saturating_mul(width as u64) > MAX_VALUES {
+        return Err(bad(format!("animation too long to sample: {} joints × {frames} frames", joints.len())));
+    }
+    let frames = frames as usize;
+    let values = sample_tracks(&tracks, &index_of, &rest, frames, fps, duration);
+    let skeleton = Skeleton::new(joints, PositionRule::Replace).and_then(|s| s.with_rest_values(rest)).map_err(|e| bad(e.to_string()))?;
+    let clip = Clip::new(1.0 / fps, width, frames, values);
+    let mut parsed = Parsed::new(skeleton, clip, "quaternion");
+    parsed.unit = Some(crate::core::LengthUnit::Metre);
+    parsed.up = Some(crate::core::UpAxis::Y);
+    parsed.declared_units = Some("metres (glTF)".into());
+    parsed.details = details;
+    parsed.takes = (takes, chosen);
+    Ok((parsed, warnings))
+}
+
+/// Every animation's tracks, read once: takes list them, the chosen one is sampled.
+fn read_animations(doc: &::gltf::Document, buffers: &[::gltf::buffer::Data]) -> Result<Vec<Animation>, ParseError> {
     let mut animations = Vec::new();
     for a in doc.animations() {
         let mut tracks = Vec::new();
         for c in a.channels() {
-            if let Some(t) = read_track(&c, buffers).map_err(|e| bad(format!("animation {}: {e}", a.index())))? {
+            if let Some(t) = read_track(&c, buffers).map_err(|e| ParseError::invalid(0, format!("animation {}: {e}", a.index())))? {
                 tracks.push(t);
             }
         }
         animations.push((a.name().map_or_else(|| format!("animation {}", a.index()), str::to_owned), tracks));
     }
-    // The joint set: skins' joints (or animated nodes), with their ancestors.
+    Ok(animations)
+}
+
+/// The joint set: skins' joints (or animated nodes and humanoid bones), with their ancestors;
+/// also whether it came from skins.
+fn joint_set(
+    doc: &::gltf::Document,
+    parent: &[Option<usize>],
+    animations: &[Animation],
+    humanoid: &HashMap<usize, String>,
+    warnings: &mut Vec<RawWarning>,
+) -> Result<(HashSet<usize>, bool), ParseError> {
     let mut wanted: HashSet<usize> = HashSet::new();
     for skin in doc.skins() {
         let mut seen = HashSet::new();
         for j in skin.joints() {
             if !seen.insert(j.index()) {
                 let name = skin.name().map_or_else(|| skin.index().to_string(), |n| format!("'{n}'"));
-                return Err(bad(format!("skin {name} names joint node {} twice", j.index())));
+                return Err(ParseError::invalid(0, format!("skin {name} names joint node {} twice", j.index())));
             }
             wanted.insert(j.index());
         }
@@ -216,7 +278,7 @@ pub fn build(
         }
     }
     if wanted.is_empty() {
-        return Err(bad("no skin and no animated node: nothing to show as a skeleton".into()));
+        return Err(ParseError::invalid(0, "no skin and no animated node: nothing to show as a skeleton".to_string()));
     }
     for n in wanted.clone() {
         let mut p = parent[n];
@@ -225,8 +287,12 @@ pub fn build(
             p = parent[q];
         }
     }
-    // The file's node order when it already puts parents first (skelview writes it so);
-    // else depth-first from the roots.
+    Ok((wanted, skinned))
+}
+
+/// The file's node order when it already puts parents first (skelview writes it so); else
+/// depth-first from the roots.
+fn node_order(doc: &::gltf::Document, parent: &[Option<usize>], wanted: &HashSet<usize>) -> Vec<usize> {
     let mut order: Vec<usize> = wanted.iter().copied().collect();
     order.sort_unstable();
     if order.iter().any(|&n| parent[n].is_some_and(|p| p > n)) {
@@ -240,13 +306,23 @@ pub fn build(
             stack.extend(node.children().map(|c| c.index()).filter(|c| wanted.contains(c)).collect::<Vec<_>>().into_iter().rev());
         }
     }
-    let index_of: HashMap<usize, usize> = order.iter().enumerate().map(|(i, &n)| (n, i)).collect();
-    let skin_joints: HashSet<usize> = doc.skins().flat_map(|s| s.joints().map(|j| j.index()).collect::<Vec<_>>()).collect();
+    order
+}
 
+/// One joint per node in `order`, with the node's own TRS as its rest values.
+fn node_joints(
+    doc: &::gltf::Document,
+    order: &[usize],
+    parent: &[Option<usize>],
+    index_of: &HashMap<usize, usize>,
+    humanoid: &HashMap<usize, String>,
+    skinned: bool,
+) -> (Vec<Joint>, Vec<f32>) {
+    let skin_joints: HashSet<usize> = doc.skins().flat_map(|s| s.joints().map(|j| j.index()).collect::<Vec<_>>()).collect();
     let mut joints = Vec::with_capacity(order.len());
     let mut rest = Vec::with_capacity(order.len() * CHANNELS.len());
     let mut names: HashMap<String, usize> = HashMap::new();
-    for &n in &order {
+    for &n in order {
         let node = doc.nodes().nth(n).expect("index from the document");
         let (t, r, s) = node.transform().decomposed();
         let base = node.name().map_or_else(|| format!("node {n}"), str::to_owned);
@@ -272,8 +348,12 @@ pub fn build(
         rest.extend_from_slice(&s);
         joints.push(joint);
     }
+    (joints, rest)
+}
 
-    let takes: Vec<Take> = animations
+/// One take per animation: its length, how many joints it drives, whether anything moves.
+fn list_takes(animations: &[Animation], index_of: &HashMap<usize, usize>) -> Vec<Take> {
+    animations
         .iter()
         .map(|(name, tracks)| Take {
             name: name.clone(),
@@ -281,46 +361,36 @@ pub fn build(
             joints: tracks.iter().map(|(n, _, _)| *n).filter(|n| index_of.contains_key(n)).collect::<HashSet<_>>().len(),
             moving: tracks.iter().any(|(_, _, t)| t.moves()),
         })
-        .collect();
-    let chosen = crate::formats::takes::choose(&takes, choice).map_err(|e| bad(e.to_string()))?;
-    if let Some(message) = chosen.and_then(|c| crate::formats::takes::several(&takes, c)) {
-        warnings.push(RawWarning { offset: 0, message });
-    }
+        .collect()
+}
 
-    let mut details = Vec::new();
-    if let Some(c) = chosen {
-        details.push(("Animation".into(), takes[c].name.clone()));
-    }
-    let tracks: Vec<(usize, Path, Track)> = chosen.map(|c| std::mem::take(&mut animations[c].1)).unwrap_or_default();
-    let refs: Vec<&Track> = tracks.iter().map(|(_, _, t)| t).collect();
-    let duration = refs.iter().filter_map(|t| t.times.last()).fold(0.0f32, |a, &b| a.max(b)) as f64;
-    let (fps, rate_note) = match (fps, shared_rate(&refs)) {
+/// The sampling rate (`--fps`, else the rate the keys share, else 30 fps) and where it came from.
+fn frame_rate(fps: Option<f64>, refs: &[&Track]) -> Result<(f64, &'static str), ParseError> {
+    Ok(match (fps, shared_rate(refs)) {
         (Some(f), _) if f.is_finite() && f > 0.0 => (f, "--fps"),
-        (Some(f), _) => return Err(bad(format!("--fps {f}: expected a rate above 0"))),
+        (Some(f), _) => return Err(ParseError::invalid(0, format!("--fps {f}: expected a rate above 0"))),
         (None, Some(r)) => (r, "the keys' own rate"),
         (None, None) if refs.is_empty() => (FALLBACK_FPS, "no keys: the rest pose"),
         (None, None) => (FALLBACK_FPS, "the keys share no rate: sampled at 30 fps; --fps chooses another"),
-    };
-    details.push(("Frame rate".into(), format!("{fps} fps ({rate_note})")));
-    let interpolations: HashSet<String> = refs.iter().map(|t| format!("{:?}", t.interpolation).to_uppercase()).collect();
-    let mut interpolations: Vec<String> = interpolations.into_iter().collect();
-    interpolations.sort();
-    if !interpolations.is_empty() {
-        details.push(("Samplers".into(), interpolations.join(", ")));
-    }
-    details.push(("Skins".into(), doc.skins().len().to_string()));
-    details.push(("Animations".into(), takes.len().to_string()));
-    let frames = ((duration * fps - 1e-4).ceil().max(0.0) as u64).saturating_add(1);
-    let width = joints.len() * CHANNELS.len();
-    if frames.saturating_mul(width as u64) > MAX_VALUES {
-        return Err(bad(format!("animation too long to sample: {} joints × {frames} frames", joints.len())));
-    }
-    let frames = frames as usize;
+    })
+}
+
+/// Samples the tracks at every frame over rows that start as the rest pose; tracks of nodes
+/// that are not joints are skipped.
+fn sample_tracks(
+    tracks: &[(usize, Path, Track)],
+    index_of: &HashMap<usize, usize>,
+    rest: &[f32],
+    frames: usize,
+    fps: f64,
+    duration: f64,
+) -> Vec<f32> {
+    let width = rest.len();
     let mut values = Vec::with_capacity(frames * width);
     for _ in 0..frames {
-        values.extend_from_slice(&rest);
+        values.extend_from_slice(rest);
     }
-    for (node, path, track) in &tracks {
+    for (node, path, track) in tracks {
         let Some(&j) = index_of.get(node) else { continue };
         let (at, len) = match path {
             Path::Translation => (0, 3),
@@ -334,13 +404,5 @@ pub fn build(
             values[base..base + len].copy_from_slice(&v[..len]);
         }
     }
-    let skeleton = Skeleton::new(joints, PositionRule::Replace).and_then(|s| s.with_rest_values(rest)).map_err(|e| bad(e.to_string()))?;
-    let clip = Clip::new(1.0 / fps, width, frames, values);
-    let mut parsed = Parsed::new(skeleton, clip, "quaternion");
-    parsed.unit = Some(crate::core::LengthUnit::Metre);
-    parsed.up = Some(crate::core::UpAxis::Y);
-    parsed.declared_units = Some("metres (glTF)".into());
-    parsed.details = details;
-    parsed.takes = (takes, chosen);
-    Ok((parsed, warnings))
+    values
 }

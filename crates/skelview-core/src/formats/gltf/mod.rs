@@ -9,7 +9,7 @@ pub mod vrm;
 
 use crate::core::{Format, Motion};
 use crate::formats::error::{LoadError, ParseError};
-use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, contains};
+use crate::formats::file_format::{Declaration, Declares, FileFormat, MimeType, contains};
 use crate::formats::finish;
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
@@ -226,18 +226,12 @@ pub fn parse(
     Ok((parsed, warnings))
 }
 
-impl FormatInfo for Gltf {
-    fn name(&self) -> &'static str {
-        FORMAT.name
-    }
-    fn description(&self) -> &'static str {
-        "glTF 2.0 scene with skins and animations (JSON with buffers, or binary .glb); VRM avatars (.vrm) and animations (.vrma)"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["gltf", "glb", "vrm", "vrma"]
-    }
-    fn mime_types(&self) -> &'static [MimeType] {
-        &[
+impl Declares for Gltf {
+    const DECLARATION: Declaration = Declaration {
+        name: FORMAT.name,
+        description: "glTF 2.0 scene with skins and animations (JSON with buffers, or binary .glb); VRM avatars (.vrm) and animations (.vrma)",
+        extensions: &["gltf", "glb", "vrm", "vrma"],
+        mime_types: &[
             MimeType {
                 name: "model/gltf+json",
                 comment: "glTF 2.0 scene",
@@ -270,11 +264,9 @@ impl FormatInfo for Gltf {
                 glob_weight: 50,
                 magic: &[],
             },
-        ]
-    }
-    fn sniff(&self, text: &[u8], raw: &[u8]) -> bool {
-        raw.starts_with(b"glTF") || (text.starts_with(b"{") && contains(text, b"\"asset\""))
-    }
+        ],
+        sniff: |text, raw| raw.starts_with(b"glTF") || (text.starts_with(b"{") && contains(text, b"\"asset\"")),
+    };
 }
 
 impl FileFormat for Gltf {

@@ -39,16 +39,40 @@ fn event_name(field: &str) -> &str {
     f.strip_suffix("_changed").unwrap_or(f)
 }
 
+/// Interpolator → the joint fields its value reaches: (target node, field, ROUTE offset).
+type Outputs = HashMap<usize, Vec<(usize, Target, usize)>>;
+
+/// TimeSensor → the interpolators its fraction drives, in ROUTE order.
+type Driven = Vec<(usize, Vec<usize>)>;
+
 /// Lists the TimeSensors that animate the humanoid as takes, picks one and collects its joint
 /// tracks. `choice` names a take or gives its index; without one, the take that moves
 /// (a take whose keys never change is never the default when another moves), then animates
 /// the most joints, then lasts the longest, then comes first in the file.
 pub(crate) fn select(scene: &Scene<'_>, choice: Option<&str>, warnings: &mut Vec<RawWarning>) -> Result<Selection, ParseError> {
+    let (outputs, driven) = read_routes(scene, warnings);
+    // The takes: TimeSensors that reach at least one joint.
+    let animating: Vec<usize> = (0..driven.len()).filter(|&k| score(scene, &outputs, &driven[k].1).0 > 0).collect();
+    let takes = list_takes(scene, &outputs, &driven, &animating);
+    if takes.is_empty() {
+        return Ok(Selection::default());
+    }
+    let at = scene.nodes[driven[animating[0]].0].offset as u64;
+    let chosen = crate::formats::takes::choose(&takes, choice).map_err(|e| ParseError::invalid(at, e.to_string()))?.unwrap_or(0);
+    let (timer, interps) = &driven[animating[chosen]];
+    if let Some(message) = crate::formats::takes::several(&takes, chosen) {
+        warnings.push(RawWarning { offset: scene.nodes[*timer].offset as u64, message });
+    }
+    let tracks = collect_tracks(scene, &outputs, interps, warnings);
+    Ok(Selection { timer: Some(*timer), tracks, takes, take: Some(chosen) })
+}
+
+/// Sorts the ROUTEs into TimeSensor → interpolator and interpolator → joint field links;
+/// ROUTEs naming unknown nodes or joining mismatched types are warned about and skipped.
+fn read_routes(scene: &Scene<'_>, warnings: &mut Vec<RawWarning>) -> (Outputs, Driven) {
     let node = |name: &str| scene.defs.get(name).copied();
-    // interpolator → [(target node, field, route offset)]
-    let mut outputs: HashMap<usize, Vec<(usize, Target, usize)>> = HashMap::new();
-    // timer → interpolators
-    let mut driven: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut outputs = Outputs::new();
+    let mut driven = Driven::new();
     for r in &scene.routes {
         let (Some(from), Some(to)) = (node(r.from_node), node(r.to_node)) else {
             let missing = if node(r.from_node).is_none() { r.from_node } else { r.to_node };
@@ -83,22 +107,27 @@ pub(crate) fn select(scene: &Scene<'_>, choice: Option<&str>, warnings: &mut Vec
             outputs.entry(from).or_default().push((to, target, r.offset));
         }
     }
-    let score = |interps: &[usize]| {
-        let mut routes = 0usize;
-        let mut varying = 0usize;
-        for i in interps {
-            for &(to, _, _) in outputs.get(i).into_iter().flatten() {
-                if is_animatable(scene.nodes[to].type_name) {
-                    routes += 1;
-                    varying += usize::from(varies(&scene.nodes[*i]));
-                }
+    (outputs, driven)
+}
+
+/// How many ROUTEs from `interps` reach a joint, and how many of those carry changing values.
+fn score(scene: &Scene<'_>, outputs: &Outputs, interps: &[usize]) -> (usize, usize) {
+    let mut routes = 0usize;
+    let mut varying = 0usize;
+    for i in interps {
+        for &(to, _, _) in outputs.get(i).into_iter().flatten() {
+            if is_animatable(scene.nodes[to].type_name) {
+                routes += 1;
+                varying += usize::from(varies(&scene.nodes[*i]));
             }
         }
-        (routes, varying)
-    };
-    // The takes: TimeSensors that reach at least one joint.
-    let animating: Vec<usize> = (0..driven.len()).filter(|&k| score(&driven[k].1).0 > 0).collect();
-    let takes: Vec<crate::core::Take> = animating
+    }
+    (routes, varying)
+}
+
+/// One take per animating TimeSensor: its name, cycle, joints reached and whether it moves.
+fn list_takes(scene: &Scene<'_>, outputs: &Outputs, driven: &Driven, animating: &[usize]) -> Vec<crate::core::Take> {
+    animating
         .iter()
         .enumerate()
         .map(|(n, &k)| {
@@ -116,19 +145,15 @@ pub(crate) fn select(scene: &Scene<'_>, choice: Option<&str>, warnings: &mut Vec
                 name: node.def.map_or_else(|| format!("take {}", n + 1), str::to_owned),
                 duration_secs: node.nums("cycleInterval").ok().flatten().and_then(|v| v.first().copied()).unwrap_or(1.0),
                 joints: joints.len(),
-                moving: score(interps).1 > 0,
+                moving: score(scene, outputs, interps).1 > 0,
             }
         })
-        .collect();
-    if takes.is_empty() {
-        return Ok(Selection::default());
-    }
-    let at = scene.nodes[driven[animating[0]].0].offset as u64;
-    let chosen = crate::formats::takes::choose(&takes, choice).map_err(|e| ParseError::invalid(at, e.to_string()))?.unwrap_or(0);
-    let (timer, interps) = &driven[animating[chosen]];
-    if let Some(message) = crate::formats::takes::several(&takes, chosen) {
-        warnings.push(RawWarning { offset: scene.nodes[*timer].offset as u64, message });
-    }
+        .collect()
+}
+
+/// The joint fields the chosen interpolators drive; animation of other nodes is warned about
+/// once, and when two drive one field the later ROUTE wins.
+fn collect_tracks(scene: &Scene<'_>, outputs: &Outputs, interps: &[usize], warnings: &mut Vec<RawWarning>) -> Tracks {
     let mut tracks = Tracks::new();
     let mut warned_other = false;
     for &i in interps {
@@ -157,7 +182,7 @@ pub(crate) fn select(scene: &Scene<'_>, choice: Option<&str>, warnings: &mut Vec
             *slot = Some(i);
         }
     }
-    Ok(Selection { timer: Some(*timer), tracks, takes, take: Some(chosen) })
+    tracks
 }
 
 /// Whether an interpolator's values change over its keys (text compared, cheaply).

@@ -2,7 +2,7 @@
 
 use crate::core::{Format, LengthUnit, Motion, UpAxis};
 use crate::formats::error::LoadError;
-use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, contains};
+use crate::formats::file_format::{Declaration, Declares, FileFormat, MimeType, contains};
 use crate::formats::finish::{self, Parsed};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
@@ -19,18 +19,12 @@ pub const FORMAT: Format = Format {
 /// H-Anim humanoids in X3D (XML or ClassicVRML) and VRML97.
 pub struct HAnim;
 
-impl FormatInfo for HAnim {
-    fn name(&self) -> &'static str {
-        FORMAT.name
-    }
-    fn description(&self) -> &'static str {
-        "H-Anim humanoid in X3D XML, ClassicVRML or VRML97"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["x3d", "x3dv", "wrl"]
-    }
-    fn mime_types(&self) -> &'static [MimeType] {
-        // X3D files are only ours when they hold a humanoid: a low glob weight leaves other X3D
+impl Declares for HAnim {
+    const DECLARATION: Declaration = Declaration {
+        name: FORMAT.name,
+        description: "H-Anim humanoid in X3D XML, ClassicVRML or VRML97",
+        extensions: &["x3d", "x3dv", "wrl"],
+        mime_types: // X3D files are only ours when they hold a humanoid: a low glob weight leaves other X3D
         // to the standard types, the magic claims the H-Anim ones by content.
         &[
             MimeType {
@@ -49,11 +43,9 @@ impl FormatInfo for HAnim {
                 glob_weight: 40,
                 magic: &[("HAnimHumanoid", "0:65536")],
             },
-        ]
-    }
-    fn sniff(&self, text: &[u8], _raw: &[u8]) -> bool {
-        contains(text, b"hanimhumanoid") || contains(text, b"hanimjoint") || text.starts_with(b"#x3d v")
-    }
+        ],
+        sniff: |text, _raw| contains(text, b"hanimhumanoid") || contains(text, b"hanimjoint") || text.starts_with(b"#x3d v"),
+    };
 }
 
 impl FileFormat for HAnim {

@@ -94,12 +94,53 @@ fn find_humanoid(scene: &Scene<'_>) -> (Option<(usize, DAffine3)>, usize) {
     (found, count)
 }
 
+/// Builds the skeleton and clip of the first humanoid in `scene`, playing the take `take`.
 fn build_all(mut scene: Scene<'_>, take: Option<&str>) -> Result<ParsedHAnim, ParseError> {
     let mut warnings = std::mem::take(&mut scene.warnings);
     let (found, humanoids) = find_humanoid(&scene);
-    let Some((hum, mut world)) = found else {
+    let Some((hum, world)) = found else {
         return Err(ParseError::invalid(0, "no HAnimHumanoid in this file"));
     };
+    let hnode = &scene.nodes[hum];
+    let (name, world, mut details) = humanoid_details(&scene, hum, humanoids, world, &mut warnings);
+    let (mut sel, motion, keys) = animation_sources(&scene, take, &mut warnings)?;
+
+    let mut b = Builder {
+        scene: &scene,
+        tracks: &sel.tracks,
+        joints: Vec::new(),
+        specs: Vec::new(),
+        visited: Default::default(),
+        warned: Default::default(),
+        warnings: Vec::new(),
+        counts: [0; 3],
+    };
+    place_tree(&mut b, hum, &name, world)?;
+    for (field, count) in [("joints", 0), ("sites", 1), ("segments", 2)] {
+        details.push((field.into(), b.counts[count].to_string()));
+    }
+
+    let mut rest = Vec::new();
+    b.row(&keys, None, &mut rest);
+    let joints = std::mem::take(&mut b.joints);
+    let skeleton = Skeleton::new(joints, PositionRule::Add)
+        .and_then(|s| s.with_rest_values(rest))
+        .map_err(|e| ParseError::invalid(hnode.offset as u64, e.to_string()))?;
+    let cpf = skeleton.channels_per_frame();
+    let clip = sample_clip(&b, sel.timer, motion.as_ref(), &keys, cpf, &mut details)?;
+    warnings.append(&mut b.warnings);
+    Ok(ParsedHAnim { skeleton, clip, warnings, details, takes: (std::mem::take(&mut sel.takes), sel.take) })
+}
+
+/// The humanoid's name, its world transform with the scene's UNIT applied, and the first
+/// inspector details (name, units, version, configuration, LOA); warns when there are others.
+fn humanoid_details(
+    scene: &Scene<'_>,
+    hum: usize,
+    humanoids: usize,
+    mut world: DAffine3,
+    warnings: &mut Vec<RawWarning>,
+) -> (String, DAffine3, Vec<(String, String)>) {
     let hnode = &scene.nodes[hum];
     let name = hnode.string("name").filter(|n| !n.is_empty()).or(hnode.def.map(str::to_owned)).unwrap_or_else(|| "humanoid".into());
     if humanoids > 1 {
@@ -120,10 +161,19 @@ fn build_all(mut scene: Scene<'_>, take: Option<&str>) -> Result<ParsedHAnim, Pa
     if let Some(loa) = hnode.string("loa") {
         details.push(("LOA".into(), loa));
     }
+    (name, world, details)
+}
 
-    let mut sel = anim::select(&scene, take, &mut warnings)?;
+/// What animates the humanoid: the chosen TimeSensor's interpolators (their keys read once),
+/// else HAnimMotion raw data, whose joints get a translation slot where it moves them.
+fn animation_sources(
+    scene: &Scene<'_>,
+    take: Option<&str>,
+    warnings: &mut Vec<RawWarning>,
+) -> Result<(anim::Selection, Option<Motion>, HashMap<usize, Keys>), ParseError> {
+    let mut sel = anim::select(scene, take, warnings)?;
     // HAnimMotion raw data plays when no TimeSensor animates the joints.
-    let motion = if sel.timer.is_none() { Motion::find(&scene, &mut warnings)? } else { None };
+    let motion = if sel.timer.is_none() { Motion::find(scene, warnings)? } else { None };
     if let Some(m) = &motion {
         for (&id, cols) in &m.joints {
             let slots = sel.tracks.entry(id).or_default();
@@ -132,7 +182,7 @@ fn build_all(mut scene: Scene<'_>, take: Option<&str>) -> Result<ParsedHAnim, Pa
             }
         }
     } else if sel.timer.is_some() {
-        motion_note(&scene, &mut warnings);
+        motion_note(scene, warnings);
     }
     let mut keys: HashMap<usize, Keys> = HashMap::new();
     for slots in sel.tracks.values() {
@@ -142,7 +192,14 @@ fn build_all(mut scene: Scene<'_>, take: Option<&str>) -> Result<ParsedHAnim, Pa
             }
         }
     }
+    Ok((sel, motion, keys))
+}
 
+/// Walks the humanoid's tree into `b`: the humanoid itself is a joint when animated or when it
+/// has no joints; joints listed but outside the tree go under it, with a warning.
+fn place_tree(b: &mut Builder<'_, '_>, hum: usize, name: &str, world: DAffine3) -> Result<(), ParseError> {
+    let scene = b.scene;
+    let hnode = &scene.nodes[hum];
     let hxf = Xf::read(hnode)?;
     let in_field = |fields: &[&str], defs_only: bool| -> Vec<usize> {
         hnode.children.iter().filter(|(f, _, u)| fields.contains(f) && !(defs_only && *u)).map(|&(_, c, _)| c).collect()
@@ -153,17 +210,7 @@ fn build_all(mut scene: Scene<'_>, take: Option<&str>) -> Result<ParsedHAnim, Pa
         // Joints defined inline in the `joints` list (no skeleton field): their tree is the skeleton.
         roots.extend(in_field(&["joints"], true));
     }
-    let mut b = Builder {
-        scene: &scene,
-        tracks: &sel.tracks,
-        joints: Vec::new(),
-        specs: Vec::new(),
-        visited: Default::default(),
-        warned: Default::default(),
-        warnings: Vec::new(),
-        counts: [0; 3],
-    };
-    let (parent, c_p, acc) = if sel.tracks.contains_key(&hum) || !has_joint(&roots) {
+    let (parent, c_p, acc) = if b.tracks.contains_key(&hum) || !has_joint(&roots) {
         if !has_joint(&roots) {
             b.warnings.push(RawWarning { offset: hnode.offset as u64, message: format!("humanoid '{name}' has no joints") });
         }
@@ -189,19 +236,20 @@ fn build_all(mut scene: Scene<'_>, take: Option<&str>) -> Result<ParsedHAnim, Pa
             b.visit(r, parent, c_p, acc, 0)?;
         }
     }
-    for (field, count) in [("joints", 0), ("sites", 1), ("segments", 2)] {
-        details.push((field.into(), b.counts[count].to_string()));
-    }
+    Ok(())
+}
 
-    let mut rest = Vec::new();
-    b.row(&keys, None, &mut rest);
-    let joints = std::mem::take(&mut b.joints);
-    let skeleton = Skeleton::new(joints, PositionRule::Add)
-        .and_then(|s| s.with_rest_values(rest))
-        .map_err(|e| ParseError::invalid(hnode.offset as u64, e.to_string()))?;
-    let cpf = skeleton.channels_per_frame();
-
-    let clip = match (sel.timer, &motion) {
+/// Samples the clip: HAnimMotion frames as written, the TimeSensor's cycle on a uniform grid,
+/// or an empty clip for a static humanoid; the sampling goes into the details.
+fn sample_clip(
+    b: &Builder<'_, '_>,
+    timer: Option<usize>,
+    motion: Option<&Motion>,
+    keys: &HashMap<usize, Keys>,
+    cpf: usize,
+    details: &mut Vec<(String, String)>,
+) -> Result<Clip, ParseError> {
+    Ok(match (timer, motion) {
         (None, Some(m)) => {
             details.push(("HAnimMotion".into(), format!("{} ({} frames)", m.name, m.frames)));
             details
@@ -214,7 +262,7 @@ fn build_all(mut scene: Scene<'_>, take: Option<&str>) -> Result<ParsedHAnim, Pa
             Clip::new(m.frame_time, cpf, frames, values)
         }
         (Some(t), _) => {
-            let tnode = &scene.nodes[t];
+            let tnode = &b.scene.nodes[t];
             let cycle = tnode.nums("cycleInterval")?.and_then(|v| v.first().copied()).unwrap_or(1.0);
             if !(cycle > 0.0 && cycle.is_finite()) {
                 return Err(ParseError::invalid(
@@ -231,7 +279,7 @@ fn build_all(mut scene: Scene<'_>, take: Option<&str>) -> Result<ParsedHAnim, Pa
             let mut values = Vec::with_capacity(frames * cpf);
             for k in 0..frames {
                 let f = (k as f64 * frame_time / cycle).min(1.0);
-                b.row(&keys, Some(f), &mut values);
+                b.row(keys, Some(f), &mut values);
             }
             if values.len() != frames * cpf {
                 return Err(ParseError::invalid(tnode.offset as u64, "internal: channel count mismatch"));
@@ -242,9 +290,7 @@ fn build_all(mut scene: Scene<'_>, take: Option<&str>) -> Result<ParsedHAnim, Pa
             details.push(("TimeSensor".into(), "none (static humanoid)".into()));
             Clip::empty(1.0 / 30.0, cpf)
         }
-    };
-    warnings.append(&mut b.warnings);
-    Ok(ParsedHAnim { skeleton, clip, warnings, details, takes: (std::mem::take(&mut sel.takes), sel.take) })
+    })
 }
 
 /// An HAnimMotion that loses to interpolators: say so.

@@ -1,6 +1,6 @@
 //! Segments → skeleton and clip: parents first, end markers, channel values, warnings.
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 use super::header::{DataType, Header};
 use super::{ParsedHtr, Segment};
@@ -40,6 +40,15 @@ pub(super) fn parents_first(segs: &[Segment]) -> Result<Vec<usize>, ParseError> 
     Ok(order)
 }
 
+/// How segment numbers are read: Euler order, angle and length scale, transform order.
+#[derive(Clone, Copy)]
+struct Reading {
+    order: [ChannelKind; 3],
+    to_rad: f32,
+    scale: f32,
+    dt: DataType,
+}
+
 pub(super) fn build(
     len: usize,
     h: Header,
@@ -73,7 +82,28 @@ pub(super) fn build(
     if global {
         segs.iter_mut().for_each(|s| s.parent = None);
     }
-    for s in &segs {
+    let frames = frame_count(&h, &segs, end, &mut warnings)?;
+    let to_rad = if h.radians { 1.0 } else { std::f32::consts::PI / 180.0 };
+    let rd = Reading { order, to_rad, scale: h.scale_factor, dt };
+    let order_list = parents_first(&segs)?;
+    let (mut joints, base_rot) = segment_joints(&segs, &order_list, rd, h.bone_axis);
+    let n_seg = joints.len();
+    add_end_markers(&mut joints, &segs, &order_list, rd.scale, h.bone_axis);
+    let cpf = 7 * n_seg;
+    let values = channel_values(&segs, &order_list, &base_rot, frames, rd, &mut warnings)?;
+    let skeleton = Skeleton::new(joints, PositionRule::Add).map_err(|e| ParseError::invalid(0, e.to_string()))?;
+    let clip = Clip::new(1.0 / fps, cpf, frames, values);
+    let (unit, up) = unit_and_up(&h, &mut warnings);
+    if dt.rotation_before_translation {
+        details.push(("translations".into(), "rotated into the parent frame (rotation-first DataType)".into()));
+    }
+    Ok(ParsedHtr { skeleton, clip, warnings, details, declared_frames: h.frames, unit, unit_text: h.unit_text, up, radians: h.radians })
+}
+
+/// Checks every segment has a base position and a frame block, and returns the frames all
+/// segments hold (the shortest), warning where counts disagree.
+fn frame_count(h: &Header, segs: &[Segment], end: u64, warnings: &mut Vec<RawWarning>) -> Result<usize, ParseError> {
+    for s in segs {
         if s.base.is_none() {
             return Err(ParseError::invalid(s.name_offset as u64, format!("segment '{}' has no [BasePosition] line", s.name)));
         }
@@ -93,16 +123,21 @@ pub(super) fn build(
     if let Some(d) = h.frames.filter(|&d| d != frames as u64) {
         warnings.push(RawWarning { offset: end, message: format!("NumFrames says {d}, the file holds {frames} frames: {frames} used") });
     }
-    let to_rad = if h.radians { 1.0 } else { std::f32::consts::PI / 180.0 };
-    let scale = h.scale_factor;
-    let axis_kind = if h.bone_axis.x != 0.0 {
+    Ok(frames)
+}
+
+/// One joint per segment in `order_list`, from its base position; also returns each one's base
+/// rotation and scaled base translation, which the frame values are relative to.
+fn segment_joints(segs: &[Segment], order_list: &[usize], rd: Reading, bone_axis: Vec3) -> (Vec<Joint>, Vec<(Quat, Vec3)>) {
+    let Reading { order, to_rad, scale, dt } = rd;
+    // The bone axis picks which scale channel stretches the bone.
+    let axis_kind = if bone_axis.x != 0.0 {
         ChannelKind::ScaleX
-    } else if h.bone_axis.y != 0.0 {
+    } else if bone_axis.y != 0.0 {
         ChannelKind::ScaleY
     } else {
         ChannelKind::ScaleZ
     };
-    let order_list = parents_first(&segs)?;
     let mut new_index = vec![0usize; segs.len()];
     for (k, &i) in order_list.iter().enumerate() {
         new_index[i] = k;
@@ -111,7 +146,7 @@ pub(super) fn build(
         |name: &str| segs.iter().position(|s| s.name == name).or_else(|| segs.iter().position(|s| s.name.eq_ignore_ascii_case(name)));
     let mut joints = Vec::with_capacity(segs.len() * 2);
     let mut base_rot = Vec::with_capacity(segs.len());
-    for &i in &order_list {
+    for &i in order_list {
         let s = &segs[i];
         let (base, _) = s.base.unwrap_or(([0.0; 7], 0));
         let r0 = compose_rotation(&order, &order.map(|k| base[3 + column(k)] * to_rad), EulerConvention::FirstOutermost);
@@ -128,18 +163,35 @@ pub(super) fn build(
         joints.push(j);
         base_rot.push((r0, t0));
     }
-    // End markers for leaves, after every segment so the channel layout stays segment-only.
+    (joints, base_rot)
+}
+
+/// Adds end markers for leaves, after every segment so the channel layout stays segment-only.
+fn add_end_markers(joints: &mut Vec<Joint>, segs: &[Segment], order_list: &[usize], scale: f32, bone_axis: Vec3) {
     let n_seg = joints.len();
     for k in 0..n_seg {
         if !joints.iter().any(|j| j.parent == Some(k)) {
             let s = &segs[order_list[k]];
             let length = s.base.map_or(0.0, |(b, _)| b[6]) * scale;
-            let mut end_joint = Joint::new(format!("{}/End", s.name), Some(k), h.bone_axis * length);
+            let mut end_joint = Joint::new(format!("{}/End", s.name), Some(k), bone_axis * length);
             end_joint.is_end_site = true;
             joints.push(end_joint);
         }
     }
-    let cpf = 7 * n_seg;
+}
+
+/// The frame-major channel values (`Tx Ty Tz`, three angles, bone scale per segment). A zero
+/// scale is read as 1 with a warning; a scale other than 1 is refused unless it is applied last.
+fn channel_values(
+    segs: &[Segment],
+    order_list: &[usize],
+    base_rot: &[(Quat, Vec3)],
+    frames: usize,
+    rd: Reading,
+    warnings: &mut Vec<RawWarning>,
+) -> Result<Vec<f32>, ParseError> {
+    let Reading { order, to_rad, scale, dt } = rd;
+    let cpf = 7 * order_list.len();
     let mut values = vec![0f32; cpf * frames];
     let mut zero_scale = Vec::new();
     let mut non_unit_scale_offset = None;
@@ -195,8 +247,12 @@ pub(super) fn build(
             ),
         });
     }
-    let skeleton = Skeleton::new(joints, PositionRule::Add).map_err(|e| ParseError::invalid(0, e.to_string()))?;
-    let clip = Clip::new(1.0 / fps, cpf, frames, values);
+    Ok(values)
+}
+
+/// The length unit and up axis the header names; names skelview does not know are warned about
+/// and left to detection.
+fn unit_and_up(h: &Header, warnings: &mut Vec<RawWarning>) -> (Option<LengthUnit>, Option<UpAxis>) {
     let unit = h.unit_text.as_deref().and_then(LengthUnit::parse);
     if let (Some(text), None) = (&h.unit_text, unit) {
         warnings.push(RawWarning {
@@ -220,10 +276,7 @@ pub(super) fn build(
         },
         None => None,
     };
-    if dt.rotation_before_translation {
-        details.push(("translations".into(), "rotated into the parent frame (rotation-first DataType)".into()));
-    }
-    Ok(ParsedHtr { skeleton, clip, warnings, details, declared_frames: h.frames, unit, unit_text: h.unit_text, up, radians: h.radians })
+    (unit, up)
 }
 
 /// Column (0, 1, 2 for X, Y, Z) of a rotation channel's angle in an `Rx Ry Rz` row.

@@ -2,7 +2,7 @@
 
 use crate::core::{Format, Motion};
 use crate::formats::error::LoadError;
-use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, contains};
+use crate::formats::file_format::{Declaration, Declares, FileFormat, MimeType, contains};
 use crate::formats::finish::{self, Parsed};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
@@ -19,18 +19,12 @@ pub const FORMAT: Format = Format {
 /// Motion Analysis HTR (hierarchical) and GTR (global) translation-rotation files.
 pub struct Htr;
 
-impl FormatInfo for Htr {
-    fn name(&self) -> &'static str {
-        FORMAT.name
-    }
-    fn description(&self) -> &'static str {
-        "Motion Analysis hierarchical (.htr) or global (.gtr) translation-rotation"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["htr", "gtr"]
-    }
-    fn mime_types(&self) -> &'static [MimeType] {
-        &[
+impl Declares for Htr {
+    const DECLARATION: Declaration = Declaration {
+        name: FORMAT.name,
+        description: "Motion Analysis hierarchical (.htr) or global (.gtr) translation-rotation",
+        extensions: &["htr", "gtr"],
+        mime_types: &[
             MimeType {
                 name: "application/x-motion-analysis-htr",
                 comment: "Motion Analysis HTR",
@@ -47,12 +41,12 @@ impl FormatInfo for Htr {
                 glob_weight: 60,
                 magic: &[("[Header]", "0:2048")],
             },
-        ]
-    }
-    fn sniff(&self, text: &[u8], _raw: &[u8]) -> bool {
-        contains(text, b"[header]")
-            && (contains(text, b"filetype htr") || contains(text, b"filetype gtr") || contains(text, b"[segmentnames"))
-    }
+        ],
+        sniff: |text, _raw| {
+            contains(text, b"[header]")
+                && (contains(text, b"filetype htr") || contains(text, b"filetype gtr") || contains(text, b"[segmentnames"))
+        },
+    };
 }
 
 impl FileFormat for Htr {

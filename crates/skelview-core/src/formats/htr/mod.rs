@@ -87,9 +87,6 @@ pub fn parse_htr(b: &[u8]) -> Result<ParsedHtr, ParseError> {
     let mut section = Section::None;
     let mut seen_header = false;
     let mut saw_end = false;
-    let find = |segs: &[Segment], name: &str| {
-        segs.iter().position(|s| s.name == name).or_else(|| segs.iter().position(|s| s.name.eq_ignore_ascii_case(name)))
-    };
     for line in lines(b) {
         let toks = line.tokens();
         let Some(&(off0, first)) = toks.first() else { continue };
@@ -98,86 +95,16 @@ pub fn parse_htr(b: &[u8]) -> Result<ParsedHtr, ParseError> {
             break;
         }
         if first.starts_with(b"[") {
-            let text = trim(line.text);
-            let Some(close) = text.iter().position(|&c| c == b']') else {
-                return Err(ParseError::expected(off0 as u64, "a section name closed by ']'", describe(text)));
-            };
-            let name = decode_name(trim(&text[1..close]));
-            section = match name.to_ascii_lowercase().as_str() {
-                "header" => {
-                    seen_header = true;
-                    Section::Header
-                }
-                "segmentnames&hierarchy" | "segmentnames & hierarchy" | "segmentnames" => Section::Hierarchy,
-                "baseposition" => Section::Base,
-                "endoffile" => {
-                    saw_end = true;
-                    Section::End
-                }
-                _ => {
-                    if !seen_header {
-                        return Err(ParseError::expected(off0 as u64, "[Header]", describe(text)));
-                    }
-                    // GTR files may list segments only through their blocks.
-                    let i = match find(&segs, &name) {
-                        Some(i) => i,
-                        None if h.global == Some(true) || segs.is_empty() => {
-                            segs.push(Segment::new(name.clone(), off0, None, off0));
-                            segs.len() - 1
-                        }
-                        None => {
-                            return Err(ParseError::invalid(
-                                off0 as u64,
-                                format!("frame block for segment '{name}', which [SegmentNames&Hierarchy] does not list"),
-                            ));
-                        }
-                    };
-                    if segs[i].block_offset.is_some() {
-                        return Err(ParseError::invalid(off0 as u64, format!("second frame block for segment '{name}'")));
-                    }
-                    segs[i].block_offset = Some(off0);
-                    Section::Segment(i)
-                }
-            };
+            section = section_heading(&line, off0, seen_header, h.global, &mut segs)?;
+            seen_header |= section == Section::Header;
+            saw_end |= section == Section::End;
             continue;
         }
         match section {
             Section::None => return Err(ParseError::expected(off0 as u64, "[Header] (the first section of an HTR file)", describe(first))),
             Section::Header => header_line(&mut h, &toks, &mut details, &mut warnings)?,
-            Section::Hierarchy => {
-                let name = decode_name(first);
-                if find(&segs, &name).is_some_and(|i| segs[i].name == name) {
-                    return Err(ParseError::invalid(off0 as u64, format!("segment '{name}' is listed twice")));
-                }
-                let (parent, parent_offset) = match toks.get(1) {
-                    Some(&(o, p)) if !p.eq_ignore_ascii_case(b"GLOBAL") => (Some(decode_name(p)), o),
-                    Some(&(o, _)) => (None, o),
-                    None => {
-                        return Err(ParseError::expected((off0 + first.len()) as u64, "a parent segment name or GLOBAL", "end of line"));
-                    }
-                };
-                segs.push(Segment::new(name, off0, parent, parent_offset));
-            }
-            Section::Base => {
-                let name = decode_name(first);
-                let i = match find(&segs, &name) {
-                    Some(i) => i,
-                    None if h.global == Some(true) => {
-                        segs.push(Segment::new(name.clone(), off0, None, off0));
-                        segs.len() - 1
-                    }
-                    None => return Err(ParseError::invalid(off0 as u64, format!("base position for unknown segment '{name}'"))),
-                };
-                let mut v = [0f32; 7];
-                for (k, slot) in v.iter_mut().enumerate() {
-                    let Some(&(o, t)) = toks.get(k + 1) else {
-                        let end = line.start + line.text.len();
-                        return Err(ParseError::expected(end as u64, "7 numbers: Tx Ty Tz Rx Ry Rz BoneLength", format!("{} numbers", k)));
-                    };
-                    *slot = number(t, o, "a number (Tx Ty Tz Rx Ry Rz BoneLength)")? as f32;
-                }
-                segs[i].base = Some((v, off0));
-            }
+            Section::Hierarchy => hierarchy_line(&mut segs, &toks)?,
+            Section::Base => base_line(&mut segs, &line, &toks, h.global)?,
             Section::Segment(i) => {
                 let dt = h.data_type.unwrap_or(DataType {
                     global: false,
@@ -192,6 +119,100 @@ pub fn parse_htr(b: &[u8]) -> Result<ParsedHtr, ParseError> {
         }
     }
     build::build(b.len(), h, segs, details, warnings, saw_end)
+}
+
+/// The segment named `name`: exact match first, then ignoring ASCII case.
+fn find(segs: &[Segment], name: &str) -> Option<usize> {
+    segs.iter().position(|s| s.name == name).or_else(|| segs.iter().position(|s| s.name.eq_ignore_ascii_case(name)))
+}
+
+/// Reads a `[Section]` line (first token at `off0`); any name not a known section opens the
+/// frame block of that segment, which GTR files may list only this way.
+fn section_heading(
+    line: &Line,
+    off0: usize,
+    seen_header: bool,
+    global: Option<bool>,
+    segs: &mut Vec<Segment>,
+) -> Result<Section, ParseError> {
+    let text = trim(line.text);
+    let Some(close) = text.iter().position(|&c| c == b']') else {
+        return Err(ParseError::expected(off0 as u64, "a section name closed by ']'", describe(text)));
+    };
+    let name = decode_name(trim(&text[1..close]));
+    Ok(match name.to_ascii_lowercase().as_str() {
+        "header" => Section::Header,
+        "segmentnames&hierarchy" | "segmentnames & hierarchy" | "segmentnames" => Section::Hierarchy,
+        "baseposition" => Section::Base,
+        "endoffile" => Section::End,
+        _ => {
+            if !seen_header {
+                return Err(ParseError::expected(off0 as u64, "[Header]", describe(text)));
+            }
+            // GTR files may list segments only through their blocks.
+            let i = match find(segs, &name) {
+                Some(i) => i,
+                None if global == Some(true) || segs.is_empty() => {
+                    segs.push(Segment::new(name.clone(), off0, None, off0));
+                    segs.len() - 1
+                }
+                None => {
+                    return Err(ParseError::invalid(
+                        off0 as u64,
+                        format!("frame block for segment '{name}', which [SegmentNames&Hierarchy] does not list"),
+                    ));
+                }
+            };
+            if segs[i].block_offset.is_some() {
+                return Err(ParseError::invalid(off0 as u64, format!("second frame block for segment '{name}'")));
+            }
+            segs[i].block_offset = Some(off0);
+            Section::Segment(i)
+        }
+    })
+}
+
+/// Reads a `[SegmentNames&Hierarchy]` line: `segment parent` (or `GLOBAL` for a root).
+fn hierarchy_line(segs: &mut Vec<Segment>, toks: &[(usize, &[u8])]) -> Result<(), ParseError> {
+    let (off0, first) = toks[0];
+    let name = decode_name(first);
+    if find(segs, &name).is_some_and(|i| segs[i].name == name) {
+        return Err(ParseError::invalid(off0 as u64, format!("segment '{name}' is listed twice")));
+    }
+    let (parent, parent_offset) = match toks.get(1) {
+        Some(&(o, p)) if !p.eq_ignore_ascii_case(b"GLOBAL") => (Some(decode_name(p)), o),
+        Some(&(o, _)) => (None, o),
+        None => {
+            return Err(ParseError::expected((off0 + first.len()) as u64, "a parent segment name or GLOBAL", "end of line"));
+        }
+    };
+    segs.push(Segment::new(name, off0, parent, parent_offset));
+    Ok(())
+}
+
+/// Reads a `[BasePosition]` line: `segment Tx Ty Tz Rx Ry Rz BoneLength`; a GTR file may name
+/// segments here first.
+fn base_line(segs: &mut Vec<Segment>, line: &Line, toks: &[(usize, &[u8])], global: Option<bool>) -> Result<(), ParseError> {
+    let (off0, first) = toks[0];
+    let name = decode_name(first);
+    let i = match find(segs, &name) {
+        Some(i) => i,
+        None if global == Some(true) => {
+            segs.push(Segment::new(name.clone(), off0, None, off0));
+            segs.len() - 1
+        }
+        None => return Err(ParseError::invalid(off0 as u64, format!("base position for unknown segment '{name}'"))),
+    };
+    let mut v = [0f32; 7];
+    for (k, slot) in v.iter_mut().enumerate() {
+        let Some(&(o, t)) = toks.get(k + 1) else {
+            let end = line.start + line.text.len();
+            return Err(ParseError::expected(end as u64, "7 numbers: Tx Ty Tz Rx Ry Rz BoneLength", format!("{} numbers", k)));
+        };
+        *slot = number(t, o, "a number (Tx Ty Tz Rx Ry Rz BoneLength)")? as f32;
+    }
+    segs[i].base = Some((v, off0));
+    Ok(())
 }
 
 impl Segment {

@@ -3,7 +3,7 @@
 use crate::core::{Format, Motion, Warning};
 use crate::formats::capture_motion::{self, Declared};
 use crate::formats::error::{LoadError, locate_warnings};
-use crate::formats::file_format::{FileFormat, FormatInfo, MimeType};
+use crate::formats::file_format::{Declaration, Declares, FileFormat, MimeType};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// What the rest of the program needs to know of this format.
@@ -19,30 +19,24 @@ pub const FORMAT: Format = Format {
 /// OpenSim motion and storage files.
 pub struct Mot;
 
-impl FormatInfo for Mot {
-    fn name(&self) -> &'static str {
-        FORMAT.name
-    }
-    fn description(&self) -> &'static str {
-        "OpenSim motion or storage (coordinates or forces over time): plotted as channels; posing them needs the OpenSim model"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["mot", "sto"]
-    }
-    fn mime_types(&self) -> &'static [MimeType] {
-        &[MimeType {
+impl Declares for Mot {
+    const DECLARATION: Declaration = Declaration {
+        name: FORMAT.name,
+        description: "OpenSim motion or storage (coordinates or forces over time): plotted as channels; posing them needs the OpenSim model",
+        extensions: &["mot", "sto"],
+        mime_types: &[MimeType {
             name: "application/x-opensim-motion",
             comment: "OpenSim motion (coordinates over time)",
             globs: &["*.mot", "*.sto"],
             parent: "text/plain",
             glob_weight: 60,
             magic: &[],
-        }]
-    }
-    fn sniff(&self, text: &[u8], _raw: &[u8]) -> bool {
-        // The header ends with a line `endheader` within its first lines.
-        text.split(|&c| c == b'\n').take(40).any(|l| l.trim_ascii().eq_ignore_ascii_case(b"endheader"))
-    }
+        }],
+        sniff: |text, _raw| {
+            // The header ends with a line `endheader` within its first lines.
+            text.split(|&c| c == b'\n').take(40).any(|l| l.trim_ascii().eq_ignore_ascii_case(b"endheader"))
+        },
+    };
 }
 
 impl FileFormat for Mot {

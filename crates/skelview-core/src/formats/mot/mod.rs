@@ -22,7 +22,7 @@ pub use format::{FORMAT, Mot};
 use crate::core::capture::{Analog, AnalogChannel, Capture};
 use crate::formats::error::{ParseError, RawWarning};
 use crate::formats::text::describe;
-use crate::formats::trc::{fields, lines};
+use crate::formats::trc::{Line, fields, lines};
 
 /// A `.mot`/`.sto` file read.
 pub struct ParsedMot {
@@ -55,15 +55,76 @@ fn unit_of(name: &str, degrees: bool) -> &'static str {
     }
 }
 
+/// What the header above `endheader` declared.
+struct MotHeader {
+    declared_rows: Option<u64>,
+    declared_columns: Option<u64>,
+    degrees: bool,
+    /// Every `key=value` line, and the title line.
+    details: Vec<(String, String)>,
+}
+
 /// Parses an OpenSim `.mot` or `.sto` file.
 pub fn parse_mot(b: &[u8]) -> Result<ParsedMot, ParseError> {
     let b = b.strip_prefix(&[0xEF, 0xBB, 0xBF][..]).unwrap_or(b);
     let mut warnings = Vec::new();
-    let mut details = Vec::new();
     let mut it = lines(b).peekable();
+    let MotHeader { declared_rows, declared_columns, degrees, mut details } = read_header(b, &mut it)?;
+    let names_line = loop {
+        match it.next() {
+            Some(l) if l.text.iter().all(u8::is_ascii_whitespace) => continue,
+            Some(l) => break l,
+            None => return Err(ParseError::eof(b.len() as u64, "the line of column names (time …)")),
+        }
+    };
+    let names = fields(&names_line);
+    let names: Vec<(usize, String)> = names.into_iter().filter(|(_, n)| !n.is_empty()).collect();
+    if !names.first().is_some_and(|(_, n)| n.eq_ignore_ascii_case("time")) {
+        return Err(ParseError::expected(names_line.at as u64, "'time' as the first column name", describe(names_line.text)));
+    }
+    if let Some(n) = declared_columns.filter(|&n| n as usize != names.len()) {
+        warnings.push(RawWarning {
+            offset: names_line.at as u64,
+            message: format!("the header says {n} columns, the names line has {}", names.len()),
+        });
+    }
+    // A row needs at least a byte of the file per value: a larger count is not a count.
+    if declared_rows.is_some_and(|r| r as usize > b.len()) {
+        return Err(ParseError::invalid(
+            0,
+            format!("nRows is {}, more rows than a file of {} bytes can hold", declared_rows.unwrap_or(0), b.len()),
+        ));
+    }
+    let (times, values) = read_rows(it, names.len(), declared_rows)?;
+    if times.is_empty() {
+        return Err(ParseError::eof(b.len() as u64, "a row of values after the column names"));
+    }
+    if let Some(n) = declared_rows.filter(|&n| n as usize != times.len()) {
+        warnings.push(RawWarning { offset: 0, message: format!("the header says {n} rows, the file holds {}", times.len()) });
+    }
+    let rows = times.len();
+    let rate = mean_rate(&times, &mut warnings);
+    let channels = names[1..]
+        .iter()
+        .map(|(_, n)| AnalogChannel { label: n.clone(), description: String::new(), unit: unit_of(n, degrees).to_owned() })
+        .collect();
+    let capture = Capture {
+        point_rate_hz: rate,
+        first_frame: 1,
+        frames: rows,
+        analog: Analog { rate_hz: rate, samples_per_frame: 1, channels, values },
+        ..Capture::default()
+    };
+    details.push(("Start time".to_owned(), format!("{} s", times[0])));
+    Ok(ParsedMot { capture, declared_rows, details, warnings })
+}
+
+/// Reads the header up to and including `endheader`: counts, angle unit, and the lines as details.
+fn read_header<'a>(b: &[u8], it: &mut impl Iterator<Item = Line<'a>>) -> Result<MotHeader, ParseError> {
+    let mut details = Vec::new();
     let (mut declared_rows, mut declared_columns, mut degrees) = (None, None, true);
     let mut ended = false;
-    for (k, line) in it.by_ref().enumerate() {
+    for (k, line) in it.enumerate() {
         let text = String::from_utf8_lossy(line.text);
         let text = text.trim();
         if text.eq_ignore_ascii_case("endheader") {
@@ -93,32 +154,13 @@ pub fn parse_mot(b: &[u8]) -> Result<ParsedMot, ParseError> {
     if !ended {
         return Err(ParseError::eof(b.len() as u64, "'endheader' closing the header (an OpenSim .mot or .sto file)"));
     }
-    let names_line = loop {
-        match it.next() {
-            Some(l) if l.text.iter().all(u8::is_ascii_whitespace) => continue,
-            Some(l) => break l,
-            None => return Err(ParseError::eof(b.len() as u64, "the line of column names (time …)")),
-        }
-    };
-    let names = fields(&names_line);
-    let names: Vec<(usize, String)> = names.into_iter().filter(|(_, n)| !n.is_empty()).collect();
-    if !names.first().is_some_and(|(_, n)| n.eq_ignore_ascii_case("time")) {
-        return Err(ParseError::expected(names_line.at as u64, "'time' as the first column name", describe(names_line.text)));
-    }
-    let columns = names.len() - 1;
-    if let Some(n) = declared_columns.filter(|&n| n as usize != names.len()) {
-        warnings.push(RawWarning {
-            offset: names_line.at as u64,
-            message: format!("the header says {n} columns, the names line has {}", names.len()),
-        });
-    }
-    // A row needs at least a byte of the file per value: a larger count is not a count.
-    if declared_rows.is_some_and(|r| r as usize > b.len()) {
-        return Err(ParseError::invalid(
-            0,
-            format!("nRows is {}, more rows than a file of {} bytes can hold", declared_rows.unwrap_or(0), b.len()),
-        ));
-    }
+    Ok(MotHeader { declared_rows, declared_columns, degrees, details })
+}
+
+/// Reads the rows of `width` values (time first, times strictly increasing): the times, and
+/// the other values row-major.
+fn read_rows<'a>(it: impl Iterator<Item = Line<'a>>, width: usize, declared_rows: Option<u64>) -> Result<(Vec<f64>, Vec<f32>), ParseError> {
+    let columns = width - 1;
     let mut times: Vec<f64> = Vec::new();
     let mut values: Vec<f32> = Vec::with_capacity(declared_rows.unwrap_or(0) as usize * columns);
     for line in it {
@@ -127,11 +169,11 @@ pub fn parse_mot(b: &[u8]) -> Result<ParsedMot, ParseError> {
         if row.is_empty() {
             continue;
         }
-        if row.len() != names.len() {
+        if row.len() != width {
             let end = line.at + line.text.len();
             return Err(ParseError::expected(
                 end as u64,
-                format!("{} values (time and {columns} columns)", names.len()),
+                format!("{width} values (time and {columns} columns)"),
                 format!("{} values", row.len()),
             ));
         }
@@ -150,16 +192,15 @@ pub fn parse_mot(b: &[u8]) -> Result<ParsedMot, ParseError> {
             }
         }
     }
-    if times.is_empty() {
-        return Err(ParseError::eof(b.len() as u64, "a row of values after the column names"));
-    }
-    if let Some(n) = declared_rows.filter(|&n| n as usize != times.len()) {
-        warnings.push(RawWarning { offset: 0, message: format!("the header says {n} rows, the file holds {}", times.len()) });
-    }
+    Ok((times, values))
+}
+
+/// The mean row rate of `times` (1 for a single row); rows not evenly spaced within a
+/// thousandth of a step are shown at it, with a warning.
+fn mean_rate(times: &[f64], warnings: &mut Vec<RawWarning>) -> f64 {
     let rows = times.len();
     let span = times[rows - 1] - times[0];
     let rate = if rows > 1 && span > 0.0 { (rows - 1) as f64 / span } else { 1.0 };
-    // Evenly spaced within a thousandth of a step: else shown at the mean rate, said.
     let step = 1.0 / rate;
     if times.windows(2).any(|w| ((w[1] - w[0]) - step).abs() > 1e-3 * step.max(1e-9)) {
         warnings.push(RawWarning {
@@ -167,19 +208,7 @@ pub fn parse_mot(b: &[u8]) -> Result<ParsedMot, ParseError> {
             message: format!("the times are not evenly spaced: the rows are shown at their mean rate, {rate:.4} per second"),
         });
     }
-    let channels = names[1..]
-        .iter()
-        .map(|(_, n)| AnalogChannel { label: n.clone(), description: String::new(), unit: unit_of(n, degrees).to_owned() })
-        .collect();
-    let capture = Capture {
-        point_rate_hz: rate,
-        first_frame: 1,
-        frames: rows,
-        analog: Analog { rate_hz: rate, samples_per_frame: 1, channels, values },
-        ..Capture::default()
-    };
-    details.push(("Start time".to_owned(), format!("{} s", times[0])));
-    Ok(ParsedMot { capture, declared_rows, details, warnings })
+    rate
 }
 
 #[cfg(test)]

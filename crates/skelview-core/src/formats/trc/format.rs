@@ -3,7 +3,7 @@
 use crate::core::{Format, Motion};
 use crate::formats::capture_motion::{self, Declared};
 use crate::formats::error::{LoadError, locate_warnings};
-use crate::formats::file_format::{FileFormat, FormatInfo, MimeType, line_starts_with};
+use crate::formats::file_format::{Declaration, Declares, FileFormat, MimeType, line_starts_with};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// What the rest of the program needs to know of this format.
@@ -19,29 +19,21 @@ pub const FORMAT: Format = Format {
 /// TRC marker trajectories (Motion Analysis, OpenSim).
 pub struct Trc;
 
-impl FormatInfo for Trc {
-    fn name(&self) -> &'static str {
-        FORMAT.name
-    }
-    fn description(&self) -> &'static str {
-        "TRC marker trajectories (Motion Analysis, OpenSim): one row of marker positions per frame"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["trc"]
-    }
-    fn mime_types(&self) -> &'static [MimeType] {
-        &[MimeType {
+impl Declares for Trc {
+    const DECLARATION: Declaration = Declaration {
+        name: FORMAT.name,
+        description: "TRC marker trajectories (Motion Analysis, OpenSim): one row of marker positions per frame",
+        extensions: &["trc"],
+        mime_types: &[MimeType {
             name: "application/x-trc",
             comment: "TRC marker trajectories",
             globs: &["*.trc"],
             parent: "text/plain",
             glob_weight: 60,
             magic: &[("PathFileType", "0")],
-        }]
-    }
-    fn sniff(&self, text: &[u8], _raw: &[u8]) -> bool {
-        line_starts_with(text, b"pathfiletype")
-    }
+        }],
+        sniff: |text, _raw| line_starts_with(text, b"pathfiletype"),
+    };
 }
 
 impl FileFormat for Trc {

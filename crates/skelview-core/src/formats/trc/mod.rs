@@ -87,11 +87,49 @@ pub(crate) fn fields(line: &Line<'_>) -> Vec<(usize, String)> {
     }
 }
 
+/// What the header lines say: rate, counts as written, unit, and where NumMarkers sits.
+struct HeaderValues {
+    rate: f64,
+    declared_frames: Option<u64>,
+    declared_markers: Option<usize>,
+    unit: String,
+    markers_at: usize,
+}
+
 /// Parses a TRC file.
 pub fn parse_trc(b: &[u8]) -> Result<ParsedTrc, ParseError> {
     let b = b.strip_prefix(&[0xEF, 0xBB, 0xBF][..]).unwrap_or(b);
     let mut warnings = Vec::new();
     let mut it = lines(b);
+    let h = read_header(b, &mut it)?;
+    let names_line = it.next().ok_or_else(|| ParseError::eof(b.len() as u64, "the line of marker names (Frame# Time …)"))?;
+    let (points, markers) = marker_points(&names_line, b.len(), &h, &mut warnings)?;
+    let _axes = it.next();
+    let (mut positions, first_frame, frames) = read_rows(it, markers, &mut warnings)?;
+    if let Some(n) = h.declared_frames
+        && n as usize != frames
+    {
+        warnings.push(RawWarning {
+            offset: b.len() as u64,
+            message: format!("NumFrames is {n} but the file has {frames} rows: {frames} frames are read"),
+        });
+    }
+    let residuals = gap_residuals(&mut positions);
+    let capture = Capture {
+        point_rate_hz: h.rate,
+        first_frame: first_frame.unwrap_or(1),
+        points,
+        unit: h.unit,
+        frames,
+        positions,
+        residuals,
+        ..Default::default()
+    };
+    Ok(ParsedTrc { capture, declared_frames: h.declared_frames, warnings })
+}
+
+/// Reads the `PathFileType` line and the header name and value lines.
+fn read_header<'a>(b: &[u8], it: &mut impl Iterator<Item = Line<'a>>) -> Result<HeaderValues, ParseError> {
     let first = it.next().ok_or_else(|| ParseError::eof(0, "'PathFileType' on the first line"))?;
     if !first.text.starts_with(b"PathFileType") {
         return Err(ParseError::expected(0, "'PathFileType' on the first line (a TRC file)", describe(first.text)));
@@ -122,19 +160,29 @@ pub fn parse_trc(b: &[u8]) -> Result<ParsedTrc, ParseError> {
     let declared_markers = number("NumMarkers")?.filter(|n| *n >= 0.0).map(|n| n as usize);
     // None given: detected from the body's size (see the capture's motion).
     let unit = value("Units").map_or_else(String::new, |(_, u)| u.clone());
-    let names_line = it.next().ok_or_else(|| ParseError::eof(b.len() as u64, "the line of marker names (Frame# Time …)"))?;
-    let names = fields(&names_line);
+    let markers_at = value("NumMarkers").map_or(0, |v| v.0);
+    Ok(HeaderValues { rate, declared_frames, declared_markers, unit, markers_at })
+}
+
+/// The markers, named from the `Frame# Time …` line and counted by NumMarkers when given
+/// (unnamed ones get a number); also their count.
+fn marker_points(
+    names_line: &Line<'_>,
+    len: usize,
+    h: &HeaderValues,
+    warnings: &mut Vec<RawWarning>,
+) -> Result<(Vec<PointInfo>, usize), ParseError> {
+    let names = fields(names_line);
     if !names.first().is_some_and(|(_, f)| f.starts_with("Frame")) {
         return Err(ParseError::expected(names_line.at as u64, "'Frame#' starting the marker-name line", describe(names_line.text)));
     }
     let mut labels: Vec<String> = names.iter().skip(2).map(|(_, n)| n.clone()).filter(|n| !n.is_empty()).collect();
-    let markers = declared_markers.unwrap_or(labels.len());
+    let markers = h.declared_markers.unwrap_or(labels.len());
     // Every marker needs at least a byte of the file: a larger count is not a count.
-    if markers > b.len() {
-        let at = value("NumMarkers").map_or(0, |v| v.0);
+    if markers > len {
         return Err(ParseError::invalid(
-            at as u64,
-            format!("NumMarkers is {markers}, more markers than a file of {} bytes can hold", b.len()),
+            h.markers_at as u64,
+            format!("NumMarkers is {markers}, more markers than a file of {len} bytes can hold"),
         ));
     }
     if labels.len() != markers {
@@ -153,7 +201,16 @@ pub fn parse_trc(b: &[u8]) -> Result<ParsedTrc, ParseError> {
             kind: PointKind::Marker,
         })
         .collect();
-    let _axes = it.next();
+    Ok((points, markers))
+}
+
+/// Reads the data rows: positions (NaN for an empty or missing field), the first frame number,
+/// and the number of rows.
+fn read_rows<'a>(
+    it: impl Iterator<Item = Line<'a>>,
+    markers: usize,
+    warnings: &mut Vec<RawWarning>,
+) -> Result<(Vec<f32>, Option<u32>, usize), ParseError> {
     let mut positions = Vec::new();
     let mut first_frame = None;
     let mut frames = 0usize;
@@ -190,15 +247,12 @@ pub fn parse_trc(b: &[u8]) -> Result<ParsedTrc, ParseError> {
         }
         frames += 1;
     }
-    if let Some(n) = declared_frames
-        && n as usize != frames
-    {
-        warnings.push(RawWarning {
-            offset: b.len() as u64,
-            message: format!("NumFrames is {n} but the file has {frames} rows: {frames} frames are read"),
-        });
-    }
-    // A sample is a gap when any coordinate is: all three NaN, so the capture's rule holds.
+    Ok((positions, first_frame, frames))
+}
+
+/// Residuals for `positions` (0, or -1 for a gap); a sample is a gap when any coordinate is,
+/// and then all three become NaN, so the capture's rule holds.
+fn gap_residuals(positions: &mut [f32]) -> Vec<f32> {
     let mut residuals = Vec::with_capacity(positions.len() / 3);
     for p in positions.chunks_exact_mut(3) {
         if p.iter().all(|v| v.is_finite()) {
@@ -208,17 +262,7 @@ pub fn parse_trc(b: &[u8]) -> Result<ParsedTrc, ParseError> {
             residuals.push(-1.0);
         }
     }
-    let capture = Capture {
-        point_rate_hz: rate,
-        first_frame: first_frame.unwrap_or(1),
-        points,
-        unit,
-        frames,
-        positions,
-        residuals,
-        ..Default::default()
-    };
-    Ok(ParsedTrc { capture, declared_frames, warnings })
+    residuals
 }
 
 #[cfg(test)]
