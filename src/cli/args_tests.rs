@@ -135,3 +135,36 @@ fn every_edit_operation_has_its_flag_and_its_shared_parameters_reach_it() {
         assert!(message.contains(&format!("--{}", spec.flag())), "{message}");
     }
 }
+
+#[test]
+fn edit_flags_keep_their_order_and_refuse_bad_values_by_name() {
+    use crate::cli::edit_args::EditStep;
+    let names = |line: &str| -> Vec<String> {
+        let Command::Edit(e) = args(line).unwrap().command else { panic!("{line}") };
+        e.steps.iter().map(|s| if let EditStep::Op(op) = s { op.name().to_owned() } else { "recipe".into() }).collect()
+    };
+    assert_eq!(
+        names("edit a.bvh -o b.bvh --despike --filter butterworth:6 --despike --ground --unroll --ground"),
+        ["despike", "filter", "despike", "ground", "unroll", "ground"],
+        "a flag without a value keeps each place it was given"
+    );
+    let refused = |line: &str| args(line).unwrap_err().to_string();
+    for (line, says) in [
+        ("edit a.bvh -o b.bvh --fill-gaps auto --max-gap 0", "--max-gap '0': expected a whole number of frames from 1"),
+        ("edit a.bvh -o b.bvh --recipe r.toml --max-gap -5", "--max-gap '-5': expected a whole number of frames"),
+        ("edit a.bvh -o b.bvh --despike --range x", "--range 'x': expected FIRST:LAST"),
+        ("edit a.bvh -o b.bvh --trim x", "--trim 'x': expected FIRST:LAST"),
+        (
+            "edit a.bvh -o b.bvh --fill-gaps bogus",
+            "--fill-gaps 'bogus': expected METHOD (METHOD: one of linear, spline, rigid, pattern, auto)",
+        ),
+        ("edit a.bvh -o b.bvh --loop -3", "--loop '-3': expected FRAMES (FRAMES: a whole number of frames)"),
+    ] {
+        let e = refused(line);
+        assert!(e.contains(says), "{line}: {e}");
+        assert!(!e.contains("expected 'x': expected"), "{line}: {e}");
+    }
+    let Command::Edit(e) = args("edit a.bvh -o b.bvh --rename A=B=C").unwrap().command else { panic!() };
+    let [EditStep::Op(skelview_core::edit::Op::Rename(r))] = e.steps.as_slice() else { panic!("{:?}", e.steps) };
+    assert_eq!((r.from.as_str(), r.to.as_str()), ("A", "B=C"), "the new name may hold '='");
+}

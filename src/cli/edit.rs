@@ -72,7 +72,8 @@ pub(super) fn command(a: &EditArgs, matches: Option<&clap::ArgMatches>) -> Resul
 }
 
 /// The recipe of the steps, recipe files read in place; a number given to a shared
-/// parameter's flag (`--max-gap`) goes to every step that takes it and names none.
+/// parameter's flag (`--max-gap`) also goes to every recipe file's step that takes it and
+/// names none (the line's own steps got it when they were read).
 fn recipe(c: &EditCommand) -> Result<Recipe, EditFailure<'static>> {
     let mut out = Recipe::default();
     for step in &c.steps {
@@ -80,27 +81,27 @@ fn recipe(c: &EditCommand) -> Result<Recipe, EditFailure<'static>> {
             EditStep::Op(op) => out.steps.push(edit::Step { op: op.clone(), enabled: true }),
             EditStep::Recipe(path) => {
                 let text = std::fs::read_to_string(path).map_err(|source| EditFailure::RecipeFile { path: path.clone(), source })?;
-                let r = Recipe::from_toml(&text).map_err(|source| EditFailure::Recipe { path: path.clone(), source })?;
-                out.steps.extend(r.steps);
+                let bad = |source| EditFailure::Recipe { path: path.clone(), source };
+                for mut step in Recipe::from_toml(&text).map_err(bad)?.steps {
+                    step.op = with_shared_numbers(&step.op, &c.shared).map_err(bad)?;
+                    out.steps.push(step);
+                }
             }
         }
-    }
-    for s in &mut out.steps {
-        s.op = with_shared_numbers(&s.op, &c.shared);
     }
     Ok(out)
 }
 
-/// `op` with the numbers of `shared` it takes and leaves unset.
-fn with_shared_numbers(op: &Op, shared: &toml::Table) -> Op {
-    let Ok(toml::Value::Table(mut step)) = toml::Value::try_from(op) else { return op.clone() };
+/// `op` with the numbers of `shared` it takes and leaves unset (checked when they were read).
+fn with_shared_numbers(op: &Op, shared: &toml::Table) -> Result<Op, edit::RecipeError> {
+    let Ok(toml::Value::Table(mut step)) = toml::Value::try_from(op) else { return Ok(op.clone()) };
     let spec = op.spec();
     for (key, value) in shared.iter().filter(|(_, v)| v.is_integer() || v.is_float()) {
         if spec.param(key).is_some() && !step.contains_key(key) {
             step.insert(key.clone(), value.clone());
         }
     }
-    <Op as serde::Deserialize>::deserialize(toml::Value::Table(step)).unwrap_or_else(|_| op.clone())
+    <Op as serde::Deserialize>::deserialize(toml::Value::Table(step)).map_err(|e| edit::RecipeError::Toml(e.message().to_owned()))
 }
 
 /// What became of one input.

@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 
 use super::error::ArgError;
-use skelview_core::edit::spec::{Kind, OpSpec, Param};
-use skelview_core::edit::{OPERATIONS, Op};
+use skelview_core::edit::spec::{FreePart, Kind, OpSpec, Param};
+use skelview_core::edit::{FrameRange, OPERATIONS, Op};
 
 /// Fix what the checks find: apply operations, in the order given, and write the result.
 #[derive(clap::Args, Debug)]
@@ -74,7 +74,8 @@ pub fn operation_flags() -> Vec<clap::Arg> {
         let help = format!("{} (recipe: op = \"{}\")", spec.help, spec.name);
         let arg = clap::Arg::new(spec.name).long(flag).help(help).help_heading("Operations (applied in the order given)");
         args.push(if spec.value.is_empty() {
-            arg.action(clap::ArgAction::Count)
+            // Appended, not counted, so that each occurrence keeps its place on the line.
+            arg.action(clap::ArgAction::Append).num_args(0).default_missing_value("on")
         } else {
             arg.action(clap::ArgAction::Append).value_name(spec.value_name()).allow_hyphen_values(true)
         });
@@ -125,17 +126,22 @@ pub fn shared_values(matches: Option<&clap::ArgMatches>) -> Result<toml::Table, 
     for (p, _) in shared_params() {
         let Some(given) = m.get_many::<String>(p.key) else { continue };
         let given: Vec<&String> = given.collect();
+        let option = format!("--{}", p.key.replace('_', "-"));
         let value = match p.kind {
             Kind::Names => {
                 let names = given.iter().map(|n| n.trim()).filter(|n| !n.is_empty());
                 toml::Value::Array(names.map(|n| toml::Value::String(n.to_owned())).collect())
             }
-            _ => value_of(p, given[0]).ok_or_else(|| ArgError::Operation {
-                option: format!("--{}", p.key.replace('_', "-")),
-                given: given[0].clone(),
-                expected: expected_of(p),
-            })?,
+            _ => value_of(&option, p, given[0])?,
         };
+        // A shared number reaches steps of recipe files too: it is checked here, whole.
+        let number = value.as_float().or(value.as_integer().map(|i| i as f64));
+        if let (Kind::Number { min, max, .. }, Some(v)) = (&p.kind, number)
+            && !(*min..=*max).contains(&v)
+        {
+            let expected = format!("{} from {min} to {max}", expected_of(p));
+            return Err(ArgError::Operation { option, given: given[0].clone(), expected });
+        }
         out.insert(p.key.into(), value);
     }
     Ok(out)
@@ -148,11 +154,8 @@ pub fn steps(a: &EditArgs, matches: Option<&clap::ArgMatches>) -> Result<Vec<Edi
     if let Some(m) = matches {
         for spec in OPERATIONS.iter().copied() {
             let places: Vec<usize> = m.indices_of(spec.name).map(Iterator::collect).unwrap_or_default();
-            let values: Vec<Option<&String>> = if spec.value.is_empty() {
-                (0..m.get_count(spec.name)).map(|_| None).collect()
-            } else {
-                m.get_many::<String>(spec.name).map(|v| v.map(Some).collect()).unwrap_or_default()
-            };
+            let given: Vec<&String> = m.get_many::<String>(spec.name).map(Iterator::collect).unwrap_or_default();
+            let values: Vec<Option<&String>> = given.into_iter().map(|v| (!spec.value.is_empty()).then_some(v)).collect();
             for (k, value) in values.into_iter().enumerate() {
                 let op = operation(spec, value.map(String::as_str), &shared)?;
                 out.push((places.get(k).copied().unwrap_or(usize::MAX), EditStep::Op(op)));
@@ -181,16 +184,27 @@ pub fn operation(spec: &'static OpSpec, value: Option<&str>, shared: &toml::Tabl
             Some(prefix) => value.strip_prefix(prefix).and_then(|r| r.strip_prefix(spec.separator)).ok_or_else(|| bad(expected()))?,
             None => value,
         };
-        // From the right, so that the first part may hold the separator (an event's label).
-        let mut parts: Vec<&str> = rest.rsplitn(spec.value.len(), spec.separator).collect();
-        parts.reverse();
+        // From the other end than the part that may hold the separator (an event's label).
+        let parts: Vec<&str> = match spec.free_part {
+            FreePart::First => {
+                let mut parts: Vec<&str> = rest.rsplitn(spec.value.len(), spec.separator).collect();
+                parts.reverse();
+                parts
+            }
+            FreePart::Last => rest.splitn(spec.value.len(), spec.separator).collect(),
+        };
         let required = spec.value.iter().filter(|k| spec.param(k).is_some_and(|p| p.kind.required())).count();
         if parts.len() < required || parts.iter().any(|p| p.is_empty()) {
             return Err(bad(expected()));
         }
         for (key, part) in spec.value.iter().zip(parts) {
             let Some(p) = spec.param(key) else { continue };
-            step.insert((*key).into(), value_of(p, part).ok_or_else(|| bad(expected()))?);
+            // A part's refusal is told with the whole value's shape.
+            let value = value_of(&option, p, part).map_err(|e| match e {
+                ArgError::Operation { .. } => bad(format!("{} ({}: {})", expected(), p.value_name(), expected_of(p))),
+                other => other,
+            })?;
+            step.insert((*key).into(), value);
         }
     }
     for p in spec.params.iter().filter(|p| !spec.value.contains(&p.key)) {
@@ -201,14 +215,25 @@ pub fn operation(spec: &'static OpSpec, value: Option<&str>, shared: &toml::Tabl
     <Op as serde::Deserialize>::deserialize(toml::Value::Table(step)).map_err(|e| bad(e.message().to_owned()))
 }
 
-/// `text` as a recipe value of `p` (`None` when `p` needs a number and it is not one).
-fn value_of(p: &Param, text: &str) -> Option<toml::Value> {
-    let text = text.trim();
-    Some(match &p.kind {
-        Kind::Number { integer: true, .. } => toml::Value::Integer(text.parse().ok()?),
-        Kind::Number { .. } => toml::Value::Float(text.parse::<f64>().ok().filter(|v| v.is_finite())?),
+/// `text` as a recipe value of `p`, given to `option`, or why not: a number that is not one
+/// (a negative one for a count), a choice not among `p`'s, a range that cannot be read.
+/// Other limits are the operation's to check, with its own message.
+fn value_of(option: &str, p: &Param, text: &str) -> Result<toml::Value, ArgError> {
+    let refuse = || ArgError::Operation { option: option.to_owned(), given: text.to_owned(), expected: expected_of(p) };
+    Ok(match &p.kind {
+        Kind::Number { integer: true, min, .. } if *min >= 0.0 => {
+            toml::Value::Integer(text.trim().parse::<u32>().map_err(|_| refuse())?.into())
+        }
+        Kind::Number { integer: true, .. } => toml::Value::Integer(text.trim().parse().map_err(|_| refuse())?),
+        Kind::Number { .. } => toml::Value::Float(text.trim().parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(refuse)?),
+        Kind::Choice { choices, .. } if !choices.contains(&text.trim()) => return Err(refuse()),
+        Kind::Range { .. } => {
+            let range = text.parse::<FrameRange>().map_err(|e| ArgError::Refused { option: option.to_owned(), reason: e.to_string() })?;
+            toml::Value::String(range.to_string())
+        }
         Kind::Names => toml::Value::Array(text.split(',').map(|n| toml::Value::String(n.trim().to_owned())).collect()),
-        Kind::Choice { .. } | Kind::Text { .. } | Kind::Range { .. } => toml::Value::String(text.to_owned()),
+        Kind::Choice { .. } => toml::Value::String(text.trim().to_owned()),
+        Kind::Text { .. } => toml::Value::String(text.to_owned()),
     })
 }
 
@@ -217,12 +242,17 @@ fn expected_of(p: &Param) -> String {
     match &p.kind {
         Kind::Number { integer: true, unit, .. } => format!("a whole number{}", unit_suffix(unit)),
         Kind::Number { unit, .. } => format!("a number{}", unit_suffix(unit)),
+        Kind::Choice { choices, .. } => format!("one of {}", choices.join(", ")),
         _ => p.value_name(),
     }
 }
 
 fn unit_suffix(unit: &str) -> String {
-    if unit.is_empty() { String::new() } else { format!(" of {unit}") }
+    match unit {
+        "" => String::new(),
+        "s" => " of seconds".into(),
+        unit => format!(" of {unit}"),
+    }
 }
 
 #[cfg(test)]
@@ -247,7 +277,7 @@ mod tests {
         assert!(one("add_event", Some("Foot Strike:1.25")).is_err());
         assert_eq!(
             one("remove_event", Some("Foot Strike:x")).unwrap_err().to_string(),
-            "--remove-event 'Foot Strike:x': expected LABEL:TIME_SECS"
+            "--remove-event 'Foot Strike:x': expected LABEL:TIME_SECS (TIME_SECS: a number of seconds)"
         );
         assert_eq!(one("remove_event", Some("Strike:2")).unwrap(), Op::RemoveEvent(RemoveEvent { label: "Strike".into(), time_secs: 2.0 }));
         assert_eq!(one("rename", Some("Head")).unwrap_err().to_string(), "--rename 'Head': expected FROM=TO");

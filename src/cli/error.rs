@@ -43,6 +43,15 @@ pub enum ArgError {
         /// Its shape (`butterworth:CUTOFF_HZ[:ORDER]`), or why it was refused.
         expected: String,
     },
+    /// A value an option refuses, with the reason its reader gives (`--trim 'x': expected
+    /// FIRST:LAST…`).
+    #[error("{option} {reason}")]
+    Refused {
+        /// The option.
+        option: String,
+        /// Why, naming the value.
+        reason: String,
+    },
     /// `edit` without an operation.
     #[error("edit needs at least one operation ({}, --recipe)", super::edit_args::operation_flag_list())]
     NoOperation,

@@ -23,10 +23,22 @@ pub struct OpSpec {
     pub value: &'static [&'static str],
     /// Between the value's parts (`:` in `butterworth:6:2`, `=` in `OLD=NEW`).
     pub separator: char,
+    /// Which part may hold the separator itself: the value is split from the other end
+    /// (an event's label, `Foot:Strike:Left:1.25`; a joint renamed to `a=b`).
+    pub free_part: FreePart,
     /// Written before the value's parts (`butterworth` in `butterworth:6`).
     pub prefix: Option<&'static str>,
     /// The viewer's Edits window offers it (removing an event is done from the event list).
     pub in_form: bool,
+}
+
+/// Which part of a command-line value may hold the separator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FreePart {
+    /// The first (the value is split from its end).
+    First,
+    /// The last (the value is split from its start).
+    Last,
 }
 
 /// One parameter of an operation.

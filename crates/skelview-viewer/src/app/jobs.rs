@@ -260,6 +260,8 @@ impl Jobs {
             let map = skelview_core::formats::table::read_name_map(&path)?;
             Ok((path, map))
         };
+        // The file chosen last wins, whichever read ends first.
+        self.pending.forget("namemap");
         self.start(tasks, "namemap", "Reading the name map", Priority::Background, Shown::Upkeep, read, |v, read| match read {
             Ok((path, map)) => v.session.set_name_map(Some((path, map.into()))),
             Err(e) => v.messages.fail(AppError::NameMap(Arc::new(e))),
@@ -273,6 +275,8 @@ impl Jobs {
             let text = std::fs::read_to_string(&path).map_err(|source| E::Io { path: path.clone(), source })?;
             Ok(skelview_core::edit::Recipe::from_toml(&text).map_err(|source| E::Recipe { path, source })?)
         };
+        // The file chosen last wins, whichever read ends first.
+        self.pending.forget("recipe");
         self.start(tasks, "recipe", "Reading the recipe", Priority::Background, Shown::Upkeep, read, |v, read| match read {
             Ok(recipe) => {
                 if let Some(id) = v.session.active_clip().map(|c| c.id()) {
@@ -304,6 +308,8 @@ impl Jobs {
             }
             Ok((clip, map))
         };
+        // The file chosen last wins, whichever read ends first.
+        self.pending.forget("bonemap");
         self.start(tasks, "bonemap", "Reading the bone map", Priority::Background, Shown::Upkeep, read, |v, read| match read {
             Ok((id, map)) => {
                 if let Some(c) = v.session.scene.clips.iter_mut().find(|c| c.id() == id) {

@@ -70,6 +70,12 @@ impl<O: 'static> Pending<O> {
         self.entries.push(Entry { kind, id: None, take: Box::new(move || then.take()) });
     }
 
+    /// Drops the tasks of `kind` (dropping a task cancels it; its end is never handled): a
+    /// newer one of the kind replaces them.
+    pub fn forget(&mut self, kind: &str) {
+        self.entries.retain(|e| e.kind != kind);
+    }
+
     /// True while a task of `kind` runs (or its end waits to be taken).
     pub fn running(&self, kind: &str) -> bool {
         self.entries.iter().any(|e| e.kind == kind)
@@ -139,5 +145,24 @@ mod tests {
         });
         assert_eq!(log[2], "slow Ok(2)");
         assert!(!pending.busy());
+        // A newer read of a kind replaces an older one still running: only its end is handled.
+        let (gate_tx, gate_rx) = std::sync::mpsc::channel::<()>();
+        let old = move |p: &Progress| {
+            gate_rx.recv().ok();
+            if p.cancelled() { Err(TaskError::Cancelled) } else { Ok::<_, TaskError<String>>(1) }
+        };
+        pending.start(&tasks, "read", "Old", Priority::Normal, Shown::Upkeep, old, |log, _| log.push("old".into())).unwrap();
+        pending.forget("read");
+        gate_tx.send(()).ok();
+        let new = |_: &Progress| Ok::<_, TaskError<String>>(2);
+        pending.start(&tasks, "read", "New", Priority::Normal, Shown::Upkeep, new, |log, _| log.push("new".into())).unwrap();
+        until_true("the new read's end", || {
+            for then in pending.take_finished() {
+                then(&mut log);
+            }
+            !pending.busy()
+        });
+        assert_eq!(log.last().map(String::as_str), Some("new"));
+        assert!(!log.iter().any(|l| l == "old"));
     }
 }

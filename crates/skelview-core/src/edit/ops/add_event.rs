@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Operation, StepAt};
 use crate::core::capture::Event;
-use crate::edit::spec::{Absent, Kind, OpSpec, Param, Taken};
+use crate::edit::spec::{Absent, FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::{EditError, Work};
 
 /// Adds an event to a capture.
@@ -41,6 +41,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     ],
     value: &["label", "context", "time_secs"],
     separator: ':',
+    free_part: FreePart::First,
     prefix: None,
     in_form: true,
 };

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Operation, StepAt};
 use crate::core::ChannelKind;
-use crate::edit::spec::OpSpec;
+use crate::edit::spec::{FreePart, OpSpec};
 use crate::edit::{EditError, Work};
 
 /// Adds the rest pose (for most BVH files a T-pose) as a new first frame, at the first
@@ -21,6 +21,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     params: &[],
     value: &[],
     separator: ':',
+    free_part: FreePart::First,
     prefix: None,
     in_form: true,
 };

@@ -7,7 +7,7 @@ use super::fill_gaps::fill_rotation;
 use super::{Operation, StepAt, column};
 use crate::edit::fill::{self, Gap};
 use crate::edit::rotations::RotationChannels;
-use crate::edit::spec::{Kind, OpSpec, Param, Taken};
+use crate::edit::spec::{FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::work::snapshot;
 use crate::edit::{EditError, FrameRange, Work};
 
@@ -35,6 +35,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     ],
     value: &[],
     separator: ':',
+    free_part: FreePart::First,
     prefix: None,
     in_form: true,
 };

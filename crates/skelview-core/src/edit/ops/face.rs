@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Operation, StepAt};
 use crate::edit::pose_ops;
-use crate::edit::spec::{Absent, Kind, OpSpec, Param, Taken};
+use crate::edit::spec::{Absent, FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::{EditError, Work};
 
 /// Turns the clip about the up axis, through the root, so that at the first frame the
@@ -29,6 +29,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     }],
     value: &["toward"],
     separator: ':',
+    free_part: FreePart::First,
     prefix: None,
     in_form: true,
 };

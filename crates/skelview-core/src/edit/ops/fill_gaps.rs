@@ -9,7 +9,7 @@ use crate::edit::FrameRange;
 use crate::edit::Work;
 use crate::edit::fill::{self, FillMethod, Gap, Tracks};
 use crate::edit::rotations::RotationChannels;
-use crate::edit::spec::{Absent, Kind, OpSpec, Param, Taken};
+use crate::edit::spec::{Absent, FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::work::translation;
 use crate::par::*;
 
@@ -63,6 +63,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     ],
     value: &["method"],
     separator: ':',
+    free_part: FreePart::First,
     prefix: None,
     in_form: true,
 };

@@ -3,9 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Operation, StepAt};
-use crate::edit::butterworth::{Butterworth, LANES};
+use crate::edit::butterworth::{Butterworth, LANES, MAX_ORDER};
 use crate::edit::rotations::RotationChannels;
-use crate::edit::spec::{Absent, Kind, OpSpec, Param, Taken};
+use crate::edit::spec::{Absent, FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::{EditError, FrameRange, Work};
 use crate::par::*;
 
@@ -44,7 +44,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
         },
         Param {
             key: "order",
-            kind: Kind::Number { min: 1.0, max: 8.0, integer: true, unit: "", default: Absent::Value("4") },
+            kind: Kind::Number { min: 1.0, max: MAX_ORDER as f64, integer: true, unit: "", default: Absent::Value("4") },
             help: "the filter's order",
             from: Taken::Form,
         },
@@ -53,6 +53,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     ],
     value: &["cutoff_hz", "order"],
     separator: ':',
+    free_part: FreePart::First,
     prefix: Some("butterworth"),
     in_form: true,
 };

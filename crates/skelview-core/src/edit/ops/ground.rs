@@ -4,7 +4,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use super::{Operation, StepAt};
-use crate::edit::spec::OpSpec;
+use crate::edit::spec::{FreePart, OpSpec};
 use crate::edit::work::{rebuild, snapshot, translation};
 use crate::edit::{EditError, Work};
 
@@ -21,6 +21,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     params: &[],
     value: &[],
     separator: ':',
+    free_part: FreePart::First,
     prefix: None,
     in_form: true,
 };

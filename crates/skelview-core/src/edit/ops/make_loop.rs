@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Operation, StepAt};
-use crate::edit::spec::{Absent, Kind, OpSpec, Param, Taken};
+use crate::edit::spec::{Absent, FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::{EditError, Work};
 
 /// Blends the end into the start over `frames` frames, so that the last frame leads into
@@ -28,6 +28,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     }],
     value: &["frames"],
     separator: ':',
+    free_part: FreePart::First,
     prefix: None,
     in_form: true,
 };

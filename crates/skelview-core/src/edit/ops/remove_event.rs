@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Operation, StepAt};
-use crate::edit::spec::{Absent, Kind, OpSpec, Param, Taken};
+use crate::edit::spec::{Absent, FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::{EditError, Work};
 
 /// Removes a capture's event.
@@ -32,6 +32,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     ],
     value: &["label", "time_secs"],
     separator: ':',
+    free_part: FreePart::First,
     prefix: None,
     // The Edits window's event list and the timeline remove events.
     in_form: false,

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::{Operation, StepAt};
 use crate::core::Skeleton;
 use crate::core::capture::Capture;
-use crate::edit::spec::{Absent, Kind, OpSpec, Param, Taken};
+use crate::edit::spec::{Absent, FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::{EditError, Work};
 
 /// Removes a joint and every joint below it (fingers, helper bones), or a marker.
@@ -29,6 +29,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     }],
     value: &["name"],
     separator: ':',
+    free_part: FreePart::First,
     prefix: None,
     in_form: true,
 };

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Operation, StepAt};
-use crate::edit::spec::{Absent, Kind, OpSpec, Param, Taken};
+use crate::edit::spec::{Absent, FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::work::rebuild;
 use crate::edit::{EditError, Work};
 
@@ -38,6 +38,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     ],
     value: &["from", "to"],
     separator: '=',
+    free_part: FreePart::Last,
     prefix: None,
     in_form: true,
 };

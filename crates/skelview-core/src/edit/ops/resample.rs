@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Operation, StepAt};
-use crate::edit::spec::{Absent, Kind, OpSpec, Param, Taken};
+use crate::edit::spec::{Absent, FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::{EditError, Work};
 
 /// Resamples to another frame rate (translations lerped, rotations slerped).
@@ -27,6 +27,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     }],
     value: &["fps"],
     separator: ':',
+    free_part: FreePart::First,
     prefix: None,
     in_form: true,
 };

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Operation, StepAt};
-use crate::edit::spec::{Absent, Kind, OpSpec, Param, Taken};
+use crate::edit::spec::{Absent, FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::{EditError, Work};
 
 /// Makes a frame the rest pose: offsets from where it puts the joints, every frame's
@@ -28,6 +28,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     }],
     value: &["frame"],
     separator: ':',
+    free_part: FreePart::First,
     prefix: None,
     in_form: true,
 };

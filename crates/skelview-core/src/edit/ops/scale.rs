@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Operation, StepAt};
 use crate::core::ChannelKind;
-use crate::edit::spec::{Absent, Kind, OpSpec, Param, Taken};
+use crate::edit::spec::{Absent, FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::work::rebuild;
 use crate::edit::{EditError, Work};
 
@@ -29,6 +29,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     }],
     value: &["factor"],
     separator: ':',
+    free_part: FreePart::First,
     prefix: None,
     in_form: true,
 };

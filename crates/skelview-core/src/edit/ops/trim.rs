@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Operation, StepAt};
-use crate::edit::spec::{Kind, OpSpec, Param, Taken};
+use crate::edit::spec::{FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::{EditError, FrameRange, Work};
 
 /// Keeps only a range of frames.
@@ -27,6 +27,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     }],
     value: &["range"],
     separator: ':',
+    free_part: FreePart::First,
     prefix: None,
     in_form: true,
 };

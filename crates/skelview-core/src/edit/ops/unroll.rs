@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Operation, StepAt};
 use crate::edit::rotations::RotationChannels;
-use crate::edit::spec::{Kind, OpSpec, Param, Taken};
+use crate::edit::spec::{FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::{EditError, Work};
 
 /// Makes every Euler channel continuous (no ±360° steps; the equivalent triple where it is
@@ -25,6 +25,7 @@ pub(super) static SPEC: OpSpec = OpSpec {
     params: &[Param { key: "joints", kind: Kind::Names, help: "the joints unrolled", from: Taken::Selection { optional: true } }],
     value: &[],
     separator: ':',
+    free_part: FreePart::First,
     prefix: None,
     in_form: true,
 };
