@@ -46,7 +46,7 @@ pub struct EditCommand {
 pub(super) fn command(a: &EditArgs, matches: Option<&clap::ArgMatches>) -> Result<Command, ArgError> {
     let steps = steps(a, matches)?;
     if steps.is_empty() {
-        return Err(ArgError::NoOperation);
+        return Err(ArgError::NoOperation { operations: super::edit_args::operation_flag_list() });
     }
     if a.out.is_none() && a.save_recipe.is_none() {
         return Err(ArgError::NoOutput);

@@ -53,8 +53,11 @@ pub enum ArgError {
         reason: String,
     },
     /// `edit` without an operation.
-    #[error("edit needs at least one operation ({}, --recipe)", super::edit_args::operation_flag_list())]
-    NoOperation,
+    #[error("edit needs at least one operation ({operations}, --recipe)")]
+    NoOperation {
+        /// The operations' flags.
+        operations: String,
+    },
     /// `edit` with nowhere to write.
     #[error("edit writes --out OUTPUT (or only a recipe, with --save-recipe FILE.toml)")]
     NoOutput,

@@ -9,9 +9,8 @@ use std::collections::BTreeMap;
 
 use thiserror::Error;
 
-use super::bone_shape::{by_shape, hands_of_fans, hips_above_legs};
+use crate::core::Skeleton;
 use crate::core::names::fold;
-use crate::core::{Skeleton, UpAxis};
 
 /// The VRM 1.0 humanoid bones, parents first (the specification's list).
 pub const BONES: [&str; 55] = [
@@ -247,7 +246,7 @@ const NAMES: &[(&str, &[&str])] = &[
 
 /// Acclaim ASF bones are joints at their far end (`lfemur` sits at the knee): the bone whose
 /// end is where each humanoid bone starts.
-const FAR_END_NAMES: &[(&str, &str)] = &[
+pub(super) const FAR_END_NAMES: &[(&str, &str)] = &[
     ("hips", "root"),
     ("spine", "lowerback"),
     ("chest", "upperback"),
@@ -274,32 +273,6 @@ const FAR_END_NAMES: &[(&str, &str)] = &[
 fn with_side(part: &str, left: bool) -> Vec<String> {
     let sides: &[&str] = if left { &["left", "l"] } else { &["right", "r"] };
     sides.iter().flat_map(|s| [format!("{s}{part}"), format!("{part}{s}")]).collect()
-}
-
-/// The skeleton's humanoid bones: the file's own map where it has one, else by names, then by
-/// the tree's shape for what names leave out; `up` is the file's up axis (for the shape),
-/// `far_end` true for skeletons whose joints sit at their bone's far end (Acclaim ASF).
-pub fn bone_map(skeleton: &Skeleton, up: UpAxis, far_end: bool) -> BoneMap {
-    let mut map = BoneMap::default();
-    for (j, joint) in skeleton.joints().iter().enumerate() {
-        if let Some(bone) = joint.humanoid.as_deref().and_then(|h| BONES.iter().find(|b| **b == h)) {
-            map.set(bone, j, Found::File);
-        }
-    }
-    if map.entries.is_empty() && far_end {
-        for (bone, name) in FAR_END_NAMES {
-            if let Some(j) = skeleton.joints().iter().position(|j| fold(&j.name) == *name) {
-                map.set(bone, j, Found::Name);
-            }
-        }
-    } else if map.entries.is_empty() {
-        by_names(skeleton, &mut map);
-        by_shape(skeleton, up, &mut map);
-        hips_above_legs(skeleton, &mut map);
-        hands_of_fans(skeleton, &mut map);
-    }
-    map.sort();
-    map
 }
 
 /// Maps bones by their joints' names: the `NAMES` table, read with each rig family's habits.
@@ -416,7 +389,9 @@ pub fn listing(map: &BoneMap, skeleton: &Skeleton) -> BTreeMap<usize, (&'static 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::UpAxis;
     use crate::core::{Joint, PositionRule};
+    use crate::retarget::bone_map;
     use glam::Vec3;
 
     /// A humanoid of 21 joints named `names` (hips, spine, chest, neck, head, then each leg

@@ -3,6 +3,7 @@
 //! ([`retarget`]).
 
 pub mod agreement;
+mod bone_guess;
 pub mod bone_map;
 mod bone_shape;
 mod feet;
@@ -13,7 +14,8 @@ mod source;
 pub mod transfer;
 
 pub use agreement::{BoneAgreement, DirectionPair, bone_directions, direction_pairs};
-pub use bone_map::{BONES, BoneMap, Found, MapEntry, MapError, REQUIRED, apply_toml, bone_map};
+pub use bone_guess::bone_map;
+pub use bone_map::{BONES, BoneMap, Found, MapEntry, MapError, REQUIRED, apply_toml};
 pub use name_map::apply_name_map;
 pub use normalized::normalized;
 pub use transfer::{HipScale, RetargetError, RetargetOptions, retarget};
