@@ -147,6 +147,10 @@ enum Sub {
         /// File units and axes instead of metres, Y-up.
         #[arg(long)]
         raw: bool,
+        /// The meshes' posed vertices (`mesh,vertex,frame,x,y,z`; mesh numbered as `info`
+        /// lists them) instead of the joints.
+        #[arg(long)]
+        vertices: bool,
     },
     /// CSV `frame,time,<one column per measure>`: distances (m), angles (degrees), speeds
     /// (m/s) and accelerations (m/s^2) of joints named as `positions` prints them.
@@ -334,7 +338,9 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
         Some(Sub::Info { files, json, mnm, humanoid, map, save_map, gpu }) => {
             Command::Info { files, json, mnm, humanoid: humanoid || map.is_some() || save_map.is_some(), map, save_map, gpu }
         }
-        Some(Sub::Positions { files, frames, raw }) => Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw },
+        Some(Sub::Positions { files, frames, raw, vertices }) => {
+            Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw, vertices }
+        }
         Some(Sub::Check { paths }) => Command::Check { paths },
         Some(Sub::Measure { files, distance, angle, speed, accel, frames }) => {
             let measures = measures_in_order(matches.subcommand_matches("measure"), distance, angle, speed, accel);

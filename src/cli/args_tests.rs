@@ -10,7 +10,10 @@ fn args(s: &str) -> Result<Args, clap::Error> {
 fn parses_commands_and_options() {
     cli_command().debug_assert();
     let a = args("positions a.bvh --frames 0,1,-1 --raw --bvh-positions add").unwrap();
-    assert_eq!(a.command, Command::Positions { files: vec!["a.bvh".into()], frames: FrameList::Some(vec![0, 1, -1]), raw: true });
+    assert_eq!(
+        a.command,
+        Command::Positions { files: vec!["a.bvh".into()], frames: FrameList::Some(vec![0, 1, -1]), raw: true, vertices: false }
+    );
     assert_eq!(a.options.format.get("bvh.positions"), Some("add"));
     assert_eq!(args("--bvh-positions add x.bvh").unwrap().options.format.get("bvh.positions"), Some("add"));
     let o = args("--format-option bvh.positions=add --format-option amc.fps=60 x.amc").unwrap().options;

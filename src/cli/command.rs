@@ -66,6 +66,8 @@ pub enum Command {
         frames: FrameList,
         /// File units and axes.
         raw: bool,
+        /// Mesh vertices instead of joints.
+        vertices: bool,
     },
     /// Print measurements over time as CSV.
     Measure {

@@ -246,6 +246,7 @@ fn write_text(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
             writeln!(out, "  {i}: {} ({:.3} s, {} joints{still})", t.name, t.duration_secs, t.joints)?;
         }
     }
+    write_meshes(m, out)?;
     if let Some(c) = &m.capture {
         super::capture_info::write_text(c, out)?;
     } else if !m.clip.missing().is_empty() {
@@ -256,6 +257,21 @@ fn write_text(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "  {w}")?;
     }
     Ok(())
+}
+
+/// The meshes' line of `info`, for files that have meshes.
+fn write_meshes(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
+    let Some(set) = m.meshes.as_deref() else { return Ok(()) };
+    let skinned = set.meshes.iter().filter(|x| x.skinned).count();
+    let morphs: usize = set.meshes.iter().map(|x| x.morph_targets.len()).sum();
+    writeln!(
+        out,
+        "meshes:          {} ({skinned} skinned; {} vertices, {} triangles, {morphs} morph targets, {} images)",
+        set.meshes.len(),
+        set.vertex_count(),
+        set.triangle_count(),
+        set.images.len()
+    )
 }
 
 fn write_mapped(m: &Motion, map: &NameMap, out: &mut dyn Write) -> std::io::Result<()> {
@@ -341,6 +357,36 @@ struct InfoJson<'a> {
     warnings: Vec<WarningJson<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     capture: Option<super::capture_info::CaptureJson<'a>>,
+    /// One per drawn primitive, in the order `positions --vertices` numbers them.
+    meshes: Vec<MeshJson<'a>>,
+}
+
+/// A drawn primitive in `info --json`.
+#[derive(Serialize)]
+struct MeshJson<'a> {
+    name: &'a str,
+    vertices: usize,
+    triangles: usize,
+    skinned: bool,
+    morph_targets: usize,
+    influences: usize,
+    textured: bool,
+}
+
+fn meshes_json(m: &Motion) -> Vec<MeshJson<'_>> {
+    let meshes = m.meshes.as_deref().map_or(&[][..], |s| &s.meshes[..]);
+    meshes
+        .iter()
+        .map(|x| MeshJson {
+            name: &x.name,
+            vertices: x.positions.len(),
+            triangles: x.triangles(),
+            skinned: x.skinned,
+            morph_targets: x.morph_targets.len(),
+            influences: x.influences(),
+            textured: x.material.texture.is_some(),
+        })
+        .collect()
 }
 
 fn to_json<'a>(m: &'a Motion, map: Option<&NameMap>) -> InfoJson<'a> {
@@ -398,5 +444,6 @@ fn to_json<'a>(m: &'a Motion, map: Option<&NameMap>) -> InfoJson<'a> {
             .map(|w| WarningJson { file: w.path.display().to_string(), line: w.line, col: w.col, message: &w.message })
             .collect(),
         capture: m.capture.as_deref().map(super::capture_info::to_json),
+        meshes: meshes_json(m),
     }
 }

@@ -16,11 +16,15 @@ pub(super) fn resolve(frames: &FrameList, n: usize) -> Result<Vec<usize>, skelvi
     }
 }
 
-pub(super) fn run(args: &Args, files: &[PathBuf], frames: &FrameList, raw: bool, out: &mut dyn Write) -> ExitCode {
+/// `(raw, vertices)`: file space; mesh vertices instead of joints.
+pub(super) fn run(args: &Args, files: &[PathBuf], frames: &FrameList, (raw, vertices): (bool, bool), out: &mut dyn Write) -> ExitCode {
     let motions = match load_all(args, files) {
         Ok(m) => m,
         Err(e) => return fail(&e),
     };
+    if vertices {
+        return run_vertices(&motions, frames, raw, out);
+    }
     let many = motions.len() > 1;
     let _ = writeln!(out, "{}joint,frame,x,y,z", if many { "file," } else { "" });
     for m in &motions {
@@ -36,6 +40,30 @@ pub(super) fn run(args: &Args, files: &[PathBuf], frames: &FrameList, raw: bool,
             return 0;
         }
     }
+    0
+}
+
+/// `positions --vertices`: the meshes' vertices of one file.
+fn run_vertices(motions: &[skelview_core::core::Motion], frames: &FrameList, raw: bool, out: &mut dyn Write) -> ExitCode {
+    let [m] = motions else {
+        eprintln!("positions --vertices reads one file at a time");
+        return 2;
+    };
+    let name = m.source.paths.last().map(|p| p.display().to_string()).unwrap_or_default();
+    if m.meshes.is_none() {
+        eprintln!("{name}: no meshes (info lists a file's meshes)");
+        return 1;
+    }
+    let list = match resolve(frames, m.clip.num_frames()) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            return 2;
+        }
+    };
+    let _ = writeln!(out, "mesh,vertex,frame,x,y,z");
+    // A broken pipe (`| head`) stops quietly.
+    let _ = skelview_core::export::vertices::write_csv(m, &list, raw, out);
     0
 }
 

@@ -83,6 +83,10 @@ pub fn build_colored(
     let display_rotation = Quat::from_mat3(&Mat3::from_mat4(display).mul_scalar(1.0 / display.x_axis.truncate().length().max(1e-12)));
     let joint_radius = size_m * 0.011;
     for (i, joint) in joints.iter().enumerate() {
+        // A transform above a skin (an `Armature` at the origin) is not a bone: nothing drawn.
+        if joint.is_transform {
+            continue;
+        }
         let p = at(i);
         let highlighted = selected == Some(i);
         if style.joints {
@@ -101,7 +105,7 @@ pub fn build_colored(
                 color,
             });
         }
-        if let (true, Some(parent), false) = (style.bones, joint.parent, joint.is_marker) {
+        if let (true, Some(parent), false) = (style.bones, joint.parent.filter(|&p| !joints[p].is_transform), joint.is_marker) {
             let a = at(parent);
             let v = p - a;
             let len = v.length();

@@ -42,7 +42,7 @@ fn turned(m: &Motion, rotation: Quat, scale: f32) -> Motion {
         }
     }
     let clip = Clip::new(m.clip.frame_time_secs, m.clip.channels_per_frame(), m.clip.num_frames(), values);
-    let moved = Motion { skeleton, clip, source: m.source.clone(), warnings: Vec::new(), capture: None };
+    let moved = Motion { skeleton, clip, source: m.source.clone(), warnings: Vec::new(), capture: None, meshes: None };
     let mut text = Vec::new();
     write_bvh(&moved, &BvhWriteOptions::default(), &mut text).unwrap();
     load_text("turned.bvh", &text)

@@ -15,6 +15,8 @@ pub mod force_plates;
 mod half_angles;
 pub mod marker_links;
 pub mod measure;
+pub mod mesh;
+pub mod mesh_frames;
 pub mod motion;
 pub mod names;
 pub mod playback;

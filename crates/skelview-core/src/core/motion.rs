@@ -141,6 +141,8 @@ pub struct Motion {
     /// The marker capture behind the motion (C3D, TRC): its markers are the joints, and it
     /// holds what joints cannot (gaps, residuals, analog channels, force plates, events).
     pub capture: Option<std::sync::Arc<super::capture::Capture>>,
+    /// The file's meshes, bound to the skeleton's joints (glTF, VRM, FBX characters).
+    pub meshes: Option<std::sync::Arc<super::mesh::MeshSet>>,
 }
 
 impl Motion {

@@ -246,6 +246,9 @@ pub struct Joint {
     pub is_end_site: bool,
     /// A named point on the body (H-Anim site), drawn as a marker without a bone from its parent.
     pub is_marker: bool,
+    /// A transform above a skin's joints (glTF `Armature`, `Z_UP`): in the tree and the
+    /// inspector, it moves its children, but no bone or joint is drawn for it.
+    pub is_transform: bool,
     /// Format-specific facts shown by the inspector and `info` (H-Anim limits and segment,
     /// HTR bone length, ACL bind values), as label/value pairs.
     pub details: Vec<(String, String)>,
@@ -271,6 +274,7 @@ impl Joint {
             rotation_limits: None,
             is_end_site: false,
             is_marker: false,
+            is_transform: false,
             details: Vec::new(),
             humanoid: None,
         }

@@ -235,6 +235,7 @@ impl Work {
             source: m.source.clone(),
             warnings: m.warnings.clone(),
             capture: None,
+            meshes: m.meshes.clone(),
         };
         Self::build(shell, &m.clip, m.clip.values().to_vec(), m.capture.as_deref().cloned())
     }

@@ -92,6 +92,10 @@ pub(super) fn rest_from_frame(w: &mut Work, n: usize) -> Result<String, Refusal>
     }
     let rule = skeleton.position_rule;
     w.motion.skeleton = Skeleton::new(new_joints, rule).map_err(|e| e.to_string())?;
+    // Each joint's frame is now its old one turned by frame n's inverse: meshes bound to the
+    // old frames are bound by that turn too, so that they stay where they were.
+    let turn = |j: Option<usize>| j.map_or(glam::Mat4::IDENTITY, |j| glam::Mat4::from_quat(rest_inverse[j].inverse()));
+    w.motion.meshes = w.motion.meshes.as_deref().map(|set| std::sync::Arc::new(set.rebound(|j, m| turn(j) * m)));
     Ok(format!("frame {n} is the rest pose (offsets from it, fixed axes removed, every frame's rotations from it)"))
 }
 

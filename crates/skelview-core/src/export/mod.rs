@@ -10,6 +10,7 @@ pub mod measures;
 pub mod mot_writer;
 pub mod positions;
 pub mod trc_writer;
+pub mod vertices;
 pub mod vrma_writer;
 
 pub use atomic::write_atomically;

@@ -37,6 +37,8 @@ pub struct Parsed {
     /// The format's up axis by convention, with why, where the file declares none and the
     /// head and feet do not say (a TRC: +Y).
     pub up_convention: Option<(UpAxis, &'static str)>,
+    /// The file's meshes, where it has any.
+    pub meshes: Option<crate::core::mesh::MeshSet>,
 }
 
 impl Parsed {
@@ -56,6 +58,7 @@ impl Parsed {
             screen_right: None,
             left_out: Vec::new(),
             up_convention: None,
+            meshes: None,
         }
     }
 }
@@ -118,7 +121,8 @@ pub fn motion(format: Format, paths: Vec<PathBuf>, mut parsed: Parsed, mut warni
         screen_right: parsed.screen_right,
         left_out: parsed.left_out,
     };
-    let mut motion = Motion { skeleton: parsed.skeleton, clip: parsed.clip, source, warnings, capture: None };
+    let meshes = parsed.meshes.filter(|m| !m.meshes.is_empty()).map(std::sync::Arc::new);
+    let mut motion = Motion { skeleton: parsed.skeleton, clip: parsed.clip, source, warnings, capture: None, meshes };
     if let Some(w) = size_warning(&motion) {
         motion.warnings.push(w);
     }

@@ -80,7 +80,10 @@ fn remove_joint(w: &mut Work, j: usize) -> String {
             None => s,
         };
     }
-    format!("removed '{name}' ({removed} joints with those below it)")
+    let meshes = w.motion.meshes.take();
+    w.motion.meshes = meshes.as_deref().and_then(|set| set.remapped(|j| new_index[j])).map(std::sync::Arc::new);
+    let dropped = if meshes.is_some() && w.motion.meshes.is_none() { "; the meshes are dropped (bound to a removed joint)" } else { "" };
+    format!("removed '{name}' ({removed} joints with those below it){dropped}")
 }
 
 /// Removes `points` (indices) from a capture.

@@ -58,6 +58,9 @@ fn scale(w: &mut Work, k: f32) -> String {
         }
     }
     rebuild(w, joints);
+    // Joints' frames keep their turn and move k times as far: meshes scale with them.
+    let grown = glam::Mat4::from_scale(glam::Vec3::splat(k));
+    w.motion.meshes = w.motion.meshes.as_deref().map(|set| std::sync::Arc::new(set.rebound(|_, m| grown * m)));
     if let Some(c) = &mut w.capture {
         // Every point of the capture that is a position (markers are rewritten at the end).
         c.positions.iter_mut().for_each(|v| *v *= k);

@@ -37,7 +37,7 @@ enum Path {
 
 /// Checks that `accessor` (and its sparse parts) lies inside its buffer views and their
 /// buffers, so that reading it cannot run past the data.
-fn check_accessor(accessor: &::gltf::Accessor, buffers: &[::gltf::buffer::Data]) -> Result<(), Invalid> {
+pub(super) fn check_accessor(accessor: &::gltf::Accessor, buffers: &[::gltf::buffer::Data]) -> Result<(), Invalid> {
     let elem = accessor.size();
     let view_fits = |view: &::gltf::buffer::View, offset: usize, count: usize, elem: usize, stride: Option<usize>| -> Result<(), Invalid> {
         let data = buffers.get(view.buffer().index()).map_or(0, |b| b.len());
@@ -175,6 +175,7 @@ pub fn build(
     choice: Option<&str>,
     fps: Option<f64>,
     humanoid: &HashMap<usize, String>,
+    base: Option<&std::path::Path>,
 ) -> Result<(Parsed, Vec<RawWarning>), ParseError> {
     let bad = |m: String| ParseError::invalid(0, m);
     let mut warnings = Vec::new();
@@ -218,6 +219,9 @@ pub fn build(
     let skeleton = Skeleton::new(joints, PositionRule::Replace).and_then(|s| s.with_rest_values(rest)).map_err(|e| bad(e.to_string()))?;
     let clip = Clip::new(1.0 / fps, width, frames, values);
     let mut parsed = Parsed::new(skeleton, clip, "quaternion");
+    let sampling = super::meshes::Sampling { animation: chosen, fps, frames, duration_secs: duration };
+    let nodes = super::meshes::Nodes { joint_of: &index_of, parent: &parent };
+    parsed.meshes = Some(super::meshes::read(doc, buffers, base, &nodes, &sampling, &mut warnings));
     parsed.unit = Some(crate::core::LengthUnit::Metre);
     parsed.up = Some(crate::core::UpAxis::Y);
     parsed.declared_units = Some("metres (glTF)".into());
@@ -339,6 +343,8 @@ fn node_joints(
         }
         if skinned && !skin_joints.contains(&n) {
             joint.details.push(("Role".into(), "ancestor of the skin's joints".into()));
+            // Above every skin joint (an `Armature` or `Z_UP` node): a transform, not a bone.
+            joint.is_transform = joint.parent.is_none_or(|p| joints.get(p).is_some_and(|q: &Joint| q.is_transform));
         }
         if let ::gltf::scene::Transform::Matrix { .. } = node.transform() {
             joint.details.push(("Transform".into(), "matrix (decomposed)".into()));

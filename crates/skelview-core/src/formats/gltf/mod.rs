@@ -3,7 +3,9 @@
 //! [`build`] for the mapping and [`sample`] for the samplers.
 
 pub mod build;
+mod images;
 mod invalid;
+pub mod meshes;
 pub mod sample;
 pub mod vrm;
 
@@ -71,19 +73,23 @@ fn check_unvalidated(json: &::gltf::json::Root) -> Result<(), ParseError> {
     Ok(())
 }
 
-/// Extensions that only change how meshes, materials and textures are drawn: a file that
-/// requires one still holds its skins and animations, which skelview reads without them.
-const DRAWING_ONLY: [&str; 9] = [
+/// Extensions without which meshes or their textures cannot be read here (compressed or
+/// quantized geometry, instancing, texture formats other than PNG and JPEG): a file that
+/// requires one still holds its skins and animations, which are read without its meshes.
+/// (Meshopt is not here: it may compress the animation's buffer views too, and is refused.)
+const UNREADABLE_MESHES: [&str; 7] = [
     "KHR_draco_mesh_compression",
     "KHR_mesh_quantization",
     "KHR_texture_basisu",
     "EXT_texture_webp",
     "EXT_texture_avif",
     "MSFT_texture_dds",
-    "KHR_materials_",
-    "KHR_texture_transform",
     "EXT_mesh_gpu_instancing",
 ];
+
+/// Extensions that refine how a material looks: the meshes are drawn with their base colour
+/// without them.
+const LOOKS_ONLY: [&str; 2] = ["KHR_materials_", "KHR_texture_transform"];
 
 /// The longest error message kept from the glTF crate (its validation lists every path).
 const MESSAGE_CHARS: usize = 400;
@@ -103,9 +109,10 @@ fn capped(message: String) -> String {
 /// the file requires an extension for it, so that the skin and animations still load; one
 /// warning says what went.
 fn skip_undrawn(json: &mut ::gltf::json::Root) -> Option<crate::formats::error::RawWarning> {
-    let drawing_only = |e: &str| DRAWING_ONLY.iter().any(|d| e == *d || (d.ends_with('_') && e.starts_with(d)));
+    let named = |list: &[&str], e: &str| list.iter().any(|d| e == *d || (d.ends_with('_') && e.starts_with(d)));
     let supported = |e: &str| ::gltf::json::extensions::ENABLED_EXTENSIONS.contains(&e);
-    let skipped: Vec<String> = json.extensions_required.iter().filter(|e| !supported(e) && drawing_only(e)).cloned().collect();
+    json.extensions_required.retain(|e| supported(e) || !named(&LOOKS_ONLY, e));
+    let skipped: Vec<String> = json.extensions_required.iter().filter(|e| !supported(e) && named(&UNREADABLE_MESHES, e)).cloned().collect();
     if skipped.is_empty() {
         return None;
     }
@@ -124,7 +131,7 @@ fn skip_undrawn(json: &mut ::gltf::json::Root) -> Option<crate::formats::error::
     }
     keep_used_accessors(json);
     let message = format!(
-        "the file requires {} to draw its {meshes} mesh(es), materials or textures, which skelview does not draw: they are skipped; the skeleton and animations are read",
+        "the file requires {} for its {meshes} mesh(es) or their textures, which skelview cannot decode: the meshes are skipped; the skeleton and animations are read",
         skipped.join(", ")
     );
     Some(crate::formats::error::RawWarning { offset: 0, message })
@@ -209,7 +216,7 @@ pub fn parse(
         .map_err(|e| ParseError::invalid(0, capped(format!("cannot read the buffers: {e}"))))?;
     let vrm = document.as_json().extensions.as_ref().and_then(|e| vrm::read(&e.others));
     let bones = vrm.as_ref().map(|v| v.bones.clone()).unwrap_or_default();
-    let (mut parsed, mut warnings) = build::build(&document, &buffers, take, fps, &bones)?;
+    let (mut parsed, mut warnings) = build::build(&document, &buffers, take, fps, &bones, base)?;
     warnings.splice(0..0, skipped);
     let asset = document.as_json().asset.clone();
     parsed.details.insert(0, ("glTF version".into(), asset.version));
