@@ -15,9 +15,9 @@ import shutil
 import subprocess
 import sysconfig
 
-from ._skelview import LoadError, Motion, convert, formats, load, load_bytes, load_many, measure, operations, qa
+from ._skelview import LoadError, Mesh, Motion, convert, formats, load, load_bytes, load_many, measure, operations, qa
 
-__all__ = ["LoadError", "Motion", "convert", "formats", "load", "load_bytes", "load_many", "measure", "operations", "qa", "show", "viewer"]
+__all__ = ["LoadError", "Mesh", "Motion", "convert", "formats", "load", "load_bytes", "load_many", "measure", "operations", "qa", "show", "viewer"]
 
 
 def viewer() -> str:

@@ -6,7 +6,7 @@ from typing import Any, Literal, Optional, Sequence, Union, final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["load", "load_bytes", "load_many", "formats", "operations", "qa", "convert", "measure", "Motion", "LoadError"]
+__all__ = ["load", "load_bytes", "load_many", "formats", "operations", "qa", "convert", "measure", "Motion", "Mesh", "LoadError"]
 
 _Path = Union[str, "os.PathLike[str]"]
 # Frames to pose: indices (negative from the end), a slice, or a bool mask of every frame.
@@ -20,6 +20,30 @@ class LoadError(ValueError):
     col: Optional[int]
     offset: Optional[int]
     message: str
+
+@final
+class Mesh:
+    """A mesh of a motion (a drawn primitive, as `skelview info` lists it): name, triangles and whether a skin
+    binds it; its posed vertices come from `Motion.vertices(mesh=index)`."""
+
+    @property
+    def name(self) -> str:
+        """The mesh's name (with the primitive's number when the mesh has several)."""
+    @property
+    def index(self) -> int:
+        """Its position in `Motion.meshes` (the `mesh` argument of `Motion.vertices`)."""
+    @property
+    def vertex_count(self) -> int:
+        """Number of vertices."""
+    @property
+    def faces(self) -> npt.NDArray[np.uint32]:
+        """Triangles, faces x 3 vertex indices into this mesh's vertices (uint32)."""
+    @property
+    def skinned(self) -> bool:
+        """True when a skin binds it to the joints (else it follows one joint rigidly)."""
+    @property
+    def morph_targets(self) -> list[str]:
+        """Its morph targets' names (blend shapes), in the file's order."""
 
 @final
 class Motion:
@@ -123,6 +147,22 @@ class Motion:
         display axes (metres, +Y up)."""
     def rest_positions(self, *, units: Literal["m", "file"] = "m", y_up: bool = True) -> npt.NDArray[np.float32]:
         """The rest pose's joint positions, joints x 3 (float32); `units` metres or the file's, `y_up` +Y up."""
+    @property
+    def meshes(self) -> list[Mesh]:
+        """The meshes (glTF/VRM primitives), in the order `skelview info` lists them; empty for a file without
+        meshes."""
+    def vertices(
+        self,
+        frames: Optional[_Frames] = None,
+        *,
+        mesh: Optional[int] = None,
+        units: Literal["m", "file"] = "m",
+        y_up: bool = True,
+    ) -> npt.NDArray[np.float32]:
+        """Posed mesh vertices, frames x vertices x 3 (float32; `frames` as `positions`): every mesh's, one after
+        another in `meshes` order, or mesh number `mesh`'s (negative from the end; IndexError when out of range).
+        `units` and `y_up` as `positions`, so vertices and joints share a space; morph targets and skins applied.
+        Raises ValueError when the file has no meshes."""
     @property
     def is_capture(self) -> bool:
         """True for a marker capture (C3D, TRC)."""

@@ -4,6 +4,7 @@
 
 mod edit;
 mod errors;
+mod mesh;
 mod motion;
 mod retarget;
 
@@ -370,6 +371,7 @@ fn _skelview(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_function(wrap_pyfunction!(measure, m)?)?;
     m.add_class::<PyMotion>()?;
+    m.add_class::<mesh::PyMesh>()?;
     m.add("LoadError", m.py().get_type::<LoadError>())?;
     Ok(())
 }

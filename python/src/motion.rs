@@ -17,6 +17,7 @@ use skelview_core::export::BvhWriteOptions;
 use skelview_core::par::Rayon;
 
 use crate::errors::{value_error, write_error};
+use crate::mesh::PyMesh;
 
 /// A loaded motion (any format): skeleton, clip, units and axes, warnings; a capture's
 /// markers, analog channels, force platforms and events.
@@ -327,6 +328,40 @@ impl PyMotion {
         let values: Vec<f32> =
             s.positions(&self.inner, PoseAt::Rest, Interpolation::Nearest, transform).iter().flat_map(|p| p.to_array()).collect();
         Ok(Array2::from_shape_vec((self.inner.skeleton.len(), 3), values).map_err(|e| value_error(e.to_string()))?.into_pyarray(py))
+    }
+
+    /// The meshes (glTF/VRM primitives), in the order `skelview info` lists them; empty
+    /// for a file without meshes.
+    #[getter]
+    fn meshes(&self) -> Vec<PyMesh> {
+        PyMesh::all(self.inner.meshes.as_ref())
+    }
+
+    /// Posed mesh vertices, frames × vertices × 3 (float32): every mesh's, one after another
+    /// in `meshes` order, or mesh number `mesh`'s (negative from the end). `units` and `y_up`
+    /// as `positions`, so vertices and joints share a space; morph targets and skins applied.
+    #[pyo3(signature = (frames=None, *, mesh=None, units="m", y_up=true))]
+    fn vertices<'py>(
+        &self,
+        py: Python<'py>,
+        frames: Option<Bound<'py, PyAny>>,
+        mesh: Option<isize>,
+        units: &str,
+        y_up: bool,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let m = self.inner.clone();
+        let Some(set) = m.meshes.as_deref().filter(|s| !s.meshes.is_empty()) else {
+            return Err(value_error(format!("{} has no meshes (Motion.meshes is empty)", self.path())));
+        };
+        let which = crate::mesh::chosen(set, mesh)?;
+        let transform = self.space(units, y_up)?;
+        let frames = self.frames(frames.as_ref())?;
+        let count: usize = which.iter().map(|&k| set.meshes[k].positions.len()).sum();
+        let values: Vec<f32> = py.detach(|| {
+            let posed = skelview_core::core::mesh_frames::vertices(&m, &which, &frames, transform);
+            posed.iter().flat_map(|v| v.to_array()).collect()
+        });
+        shaped3(py, values, frames.len(), count, 3)
     }
 
     /// True for a marker capture (C3D, TRC).

@@ -510,3 +510,83 @@ def test_every_operation_is_a_keyword_of_edit_with_its_declared_parameters(tmp_p
             assert m.edit(**{op["name"]: True}).frame_count == edited.frame_count, op["name"]
     with pytest.raises(ValueError, match="no such operation .*fill_gaps"):
         skelview.load(sample).edit(smooth=3)
+
+
+def cli_vertices(cli, path: Path, frames: list, *flags: str) -> np.ndarray:
+    r = cli("positions", str(path), "--vertices", "--frames", ",".join(map(str, frames)), *flags)
+    assert r.returncode == 0, r.stderr
+    rows = np.array([[float(v) for v in line.split(",")] for line in r.stdout.splitlines()[1:]], dtype=np.float64)
+    # Frame after frame, each frame's meshes in order (the columns mesh, vertex, frame).
+    assert list(rows[:: len(rows) // len(frames), 2]) == frames
+    return rows[:, 3:].reshape(len(frames), -1, 3)
+
+
+def test_meshes_and_their_posed_vertices_equal_the_command_line(corpus, cli):
+    path = corpus / "gltf/Fox.glb"
+    m = skelview.load(path)
+    assert len(m.meshes) == 1 and isinstance(m.meshes[0], skelview.Mesh)
+    fox = m.meshes[0]
+    assert fox.index == 0 and fox.skinned and fox.vertex_count == 1728 and fox.morph_targets == []
+    assert fox.faces.shape == (576, 3) and fox.faces.dtype == np.uint32 and fox.faces.max() < fox.vertex_count
+    ours = m.vertices(frames=[0, 5])
+    assert ours.dtype == np.float32 and ours.shape == (2, 1728, 3)
+    np.testing.assert_allclose(ours, cli_vertices(cli, path, [0, 5]), atol=1e-5)
+    assert np.abs(ours[1] - ours[0]).max() > 1e-3, "the fox moves between frames 0 and 5"
+    raw = m.vertices([0, 5], units="file", y_up=False)
+    np.testing.assert_allclose(raw, cli_vertices(cli, path, [0, 5], "--raw"), atol=1e-5)
+    np.testing.assert_allclose(raw, ours, atol=1e-5)  # a glTF is in metres, +Y up already
+    assert np.array_equal(m.vertices([0, 5], mesh=0), ours) and np.array_equal(m.vertices([0, 5], mesh=-1), ours)
+    assert np.array_equal(m.vertices([-1]), m.vertices([m.frame_count - 1]))
+    assert m.vertices().shape == (m.frame_count, 1728, 3) and m.vertices(slice(0, 4, 2)).shape == (2, 1728, 3)
+    with pytest.raises(IndexError, match="mesh 1 is out of range: the file has 1 mesh"):
+        m.vertices(mesh=1)
+    with pytest.raises(IndexError, match="mesh -2 is out of range"):
+        m.vertices(mesh=-2)
+    with pytest.raises(ValueError, match="units must be 'm' or 'file'"):
+        m.vertices(units="cm")
+    with pytest.raises(IndexError):
+        m.vertices([m.frame_count])
+
+
+def test_vertices_and_joints_share_a_space_and_edits_keep_the_skin_bound():
+    # The joints lie within the skin's box in each of the four spaces (a glTF's coincide:
+    # metres, +Y up), and a scaled motion's skin grows with its skeleton.
+    m = skelview.load(Path(__file__).resolve().parents[2] / "tests" / "data" / "avatars" / "Godette_vrm_v4.vrm")
+    for units in ("m", "file"):
+        for y_up in (True, False):
+            joints = m.positions([0], units=units, y_up=y_up)[0]
+            skin = m.vertices([0], units=units, y_up=y_up)[0]
+            lo, hi = skin.min(axis=0), skin.max(axis=0)
+            margin = 0.05 * (hi - lo).max()
+            assert (joints >= lo - margin).all() and (joints <= hi + margin).all(), (units, y_up)
+    grown = m.edit(scale=2.0)
+    assert len(grown.meshes) == len(m.meshes)
+    np.testing.assert_allclose(grown.vertices([0]), 2.0 * m.vertices([0]), atol=1e-4)
+
+
+def test_meshes_come_in_info_order_with_their_morph_targets(cli):
+    path = Path(__file__).resolve().parents[2] / "tests" / "data" / "avatars" / "RobotExpressive.glb"
+    m = skelview.load(path)
+    r = cli("info", "--json", str(path))
+    assert r.returncode == 0, r.stderr
+    listed = json.loads(r.stdout)["meshes"]
+    assert len(m.meshes) == 19 == len(listed)
+    for k, (mesh, info) in enumerate(zip(m.meshes, listed)):
+        assert (mesh.index, mesh.name, mesh.vertex_count, mesh.skinned) == (k, info["name"], info["vertices"], info["skinned"])
+        assert mesh.faces.shape == (info["triangles"], 3) and mesh.faces.max() < mesh.vertex_count
+        assert len(mesh.morph_targets) == info["morph_targets"]
+    assert any(mesh.morph_targets for mesh in m.meshes)
+    every = m.vertices([0, -1])
+    assert every.shape == (2, sum(mesh.vertex_count for mesh in m.meshes), 3)
+    start = 0
+    for k, mesh in enumerate(m.meshes):
+        np.testing.assert_array_equal(m.vertices([0, -1], mesh=k), every[:, start : start + mesh.vertex_count])
+        start += mesh.vertex_count
+    assert "19 meshes" in str(pytest.raises(IndexError, m.vertices, mesh=19).value)
+
+
+def test_a_file_without_meshes_has_none_to_pose():
+    m = skelview.load(Path(__file__).resolve().parents[2] / "assets" / "walk01.bvh")
+    assert m.meshes == []
+    with pytest.raises(ValueError, match="has no meshes"):
+        m.vertices()

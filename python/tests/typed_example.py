@@ -32,3 +32,14 @@ def batch(paths: list[str], out: str) -> dict[str, npt.NDArray[np.float32]]:
     names = [f["name"] for f in skelview.formats()]
     assert names and hand["frame"].shape == hand["time"].shape and skelview.qa(first, kinds="pop", thresholds={"pop": {"factor": 5.0}})
     return {m.path: m.rest_positions(units="file") for m in motions}
+
+
+def skin(path: str) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.uint32]]:
+    m = skelview.load(path)
+    meshes: list[skelview.Mesh] = m.meshes
+    first = meshes[0]
+    assert first.index == 0 and first.vertex_count > 0 and first.skinned in (True, False) and first.name
+    smiles = [k for k, mesh in enumerate(meshes) if "smile" in mesh.morph_targets]
+    every = m.vertices(slice(0, 10), units="file", y_up=False)
+    assert every.shape[1] >= first.vertex_count and all(k >= 0 for k in smiles)
+    return m.vertices([0, -1], mesh=0), first.faces

@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 pub use super::command::{Args, Command, FrameList, MeasureByName, MeasureKind, Shell};
 use super::error::ArgError;
 use super::qa::QaOptions;
-use super::render_cmd::{At, RenderOptions};
+use super::render_cmd::{At, Drawn, RenderOptions};
 use skelview_core::compare::Align;
 use skelview_core::export::BvhWriteOptions;
 use skelview_core::export::files::{WriteOptions, writer_for, written_extensions};
@@ -267,6 +267,19 @@ enum Sub {
         /// degrees) instead of framing the figure: the viewer's camera, to reproduce its view.
         #[arg(long, value_name = "X,Y,Z,D,YAW,PITCH", value_parser = super::render_cmd::parse_camera, allow_hyphen_values = true)]
         camera: Option<OrbitCamera>,
+        /// Draw the files' meshes (characters: glTF, VRM, FBX).
+        #[arg(long, value_enum, default_value = "on")]
+        mesh: Switch,
+        /// Draw the bones and joints (over a translucent mesh when both are drawn).
+        #[arg(long, value_enum, default_value = "on")]
+        skeleton: Switch,
+        /// Draw the ground grid and the world axes.
+        #[arg(long, value_enum, default_value = "on")]
+        grid: Switch,
+        /// Write the camera used as JSON: {"view", "projection"} (4×4, row-major; clip space as
+        /// wgpu's: x and y in −1..1, z in 0..1; world = metres, Y-up), "width", "height".
+        #[arg(long, value_name = "CAM.json")]
+        camera_json: Option<PathBuf>,
     },
     /// A square thumbnail of the middle frame: INPUT... OUTPUT.png.
     Thumbnail {
@@ -385,7 +398,24 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
             }
             Command::Compare { files, align: compare_align(align), offset_secs: offset, csv, mnm, humanoid }
         }
-        Some(Sub::Render { files, out, frame, time, size, view, ortho, axes, range, layout, heat_map, camera }) => {
+        Some(Sub::Render {
+            files,
+            out,
+            frame,
+            time,
+            size,
+            view,
+            ortho,
+            axes,
+            range,
+            layout,
+            heat_map,
+            camera,
+            mesh,
+            skeleton,
+            grid,
+            camera_json,
+        }) => {
             let video = has_ext(&out, "gif") || has_ext(&out, "mp4");
             let range = render_range(&out, video, frame.is_some() || time.is_some(), range)?;
             let fps = cli.load.fps.filter(|_| video);
@@ -394,7 +424,9 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
                 (f, None) => At::Frame(f.unwrap_or(0)),
             };
             let (view, layout) = (view_preset(view), scene_layout(layout));
-            Command::Render { files, options: RenderOptions { at, size, view, ortho, axes, out, range, fps, layout, heat_map, camera } }
+            let drawn = Drawn { mesh: mesh == Switch::On, skeleton: skeleton == Switch::On, grid: grid == Switch::On };
+            let options = RenderOptions { at, size, view, ortho, axes, out, range, fps, layout, heat_map, camera, drawn, camera_json };
+            Command::Render { files, options }
         }
         Some(Sub::Formats { json }) => Command::Formats { json },
         Some(Sub::Completions { shell }) => Command::Completions(shell),
@@ -402,6 +434,15 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
         Some(Sub::DesktopFiles { dir, exe }) => Command::DesktopFiles { dir, exe },
     };
     Ok(Args { command, options })
+}
+
+/// `on` or `off`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Switch {
+    /// Drawn.
+    On,
+    /// Not drawn.
+    Off,
 }
 
 /// A usage error (exit code 2) with `message`, under the command line's usage.

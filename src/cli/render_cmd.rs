@@ -36,6 +36,56 @@ pub struct RenderOptions {
     pub heat_map: bool,
     /// A camera given as is (the viewer's, to reproduce its view) instead of framing.
     pub camera: Option<OrbitCamera>,
+    /// What is drawn.
+    pub drawn: Drawn,
+    /// Where to write the camera used, as JSON.
+    pub camera_json: Option<PathBuf>,
+}
+
+/// What a picture draws of the clips and around them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Drawn {
+    /// The meshes of files that have them.
+    pub mesh: bool,
+    /// Bones and joints.
+    pub skeleton: bool,
+    /// The ground grid and world axes.
+    pub grid: bool,
+}
+
+impl Default for Drawn {
+    fn default() -> Self {
+        Self { mesh: true, skeleton: true, grid: true }
+    }
+}
+
+impl Drawn {
+    /// The style of the picture.
+    fn style(self, axes: bool) -> Style {
+        Style { axes, grid: self.grid, gizmo: self.grid, bones: self.skeleton, joints: self.skeleton, ..Style::default() }
+    }
+
+    /// What each clip shows of a character.
+    fn body(self) -> skelview_scene::Body {
+        match (self.mesh, self.skeleton) {
+            (true, true) => skelview_scene::Body::Both,
+            (true, false) => skelview_scene::Body::Mesh,
+            (false, _) => skelview_scene::Body::Skeleton,
+        }
+    }
+}
+
+/// The camera of a picture as `--camera-json` writes it: row-major 4×4 matrices.
+fn camera_json(camera: &OrbitCamera, size: (u32, u32)) -> String {
+    let rows = |m: glam::Mat4| -> Vec<[f32; 4]> { (0..4).map(|r| m.row(r).to_array()).collect() };
+    let aspect = size.0 as f32 / size.1 as f32;
+    serde_json::json!({
+        "view": rows(camera.view_from_world()),
+        "projection": rows(camera.clip_from_view(aspect)),
+        "width": size.0,
+        "height": size.1,
+    })
+    .to_string()
 }
 
 /// `--camera X,Y,Z,DISTANCE,YAW,PITCH`: the orbit target in metres (Y up), the distance in
@@ -76,6 +126,11 @@ pub enum At {
 /// The scene of `motions` with the options' layout and heat map, as the viewer shows them.
 fn scene_of(motions: Vec<Motion>, options: &RenderOptions) -> Scene {
     let mut scene = Scene::arranged(motions.into_iter().map(Arc::new), options.layout, options.view, options.heat_map);
+    for c in &mut scene.clips {
+        if c.skins.is_some() {
+            c.body = options.drawn.body();
+        }
+    }
     // The heat map's scale over the whole overlap, as the viewer has it once its background
     // comparison is in (the overlap does not depend on the instant).
     scene.settle(&FrameSpec::at(0.0, Style::default()));
@@ -94,7 +149,7 @@ fn frame_time(scene: &Scene, f: i64) -> (usize, f64) {
 
 /// Renders the scene at the options' instant, framed on it (MSAA `samples`: 1 in tests).
 pub fn render_image(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, samples: u32) -> Result<(Vec<u8>, OrbitCamera), RenderError> {
-    let style = Style { axes: options.axes, ..Style::default() };
+    let style = options.drawn.style(options.axes);
     let time_secs = match options.at {
         At::Frame(f) => frame_time(scene, f).1,
         At::Time(t) => t,
@@ -137,10 +192,13 @@ pub(super) fn run(args: &Args, files: &[PathBuf], options: &RenderOptions) -> Ex
             }
         };
     }
-    match render_image(&gpu, &mut scene, options, 4)
-        .map_err(|e| e.to_string())
-        .and_then(|(pixels, _)| skelview_video::write_png(&options.out, options.size, &pixels).map_err(|e| e.to_string()))
-    {
+    match render_image(&gpu, &mut scene, options, 4).map_err(|e| e.to_string()).and_then(|(pixels, camera)| {
+        skelview_video::write_png(&options.out, options.size, &pixels).map_err(|e| e.to_string())?;
+        options.camera_json.as_ref().map_or(Ok(()), |path| {
+            skelview_core::export::atomic::write_atomically(path, |w| w.write_all(camera_json(&camera, options.size).as_bytes()))
+                .map_err(|e| format!("{}: {e}", path.display()))
+        })
+    }) {
         Ok(()) => {
             println!("wrote {} ({}x{}, {})", options.out.display(), options.size.0, options.size.1, gpu.adapter);
             for f in &gpu.fell_back_from {
@@ -166,8 +224,7 @@ fn render_range(gpu: &Gpu, scene: &mut Scene, options: &RenderOptions, range: (i
         return Err(outside());
     }
     let frames: Vec<(usize, f64)> = (start..=end).step_by(step).map(|f| frame_time(scene, f as i64)).collect();
-    let style = Style { axes: options.axes, ..Style::default() };
-    let frame = FrameSpec::at(0.0, style);
+    let frame = FrameSpec::at(0.0, options.drawn.style(options.axes));
     let aspect = options.size.0 as f32 / options.size.1 as f32;
     let probe = frames.iter().step_by((frames.len() / 64).max(1)).chain(frames.last()).map(|f| f.1);
     let bounds = scene.bounds_over_times(&frame, probe.collect::<Vec<_>>());
@@ -210,6 +267,8 @@ pub(super) fn thumbnail(args: &Args, inputs: &[PathBuf], output: &Path, size: u3
         layout: Layout::Overlay,
         heat_map: false,
         camera: None,
+        drawn: Drawn::default(),
+        camera_json: None,
     };
     let mut scene = scene_of(motions, &options);
     match render_image(&gpu, &mut scene, &options, 4)

@@ -142,7 +142,7 @@ fn eight_influences_a_vertex_all_count() {
     let (positions, indices) = quad(&mut b);
     let j0: Vec<u16> = (0..4).flat_map(|_| [0, 1, 2, 3]).collect();
     let j1: Vec<u16> = (0..4).flat_map(|_| [4, 5, 6, 7]).collect();
-    let mut w0 = vec![1.0, 0.0, 0.0, 0.0].repeat(3);
+    let mut w0 = [1.0, 0.0, 0.0, 0.0].repeat(3);
     w0.extend([0.125; 4]);
     let mut w1 = vec![0.0f32; 12];
     w1.extend([0.125; 4]);

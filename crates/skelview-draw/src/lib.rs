@@ -5,14 +5,17 @@
 
 pub mod camera;
 pub mod gpu_types;
+pub mod skins;
 
 pub use camera::{OrbitCamera, ViewPreset};
 pub use gpu_types::{Globals, LineVertex, MeshInstance, MeshVertex};
+pub use skins::{Alpha, SkinDraw, SkinDraws, SkinGeometry, SkinInstance, SkinVertex, Texture};
 
 /// Background of the viewport and of renders (a dark blue-grey, linear RGBA).
 pub const BACKGROUND: [f64; 4] = [0.018, 0.020, 0.026, 1.0];
 
-/// Everything one frame draws: two instanced meshes and one line list.
+/// Everything one frame draws: instanced bones, joints and shadows, one line list, and the
+/// skinned meshes.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DrawData {
     /// Bones (unit octahedron from y=0 to y=1).
@@ -23,6 +26,8 @@ pub struct DrawData {
     pub shadows: Vec<MeshInstance>,
     /// Line segments, two vertices each.
     pub lines: Vec<LineVertex>,
+    /// Skinned meshes (characters).
+    pub skins: SkinDraws,
 }
 
 impl DrawData {
@@ -32,5 +37,6 @@ impl DrawData {
         self.joints.clear();
         self.shadows.clear();
         self.lines.clear();
+        self.skins.clear();
     }
 }

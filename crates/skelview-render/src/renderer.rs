@@ -2,7 +2,7 @@
 //!
 //! Points of interest:
 //! 1. Three instanced draws (shadows, bones, joints) and one line list, whatever the number
-//!    of bones.
+//!    of bones; skinned meshes one indexed draw each, skinned on the GPU.
 //! 2. Instance buffers grow by doubling and are reused: no allocation per frame once warm.
 //! 3. The same code renders into the window's viewport texture and into PNGs.
 
@@ -72,6 +72,7 @@ pub struct SkeletonRenderer {
     joints: Growable,
     shadows: Growable,
     line_vertices: Growable,
+    skins: super::skins::SkinRenderer,
     /// Format of the colour target.
     pub color_format: wgpu::TextureFormat,
     /// MSAA samples of the colour and depth targets.
@@ -107,6 +108,7 @@ impl SkeletonRenderer {
             joints: Growable::new(device, "joint instances"),
             shadows: Growable::new(device, "shadow instances"),
             line_vertices: Growable::new(device, "line vertices"),
+            skins: super::skins::SkinRenderer::new(device, &bind_layout, color_format, sample_count),
             color_format,
             sample_count,
             gamma_copy: None,
@@ -127,6 +129,7 @@ impl SkeletonRenderer {
         self.joints.upload(device, queue, &draw.joints);
         self.shadows.upload(device, queue, &draw.shadows);
         self.line_vertices.upload(device, queue, &draw.lines);
+        self.skins.prepare(device, queue, &draw.skins);
     }
 
     /// Records the draws (after `prepare`) into a pass on a target of this format.
@@ -137,19 +140,23 @@ impl SkeletonRenderer {
             pass.set_vertex_buffer(0, self.line_vertices.buffer.slice(..));
             pass.draw(0..self.line_vertices.len, 0..1);
         }
-        for (pipeline, mesh, instances) in [
-            (&self.shadow, &self.disc_mesh, &self.shadows),
-            (&self.solid, &self.bone_mesh, &self.bones),
-            (&self.solid, &self.joint_mesh, &self.joints),
-        ] {
-            if instances.len == 0 {
-                continue;
-            }
-            pass.set_pipeline(pipeline);
-            pass.set_vertex_buffer(0, mesh.vertices.slice(..));
-            pass.set_vertex_buffer(1, instances.buffer.slice(..));
-            pass.draw(0..mesh.count, 0..instances.len);
+        // Opaque meshes before the bones; translucent ones (a mesh under its bones) after, so
+        // that the bones show through them.
+        self.instanced(pass, &self.shadow, &self.disc_mesh, &self.shadows);
+        self.skins.draw(pass, false);
+        self.instanced(pass, &self.solid, &self.bone_mesh, &self.bones);
+        self.instanced(pass, &self.solid, &self.joint_mesh, &self.joints);
+        self.skins.draw(pass, true);
+    }
+
+    fn instanced(&self, pass: &mut wgpu::RenderPass<'_>, pipeline: &wgpu::RenderPipeline, mesh: &Mesh, instances: &Growable) {
+        if instances.len == 0 {
+            return;
         }
+        pass.set_pipeline(pipeline);
+        pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+        pass.set_vertex_buffer(1, instances.buffer.slice(..));
+        pass.draw(0..mesh.count, 0..instances.len);
     }
 }
 

@@ -114,6 +114,21 @@ pub struct ClipView {
     pub links: Vec<(usize, usize)>,
     /// Which joint is each humanoid bone (empty for a capture), found once.
     pub humanoid: skelview_core::retarget::BoneMap,
+    /// Skeleton, meshes or both (both by default for a file with meshes).
+    pub body: super::skins::Body,
+    /// The meshes' GPU geometry and the vertices that frame the view, made once.
+    pub skins: Option<ClipSkins>,
+    /// The clip's own time of this frame's pose (morph weights follow it).
+    pub posed_secs: f64,
+}
+
+/// A clip's meshes as drawn: the geometry uploaded once, a sample of vertices for framing.
+#[derive(Clone)]
+pub struct ClipSkins {
+    /// One per mesh, in the motion's order.
+    pub geometry: Arc<[Arc<skelview_draw::SkinGeometry>]>,
+    /// Vertices posed on the CPU to frame the view.
+    pub sample: Arc<skelview_core::core::mesh::MeshSet>,
 }
 
 /// An edited clip's source, posed at the same instant and drawn faintly: the edit's
@@ -163,6 +178,10 @@ impl ClipView {
         let display = motion.display_with(None, None);
         let plates = motion.capture.as_ref().map_or_else(Vec::new, |c| skelview_core::core::force_plates::samples(c)).into();
         let max_residual = motion.capture.as_ref().map_or(0.0, |c| c.max_residual());
+        let skins = motion
+            .meshes
+            .as_deref()
+            .map(|set| ClipSkins { geometry: super::skins::geometries(set), sample: Arc::new(super::skins::bounds_sample(set)) });
         Self {
             plates,
             max_residual,
@@ -182,6 +201,9 @@ impl ClipView {
             auto_links: Vec::new(),
             links: Vec::new(),
             humanoid: Default::default(),
+            body: if skins.is_some() { super::skins::Body::Both } else { super::skins::Body::Skeleton },
+            skins,
+            posed_secs: 0.0,
         }
         .with_marker_links()
         .with_humanoid()
@@ -261,10 +283,37 @@ impl ClipView {
     }
 
     /// This frame's positions that frame the view: all but the points the source leaves out
-    /// (a capture's model outputs far outside the body).
+    /// (a capture's model outputs far outside the body), and the corners of the meshes' box
+    /// when they are drawn.
     pub fn framed_positions(&self) -> Vec<Vec3> {
         let left_out = &self.motion.source.left_out;
-        self.positions().iter().enumerate().filter(|(j, _)| !left_out.contains(j)).map(|(_, p)| *p).collect()
+        let mut points: Vec<Vec3> = self.positions().iter().enumerate().filter(|(j, _)| !left_out.contains(j)).map(|(_, p)| *p).collect();
+        if let Some((lo, hi)) = self.mesh_bounds() {
+            points.extend([lo, hi]);
+        }
+        points
+    }
+
+    /// The drawn meshes of this frame as posed (display space, placed), from a sample of
+    /// their vertices; `None` when none are drawn.
+    pub fn mesh_bounds(&self) -> Option<(Vec3, Vec3)> {
+        let skins = self.skins.as_ref().filter(|_| self.body.mesh())?;
+        super::skins::mesh_bounds(&self.skin_frame(&skins.sample, &skins.geometry))
+    }
+
+    /// This frame's meshes to draw: `set` (the motion's, or a sample of it) posed now.
+    pub fn skin_frame<'a>(
+        &'a self,
+        set: &'a skelview_core::core::mesh::MeshSet,
+        geometry: &'a [Arc<skelview_draw::SkinGeometry>],
+    ) -> super::skins::SkinFrame<'a> {
+        super::skins::SkinFrame {
+            set,
+            geometry,
+            pose: &self.pose.global,
+            time_secs: self.posed_secs,
+            world_from_file: self.world_from_file(),
+        }
     }
 
     /// Shared-clock time of the last frame.
@@ -289,6 +338,11 @@ impl ClipView {
         let m = &self.motion;
         self.pose.pose(&m.skeleton, &m.clip, at, interpolation);
         self.pose.place(world_from_file);
+        self.posed_secs = match at {
+            PoseAt::Time(t) => t,
+            PoseAt::Frame(f) => f as f64 * m.clip.frame_time_secs,
+            PoseAt::Rest => 0.0,
+        };
         if let Some(g) = &mut self.ghost {
             let c = &mut g.clip;
             (c.display, c.placement, c.offset_secs) = (self.display, self.placement, self.offset_secs - g.source_offset_secs);

@@ -192,12 +192,21 @@ impl Scene {
                 let [r, g, b, a] = c.color;
                 style.bone_color = [r, g, b, a * c.opacity];
                 style.joint_color = [r * 0.55 + 0.45, g * 0.55 + 0.45, b * 0.55 + 0.45, a * c.opacity];
+                style.mesh_tint = [r * 0.5 + 0.5, g * 0.5 + 0.5, b * 0.5 + 0.5, 1.0];
             }
+            style.mesh_tint[3] *= c.opacity;
             let selected = if i == frame.active { frame.selected } else { None };
             let heat = (i == self.compare.other && !self.compare.bone_colors.is_empty()).then_some(self.compare.bone_colors.as_slice());
             if let Some(g) = c.ghost.as_ref().filter(|_| self.overlays.ghost) {
                 // Behind the clip: no shadow, axes or selection of its own.
-                let faint = Style { bone_color: GHOST_COLOR, joint_color: GHOST_COLOR, shadow: false, axes: false, ..style };
+                let faint = Style {
+                    bone_color: GHOST_COLOR,
+                    joint_color: GHOST_COLOR,
+                    mesh_tint: GHOST_COLOR,
+                    shadow: false,
+                    axes: false,
+                    ..style
+                };
                 self.draw_one(&g.clip, frame, &faint, None, None, None, out);
             }
             self.draw_one(c, frame, &style, selected, heat, Some(self.overlays.marker_color), out);
@@ -259,6 +268,7 @@ impl Scene {
                 super::markers::forces(c, capture, frame.time_secs, out);
             }
         } else {
+            let style = &self.draw_skins(c, style, out);
             draw::build_colored(
                 &c.motion.skeleton,
                 &c.pose.global,
@@ -271,6 +281,23 @@ impl Scene {
                 out,
             );
         }
+    }
+
+    /// Appends clip `c`'s meshes when its body shows them (translucent under its bones), and
+    /// returns the style its skeleton is drawn in (no bones or joints for meshes alone).
+    fn draw_skins(&self, c: &ClipView, style: &Style, out: &mut DrawData) -> Style {
+        let mut style = *style;
+        if let (Some(skins), Some(set)) = (c.skins.as_ref().filter(|_| c.body.mesh()), c.motion.meshes.as_deref()) {
+            let mut tint = style.mesh_tint;
+            if c.body.skeleton() {
+                tint[3] *= super::skins::UNDER_BONES_ALPHA;
+            }
+            super::skins::append(&c.skin_frame(set, &skins.geometry), tint, out);
+        }
+        if !c.body.skeleton() {
+            (style.bones, style.joints, style.shadow) = (false, false, style.shadow && c.skins.is_none());
+        }
+        style
     }
 
     /// Body size (metres) of clip `active`, or of the first clip; 1 m with no clip.

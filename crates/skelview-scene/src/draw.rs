@@ -29,6 +29,9 @@ pub struct Style {
     pub selected_color: [f32; 4],
     /// Grid line colour (alpha fades with distance).
     pub grid_color: [f32; 4],
+    /// Multiplies the colours of a clip's meshes (white: their own; a clip's colour when
+    /// several are open; a ghost's grey).
+    pub mesh_tint: [f32; 4],
 }
 
 impl Default for Style {
@@ -44,6 +47,7 @@ impl Default for Style {
             joint_color: [0.95, 0.62, 0.20, 1.0],
             selected_color: [0.15, 0.85, 1.0, 1.0],
             grid_color: [0.5, 0.5, 0.55, 0.55],
+            mesh_tint: [1.0; 4],
         }
     }
 }

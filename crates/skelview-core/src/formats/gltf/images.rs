@@ -19,7 +19,13 @@ pub fn decode(image: &::gltf::Image, base: Option<&std::path::Path>, buffers: &[
         }
         ::gltf::image::Source::Uri { uri, .. } => (read_uri(uri, base)?.into(), uri.chars().take(80).collect()),
     };
-    let reader = image::ImageReader::new(std::io::Cursor::new(&bytes[..])).with_guessed_format().map_err(|e| e.to_string())?;
+    decode_bytes(&bytes, name)
+}
+
+/// Decodes PNG or JPEG `bytes` (an image named `name`) into sRGB RGBA; other formats and
+/// images past [`MAX_SIDE`] a side are refused with the reason. FBX's embedded textures too.
+pub fn decode_bytes(bytes: &[u8], name: String) -> Result<Image, String> {
+    let reader = image::ImageReader::new(std::io::Cursor::new(bytes)).with_guessed_format().map_err(|e| e.to_string())?;
     let Some(format) = reader.format().filter(|f| matches!(f, image::ImageFormat::Png | image::ImageFormat::Jpeg)) else {
         return Err("not PNG or JPEG (KTX2, Basis, WebP and others are not decoded)".into());
     };
@@ -27,7 +33,7 @@ pub fn decode(image: &::gltf::Image, base: Option<&std::path::Path>, buffers: &[
     if w > MAX_SIDE || h > MAX_SIDE {
         return Err(format!("{w} × {h} pixels, more than {MAX_SIDE} a side"));
     }
-    let decoded = image::load_from_memory_with_format(&bytes, format).map_err(|e| format!("{format:?}: {e}"))?.to_rgba8();
+    let decoded = image::load_from_memory_with_format(bytes, format).map_err(|e| format!("{format:?}: {e}"))?.to_rgba8();
     Ok(Image { name, width: decoded.width(), height: decoded.height(), rgba8: decoded.into_raw() })
 }
 

@@ -3,7 +3,7 @@
 //! [`build`] for the mapping and [`sample`] for the samplers.
 
 pub mod build;
-mod images;
+pub(crate) mod images;
 mod invalid;
 pub mod meshes;
 pub mod sample;
