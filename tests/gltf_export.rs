@@ -161,6 +161,19 @@ fn exports_pass_the_khronos_validator_with_no_error_or_warning() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     outputs.push(gltf);
+    // A capture put on characters: their meshes, skins, materials and textures written too.
+    for character in
+        ["tests/data/avatars/RiggedFigure.glb", "tests/data/avatars/Godette_vrm_v4.vrm", "tests/data/avatars/RobotExpressive.glb"]
+    {
+        let out = dir.path().join(format!("on_{}.glb", Path::new(character).file_stem().unwrap().to_string_lossy()));
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_skelview"))
+            .args(["retarget", "assets/walk01.bvh", "--onto", character, "-o", out.to_str().unwrap()])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        outputs.push(out);
+    }
     let o = std::process::Command::new("node").arg(&script).args(&outputs).output().unwrap();
     let report = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "the validator found errors or warnings:\n{report}{}", String::from_utf8_lossy(&o.stderr));

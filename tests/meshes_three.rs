@@ -134,6 +134,24 @@ fn robot_with_rigid_parts_and_morph_targets_matches_three_js() {
     matches_three("tests/data/avatars/RobotExpressive.glb", 1e-4);
 }
 
+/// A capture retargeted onto a character is written with the character's meshes: three.js
+/// plays it on them as skelview shows it (skinned, rigid parts and morph targets).
+#[test]
+fn a_capture_retargeted_onto_characters_plays_on_their_meshes_in_three_js() {
+    let dir = tempfile::tempdir().unwrap();
+    for character in
+        ["tests/data/avatars/RiggedFigure.glb", "tests/data/avatars/RobotExpressive.glb", "tests/data/avatars/Godette_vrm_v4.vrm"]
+    {
+        let out = dir.path().join("on.glb");
+        let out = out.to_str().unwrap();
+        skelview(&["retarget", "assets/walk01.bvh", "--onto", character, "-o", out]);
+        let theirs: serde_json::Value = serde_json::from_str(&skelview(&["info", "--json", character])).unwrap();
+        let ours: serde_json::Value = serde_json::from_str(&skelview(&["info", "--json", out])).unwrap();
+        assert_eq!(ours["meshes"], theirs["meshes"], "{character}: the same meshes written");
+        matches_three(out, 1e-4);
+    }
+}
+
 #[test]
 fn vrm_avatars_match_three_js() {
     matches_three("tests/data/avatars/Godette_vrm_v4.vrm", 1e-4);

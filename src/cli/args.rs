@@ -9,14 +9,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 pub use super::command::{Args, Command, FrameList, MeasureByName, MeasureKind, Shell};
 use super::error::ArgError;
 use super::qa::QaOptions;
-use super::render_cmd::{At, Drawn, RenderOptions};
 use skelview_core::compare::Align;
 use skelview_core::export::BvhWriteOptions;
 use skelview_core::export::files::{WriteOptions, writer_for, written_extensions};
 use skelview_core::formats::LoadOptions;
 use skelview_core::qa::Kind;
-use skelview_scene::OrbitCamera;
-use skelview_scene::{Layout, ViewPreset};
 
 /// The version and the commit it was built from (`skelview --version`).
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SKELVIEW_COMMIT"), ")");
@@ -81,30 +78,6 @@ enum AlignArg {
     /// Also turn B about the up axis so the roots face the same way.
     #[value(name = "roots+heading")]
     RootsHeading,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum ViewArg {
-    /// Perspective from the front-right.
-    Persp,
-    /// Front view.
-    Front,
-    /// Side view.
-    Side,
-    /// Top view.
-    Top,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum LayoutArg {
-    /// Where each file puts them.
-    Overlay,
-    /// Spread along the screen's horizontal axis by body size.
-    SideBySide,
-    /// First-frame roots brought together.
-    AlignRoots,
-    /// Roots together and facing the same way.
-    AlignRootsHeading,
 }
 
 #[derive(Subcommand, Debug)]
@@ -228,59 +201,7 @@ enum Sub {
     },
     /// Draw with the viewer's renderer, without a window, to a PNG, a numbered PNG sequence,
     /// an animated GIF or an MP4 (through ffmpeg).
-    Render {
-        /// Files to draw together (the bundled sample when none).
-        #[arg(value_name = "FILE")]
-        files: Vec<PathBuf>,
-        /// The .png to write; with --range a folder; or a .gif / .mp4 video (of --range, else
-        /// of the whole clip).
-        #[arg(long, short, value_name = "PATH")]
-        out: PathBuf,
-        /// Frame to draw (negative counts from the end).
-        #[arg(long, value_name = "N", allow_negative_numbers = true, conflicts_with = "time")]
-        frame: Option<i64>,
-        /// Time to draw, in seconds.
-        #[arg(long, value_name = "SECS", value_parser = finite)]
-        time: Option<f64>,
-        /// Image size: WIDTHxHEIGHT, or N for a square.
-        #[arg(long, value_name = "WxH", value_parser = parse_size, default_value = "1280x720")]
-        size: (u32, u32),
-        /// Camera direction.
-        #[arg(long, value_enum, default_value = "persp")]
-        view: ViewArg,
-        /// Orthographic projection.
-        #[arg(long)]
-        ortho: bool,
-        /// Draw each joint's axes.
-        #[arg(long)]
-        axes: bool,
-        /// Frames START:END[:STEP] as DIR/frame_NNNNNN.png (negative counts from the end).
-        #[arg(long, value_name = "A:B[:STEP]", value_parser = parse_range, allow_hyphen_values = true, conflicts_with_all = ["frame", "time"])]
-        range: Option<(i64, i64, usize)>,
-        /// How several clips are placed, as in the viewer.
-        #[arg(long, value_enum, default_value = "overlay")]
-        layout: LayoutArg,
-        /// Colour the second clip's bones by their distance to the first's.
-        #[arg(long)]
-        heat_map: bool,
-        /// Camera as X,Y,Z,DISTANCE,YAW,PITCH (target and distance in metres, Y up; angles in
-        /// degrees) instead of framing the figure: the viewer's camera, to reproduce its view.
-        #[arg(long, value_name = "X,Y,Z,D,YAW,PITCH", value_parser = super::render_cmd::parse_camera, allow_hyphen_values = true)]
-        camera: Option<OrbitCamera>,
-        /// Draw the files' meshes (characters: glTF, VRM, FBX).
-        #[arg(long, value_enum, default_value = "on")]
-        mesh: Switch,
-        /// Draw the bones and joints (over a translucent mesh when both are drawn).
-        #[arg(long, value_enum, default_value = "on")]
-        skeleton: Switch,
-        /// Draw the ground grid and the world axes.
-        #[arg(long, value_enum, default_value = "on")]
-        grid: Switch,
-        /// Write the camera used as JSON: {"view", "projection"} (4×4, row-major; clip space as
-        /// wgpu's: x and y in −1..1, z in 0..1; world = metres, Y-up), "width", "height".
-        #[arg(long, value_name = "CAM.json")]
-        camera_json: Option<PathBuf>,
-    },
+    Render(super::render_args::RenderArgs),
     /// A square thumbnail of the middle frame: INPUT... OUTPUT.png.
     Thumbnail {
         /// Input files (one motion), then the PNG to write.
@@ -398,36 +319,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
             }
             Command::Compare { files, align: compare_align(align), offset_secs: offset, csv, mnm, humanoid }
         }
-        Some(Sub::Render {
-            files,
-            out,
-            frame,
-            time,
-            size,
-            view,
-            ortho,
-            axes,
-            range,
-            layout,
-            heat_map,
-            camera,
-            mesh,
-            skeleton,
-            grid,
-            camera_json,
-        }) => {
-            let video = has_ext(&out, "gif") || has_ext(&out, "mp4");
-            let range = render_range(&out, video, frame.is_some() || time.is_some(), range)?;
-            let fps = cli.load.fps.filter(|_| video);
-            let at = match (frame, time) {
-                (_, Some(t)) => At::Time(t),
-                (f, None) => At::Frame(f.unwrap_or(0)),
-            };
-            let (view, layout) = (view_preset(view), scene_layout(layout));
-            let drawn = Drawn { mesh: mesh == Switch::On, skeleton: skeleton == Switch::On, grid: grid == Switch::On };
-            let options = RenderOptions { at, size, view, ortho, axes, out, range, fps, layout, heat_map, camera, drawn, camera_json };
-            Command::Render { files, options }
-        }
+        Some(Sub::Render(r)) => r.command(cli.load.fps)?,
         Some(Sub::Formats { json }) => Command::Formats { json },
         Some(Sub::Completions { shell }) => Command::Completions(shell),
         Some(Sub::Manpage) => Command::Manpage,
@@ -436,17 +328,8 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
     Ok(Args { command, options })
 }
 
-/// `on` or `off`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Switch {
-    /// Drawn.
-    On,
-    /// Not drawn.
-    Off,
-}
-
 /// A usage error (exit code 2) with `message`, under the command line's usage.
-fn usage(message: String) -> clap::Error {
+pub(super) fn usage(message: String) -> clap::Error {
     clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{message}\n")).with_cmd(&cli_command())
 }
 
@@ -494,27 +377,6 @@ fn measures_in_order(
     measures.into_iter().map(|m| m.1).collect()
 }
 
-/// `render`'s range, checked against what `--out` names (`video`: a .gif or .mp4; `one`:
-/// --frame or --time given).
-fn render_range(
-    out: &std::path::Path,
-    video: bool,
-    one: bool,
-    range: Option<(i64, i64, usize)>,
-) -> Result<Option<(i64, i64, usize)>, clap::Error> {
-    if video && one {
-        return Err(usage("a video shows --range A:B[:STEP] (or the whole clip), not one --frame or --time".into()));
-    }
-    // A video without a range is the whole clip.
-    let range = if video { range.or(Some((0, -1, 1))) } else { range };
-    if !video && range.is_some() && has_ext(out, "png") {
-        return Err(usage("with --range, --out names a folder for the numbered PNGs".into()));
-    } else if !video && range.is_none() && !has_ext(out, "png") {
-        return Err(usage(format!("--out must name a .png, .gif or .mp4 file, not '{}'", out.display())));
-    }
-    Ok(range)
-}
-
 /// `compare --align`'s choice as the comparison's.
 fn compare_align(align: AlignArg) -> Align {
     match align {
@@ -524,25 +386,6 @@ fn compare_align(align: AlignArg) -> Align {
     }
 }
 
-/// `render --view`'s choice as the camera's preset.
-fn view_preset(view: ViewArg) -> ViewPreset {
-    match view {
-        ViewArg::Persp => ViewPreset::Perspective,
-        ViewArg::Front => ViewPreset::Front,
-        ViewArg::Side => ViewPreset::Side,
-        ViewArg::Top => ViewPreset::Top,
-    }
-}
-
-/// `render --layout`'s choice as the scene's layout.
-fn scene_layout(layout: LayoutArg) -> Layout {
-    match layout {
-        LayoutArg::Overlay => Layout::Overlay,
-        LayoutArg::SideBySide => Layout::SideBySide,
-        LayoutArg::AlignRoots => Layout::AlignRoots,
-        LayoutArg::AlignRootsHeading => Layout::AlignRootsHeading,
-    }
-}
 /// The clap command (for parsing, completions, the man page and usage errors), its help
 /// ending with the formats of the format table.
 pub fn cli_command() -> clap::Command {
@@ -591,7 +434,7 @@ fn option_flag_values(matches: &clap::ArgMatches) -> Vec<(String, String)> {
     skelview_core::formats::table::all_options().filter_map(given).collect()
 }
 
-fn has_ext(p: &std::path::Path, ext: &str) -> bool {
+pub(super) fn has_ext(p: &std::path::Path, ext: &str) -> bool {
     p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext))
 }
 
@@ -610,7 +453,7 @@ fn positive(s: &str) -> Result<f64, ArgError> {
     }
 }
 
-fn finite(s: &str) -> Result<f64, ArgError> {
+pub(super) fn finite(s: &str) -> Result<f64, ArgError> {
     s.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| ArgError::expected("seconds", s))
 }
 

@@ -1,6 +1,8 @@
 //! The command line's grammar: what each line parses to, and the usage errors.
 
 use super::*;
+use crate::cli::render_cmd::At;
+use skelview_scene::Layout;
 
 fn args(s: &str) -> Result<Args, clap::Error> {
     parse_args(std::iter::once("skelview").chain(s.split_whitespace()).map(String::from).collect())

@@ -23,6 +23,7 @@ mod measure;
 mod positions;
 mod progress;
 mod qa;
+mod render_args;
 mod render_cmd;
 mod retarget;
 

@@ -144,6 +144,28 @@ fn clip_ui(ui: &mut egui::Ui, viewer: &Viewer, i: usize, active: bool, commands:
         retarget_ui(ui, viewer, i, commands);
         take_ui(ui, clip, i, commands);
     });
+    body_ui(ui, clip, commands);
+}
+
+/// What a character's clip shows: its skeleton, its meshes or both.
+fn body_ui(ui: &mut egui::Ui, clip: &ClipView, commands: &mut Vec<Command>) {
+    if clip.skins.is_none() {
+        return;
+    }
+    ui.horizontal(|ui| {
+        ui.add_space(22.0);
+        ui.label("show");
+        for body in skelview_scene::Body::ALL {
+            let hover = match body {
+                skelview_scene::Body::Both => "Bones over a translucent mesh",
+                skelview_scene::Body::Mesh => "The character's meshes only",
+                skelview_scene::Body::Skeleton => "Bones and joints only",
+            };
+            if ui.selectable_label(clip.body == body, body.name()).on_hover_text(hover).clicked() && clip.body != body {
+                commands.push(Command::Clip(clip.id(), ClipEdit::Body(body)));
+            }
+        }
+    });
 }
 
 /// The choice of clip `i`'s take, when its file holds more than one.

@@ -108,6 +108,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
         companions_ui(ui, viewer, &motion, out);
         rest_pose_ui(ui, viewer, &motion, out);
         source_details_ui(ui, &motion);
+        meshes_ui(ui, &motion);
         warnings_ui(ui, &motion);
         let Some(i) = viewer.view.selected.filter(|&i| i < motion.skeleton.len()) else {
             ui.label("Click a joint or bone (or pick one in the tree) to inspect it.");
@@ -170,6 +171,28 @@ fn source_details_ui(ui: &mut egui::Ui, motion: &Motion) {
             });
         });
     }
+}
+
+/// The file's meshes: vertices, triangles, influences and morph targets of each.
+fn meshes_ui(ui: &mut egui::Ui, motion: &Motion) {
+    let Some(set) = motion.meshes.as_deref() else { return };
+    let title = format!("Meshes ({}: {} vertices, {} triangles)", set.meshes.len(), set.vertex_count(), set.triangle_count());
+    egui::CollapsingHeader::new(title).default_open(false).show(ui, |ui| {
+        egui::Grid::new("meshes").striped(true).show(ui, |ui| {
+            for header in ["mesh", "vertices", "triangles", "influences", "morphs"] {
+                ui.label(egui::RichText::new(header).strong());
+            }
+            ui.end_row();
+            for m in &set.meshes {
+                ui.label(&m.name);
+                ui.label(m.positions.len().to_string());
+                ui.label(m.triangles().to_string());
+                ui.label(if m.skinned { m.influences().to_string() } else { "rigid".into() });
+                ui.label(m.morph_targets.len().to_string());
+                ui.end_row();
+            }
+        });
+    });
 }
 
 /// The warnings reading the file gave, when there are any.

@@ -209,6 +209,14 @@ impl ClipView {
         .with_humanoid()
     }
 
+    /// Shows what `old` showed of its character (a reload or an edit of the same clip), when
+    /// both have meshes.
+    pub fn keep_body_of(&mut self, old: &ClipView) {
+        if self.skins.is_some() && old.skins.is_some() {
+            self.body = old.body;
+        }
+    }
+
     /// A skeleton's humanoid bone map (not a capture's: markers are no bones).
     fn with_humanoid(mut self) -> Self {
         self.find_humanoid();

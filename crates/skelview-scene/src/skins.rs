@@ -149,7 +149,7 @@ pub fn mesh_bounds(frame: &SkinFrame) -> Option<(Vec3, Vec3)> {
 
 /// Every `step`-th vertex of `mesh`, with its influences and morphs (no triangles).
 fn thinned(mesh: &Mesh, step: usize) -> Mesh {
-    let pick = |k: usize| k % step == 0;
+    let pick = |k: usize| k.is_multiple_of(step);
     let keep = |v: &Vec<Vec3>| v.iter().enumerate().filter(|(k, _)| pick(*k)).map(|(_, x)| *x).collect::<Vec<_>>();
     let unbound = skelview_core::core::mesh::Bone { joint: None, joint_from_mesh: Mat4::IDENTITY };
     let mut m = Mesh::rigid(mesh.name.clone(), keep(&mesh.positions), Vec::new(), mesh.bones.first().copied().unwrap_or(unbound));

@@ -253,6 +253,13 @@ impl MeshSet {
         Some(set)
     }
 
+    /// The same meshes with their morph weights held at their defaults (for another motion).
+    pub fn still(&self) -> Self {
+        let mut set = self.clone();
+        set.meshes.iter_mut().for_each(|m| m.morph_animation = None);
+        set
+    }
+
     /// The same meshes with each bone's `joint_from_mesh` replaced by `f(joint, it)`: for edits
     /// that change what a joint's frame is (a new rest pose, lengths scaled).
     pub fn rebound(&self, f: impl Fn(Option<usize>, Mat4) -> Mat4) -> Self {

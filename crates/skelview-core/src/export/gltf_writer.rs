@@ -49,7 +49,7 @@ pub struct NonFinite {
 
 /// Binary buffer being filled, with the views and accessors that describe it.
 #[derive(Default)]
-struct Blob {
+pub(super) struct Blob {
     bytes: Vec<u8>,
     views: Vec<Value>,
     accessors: Vec<Value>,
@@ -60,7 +60,7 @@ struct Blob {
 impl Blob {
     /// Appends `floats` as one view and one accessor of `kind` (`SCALAR`, `VEC3`…); returns the
     /// accessor index. `min_max` adds the bounds (required on animation inputs).
-    fn floats(&mut self, floats: &[f32], kind: &str, count: usize, min_max: bool) -> usize {
+    pub(super) fn floats(&mut self, floats: &[f32], kind: &str, count: usize, min_max: bool) -> usize {
         while !self.bytes.len().is_multiple_of(4) {
             self.bytes.push(0);
         }
@@ -82,42 +82,134 @@ impl Blob {
     }
 }
 
+impl Blob {
+    /// Appends `bytes` as one view (4-byte aligned); returns the view's index.
+    pub(super) fn bytes_view(&mut self, bytes: &[u8]) -> usize {
+        while !self.bytes.len().is_multiple_of(4) {
+            self.bytes.push(0);
+        }
+        let offset = self.bytes.len();
+        self.bytes.extend_from_slice(bytes);
+        self.views.push(json!({ "buffer": 0, "byteOffset": offset, "byteLength": bytes.len() }));
+        self.views.len() - 1
+    }
+
+    /// Appends VEC3 floats with their per-axis bounds (what POSITION accessors must have).
+    pub(super) fn vec3_with_bounds(&mut self, floats: &[f32], count: usize) -> usize {
+        let k = self.floats(floats, "VEC3", count, false);
+        let axis = |c: usize| floats.iter().skip(c).step_by(3).copied();
+        let lo: Vec<f32> = (0..3).map(|c| axis(c).fold(f32::INFINITY, f32::min)).collect();
+        let hi: Vec<f32> = (0..3).map(|c| axis(c).fold(f32::NEG_INFINITY, f32::max)).collect();
+        if count > 0 {
+            self.accessors[k]["min"] = json!(lo);
+            self.accessors[k]["max"] = json!(hi);
+        }
+        k
+    }
+
+    /// Appends unsigned shorts as one accessor of `kind`.
+    pub(super) fn u16s(&mut self, values: &[u16], kind: &str, count: usize) -> usize {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let view = self.bytes_view(&bytes);
+        self.accessors.push(json!({ "bufferView": view, "componentType": 5123, "count": count, "type": kind }));
+        self.accessors.len() - 1
+    }
+
+    /// Appends triangle indices as one SCALAR accessor of unsigned ints.
+    pub(super) fn u32s(&mut self, values: &[u32]) -> usize {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let view = self.bytes_view(&bytes);
+        self.accessors.push(json!({ "bufferView": view, "componentType": 5125, "count": values.len(), "type": "SCALAR" }));
+        self.accessors.len() - 1
+    }
+}
+
 /// The glTF JSON document and its binary buffer for `animations` (at least one; the first
 /// gives the skeleton and the rest pose); refused when a value is not a finite number.
 pub fn document(animations: &[Animation]) -> Result<(Value, Vec<u8>), NonFinite> {
     let first = animations[0].motion;
     let skeleton = &first.skeleton;
     let (rd, s) = similarity(first);
-    let joints = skeleton.joints();
     let mut rest = LocalPose::default();
     pose::rest_pose(skeleton, &mut rest);
     let mut blob = Blob::default();
 
     let rest_nodes: Vec<Trs> = rest.parent_from_joint.iter().map(|l| conjugate(l, rd, s)).collect();
     blob.non_finite += rest_nodes.iter().filter(|(t, r, sc)| !(t.is_finite() && r.is_finite() && sc.is_finite())).count();
-    let nodes = joint_nodes(skeleton, &rest_nodes);
+    let mut nodes = joint_nodes(skeleton, &rest_nodes);
     let ibm = inverse_binds(skeleton, &rest, rd, s);
-    let ibm = blob.floats(&ibm, "MAT4", joints.len(), false);
+    let mut skins = skeleton_skins(&mut blob, skeleton, &ibm);
+    let d = Mat4::from_scale_rotation_translation(Vec3::splat(s), rd, Vec3::ZERO);
+    let meshes = first.meshes.as_deref().map(|set| super::gltf_meshes::append(&mut blob, set, d, skins.len())).unwrap_or_default();
+    let mut roots: Vec<usize> = skeleton.roots().collect();
+    for (node, parent) in &meshes.nodes {
+        let k = nodes.len();
+        nodes.push(node.clone());
+        match parent {
+            Some(p) => nodes[*p]
+                .as_object_mut()
+                .expect("a node")
+                .entry("children")
+                .or_insert_with(|| json!([]))
+                .as_array_mut()
+                .expect("an array")
+                .push(json!(k)),
+            None => roots.push(k),
+        }
+    }
+    skins.extend(meshes.skins.iter().cloned());
     let gltf_animations: Vec<Value> = animations.iter().map(|a| animation(&mut blob, a, skeleton, &rest_nodes)).collect();
     while !blob.bytes.len().is_multiple_of(4) {
         blob.bytes.push(0);
     }
-    let roots: Vec<usize> = skeleton.roots().collect();
-    let doc = json!({
+    let mut doc = json!({
         "asset": { "version": "2.0", "generator": concat!("skelview ", env!("CARGO_PKG_VERSION")) },
         "scene": 0,
         "scenes": [ { "nodes": roots } ],
         "nodes": nodes,
-        "skins": [ { "joints": (0..joints.len()).collect::<Vec<_>>(), "inverseBindMatrices": ibm } ],
+        "skins": skins,
         "animations": gltf_animations,
         "buffers": [ { "byteLength": blob.bytes.len() } ],
         "bufferViews": blob.views,
         "accessors": blob.accessors,
     });
+    if !meshes.meshes.is_empty() {
+        for (key, list) in
+            [("meshes", meshes.meshes), ("materials", meshes.materials), ("images", meshes.images), ("textures", meshes.textures)]
+        {
+            if !list.is_empty() {
+                doc[key] = json!(list);
+            }
+        }
+        if doc.get("textures").is_some() {
+            doc["samplers"] = json!([{ "magFilter": 9729, "minFilter": 9729 }]);
+        }
+    }
     if blob.non_finite > 0 {
         return Err(NonFinite { count: blob.non_finite });
     }
     Ok((doc, blob.bytes))
+}
+
+/// The skins that list the skeleton's joints: one per root's tree (glTF wants a skin's joints
+/// under one root), each with the joints' inverse bind matrices (`ibm`, 16 per joint).
+fn skeleton_skins(blob: &mut Blob, skeleton: &Skeleton, ibm: &[f32]) -> Vec<Value> {
+    let joints = skeleton.joints();
+    let mut root_of: Vec<usize> = (0..joints.len()).collect();
+    for (i, j) in joints.iter().enumerate() {
+        if let Some(p) = j.parent {
+            root_of[i] = root_of[p];
+        }
+    }
+    skeleton
+        .roots()
+        .map(|r| {
+            let tree: Vec<usize> = (0..joints.len()).filter(|&i| root_of[i] == r).collect();
+            let matrices: Vec<f32> = tree.iter().flat_map(|&i| ibm[i * 16..i * 16 + 16].to_vec()).collect();
+            let accessor = blob.floats(&matrices, "MAT4", tree.len(), false);
+            json!({ "joints": tree, "inverseBindMatrices": accessor })
+        })
+        .collect()
 }
 
 /// One node per joint with its name and rest transform (scale only when not 1), children listed.

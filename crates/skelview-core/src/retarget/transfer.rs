@@ -508,6 +508,8 @@ pub fn retarget(
     let mut out = target.clone();
     out.clip = Clip::new(source.clip.frame_time_secs, ts.channels_per_frame(), frames, values);
     out.capture = None;
+    // The character's own morph animation belongs to its take, not to this motion.
+    out.meshes = out.meshes.as_deref().map(|set| std::sync::Arc::new(set.still()));
     out.source.declared_frames = None;
     out.source.takes.clear();
     out.source.take = None;

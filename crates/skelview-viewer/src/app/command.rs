@@ -86,6 +86,8 @@ pub enum ClipEdit {
         /// 0 (invisible) to 1.
         opacity: f32,
     },
+    /// Show its skeleton, its meshes or both (a character's).
+    Body(skelview_scene::Body),
     /// Reload it in place playing another of its file's takes (by name).
     Take(String),
     /// Its length unit (`None`: as detected or declared), remembered for its file.

@@ -328,6 +328,12 @@ impl Viewer {
                 let c = &mut s.scene.clips[i];
                 (c.color, c.visible, c.opacity) = (color, visible, opacity.clamp(0.0, 1.0));
             }
+            ClipEdit::Body(body) => {
+                let c = &mut s.scene.clips[i];
+                if c.skins.is_some() {
+                    c.body = body;
+                }
+            }
             ClipEdit::Take(take) => {
                 let c = &s.scene.clips[i];
                 let format = s.document.source(c.id()).read_with;
@@ -669,6 +675,8 @@ impl Viewer {
 
 #[cfg(test)]
 mod capture_tests;
+#[cfg(test)]
+mod character_tests;
 #[cfg(test)]
 mod edit_tests;
 #[cfg(test)]

@@ -186,6 +186,7 @@ impl Session {
             let mut clip = ClipView::new(motion, k);
             (clip.color, clip.opacity, clip.visible, clip.offset_secs, clip.serial) =
                 (old.color, old.opacity, old.visible, old.offset_secs, old.serial);
+            clip.keep_body_of(old);
             let (unit, up) = self.document.overrides(old.id());
             clip.set_overrides(unit, up);
             let source = self.document.source(old.id());
@@ -262,6 +263,7 @@ impl Session {
         let mut clip = ClipView::new(motion, i);
         (clip.color, clip.opacity, clip.visible, clip.offset_secs, clip.serial) =
             (old.color, old.opacity, old.visible, old.offset_secs, old.serial);
+        clip.keep_body_of(old);
         clip.name.clone_from(&old.name);
         let (unit, up) = self.document.overrides(old.id());
         clip.set_overrides(unit, up);

@@ -1,11 +1,14 @@
 //! Autodesk FBX (`.fbx`, ASCII and binary, 6.1 to 7.7), read with the `ufbx` library: bones
 //! (and the nulls that carry them) as the skeleton, every animation stack a take, each frame
-//! the pose the file evaluates to. See [`nodes`] for the skeleton and [`sample`] for the takes.
+//! the pose the file evaluates to. See [`nodes`] for the skeleton, [`sample`] for the takes and
+//! [`meshes`] for the meshes bound to the skeleton.
 
+pub mod meshes;
 #[cfg(target_arch = "wasm32")]
 mod no_libc;
 pub mod nodes;
 pub mod sample;
+mod skin;
 
 use crate::core::units::{LengthUnit, UpAxis};
 use crate::core::{Format, Motion};
@@ -85,6 +88,11 @@ pub fn parse(
     warnings.extend(nodes.warnings.iter().map(|m| RawWarning { offset: 0, message: m.clone() }));
     let (mut parsed, more) = sample::build(&scene, &nodes, take, fps, parallel)?;
     warnings.extend(more);
+    let chosen = parsed.takes.1;
+    let (begin, end, _) = chosen.and_then(|c| scene.anim_stacks.get(c)).map_or((0.0, 0.0, false), |s| sample::span(s));
+    let (fps, frames) = (parsed.clip.fps(), parsed.clip.num_frames());
+    let sampling = meshes::Sampling { take: chosen, begin, end, fps, frames };
+    parsed.meshes = Some(meshes::read(&scene, &nodes, &sampling, &mut warnings));
 
     let s = &scene.settings;
     let mut details = file_details(&scene, &mut warnings);
@@ -115,10 +123,9 @@ fn load_scene(bytes: &[u8]) -> Result<::ufbx::SceneRoot, ParseError> {
         result_allocator: allocator(),
         file_format: ::ufbx::FileFormat::Fbx,
         no_format_from_content: true,
-        ignore_geometry: true,
-        ignore_embedded: true,
+        // Geometry for the meshes; embedded content for their textures (PNG and JPEG decoded).
         // Scale helper nodes keep every inherit mode exact with plain parent × child products;
-        // the helpers themselves never become joints (see `nodes`).
+        // the helpers become joints only where a skin follows a scale a take changes (`nodes`).
         inherit_mode_handling: ::ufbx::InheritModeHandling::HelperNodes,
         ..Default::default()
     };

@@ -8,7 +8,10 @@
 //! cameras, lights and markers elsewhere are left out; their transforms still count, because
 //! every joint's local transform is taken relative to its parent joint's world transform. A
 //! file without bones shows its animated nodes and their ancestors instead, with a warning.
-//! ufbx's scale helper nodes (they make FBX's inherit modes exact) are never joints.
+//! The node of a rigid mesh that the takes move (it, or a node between it and the joint
+//! above) is a joint too, so that the mesh follows it, and so is a scale helper that a skin
+//! binds to when a take changes its scale.
+//! ufbx's scale helper nodes (they make FBX's inherit modes exact) are not joints otherwise.
 
 use std::collections::{HashMap, HashSet};
 
@@ -168,8 +171,52 @@ fn wanted_joints(
         }
     } else {
         add_links(scene, &bound, &mut wanted, &mut roles);
+        add_moving_meshes(scene, &mut wanted, &mut roles);
     }
+    add_scaling_helpers(scene, &mut wanted, &mut roles);
     Ok((wanted, roles))
+}
+
+/// Adds the scale helpers that a skin binds to and a take scales: ufbx moves a node's
+/// scale onto its helper (for Maya's segment scale compensation), and a skin's cluster then
+/// follows the helper; a joint of its own (right under its node's) keeps the mesh exact
+/// while the scale changes. Helpers whose scale stays put are left out (the mesh keeps a
+/// fixed offset on the node's joint).
+fn add_scaling_helpers(scene: &Scene, wanted: &mut HashSet<usize>, roles: &mut HashMap<usize, &'static str>) {
+    let scaling: HashSet<usize> = node_props(&scene.anim_layers)
+        .filter(|(_, p)| p.anim_value.curves.iter().flatten().any(|c| c.max_value > c.min_value))
+        .map(|(n, _)| n)
+        .collect();
+    for c in scene.skin_clusters.iter() {
+        let Some(h) = c.bone_node.as_ref().filter(|h| h.is_scale_helper) else { continue };
+        let (n, owner) = (h.element.typed_id as usize, h.parent.as_ref().map(|p| p.element.typed_id as usize));
+        if scaling.contains(&n) && owner.is_some_and(|o| wanted.contains(&o)) && wanted.insert(n) {
+            roles.insert(n, "scale of its parent node, which a take changes and a skin follows");
+        }
+    }
+}
+
+/// Adds the nodes of rigid meshes that a take moves relative to the joint above them (the
+/// mesh's node or a node between is animated): a mesh hangs on a joint with a fixed offset,
+/// so such a mesh needs a joint of its own to follow (MotionBuilder's animated props, a
+/// target). Skinned meshes follow their clusters wherever their node is.
+fn add_moving_meshes(scene: &Scene, wanted: &mut HashSet<usize>, roles: &mut HashMap<usize, &'static str>) {
+    let moving = animated(scene);
+    let rigid_mesh = |n: &Node| {
+        let mesh = n.mesh.as_ref().or_else(|| n.scale_helper.as_ref().and_then(|h| h.mesh.as_ref()));
+        mesh.is_some_and(|m| m.skin_deformers.is_empty())
+    };
+    for n in (0..scene.nodes.len()).filter(|&n| !is_helper(&scene.nodes[n]) && rigid_mesh(&scene.nodes[n])) {
+        let mut at = Some(n);
+        while let Some(x) = at.filter(|x| !wanted.contains(x)) {
+            if moving.contains(&x) {
+                wanted.insert(n);
+                roles.insert(n, "a mesh the takes move");
+                break;
+            }
+            at = real_parent(scene, x);
+        }
+    }
 }
 
 /// Adds the nodes between two bones, and the nulls above the top bones that carry them.
@@ -238,7 +285,11 @@ fn walk_chain(
             let parent = real_parent(scene, n).and_then(|p| slot_of.get(&p)).and_then(|s| joint_of_slot.get(s)).copied();
             let parent_node = |j: usize| chain[joints[j].slot].node;
             let direct = parent.is_some_and(|j| node.parent.as_ref().is_some_and(|p| p.element.typed_id as usize == parent_node(j)));
-            let base = if node.element.name.is_empty() { format!("node {n}") } else { node.element.name.to_string() };
+            let base = match node.parent.as_ref() {
+                Some(p) if node.is_scale_helper => format!("{} scale (node {n})", &*p.element.name),
+                _ if node.element.name.is_empty() => format!("node {n}"),
+                _ => node.element.name.to_string(),
+            };
             let seen = names.entry(base.clone()).or_insert(0);
             *seen += 1;
             let name = if *seen > 1 { format!("{base} (node {n})") } else { base };

@@ -28,7 +28,8 @@ const MAX_VALUES: u64 = 1 << 27;
 /// The frame rate used when the file states none that makes sense.
 pub const FALLBACK_FPS: f64 = 30.0;
 
-fn matrix_from(m: &ufbx::Matrix) -> DMat4 {
+/// A ufbx matrix (3 × 4, columns of an affine map) as glam's.
+pub(super) fn matrix_from(m: &ufbx::Matrix) -> DMat4 {
     DMat4::from_cols(
         glam::DVec4::new(m.m00, m.m10, m.m20, 0.0),
         glam::DVec4::new(m.m01, m.m11, m.m21, 0.0),
@@ -91,7 +92,7 @@ fn rest_values(scene: &Scene, nodes: &Nodes) -> (Vec<f32>, usize) {
 
 /// A stack's time span: its own start and stop, or, where it states none (stop not after
 /// start), the span of its keys; the flag says which.
-fn span(stack: &ufbx::AnimStack) -> (f64, f64, bool) {
+pub(super) fn span(stack: &ufbx::AnimStack) -> (f64, f64, bool) {
     if stack.time_end > stack.time_begin {
         return (stack.time_begin, stack.time_end, false);
     }
