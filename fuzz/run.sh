@@ -37,6 +37,8 @@ seed mnm -name '*.mnm'
 seed c3d -name '*.c3d' -size -400k
 seed trc -name '*.trc'
 cp -n crates/skelview-core/tests/data/fbx/*.fbx fuzz/corpus/fbx/ 2>/dev/null || true
+# Characters: skins, rigid meshes, morph targets, textures (the mesh paths and the writer).
+cp -n tests/data/avatars/*.glb tests/data/avatars/*.vrm fuzz/corpus/gltf/ 2>/dev/null || true
 cp -n tests/data/trc/*.trc fuzz/corpus/trc/ 2>/dev/null || true
 mkdir -p fuzz/corpus/mot
 printf 'Coordinates\nversion=1\nnRows=3\nnColumns=3\ninDegrees=yes\nendheader\ntime\tpelvis_tx\tknee_angle_r\n0.00\t0.5\t10\n0.01\t0.51\t12\n0.02\t0.52\t14\n' > fuzz/corpus/mot/seed.mot

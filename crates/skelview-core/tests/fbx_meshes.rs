@@ -298,3 +298,30 @@ fn blend_shapes_with_an_in_between_follow_their_animated_weight_as_in_ufbx() {
     frames.push(n / 4);
     compare("grow.fbx", &bytes, &m, &frames);
 }
+
+/// Found by fuzzing: a damaged 3ds Max file whose mesh has vertices no cluster weighs, which
+/// follow a bone on no joint (the scene's root). The GLB writer once put that bone on joint 0,
+/// a second time in the skin (glTF wants each node once, and the file did not read back): it
+/// gets a node of its own, the file reads back with its mesh and its vertices where they were.
+#[test]
+fn a_bone_on_no_joint_is_written_as_a_glb_that_reads_back_the_same() {
+    use skelview_core::export::gltf_writer::{Animation, document, write_glb};
+    let path = support::workspace_root().join("crates/skelview-core/tests/data/fbx/fuzzed_bone_on_no_joint.fbx");
+    let m = load(&path);
+    let set = m.meshes.as_deref().expect("its mesh");
+    let bones: Vec<Option<usize>> = set.meshes[0].bones.iter().map(|b| b.joint).collect();
+    assert!(bones.contains(&None), "a bone on no joint: {bones:?}");
+    let (doc, bin) = document(&[Animation { name: "take".into(), motion: &m }]).unwrap();
+    let mut glb = Vec::new();
+    write_glb(&doc, &bin, &mut glb).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.glb");
+    std::fs::write(&out, glb).unwrap();
+    let back = load(&out);
+    let frames = [0, m.clip.num_frames() - 1];
+    let a = vertices(&m, &[0], &frames, m.display_from_file());
+    let b = vertices(&back, &[0], &frames, back.display_from_file());
+    assert_eq!(a.len(), b.len());
+    let worst = a.iter().zip(&b).map(|(p, q)| (*p - *q).length()).fold(0.0, f32::max);
+    assert!(worst < 1e-4, "{worst}");
+}

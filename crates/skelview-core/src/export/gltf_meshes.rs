@@ -30,9 +30,9 @@ pub struct MeshParts {
     pub textures: Vec<Value>,
 }
 
-/// Appends `set`'s data to `blob`; `d` is the file → output similarity and `first_skin` the
-/// index of the first mesh skin.
-pub(super) fn append(blob: &mut Blob, set: &MeshSet, d: Mat4, first_skin: usize) -> MeshParts {
+/// Appends `set`'s data to `blob`; `d` is the file → output similarity, `first_node` the index
+/// the first mesh node gets and `first_skin` that of the first mesh skin.
+pub(super) fn append(blob: &mut Blob, set: &MeshSet, d: Mat4, first_node: usize, first_skin: usize) -> MeshParts {
     let mut parts = MeshParts::default();
     for (k, image) in set.images.iter().enumerate() {
         // Pixels that do not fit their size (never read so): a white pixel keeps the indices.
@@ -44,26 +44,56 @@ pub(super) fn append(blob: &mut Blob, set: &MeshSet, d: Mat4, first_skin: usize)
     }
     for (k, mesh) in set.meshes.iter().enumerate() {
         parts.materials.push(material(mesh, set));
-        let mut m = json!({ "name": mesh.name, "primitives": [primitive(blob, mesh, k)] });
-        if !mesh.morph_targets.is_empty() {
-            m["weights"] = weights(mesh);
-        }
-        parts.meshes.push(m);
         if mesh.skinned {
-            let ibm: Vec<f32> = mesh.bones.iter().flat_map(|b| affine(d * b.joint_from_mesh).to_cols_array()).collect();
-            let ibm = blob.floats(&ibm, "MAT4", mesh.bones.len(), false);
-            // A bone on no joint (the scene's root) has no node: it follows the first joint.
-            let joints: Vec<usize> = mesh.bones.iter().map(|b| b.joint.unwrap_or(0)).collect();
+            let (joints, binds, slot_of) = skin_slots(mesh, first_node, &mut parts.nodes);
+            let ibm: Vec<f32> = binds.iter().flat_map(|m| affine(d * *m).to_cols_array()).collect();
+            let ibm = blob.floats(&ibm, "MAT4", binds.len(), false);
             parts.skins.push(json!({ "joints": joints, "inverseBindMatrices": ibm, "name": mesh.name }));
             let skin = first_skin + parts.skins.len() - 1;
+            parts.meshes.push(mesh_json(blob, mesh, k, &slot_of));
             parts.nodes.push((json!({ "name": mesh.name, "mesh": k, "skin": skin }), None));
         } else {
             let bone = mesh.bones.first().copied().unwrap_or(crate::core::mesh::Bone { joint: None, joint_from_mesh: Mat4::IDENTITY });
             let matrix = affine(d * bone.joint_from_mesh).to_cols_array();
+            parts.meshes.push(mesh_json(blob, mesh, k, &[]));
             parts.nodes.push((json!({ "name": mesh.name, "mesh": k, "matrix": matrix }), bone.joint));
         }
     }
     parts
+}
+
+/// A skin's joints (node indices), their bind matrices (file space) and the skin slot of each
+/// of the mesh's bones. glTF wants each node once in a skin: bones on the same joint with the
+/// same bind share a slot; one with another bind, or on no joint, gets a node of its own
+/// (under its joint, or at the root), added to `nodes`.
+fn skin_slots(mesh: &Mesh, first_node: usize, nodes: &mut Vec<(Value, Option<usize>)>) -> (Vec<usize>, Vec<Mat4>, Vec<u16>) {
+    let (mut joints, mut binds, mut slot_of) = (Vec::new(), Vec::new(), Vec::new());
+    for (k, b) in mesh.bones.iter().enumerate() {
+        let same = b.joint.and_then(|j| (0..joints.len()).find(|&s| joints[s] == j && binds[s] == b.joint_from_mesh));
+        let slot = same.unwrap_or_else(|| {
+            let node = match b.joint.filter(|j| !joints.contains(j)) {
+                Some(j) => j,
+                None => {
+                    nodes.push((json!({ "name": format!("{} bone {k}", mesh.name) }), b.joint));
+                    first_node + nodes.len() - 1
+                }
+            };
+            joints.push(node);
+            binds.push(b.joint_from_mesh);
+            joints.len() - 1
+        });
+        slot_of.push(slot as u16);
+    }
+    (joints, binds, slot_of)
+}
+
+/// A mesh with its one primitive and default morph weights; `slot_of` renumbers its bones.
+fn mesh_json(blob: &mut Blob, mesh: &Mesh, k: usize, slot_of: &[u16]) -> Value {
+    let mut m = json!({ "name": mesh.name, "primitives": [primitive(blob, mesh, k, slot_of)] });
+    if !mesh.morph_targets.is_empty() {
+        m["weights"] = weights(mesh);
+    }
+    m
 }
 
 /// `m` with its last row exactly `0 0 0 1` (the validator asks affine matrices so).
@@ -79,8 +109,9 @@ fn weights(mesh: &Mesh) -> Value {
     json!(mesh.morph_weights.iter().copied().chain(std::iter::repeat(0.0)).take(n).collect::<Vec<f32>>())
 }
 
-/// One primitive: its attributes, indices, targets and material `k`.
-fn primitive(blob: &mut Blob, mesh: &Mesh, k: usize) -> Value {
+/// One primitive: its attributes, indices, targets and material `k`; `slot_of` gives each
+/// bone's place in the skin.
+fn primitive(blob: &mut Blob, mesh: &Mesh, k: usize, slot_of: &[u16]) -> Value {
     let n = mesh.positions.len();
     let flat = |v: &[Vec3]| v.iter().flat_map(|p| p.to_array()).collect::<Vec<f32>>();
     let mut attributes = serde_json::Map::new();
@@ -104,7 +135,11 @@ fn primitive(blob: &mut Blob, mesh: &Mesh, k: usize) -> Value {
                 .joints
                 .iter()
                 .zip(&mesh.weights)
-                .flat_map(|(j, w)| (set * 4..set * 4 + 4).map(|k| if w[k] == 0.0 { 0 } else { j[k] }).collect::<Vec<_>>())
+                .flat_map(|(j, w)| {
+                    (set * 4..set * 4 + 4)
+                        .map(|k| if w[k] == 0.0 { 0 } else { slot_of.get(usize::from(j[k])).copied().unwrap_or(0) })
+                        .collect::<Vec<_>>()
+                })
                 .collect();
             let weights: Vec<f32> = mesh.weights.iter().flat_map(|w| w[set * 4..set * 4 + 4].to_vec()).collect();
             attributes.insert(format!("JOINTS_{set}"), json!(blob.u16s(&joints, "VEC4", n)));

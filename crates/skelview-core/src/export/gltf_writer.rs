@@ -140,7 +140,8 @@ pub fn document(animations: &[Animation]) -> Result<(Value, Vec<u8>), NonFinite>
     let ibm = inverse_binds(skeleton, &rest, rd, s);
     let mut skins = skeleton_skins(&mut blob, skeleton, &ibm);
     let d = Mat4::from_scale_rotation_translation(Vec3::splat(s), rd, Vec3::ZERO);
-    let meshes = first.meshes.as_deref().map(|set| super::gltf_meshes::append(&mut blob, set, d, skins.len())).unwrap_or_default();
+    let meshes =
+        first.meshes.as_deref().map(|set| super::gltf_meshes::append(&mut blob, set, d, nodes.len(), skins.len())).unwrap_or_default();
     let mut roots: Vec<usize> = skeleton.roots().collect();
     for (node, parent) in &meshes.nodes {
         let k = nodes.len();
