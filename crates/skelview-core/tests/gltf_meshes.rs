@@ -286,3 +286,16 @@ fn edits_keep_the_meshes_bound_to_the_body() {
     let removed = edit("[[step]]\nop = \"remove_joint\"\nname = \"tip\"\n");
     assert!(removed.motion.meshes.is_none() && removed.notes[0].contains("meshes are dropped"), "{:?}", removed.notes);
 }
+
+/// COLLADA2GLTF's `Z_UP` and `Armature` nodes above the skin (RiggedSimple, CesiumMan's
+/// exporter) are transforms: in the tree, not bones; the skin's joints are bones.
+#[test]
+fn nodes_above_the_skin_are_transforms_not_bones() {
+    let Some(corpus) = skelview_test_support::corpus::corpus() else { return };
+    let m = skelview_core::formats::load_paths(&[corpus.join("gltf/RiggedSimple_embedded.gltf")]).unwrap().remove(0);
+    let transforms: Vec<(&str, bool)> = m.skeleton.joints().iter().map(|j| (j.name.as_str(), j.is_transform)).collect();
+    assert_eq!(transforms, [("Z_UP", true), ("Armature", true), ("Bone", false), ("Bone.001", false)]);
+    // A node between two skin joints is a bone (the chain stays drawn).
+    let m = load("skin.glb", two_joint_skin(|_, doc| doc["nodes"][0]["name"] = json!("root")));
+    assert!(m.skeleton.joints().iter().all(|j| !j.is_transform));
+}

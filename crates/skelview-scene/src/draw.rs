@@ -303,4 +303,20 @@ mod tests {
         assert!((m.transform_point3(Vec3::Y) - Vec3::new(1.0, 2.0, 0.0)).length() < 1e-5);
         assert_eq!(d.bones[1].color, Style::default().selected_color);
     }
+
+    /// A transform above the skin (glTF's `Armature` at the origin) gets no joint and no bone;
+    /// its child, the skin's root, is drawn without a bone from the transform.
+    #[test]
+    fn transforms_draw_no_bone_and_no_joint() {
+        let mut armature = Joint::new("Armature", None, Vec3::ZERO);
+        armature.is_transform = true;
+        let joints = vec![armature, Joint::new("hips", Some(0), Vec3::Y), Joint::new("head", Some(1), Vec3::Y)];
+        let skeleton = Skeleton::new(joints, PositionRule::Add).unwrap();
+        let (mut local, mut global) = (skelview_core::core::LocalPose::default(), GlobalPose::default());
+        skelview_core::core::pose::rest_pose(&skeleton, &mut local);
+        skelview_core::core::pose::global_pose(&skeleton, &local, &mut global);
+        let mut out = DrawData::default();
+        build(&skeleton, &global, Mat4::IDENTITY, 2.0, &Style::default(), None, &mut out);
+        assert_eq!((out.bones.len(), out.joints.len()), (1, 2), "hips → head only");
+    }
 }

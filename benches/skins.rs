@@ -1,0 +1,88 @@
+//! Characters: the CPU's work per frame does not grow with the mesh (the GPU skins it), and
+//! what 100 skinned Foxes cost against 100 skeletons, on whatever adapter is here (the software
+//! one on this project's machines). Run: `cargo bench --bench skins`.
+
+use std::hint::black_box;
+use std::path::Path;
+use std::sync::Arc;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use glam::{Mat4, Vec3};
+use skelview_core::core::Motion;
+use skelview_core::core::mesh::{Bone, MAX_INFLUENCES, Mesh, MeshSet};
+use skelview_scene::{Body, DrawData, FrameSpec, Layout, Scene, Style, ViewPreset, framing};
+
+/// The bundled walk with a skinned mesh of `n` vertices spread over its joints (four
+/// influences a vertex), as a character file would give it.
+fn character(n: usize) -> Motion {
+    let mut m = skelview_core::formats::load_sample().unwrap();
+    let joints = m.skeleton.len();
+    let bones: Vec<Bone> = (0..joints).map(|j| Bone { joint: Some(j), joint_from_mesh: Mat4::IDENTITY }).collect();
+    let positions: Vec<Vec3> = (0..n).map(|k| Vec3::new((k % 97) as f32, (k / 97 % 89) as f32, (k % 13) as f32)).collect();
+    let indices: Vec<u32> = (0..n as u32 / 3 * 3).collect();
+    let mut mesh = Mesh::rigid("body", positions, indices, bones[0]);
+    mesh.bones = bones;
+    mesh.skinned = true;
+    for (k, (j, w)) in mesh.joints.iter_mut().zip(&mut mesh.weights).enumerate() {
+        let mut js = [0u16; MAX_INFLUENCES];
+        let mut ws = [0f32; MAX_INFLUENCES];
+        for i in 0..4 {
+            js[i] = ((k + i * 7) % joints) as u16;
+            ws[i] = 0.25;
+        }
+        (*j, *w) = (js, ws);
+    }
+    m.meshes = Some(Arc::new(MeshSet { meshes: vec![mesh], images: Vec::new() }));
+    m
+}
+
+/// `Scene::compose` of one character (its palette and morph weights, the bones): the same for
+/// a mesh of 1,000 vertices and one of 100,000.
+fn cpu_per_frame(c: &mut Criterion) {
+    for n in [1_000usize, 100_000] {
+        let mut scene = Scene::from_motions([Arc::new(character(n))]);
+        let mut draw = DrawData::default();
+        let mut t = 0.0;
+        c.bench_function(&format!("compose_character_{n}_vertices"), |b| {
+            b.iter(|| {
+                t = (t + 0.0123) % 2.0;
+                draw.clear();
+                scene.compose(&FrameSpec::at(t, Style::default()), &mut draw);
+                black_box(&draw);
+            })
+        });
+    }
+}
+
+/// 100 Foxes, each on its own clock (offsets), drawn offscreen: as meshes (bones over them)
+/// and as skeletons only. Skipped without the corpus or an adapter.
+fn hundred_foxes(c: &mut Criterion) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/gltf/Fox.glb");
+    let Ok(mut fox) = skelview_core::formats::load_paths(&[path]) else { return };
+    let Ok(gpu) = skelview_render::offscreen::headless() else { return };
+    let fox = Arc::new(fox.remove(0));
+    for body in [Body::Both, Body::Skeleton] {
+        let mut scene = Scene::arranged((0..100).map(|_| fox.clone()), Layout::SideBySide, ViewPreset::Perspective, false);
+        for (k, clip) in scene.clips.iter_mut().enumerate() {
+            clip.body = body;
+            clip.offset_secs = k as f64 * 0.037;
+        }
+        let frame = FrameSpec::at(0.0, Style::default());
+        let camera = framing(scene.bounds_over_times(&frame, [0.0]), ViewPreset::Perspective, 16.0 / 9.0, false);
+        let mut target = skelview_video::Offscreen::new(&gpu, (640, 360), 1);
+        let mut t = 0.0;
+        let name = if body == Body::Both { "frame_100_foxes_meshes" } else { "frame_100_foxes_skeletons" };
+        let mut group = c.benchmark_group("foxes");
+        group.sample_size(10);
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                t += 1.0 / 60.0;
+                black_box(target.picture(&gpu, &mut scene, &FrameSpec::at(t, Style::default()), &camera).unwrap());
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, cpu_per_frame, hundred_foxes);
+criterion_main!(benches);
