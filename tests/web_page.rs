@@ -2,9 +2,11 @@
 //! a static server serves it, and `tests/web/page.test.mjs` drives it in headless Chromium
 //! with playwright-core. Checked here: the sample is drawn on a WebGL2/WebGPU canvas and its
 //! viewport matches `skelview render` of the same frame, camera and size; a BVH, an ASF + AMC
-//! pair, an FBX and a glb load with the command line's joint counts; scrubbing changes the
-//! picture; a truncated file shows the command line's `file:line:col` message and the page
-//! keeps working; a 20 MB BVH loads while frames keep being presented.
+//! pair, an FBX and a glb load with the command line's joint counts; characters' skinned meshes
+//! are drawn (a draw per mesh, and the viewport is `skelview render --mesh on`'s, not `--mesh
+//! off`'s); scrubbing changes the picture; a truncated file shows the command line's
+//! `file:line:col` message and the page keeps working; a 20 MB BVH loads while frames keep
+//! being presented. The sample and the characters again on WebGPU (SwiftShader's Vulkan).
 //!
 //! Needs Debian's chromium, Node.js with npm and the web toolchain (`.ci/run` installs them);
 //! without them it says what to install, and fails under `CI=true`.
@@ -77,6 +79,79 @@ fn difference(a: &image::RgbImage, b: &image::RgbImage) -> (f64, f64) {
     (sum as f64 / (3.0 * n), off as f64 / n)
 }
 
+/// The part of a viewport picture below its display toggles (which sit over its top rows).
+fn below_toggles(p: &image::RgbImage) -> image::RgbImage {
+    image::imageops::crop_imm(p, 0, 40, p.width(), p.height() - 40).to_image()
+}
+
+/// A page step's viewport screenshot, below the toggles.
+fn viewport_shot(shot: &serde_json::Value) -> image::RgbImage {
+    below_toggles(&image::open(shot["file"].as_str().unwrap()).unwrap().to_rgb8())
+}
+
+/// `skelview render` of `files` (the bundled sample when none) as a page step's viewport
+/// screenshot shows them: the same frame, camera and size; the meshes drawn or not. Written to
+/// `out`, returned below the toggles.
+fn rendered_like(shot: &serde_json::Value, files: &[&Path], mesh: bool, out: &Path) -> image::RgbImage {
+    let [_, _, w, h] = [0, 1, 2, 3].map(|k| shot["viewport"][k].as_u64().unwrap() as u32);
+    // The page's camera, as `render --camera` takes it.
+    let c = &shot["camera"];
+    let t = |k: usize| c["target"][k].as_f64().unwrap();
+    let camera = format!("{},{},{},{},{},{}", t(0), t(1), t(2), c["distance"], c["yaw_deg"], c["pitch_deg"]);
+    run(
+        Command::new(env!("CARGO_BIN_EXE_skelview"))
+            .arg("render")
+            .args(files)
+            .args(["--frame", &shot["frame"].to_string(), "--size", &format!("{w}x{h}"), &format!("--camera={camera}")])
+            .args(["--mesh", if mesh { "on" } else { "off" }, "--out"])
+            .arg(out),
+        "skelview render",
+    );
+    below_toggles(&image::open(out).unwrap().to_rgb8())
+}
+
+/// The page's viewport against `skelview render`'s picture of the same frame and camera.
+fn assert_like_render(what: &str, web: &image::RgbImage, native: &image::RgbImage) {
+    let (mean, off) = difference(web, native);
+    eprintln!("{what}: the page's viewport against skelview render: mean {mean:.2}, {:.2}% of pixels off", off * 100.0);
+    // WebGL2 / WebGPU on SwiftShader and Vulkan on lavapipe rasterise thin lines and MSAA
+    // edges a little differently (measured on the sample: mean 1.8, 1.05% of pixels, all on
+    // edges and grid lines); a wrong camera, frame, colour space or style is far outside these.
+    assert!(
+        mean < 3.0 && off < 0.025,
+        "{what}: the page's viewport differs from skelview render: mean {mean:.2}, {:.2}% of pixels off",
+        off * 100.0
+    );
+}
+
+/// A character shown by the page (step `name`, the file `file`): a skinned-mesh draw per mesh,
+/// and the viewport is `skelview render --mesh on`'s picture, far from `--mesh off`'s.
+fn assert_character_drawn(name: &str, s: &serde_json::Value, file: &Path, work: &Path) {
+    assert!(s["error"].is_null(), "{name}: {}", s["error"]);
+    let meshes = s["clips"][0]["meshes"].as_u64().unwrap_or(0);
+    assert!(meshes > 0, "{name}: the page reads no mesh in {}: {s}", file.display());
+    assert_eq!(s["skins"].as_u64(), Some(meshes), "{name}: a skinned-mesh draw per mesh: {s}");
+    let web = viewport_shot(s);
+    let with_mesh = rendered_like(s, &[file], true, &work.join(format!("{name}_native.png")));
+    let skeleton = rendered_like(s, &[file], false, &work.join(format!("{name}_native_skeleton.png")));
+    // Where the mesh is, the picture is not the skeleton's alone.
+    let (_, mesh_share) = difference(&with_mesh, &skeleton);
+    let (_, off_skeleton) = difference(&web, &skeleton);
+    eprintln!(
+        "{name}: {:.2}% of pixels are the mesh's; the page's differ from the skeleton's in {:.2}%",
+        mesh_share * 100.0,
+        off_skeleton * 100.0
+    );
+    assert!(mesh_share > 0.01, "{name}: the mesh covers {:.2}% of the picture: frame it", mesh_share * 100.0);
+    assert!(
+        off_skeleton > 0.8 * mesh_share,
+        "{name}: the page's mesh is missing: its viewport differs from the skeleton alone in {:.2}% of pixels, the mesh covers {:.2}%",
+        off_skeleton * 100.0,
+        mesh_share * 100.0
+    );
+    assert_like_render(name, &web, &with_mesh);
+}
+
 #[test]
 fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     if !(have("node", "apt-get install nodejs npm")
@@ -107,6 +182,7 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     let (asf, amc) = (corpus.join("asfamc/cmu_backflip.asf"), corpus.join("asfamc/cmu_backflip.amc"));
     let fbx = corpus.join("fbx/ozz_robot.fbx");
     let glb = corpus.join("gltf/Fox.glb");
+    let character = root.join("tests/data/avatars/RobotExpressive.glb");
     let truncated = work.join("truncated.bvh");
     let whole = std::fs::read(corpus.join("bvh/bvhtoolbox_walk01.bvh")).unwrap();
     // Cut inside the hierarchy: an error (a file cut in its motion section loads with a warning).
@@ -118,7 +194,7 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     let served = "served-take.bvh";
     std::fs::copy(corpus.join("bvh/bvhtoolbox_walk01.bvh"), dist.join(served)).unwrap();
     let files = serde_json::json!({
-        "bvh": bvh, "asf": asf, "amc": amc, "fbx": fbx, "glb": glb, "truncated": truncated, "big": big, "served": served,
+        "bvh": bvh, "asf": asf, "amc": amc, "fbx": fbx, "glb": glb, "character": character, "truncated": truncated, "big": big, "served": served,
     });
     std::fs::write(work.join("files.json"), files.to_string()).unwrap();
 
@@ -163,37 +239,15 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     assert_eq!(sample["clips"][0]["joints"].as_u64().unwrap() as usize, joints(&[&root.join("assets/walk01.bvh")]));
     let shot = step("sample_frame0");
     let [_, _, w, h] = [0, 1, 2, 3].map(|k| shot["viewport"][k].as_u64().unwrap() as u32);
-    let native = work.join("native_frame0.png");
-    // The page's camera, as `render --camera` takes it.
-    let c = &shot["camera"];
-    let t = |k: usize| c["target"][k].as_f64().unwrap();
-    let camera = format!("{},{},{},{},{},{}", t(0), t(1), t(2), c["distance"], c["yaw_deg"], c["pitch_deg"]);
-    run(
-        Command::new(env!("CARGO_BIN_EXE_skelview"))
-            .args(["render", "--frame", "0", "--size", &format!("{w}x{h}"), &format!("--camera={camera}"), "--out"])
-            .arg(&native),
-        "skelview render",
-    );
-    // The viewport's display toggles sit over its top rows: compared below them.
-    let below_toggles = |p: image::RgbImage| image::imageops::crop_imm(&p, 0, 40, w, h - 40).to_image();
-    let web = below_toggles(image::open(shot["file"].as_str().unwrap()).unwrap().to_rgb8());
-    let native = below_toggles(image::open(&native).unwrap().to_rgb8());
-    let (mean, off) = difference(&web, &native);
-    // WebGL2 on SwiftShader and Vulkan on lavapipe rasterise thin lines and MSAA edges a
-    // little differently (measured: mean 1.8, 1.05% of pixels, all on edges and grid lines);
-    // a wrong camera, frame, colour space or style is far outside these.
-    assert!(
-        mean < 3.0 && off < 0.025,
-        "the page's viewport differs from skelview render: mean {mean:.2}, {:.2}% of pixels off",
-        off * 100.0
-    );
+    let web = viewport_shot(&shot);
+    assert_like_render("the sample", &web, &rendered_like(&shot, &[], true, &work.join("native_frame0.png")));
 
     // View > Save screenshot: the viewport as shown, downloaded as a PNG.
     let download = step("screenshot_download");
     assert_eq!(download["suggested"], "skelview.png");
     let downloaded = image::open(download["file"].as_str().unwrap()).unwrap().to_rgb8();
     assert_eq!(downloaded.dimensions(), (w, h), "the download is the viewport");
-    let (mean, _) = difference(&below_toggles(downloaded), &web);
+    let (mean, _) = difference(&below_toggles(&downloaded), &web);
     assert!(mean < 3.0, "the downloaded screenshot is not the viewport as shown: mean difference {mean:.2}");
 
     // File > Export positions CSV: the command line's positions of the sample, as a download.
@@ -231,7 +285,7 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     assert!(dark["stored"].as_str().is_some_and(|t| t.contains("theme = \"dark\"")), "back to the dark theme for the rest: {dark}");
 
     // 2. Scrubbing changes the picture.
-    let scrubbed = below_toggles(image::open(step("scrubbed")["file"].as_str().unwrap()).unwrap().to_rgb8());
+    let scrubbed = viewport_shot(&step("scrubbed"));
     let (moved, _) = difference(&web, &scrubbed);
     assert!(moved > 0.2, "frame 60 looks like frame 0 ({moved:.3})");
 
@@ -243,6 +297,10 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
         let paths: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
         assert_eq!(s["clips"][0]["joints"].as_u64().unwrap() as usize, joints(&paths), "{name}: {s}");
     }
+    // Characters' meshes, skinned on the GPU (WebGL2: palettes and morph weights from float
+    // textures), drawn as the command line draws them.
+    assert_character_drawn("webgl2_glb", &step("webgl2_glb"), &glb, &work);
+    assert_character_drawn("webgl2_character", &step("webgl2_character"), &character, &work);
 
     // 4. The truncated file: the command line's message (the page names the file as dropped).
     let cli = Command::new(env!("CARGO_BIN_EXE_skelview")).args(["info", "truncated.bvh"]).current_dir(&work).output().unwrap();
@@ -270,4 +328,21 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     eprintln!("20 MB BVH: {frames} frames presented while loading ({} ms), longest gap {longest:.0} ms", big_step["load_ms"]);
     assert!(frames >= 1, "no frame was presented while the big file loaded: {big_step}");
     assert!(big_step["presented_after"].as_u64() > big_step["presented_before"].as_u64(), "the page stopped drawing: {big_step}");
+
+    // 6. WebGPU (storage buffers for the skinned meshes' rows): the sample and the characters.
+    let webgpu = step("webgpu");
+    if webgpu["context"] != "webgpu" {
+        assert!(!ci(), "CI needs WebGPU in headless Chromium (SwiftShader's Vulkan): {webgpu}");
+        eprintln!("skipping the WebGPU checks: Chromium gave no WebGPU adapter ({webgpu})");
+        return;
+    }
+    eprintln!("WebGPU adapter: {}", webgpu["adapter"]);
+    let shot = step("webgpu_sample_frame0");
+    assert_like_render(
+        "the sample on WebGPU",
+        &viewport_shot(&shot),
+        &rendered_like(&shot, &[], true, &work.join("webgpu_native_frame0.png")),
+    );
+    assert_character_drawn("webgpu_glb", &step("webgpu_glb"), &glb, &work);
+    assert_character_drawn("webgpu_character", &step("webgpu_character"), &character, &work);
 }

@@ -45,9 +45,22 @@ pub fn panels_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands, frame_m
         ui.ctx().set_theme(theme);
     }
     egui::Panel::top("menu").show(ui, |ui| menu_ui(ui, viewer, out));
-    egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, viewer, out, frame_ms));
-    egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| timeline_ui(ui, viewer, out));
+    let status = egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, viewer, out, frame_ms));
+    let timeline = egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| timeline_ui(ui, viewer, out));
+    relayout_when_resized(ui, [status.response.rect.height(), timeline.response.rect.height()]);
     side_panels_ui(ui, viewer, out);
+}
+
+/// A bottom panel is laid out at the height its contents had the frame before: when they grow
+/// or shrink (the timeline's issues row once the checks are in), one more frame lays out the
+/// viewport beside them anew, also when nothing else asks for one.
+fn relayout_when_resized(ui: &egui::Ui, heights: [f32; 2]) {
+    let id = egui::Id::unique("bottom panel heights");
+    let before = ui.ctx().data_mut(|d| d.get_temp::<[f32; 2]>(id));
+    if before != Some(heights) {
+        ui.ctx().data_mut(|d| d.insert_temp(id, heights));
+        ui.ctx().request_repaint();
+    }
 }
 
 /// The floating windows: channel curves, Measure, Issues, Edits, shortcuts and errors.

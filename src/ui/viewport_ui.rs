@@ -89,6 +89,8 @@ pub(super) fn viewport_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands
     let origin = ((rect.min.x * ppp).round().max(0.0) as u32, (rect.min.y * ppp).round().max(0.0) as u32);
     if (aspect, size, origin) != (viewer.view.aspect, viewer.view.viewport_px, viewer.view.viewport_origin_px) {
         out.send(Command::Camera(CameraEdit::Viewport { aspect, px: size, origin }));
+        // Applied at the next update: one more frame, also when nothing else asks for one.
+        ui.ctx().request_repaint();
     }
     let texture = gpu.render(size, viewer);
     let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));

@@ -210,8 +210,9 @@ pub(super) fn take_inbox(viewer: &mut Viewer) {
 }
 
 /// Publishes what a page (or its tests) may want to know of the viewer after a frame: the
-/// clips and their joint and frame counts, the time, whether it plays, the viewport's place
-/// in the canvas (physical pixels), loads under way and the error shown.
+/// clips and their joint, frame and mesh counts and what each shows of a character, the time,
+/// whether it plays, the viewport's place in the canvas (physical pixels), loads under way,
+/// the error shown and the skinned-mesh draws of the frame.
 pub(super) fn publish(viewer: &Viewer, presented: u64) {
     let p = &viewer.session.playback;
     let clips: Vec<serde_json::Value> = viewer
@@ -223,6 +224,8 @@ pub(super) fn publish(viewer: &Viewer, presented: u64) {
                 "name": c.motion.source.paths.last().map(|p| p.display().to_string()),
                 "joints": c.motion.skeleton.joints().len(),
                 "frames": c.motion.clip.num_frames(),
+                "meshes": c.motion.meshes.as_ref().map_or(0, |m| m.meshes.len()),
+                "body": c.body.name(),
             })
         })
         .collect();
@@ -246,6 +249,8 @@ pub(super) fn publish(viewer: &Viewer, presented: u64) {
             "orthographic": viewer.view.camera.orthographic,
         },
         "error": viewer.messages.error,
+        // Skinned-mesh draws of the frame last drawn.
+        "skins": viewer.frame.draw.skins.draws.len(),
         "presented": presented,
     });
     browser::publish_state(state.to_string());

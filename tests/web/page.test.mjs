@@ -1,11 +1,14 @@
 // skelview's page in headless Chromium (Debian's, driven by playwright-core): the sample is
-// drawn on a WebGL2 (or WebGPU) canvas, files given through the page's file input load,
-// scrubbing changes the picture, a truncated file shows the command line's message and the
-// page keeps working, and a 20 MB BVH loads while frames keep being presented.
+// drawn on a WebGL2 canvas, files given through the page's file input load, characters'
+// meshes are drawn, scrubbing changes the picture, a truncated file shows the command line's
+// message and the page keeps working, and a 20 MB BVH loads while frames keep being
+// presented. Then, in a browser with WebGPU (SwiftShader's Vulkan), the sample and the
+// characters again on a WebGPU canvas.
 // Run by tests/web_page.rs, which serves the built page and checks what this writes:
 //   node page.test.mjs BASE_URL OUT_DIR FILES_JSON
-// FILES_JSON: {"bvh": path, "asf": path, "amc": path, "fbx": path, "glb": path,
-//              "truncated": path, "big": path, "served": name of a BVH beside index.html}
+// FILES_JSON: {"bvh": path, "asf": path, "amc": path, "fbx": path, "glb": path (a character),
+//              "character": path (another one), "truncated": path, "big": path,
+//              "served": name of a BVH beside index.html}
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,15 +23,26 @@ const files = JSON.parse(fs.readFileSync(filesJson, 'utf8'));
 const results = { steps: [] };
 const step = (name, data) => { results.steps.push({ name, ...data }); console.log(name, JSON.stringify(data)); };
 
-const browser = await chromium.launch({
+// Chromium on SwiftShader: WebGL2 through ANGLE; `extra` flags add more (WebGPU).
+const launch = (extra = []) => chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader', '--use-angle=swiftshader'],
+    '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader', '--use-angle=swiftshader', ...extra],
 });
-const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+// WebGPU on SwiftShader's Vulkan (with Vulkan the canvas can present: without it the
+// WebGPU canvas stays blank in headless Chromium).
+const WEBGPU_FLAGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader'];
 const consoleLines = [];
-page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
+const newPage = async (browser, tag) => {
+  const p = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+  p.on('console', (m) => consoleLines.push(`${tag}${m.type()}: ${m.text()}`));
+  p.on('pageerror', (e) => consoleLines.push(`${tag}pageerror: ${e.message}`));
+  return p;
+};
+const browser = await launch();
+let gpuBrowser = null;
+// The page the helpers below drive: the WebGL2 one, then the WebGPU one.
+let page = await newPage(browser, '');
 
 const state = async () => JSON.parse((await page.evaluate(() => window.skelview?.state?.() ?? '')) || 'null');
 async function until(what, predicate, timeoutMs = 600000) {
@@ -89,6 +103,44 @@ const pause = async () => {
   if ((await state()).playing) await page.keyboard.press('Space');
   await until('paused', (s) => !s.playing);
 };
+// The canvas's context: a canvas holding a WebGPU context gives no WebGL2 one.
+const canvasContext = () => page.evaluate(() => {
+  const c = document.getElementById('skelview-canvas');
+  return c.getContext('webgl2') ? 'webgl2' : (navigator.gpu ? 'webgpu' : 'unknown');
+});
+// Waits until the viewer stops drawing by itself (its layout settling once the checks are in):
+// no frame presented over two animation frames.
+async function settled(what) {
+  const start = Date.now();
+  let last = (await state()).presented;
+  for (let still = 0; still < 2;) {
+    if (Date.now() - start > limit(600000)) throw new Error(`${what} never stopped drawing (it looks stuck)`);
+    await frames(1);
+    const now = (await state()).presented;
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+}
+// The shown clip paused at its first frame with its checks done, drawn, and its viewport
+// saved as `name`.png.
+async function firstFrame(name) {
+  await page.focus('#skelview-canvas');
+  await pause();
+  await page.keyboard.press('Home');
+  await until(`${name} at frame 0`, (s) => s.frame === 0 && !s.loading && !s.working);
+  await settled(name);
+  const s = await state();
+  step(name, { ...(await viewport(name)), clips: s.clips, skins: s.skins, error: s.error });
+}
+// A character through the file input, at its first frame: the state counts its skinned-mesh
+// draws (`skins`), and tests/web_page.rs compares the viewport with `skelview render`.
+async function character(name, file) {
+  await open([file]);
+  const want = path.basename(file);
+  const s = await until(`${name} loaded`, (s) => !s.loading && s.clips.length === 1 && (s.clips[0].name ?? '').endsWith(want) || !!s.error);
+  if (s.error) throw new Error(`${name}: ${s.error}`);
+  await firstFrame(name);
+}
 
 try {
   // 1. The page loads and draws the sample.
@@ -98,10 +150,7 @@ try {
     const mark = (n) => performance.getEntriesByName(`skelview:${n}`)[0]?.startTime ?? null;
     return { adapter_ms: mark('adapter-ready'), first_frame_ms: mark('first-frame-presented'), first_pose_ms: mark('first-pose-drawn') };
   });
-  const context = await page.evaluate(() => {
-    const c = document.getElementById('skelview-canvas');
-    return c.getContext('webgl2') ? 'webgl2' : (navigator.gpu ? 'webgpu' : 'unknown');
-  });
+  const context = await canvasContext();
   step('sample', { clips: first.clips, context, ...timing });
   await page.focus('#skelview-canvas');
   await pause();
@@ -159,6 +208,9 @@ try {
     step(`open_${name}`, { clips: s.clips, error: s.error });
     if (s.error) break;
   }
+  // Characters' meshes drawn: the glb skinned and textured, the other rigid parts on joints.
+  await character('webgl2_glb', files.glb);
+  await character('webgl2_character', files.character);
 
   // 4. A truncated file: the command line's message, and the page keeps working.
   await open([files.truncated]);
@@ -209,6 +261,23 @@ try {
   await frames(2);
   step('big', { clips: big.clips, error: big.error, ...gaps, presented_before: presentedBefore, presented_after: (await state()).presented });
   results.fatal = await fatal();
+
+  // 6. The page on WebGPU: the sample and the characters again, where Chromium has an adapter.
+  gpuBrowser = await launch(WEBGPU_FLAGS);
+  page = await newPage(gpuBrowser, 'webgpu ');
+  await page.goto(base);
+  await until('the sample on WebGPU', (s) => s.pose_shown && s.clips.length === 1 && !s.loading);
+  const adapter = await page.evaluate(async () => {
+    const a = await navigator.gpu?.requestAdapter();
+    return a ? `${a.info?.vendor ?? ''} ${a.info?.architecture ?? ''} ${a.info?.description ?? ''}`.trim() : null;
+  });
+  step('webgpu', { context: await canvasContext(), adapter });
+  if ((await canvasContext()) === 'webgpu') {
+    await firstFrame('webgpu_sample_frame0');
+    await character('webgpu_glb', files.glb);
+    await character('webgpu_character', files.character);
+  }
+  results.fatal ??= await fatal();
 } catch (e) {
   results.failure = String(e?.stack ?? e);
   results.fatal = await fatal().catch(() => null);
@@ -217,4 +286,5 @@ try {
   results.console = consoleLines.slice(-200);
   fs.writeFileSync(path.join(out, 'results.json'), JSON.stringify(results, null, 2));
   await browser.close();
+  await gpuBrowser?.close();
 }

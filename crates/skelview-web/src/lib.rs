@@ -65,10 +65,11 @@ pub fn action(name: String) -> bool {
     known
 }
 
-/// The viewer's state after the last frame, as JSON: `clips` (name, joints, frames), `frame`,
-/// `time_secs`, `playing`, `loading`, `working`, `pose_shown`, `viewport` (x, y, width,
-/// height in canvas pixels), `error` (the message shown, or null) and `presented` (frames drawn
-/// so far: wait for frames, not for a while).
+/// The viewer's state after the last frame, as JSON: `clips` (name, joints, frames, meshes,
+/// body: `skeleton`, `mesh` or `both`), `frame`, `time_secs`, `playing`, `loading`, `working`,
+/// `pose_shown`, `viewport` (x, y, width, height in canvas pixels), `camera`, `error` (the
+/// message shown, or null), `skins` (skinned-mesh draws of the frame) and `presented` (frames
+/// drawn so far: wait for frames, not for a while).
 #[wasm_bindgen]
 pub fn state() -> String {
     skelview::browser::state()

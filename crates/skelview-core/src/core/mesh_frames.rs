@@ -7,7 +7,7 @@ use super::mesh::{Mesh, skin_vertices};
 use super::motion::Motion;
 use super::pose::GlobalPose;
 use super::sampler::{PoseAt, Sampler};
-use crate::par::{IntoParallelIterator, ParallelIterator};
+use crate::par::*;
 
 /// Buffers for posing meshes (palette and morph weights), reused between calls.
 #[derive(Clone, Debug, Default)]
