@@ -15,9 +15,12 @@ const CRATES: &[(&str, &[(&str, u32)])] = &[
         "crates/skelview-core/src",
         &[("par", 0), ("core", 1), ("retarget", 2), ("export", 3), ("formats", 4), ("compare", 5), ("qa", 5), ("edit", 6)],
     ),
-    ("crates/skelview-draw/src", &[("camera", 0), ("gpu_types", 0)]),
-    ("crates/skelview-scene/src", &[("clips", 0), ("draw", 0), ("comparison", 1), ("markers", 1), ("overlays", 1), ("compose", 2)]),
-    ("crates/skelview-render/src", &[("gamma", 0), ("meshes", 0), ("renderer", 1), ("offscreen", 2)]),
+    ("crates/skelview-draw/src", &[("camera", 0), ("gpu_types", 0), ("skins", 0)]),
+    (
+        "crates/skelview-scene/src",
+        &[("skins", 0), ("clips", 0), ("draw", 0), ("comparison", 1), ("markers", 1), ("overlays", 1), ("compose", 2)],
+    ),
+    ("crates/skelview-render/src", &[("depth", 0), ("gamma", 0), ("meshes", 0), ("skins", 0), ("renderer", 1), ("offscreen", 2)]),
     ("crates/skelview-video/src", &[("encode", 0), ("sequence", 1)]),
     ("crates/skelview-viewer/src", &[("browser", 0), ("platform", 1), ("tasks", 2), ("app", 3)]),
     // `app`, `tasks` and `browser` are the viewer crate's, re-exported: ranked here for the

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 pub use super::command::{Args, Command, FrameList, MeasureByName, MeasureKind, Shell};
 use super::error::ArgError;
 use super::qa::QaOptions;
+use super::values::{finite, has_ext};
 use skelview_core::compare::Align;
 use skelview_core::export::BvhWriteOptions;
 use skelview_core::export::files::{WriteOptions, writer_for, written_extensions};
@@ -319,7 +320,7 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
             }
             Command::Compare { files, align: compare_align(align), offset_secs: offset, csv, mnm, humanoid }
         }
-        Some(Sub::Render(r)) => r.command(cli.load.fps)?,
+        Some(Sub::Render(r)) => r.command(cli.load.fps).map_err(|e| usage(e.to_string()))?,
         Some(Sub::Formats { json }) => Command::Formats { json },
         Some(Sub::Completions { shell }) => Command::Completions(shell),
         Some(Sub::Manpage) => Command::Manpage,
@@ -434,10 +435,6 @@ fn option_flag_values(matches: &clap::ArgMatches) -> Vec<(String, String)> {
     skelview_core::formats::table::all_options().filter_map(given).collect()
 }
 
-pub(super) fn has_ext(p: &std::path::Path, ext: &str) -> bool {
-    p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext))
-}
-
 /// `KEY=VALUE` for an option some format declares, with a value it takes.
 fn format_option(s: &str) -> Result<(String, String), ArgError> {
     let (key, value) = s.split_once('=').ok_or_else(|| ArgError::expected("KEY=VALUE", s))?;
@@ -451,10 +448,6 @@ fn positive(s: &str) -> Result<f64, ArgError> {
         Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
         _ => Err(ArgError::expected("a positive number", s)),
     }
-}
-
-pub(super) fn finite(s: &str) -> Result<f64, ArgError> {
-    s.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| ArgError::expected("seconds", s))
 }
 
 /// A comma-separated list of finding kinds.
@@ -478,38 +471,6 @@ pub fn parse_frames(s: &str) -> Result<FrameList, ArgError> {
         .map(|p| p.trim().parse::<i64>().map_err(|_| ArgError::expected("frame numbers like 0,1,50,-1 or 'all'", p)))
         .collect::<Result<Vec<_>, _>>()
         .map(FrameList::Some)
-}
-
-/// Parses `WxH` (or `N` for a square).
-pub fn parse_size(s: &str) -> Result<(u32, u32), ArgError> {
-    let bad = || ArgError::expected("WIDTHxHEIGHT like 1280x720 (or N for a square)", s);
-    let (w, h) = match s.split_once(['x', 'X']) {
-        Some((w, h)) => (w.parse::<u32>().map_err(|_| bad())?, h.parse::<u32>().map_err(|_| bad())?),
-        None => {
-            let n = s.parse::<u32>().map_err(|_| bad())?;
-            (n, n)
-        }
-    };
-    if !(1..=8192).contains(&w) || !(1..=8192).contains(&h) {
-        return Err(ArgError::Size(s.to_owned()));
-    }
-    Ok((w, h))
-}
-
-/// Parses `A:B` or `A:B:STEP` (negative frames count from the end).
-pub fn parse_range(s: &str) -> Result<(i64, i64, usize), ArgError> {
-    let bad = || ArgError::expected("START:END[:STEP] like 0:100:2", s);
-    let parts: Vec<&str> = s.split(':').collect();
-    if !(2..=3).contains(&parts.len()) {
-        return Err(bad());
-    }
-    let a = parts[0].parse().map_err(|_| bad())?;
-    let b = parts[1].parse().map_err(|_| bad())?;
-    let step = if parts.len() == 3 { parts[2].parse::<usize>().map_err(|_| bad())? } else { 1 };
-    if step == 0 {
-        return Err(bad());
-    }
-    Ok((a, b, step))
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::cli::render_cmd::At;
+use crate::cli::values::{parse_range, parse_size};
 use skelview_scene::Layout;
 
 fn args(s: &str) -> Result<Args, clap::Error> {

@@ -26,6 +26,7 @@ mod qa;
 mod render_args;
 mod render_cmd;
 mod retarget;
+mod values;
 
 use std::io::Write;
 use std::path::PathBuf;

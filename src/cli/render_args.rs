@@ -5,10 +5,24 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 
-use super::args::{finite, has_ext, parse_range, parse_size, usage};
 use super::command::Command;
 use super::render_cmd::{At, Drawn, RenderOptions};
+use super::values::{finite, has_ext, parse_range, parse_size};
 use skelview_scene::{Layout, OrbitCamera, ViewPreset};
+
+/// What `render`'s arguments cannot mean together (a usage error).
+#[derive(Debug, thiserror::Error)]
+pub enum RenderArgError {
+    /// A video of one frame.
+    #[error("a video shows --range A:B[:STEP] (or the whole clip), not one --frame or --time")]
+    VideoOfOneInstant,
+    /// A range of frames into one PNG.
+    #[error("with --range, --out names a folder for the numbered PNGs")]
+    RangeIntoOnePng,
+    /// An output that is no picture.
+    #[error("--out must name a .png, .gif or .mp4 file, not '{}'", .0.display())]
+    NotAPicture(PathBuf),
+}
 
 /// Draw with the viewer's renderer, without a window.
 #[derive(clap::Args, Debug)]
@@ -67,8 +81,9 @@ pub struct RenderArgs {
 }
 
 impl RenderArgs {
-    /// The command, checked (`load_fps`: the shared `--fps`, a video's rate).
-    pub fn command(self, load_fps: Option<f64>) -> Result<Command, clap::Error> {
+    /// The command, checked (`load_fps`: the shared `--fps`, a video's rate); the error is a
+    /// usage message.
+    pub fn command(self, load_fps: Option<f64>) -> Result<Command, RenderArgError> {
         let Self { files, out, frame, time, size, view, ortho, axes, range, layout, heat_map, camera, mesh, skeleton, grid, camera_json } =
             self;
         let video = has_ext(&out, "gif") || has_ext(&out, "mp4");
@@ -125,16 +140,16 @@ fn checked_range(
     video: bool,
     one: bool,
     range: Option<(i64, i64, usize)>,
-) -> Result<Option<(i64, i64, usize)>, clap::Error> {
+) -> Result<Option<(i64, i64, usize)>, RenderArgError> {
     if video && one {
-        return Err(usage("a video shows --range A:B[:STEP] (or the whole clip), not one --frame or --time".into()));
+        return Err(RenderArgError::VideoOfOneInstant);
     }
     // A video without a range is the whole clip.
     let range = if video { range.or(Some((0, -1, 1))) } else { range };
     if !video && range.is_some() && has_ext(out, "png") {
-        return Err(usage("with --range, --out names a folder for the numbered PNGs".into()));
+        return Err(RenderArgError::RangeIntoOnePng);
     } else if !video && range.is_none() && !has_ext(out, "png") {
-        return Err(usage(format!("--out must name a .png, .gif or .mp4 file, not '{}'", out.display())));
+        return Err(RenderArgError::NotAPicture(out.to_owned()));
     }
     Ok(range)
 }

@@ -4,8 +4,9 @@
 //! `re_renderer` knows no data model: the window shows its target as an image, the
 //! offscreen path serves `render`, `thumbnail` and the viewer's exports.
 //!
-//! Layers, bottom to top: `gamma`, `meshes`, `skins` ← `renderer` ← `offscreen`.
+//! Layers, bottom to top: `depth`, `gamma`, `meshes`, `skins` ← `renderer` ← `offscreen`.
 
+pub mod depth;
 pub mod gamma;
 pub mod meshes;
 pub mod offscreen;

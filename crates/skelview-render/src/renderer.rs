@@ -12,8 +12,7 @@ use wgpu::util::DeviceExt;
 use super::meshes;
 use skelview_draw::{DrawData, Globals, LineVertex, MeshInstance, MeshVertex};
 
-/// Depth format of every target.
-pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+pub use super::depth::DEPTH_FORMAT;
 
 struct Mesh {
     vertices: wgpu::Buffer,

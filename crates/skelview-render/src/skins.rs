@@ -371,7 +371,7 @@ fn create_pipelines(
             },
             primitive: wgpu::PrimitiveState { cull_mode: (!double_sided).then_some(wgpu::Face::Back), ..Default::default() },
             depth_stencil: Some(wgpu::DepthStencilState {
-                format: super::renderer::DEPTH_FORMAT,
+                format: super::depth::DEPTH_FORMAT,
                 depth_write_enabled: Some(!translucent),
                 depth_compare: Some(wgpu::CompareFunction::LessEqual),
                 stencil: Default::default(),

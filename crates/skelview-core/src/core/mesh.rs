@@ -12,6 +12,26 @@ use glam::{Affine3A, Mat4, Vec2, Vec3, Vec4};
 
 use super::pose::GlobalPose;
 
+/// Why a mesh, or an image it uses, is left out (the reader warns with it and goes on).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MeshError {
+    /// What the reader found, naming the mesh's accessor or element where it can.
+    #[error("{0}")]
+    Unreadable(String),
+}
+
+impl From<String> for MeshError {
+    fn from(what: String) -> Self {
+        Self::Unreadable(what)
+    }
+}
+
+impl From<&str> for MeshError {
+    fn from(what: &str) -> Self {
+        Self::Unreadable(what.to_owned())
+    }
+}
+
 /// Most influences a vertex keeps (glTF's `JOINTS_0` and `JOINTS_1`).
 pub const MAX_INFLUENCES: usize = 8;
 

@@ -10,7 +10,7 @@
 use glam::{Mat4, Vec3};
 use serde_json::{Value, json};
 
-use super::gltf_writer::Blob;
+use super::gltf_blob::Blob;
 use crate::core::mesh::{AlphaMode, Mesh, MeshSet};
 
 /// What the meshes add to a document.

@@ -5,6 +5,7 @@ pub mod atomic;
 pub mod bvh_writer;
 pub mod c3d_writer;
 pub mod files;
+mod gltf_blob;
 mod gltf_meshes;
 pub mod gltf_writer;
 pub mod measures;

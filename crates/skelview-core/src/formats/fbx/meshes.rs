@@ -10,12 +10,15 @@
 //! where ufbx's own skinning puts them. A mesh that cannot be read (positions beyond a 32-bit
 //! float, matrices that are not finite) is left out with a warning naming it.
 
+use crate::core::mesh::MeshError;
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
-use glam::{DMat4, Vec2, Vec3, Vec4};
+use glam::{Vec2, Vec3, Vec4};
 use ufbx::Scene;
 
+use super::mesh_context::Context;
+pub use super::mesh_context::Sampling;
 use super::nodes::Nodes;
 use super::skin::{self, Binding, Morphs, Notes};
 use crate::core::mesh::{Bone, Mesh, MeshSet};
@@ -24,56 +27,6 @@ use crate::formats::error::RawWarning;
 /// Most vertices read over all meshes (as for glTF: past this the rest are left out, with a
 /// warning).
 const MAX_VERTICES: usize = 20_000_000;
-
-/// The take the clip holds, so that rigid offsets and morph weights are taken at its times.
-pub struct Sampling {
-    /// The animation stack played, if any.
-    pub take: Option<usize>,
-    /// The take's first and last time in the file (seconds).
-    pub begin: f64,
-    /// See `begin`.
-    pub end: f64,
-    /// Frames per second of the clip.
-    pub fps: f64,
-    /// Frames of the clip.
-    pub frames: usize,
-}
-
-/// What the mesh reader needs of the scene and the skeleton.
-pub(super) struct Context<'a> {
-    pub scene: &'a Scene,
-    /// Joint of each node (index in the scene's nodes) that is one.
-    pub joint_of: HashMap<usize, usize>,
-    /// The take's animation (the scene's default one without a take).
-    pub anim: &'a ufbx::Anim,
-    pub sampling: &'a Sampling,
-}
-
-impl Context<'_> {
-    /// The joint at or above `node` and `joint_from_node`, the node's place in that joint at
-    /// the take's first frame (exact for the node itself, and for nodes the take does not move
-    /// between it and the joint); `None` and the node's world transform above every joint.
-    /// Composed from ufbx's evaluated local transforms as the joints themselves are.
-    pub fn place(&self, node: usize) -> (Option<usize>, DMat4) {
-        let mut joint_from_node = DMat4::IDENTITY;
-        let mut at = Some(node);
-        while let Some(k) = at.filter(|&k| k < self.scene.nodes.len()) {
-            if let Some(&j) = self.joint_of.get(&k) {
-                return (Some(j), joint_from_node);
-            }
-            let n = &self.scene.nodes[k];
-            let t = ufbx::evaluate_transform(self.anim, n, self.sampling.begin);
-            let local = DMat4::from_scale_rotation_translation(
-                glam::DVec3::new(t.scale.x, t.scale.y, t.scale.z),
-                glam::DQuat::from_xyzw(t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w),
-                glam::DVec3::new(t.translation.x, t.translation.y, t.translation.z),
-            );
-            joint_from_node = local * joint_from_node;
-            at = n.parent.as_ref().map(|p| p.element.typed_id as usize);
-        }
-        (None, joint_from_node)
-    }
-}
 
 /// Reads every mesh of the scene; what cannot be read is warned about and left out.
 pub fn read(scene: &Scene, nodes: &Nodes, sampling: &Sampling, warnings: &mut Vec<RawWarning>) -> MeshSet {
@@ -132,7 +85,7 @@ fn mesh_name(node: &ufbx::Node, mesh: &ufbx::Mesh, n: usize) -> String {
 }
 
 /// One material part of a mesh: its triangles, vertices, influences and morph targets.
-fn mesh_part(mesh: &ufbx::Mesh, part: &ufbx::MeshPart, name: &str, binding: &Binding, morphs: &Morphs) -> Result<Mesh, String> {
+fn mesh_part(mesh: &ufbx::Mesh, part: &ufbx::MeshPart, name: &str, binding: &Binding, morphs: &Morphs) -> Result<Mesh, MeshError> {
     let corners = corners(mesh, part)?;
     let first = binding.bones.first().copied().unwrap_or(Bone { joint: None, joint_from_mesh: glam::Mat4::IDENTITY });
     let mut m = Mesh::rigid(name, corners.positions, corners.indices, first);
@@ -195,7 +148,7 @@ impl Corner {
 }
 
 /// The corner at `index` (an index into ufbx's face corners).
-fn corner(mesh: &ufbx::Mesh, index: usize) -> Result<Corner, String> {
+fn corner(mesh: &ufbx::Mesh, index: usize) -> Result<Corner, MeshError> {
     let at = |indices: &[u32], count: usize| indices.get(index).map(|&i| i as usize).filter(|&i| i < count);
     let p = &mesh.vertex_position;
     let vertex =
@@ -203,7 +156,7 @@ fn corner(mesh: &ufbx::Mesh, index: usize) -> Result<Corner, String> {
     let v = p.values[vertex];
     let position = Vec3::new(v.x as f32, v.y as f32, v.z as f32);
     if !position.is_finite() {
-        return Err(format!("vertex {vertex} ({}, {}, {}) is not a finite 32-bit number", v.x, v.y, v.z));
+        return Err(MeshError::from(format!("vertex {vertex} ({}, {}, {}) is not a finite 32-bit number", v.x, v.y, v.z)));
     }
     let n = &mesh.vertex_normal;
     let normal = n.exists.then(|| at(n.indices.as_ref(), n.values.len()).map(|i| n.values[i])).flatten().map(|v| {
@@ -228,7 +181,7 @@ fn corner(mesh: &ufbx::Mesh, index: usize) -> Result<Corner, String> {
 
 /// Triangulates the part's faces (ufbx's triangulation: quads split along the shorter
 /// diagonal, polygons ear-clipped) and merges equal corners.
-fn corners(mesh: &ufbx::Mesh, part: &ufbx::MeshPart) -> Result<Corners, String> {
+fn corners(mesh: &ufbx::Mesh, part: &ufbx::MeshPart) -> Result<Corners, MeshError> {
     let mut out = Corners::default();
     let (has_normals, has_uvs, has_colors) = (mesh.vertex_normal.exists, mesh.vertex_uv.exists, mesh.vertex_color.exists);
     let mut seen: HashMap<[u32; 10], u32> = HashMap::new();
@@ -240,7 +193,7 @@ fn corners(mesh: &ufbx::Mesh, part: &ufbx::MeshPart) -> Result<Corners, String> 
             continue;
         }
         if (face.index_begin as usize).saturating_add(face.num_indices as usize) > mesh.num_indices {
-            return Err(format!("face {f} runs past the mesh's {} corners", mesh.num_indices));
+            return Err(MeshError::from(format!("face {f} runs past the mesh's {} corners", mesh.num_indices)));
         }
         // ufbx's triangulation asks room for every triangle of the face (it panics otherwise).
         triangle_corners.resize((face.num_indices as usize - 2) * 3, 0);

@@ -3,6 +3,7 @@
 //! the pose the file evaluates to. See [`nodes`] for the skeleton, [`sample`] for the takes and
 //! [`meshes`] for the meshes bound to the skeleton.
 
+mod mesh_context;
 pub mod meshes;
 #[cfg(target_arch = "wasm32")]
 mod no_libc;

@@ -7,11 +7,12 @@
 //! node with `geometry_to_bone` as `joint_from_mesh`; unweighted vertices get one more bone,
 //! the mesh node's rigid place. Blend shapes are added before skinning, as ufbx does.
 
+use crate::core::mesh::MeshError;
 use std::collections::HashMap;
 
 use glam::{DMat4, Mat4, Vec3};
 
-use super::meshes::Context;
+use super::mesh_context::Context;
 use super::sample::matrix_from;
 use crate::core::mesh::{Bone, Image, MAX_INFLUENCES, Material, MorphAnimation};
 use crate::formats::error::RawWarning;
@@ -72,14 +73,14 @@ impl Notes {
 }
 
 /// A matrix as `f32`, refused when it is not finite.
-fn finite(m: DMat4, what: impl FnOnce() -> String) -> Result<Mat4, String> {
+fn finite(m: DMat4, what: impl FnOnce() -> String) -> Result<Mat4, MeshError> {
     let f = m.as_mat4();
-    if f.is_finite() { Ok(f) } else { Err(format!("{} is not finite", what())) }
+    if f.is_finite() { Ok(f) } else { Err(MeshError::from(format!("{} is not finite", what()))) }
 }
 
 /// A rigid mesh's bone: the joint at or above `node`, and the mesh's place in it with the
 /// node's geometric transform (which moves the mesh but not the node's children).
-fn rigid_bone(ctx: &Context, node: usize) -> Result<Bone, String> {
+fn rigid_bone(ctx: &Context, node: usize) -> Result<Bone, MeshError> {
     let (joint, joint_from_node) = ctx.place(node);
     let geometry_to_node = ctx.scene.nodes.get(node).map_or(DMat4::IDENTITY, |n| matrix_from(&n.geometry_to_node));
     let joint_from_mesh = finite(joint_from_node * geometry_to_node, || format!("the place of node {node}"))?;
@@ -87,7 +88,7 @@ fn rigid_bone(ctx: &Context, node: usize) -> Result<Bone, String> {
 }
 
 /// The palette and influences of `mesh`, held by node `node`.
-pub(super) fn binding(ctx: &Context, mesh: &ufbx::Mesh, node: usize, name: &str, notes: &mut Notes) -> Result<Binding, String> {
+pub(super) fn binding(ctx: &Context, mesh: &ufbx::Mesh, node: usize, name: &str, notes: &mut Notes) -> Result<Binding, MeshError> {
     let Some(skin) = mesh.skin_deformers.first() else { return Ok(Binding { bones: vec![rigid_bone(ctx, node)?], influences: None }) };
     if mesh.skin_deformers.len() > 1 {
         notes.several_skins.push(name.to_owned());
@@ -198,7 +199,7 @@ fn dense(shape: &ufbx::BlendShape, count: usize, normals: bool) -> Option<Vec<Ve
 const MAX_MORPH_VALUES: usize = 1 << 25;
 
 /// The mesh's blend shapes as morph targets, with their weights at load and over the take.
-pub(super) fn morphs(ctx: &Context, mesh: &ufbx::Mesh, name: &str, notes: &mut Notes) -> Result<Morphs, String> {
+pub(super) fn morphs(ctx: &Context, mesh: &ufbx::Mesh, name: &str, notes: &mut Notes) -> Result<Morphs, MeshError> {
     let mut out = Morphs::default();
     let channels: Vec<&ufbx::BlendChannel> = mesh.blend_deformers.iter().flat_map(|d| d.channels.iter()).map(|c| &**c).collect();
     let shapes: usize = channels.iter().map(|c| c.keyframes.len()).sum();

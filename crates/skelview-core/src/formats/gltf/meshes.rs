@@ -8,12 +8,13 @@
 //! joint index beyond its skin, NaN in a skin's matrices) is left out with a warning naming
 //! the mesh and the accessor; the skeleton still loads.
 
+use crate::core::mesh::MeshError;
 use std::collections::HashMap;
 
 use ::gltf::accessor::{DataType, Dimensions};
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
-use super::build::check_accessor;
+use super::accessor::check_accessor;
 use super::sample::{Interpolation, Track};
 use crate::core::mesh::{AlphaMode, Bone, Image, MAX_INFLUENCES, Material, Mesh, MeshSet, MorphAnimation, MorphTarget};
 use crate::formats::error::RawWarning;
@@ -64,7 +65,7 @@ pub fn read(
         let bones = match bones {
             Ok(b) => b,
             Err(message) => {
-                warnings.push(RawWarning { offset: 0, message });
+                warnings.push(RawWarning { offset: 0, message: message.to_string() });
                 continue;
             }
         };
@@ -102,7 +103,7 @@ fn mesh_name(mesh: &::gltf::Mesh, node: usize, primitive: Option<usize>) -> Stri
 }
 
 /// The palette of a skin: each joint with its inverse bind matrix.
-fn skin_bones(skin: &::gltf::Skin, buffers: &[::gltf::buffer::Data], nodes: &Nodes, mesh: &::gltf::Mesh) -> Result<Vec<Bone>, String> {
+fn skin_bones(skin: &::gltf::Skin, buffers: &[::gltf::buffer::Data], nodes: &Nodes, mesh: &::gltf::Mesh) -> Result<Vec<Bone>, MeshError> {
     let name = mesh.name().map_or_else(|| format!("mesh {}", mesh.index()), |n| format!("mesh '{n}'"));
     let joints: Vec<usize> = skin.joints().map(|j| j.index()).collect();
     let matrices: Vec<Mat4> = match skin.inverse_bind_matrices() {
@@ -110,25 +111,25 @@ fn skin_bones(skin: &::gltf::Skin, buffers: &[::gltf::buffer::Data], nodes: &Nod
         Some(a) => {
             check_accessor(&a, buffers).map_err(|e| format!("{name}: its skin's inverse bind matrices: {e}; the mesh is left out"))?;
             if a.dimensions() != Dimensions::Mat4 || a.data_type() != DataType::F32 {
-                return Err(format!(
+                return Err(MeshError::from(format!(
                     "{name}: accessor {} of its skin's inverse bind matrices is not MAT4 of floats; the mesh is left out",
                     a.index()
-                ));
+                )));
             }
             let reader = skin.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
             reader.read_inverse_bind_matrices().map(|it| it.map(|m| Mat4::from_cols_array_2d(&m)).collect()).unwrap_or_default()
         }
     };
     if matrices.len() < joints.len() {
-        return Err(format!(
+        return Err(MeshError::from(format!(
             "{name}: its skin has {} joints but {} inverse bind matrices; the mesh is left out",
             joints.len(),
             matrices.len()
-        ));
+        )));
     }
     if let Some(k) = matrices.iter().position(|m| !m.is_finite()) {
         let accessor = skin.inverse_bind_matrices().map_or(0, |a| a.index());
-        return Err(format!("{name}: inverse bind matrix {k} (accessor {accessor}) is not finite; the mesh is left out"));
+        return Err(MeshError::from(format!("{name}: inverse bind matrix {k} (accessor {accessor}) is not finite; the mesh is left out")));
     }
     Ok(joints.iter().zip(matrices).map(|(n, m)| Bone { joint: nodes.joint_of.get(n).copied(), joint_from_mesh: m }).collect())
 }
@@ -149,11 +150,16 @@ fn rigid_bone(doc: &::gltf::Document, node: usize, nodes: &Nodes) -> Bone {
 }
 
 /// The types the specification allows for each attribute (the crate's readers panic on others).
-fn check_type(a: &::gltf::Accessor, what: &str, dims: &[Dimensions], types: &[DataType]) -> Result<(), String> {
+fn check_type(a: &::gltf::Accessor, what: &str, dims: &[Dimensions], types: &[DataType]) -> Result<(), MeshError> {
     if dims.contains(&a.dimensions()) && types.contains(&a.data_type()) {
         return Ok(());
     }
-    Err(format!("its {what} (accessor {}) are {:?} of {:?}, which glTF does not allow", a.index(), a.dimensions(), a.data_type()))
+    Err(MeshError::from(format!(
+        "its {what} (accessor {}) are {:?} of {:?}, which glTF does not allow",
+        a.index(),
+        a.dimensions(),
+        a.data_type()
+    )))
 }
 
 /// Checks an attribute's accessor: inside its buffers, of an allowed type, `count` long.
@@ -163,13 +169,13 @@ fn attribute(
     buffers: &[::gltf::buffer::Data],
     (dims, types): (&[Dimensions], &[DataType]),
     count: Option<usize>,
-) -> Result<bool, String> {
+) -> Result<bool, MeshError> {
     let what = format!("{semantic:?}");
     let Some(a) = p.get(&semantic) else { return Ok(false) };
     check_accessor(&a, buffers).map_err(|e| format!("its {what}: {e}"))?;
     check_type(&a, &what, dims, types)?;
     if let Some(n) = count.filter(|&n| n != a.count()) {
-        return Err(format!("its {what} (accessor {}) has {} entries for {n} positions", a.index(), a.count()));
+        return Err(MeshError::from(format!("its {what} (accessor {}) has {} entries for {n} positions", a.index(), a.count())));
     }
     Ok(true)
 }
@@ -184,13 +190,13 @@ fn primitive(
     name: &str,
     bones: &[Bone],
     skinned: bool,
-) -> Result<Option<Mesh>, String> {
+) -> Result<Option<Mesh>, MeshError> {
     use ::gltf::Semantic as S;
     use ::gltf::mesh::Mode;
     if !matches!(p.mode(), Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan) {
         return Ok(None);
     }
-    let Some(pos) = p.get(&S::Positions) else { return Err("no POSITION".into()) };
+    let Some(pos) = p.get(&S::Positions) else { return Err(MeshError::from("no POSITION")) };
     let n = pos.count();
     attribute(p, S::Positions, buffers, (&[Dimensions::Vec3], F32), None)?;
     let has_normals = attribute(p, S::Normals, buffers, (&[Dimensions::Vec3], F32), Some(n))?;
@@ -203,17 +209,17 @@ fn primitive(
         let j = attribute(p, S::Joints(k), buffers, (&[Dimensions::Vec4], joint_types), Some(n))?;
         let w = attribute(p, S::Weights(k), buffers, (&[Dimensions::Vec4], NORMALIZED), Some(n))?;
         if j != w {
-            return Err(format!("JOINTS_{k} and WEIGHTS_{k} do not come together"));
+            return Err(MeshError::from(format!("JOINTS_{k} and WEIGHTS_{k} do not come together")));
         }
         influence_sets += usize::from(j);
     }
     let reader = p.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
     let positions: Vec<Vec3> = reader.read_positions().map(|it| it.map(Vec3::from).collect()).unwrap_or_default();
     if positions.len() != n {
-        return Err(format!("its POSITION (accessor {}) could not be read", pos.index()));
+        return Err(MeshError::from(format!("its POSITION (accessor {}) could not be read", pos.index())));
     }
     if positions.iter().any(|v| !v.is_finite()) {
-        return Err(format!("its POSITION (accessor {}) holds numbers that are not finite", pos.index()));
+        return Err(MeshError::from(format!("its POSITION (accessor {}) holds numbers that are not finite", pos.index())));
     }
     let indices = indices(p, &reader, buffers, n)?;
     let mut mesh =
@@ -246,7 +252,7 @@ fn indices<'a, 's, F>(
     reader: &::gltf::mesh::Reader<'a, 's, F>,
     buffers: &[::gltf::buffer::Data],
     n: usize,
-) -> Result<Vec<u32>, String>
+) -> Result<Vec<u32>, MeshError>
 where
     F: Clone + Fn(::gltf::Buffer<'a>) -> Option<&'s [u8]>,
 {
@@ -257,7 +263,7 @@ where
             check_type(&a, "indices", &[Dimensions::Scalar], &[DataType::U8, DataType::U16, DataType::U32])?;
             let v: Vec<u32> = reader.read_indices().map(|i| i.into_u32().collect()).unwrap_or_default();
             if let Some(bad) = v.iter().find(|&&i| i as usize >= n) {
-                return Err(format!("its indices (accessor {}) name vertex {bad} of {n}", a.index()));
+                return Err(MeshError::from(format!("its indices (accessor {}) name vertex {bad} of {n}", a.index())));
             }
             v
         }
@@ -283,12 +289,12 @@ fn influences<'a, 's, F>(
     bones: usize,
     mesh: &mut Mesh,
     p: &::gltf::Primitive,
-) -> Result<(), String>
+) -> Result<(), MeshError>
 where
     F: Clone + Fn(::gltf::Buffer<'a>) -> Option<&'s [u8]>,
 {
     if sets == 0 {
-        return Err("it is skinned but has no JOINTS_0 and WEIGHTS_0".into());
+        return Err(MeshError::from("it is skinned but has no JOINTS_0 and WEIGHTS_0"));
     }
     let n = mesh.positions.len();
     let (mut joints, mut weights) = (vec![[0u16; MAX_INFLUENCES]; n], vec![[0f32; MAX_INFLUENCES]; n]);
@@ -300,10 +306,12 @@ where
             for c in 0..4 {
                 let (joint, weight) = (j[v][c], w[v][c]);
                 if weight != 0.0 && usize::from(joint) >= bones {
-                    return Err(format!("vertex {v} names joint {joint} of its skin's {bones} in JOINTS_{k} (accessor {accessor})"));
+                    return Err(MeshError::from(format!(
+                        "vertex {v} names joint {joint} of its skin's {bones} in JOINTS_{k} (accessor {accessor})"
+                    )));
                 }
                 if !weight.is_finite() || weight < 0.0 {
-                    return Err(format!("vertex {v}'s weight {weight} in WEIGHTS_{k} is not a number from 0 to 1"));
+                    return Err(MeshError::from(format!("vertex {v}'s weight {weight} in WEIGHTS_{k} is not a number from 0 to 1")));
                 }
                 (joints[v][k * 4 + c], weights[v][k * 4 + c]) = (joint, weight);
             }
@@ -312,7 +320,7 @@ where
     for (v, w) in weights.iter_mut().enumerate() {
         let sum: f32 = w.iter().sum();
         if sum <= 0.0 {
-            return Err(format!("vertex {v}'s weights are all zero"));
+            return Err(MeshError::from(format!("vertex {v}'s weights are all zero")));
         }
         w.iter_mut().for_each(|x| *x /= sum);
     }
@@ -326,7 +334,7 @@ fn morph_targets<'a, 's, F>(
     reader: &::gltf::mesh::Reader<'a, 's, F>,
     buffers: &[::gltf::buffer::Data],
     n: usize,
-) -> Result<Vec<MorphTarget>, String>
+) -> Result<Vec<MorphTarget>, MeshError>
 where
     F: Clone + Fn(::gltf::Buffer<'a>) -> Option<&'s [u8]>,
 {
@@ -335,7 +343,11 @@ where
             check_accessor(&a, buffers).map_err(|e| format!("morph target {k}: {e}"))?;
             check_type(&a, &format!("morph target {k}'s displacements"), &[Dimensions::Vec3], F32)?;
             if a.count() != n {
-                return Err(format!("morph target {k} (accessor {}) has {} entries for {n} positions", a.index(), a.count()));
+                return Err(MeshError::from(format!(
+                    "morph target {k} (accessor {}) has {} entries for {n} positions",
+                    a.index(),
+                    a.count()
+                )));
             }
         }
     }
@@ -422,7 +434,7 @@ fn animated_weights(
 }
 
 /// A weights channel as tracks of four targets each (the last padded with zeros).
-fn weight_tracks(c: &::gltf::animation::Channel, buffers: &[::gltf::buffer::Data], targets: usize) -> Result<Vec<Track>, String> {
+fn weight_tracks(c: &::gltf::animation::Channel, buffers: &[::gltf::buffer::Data], targets: usize) -> Result<Vec<Track>, MeshError> {
     let sampler = c.sampler();
     let (input, output) = (sampler.input(), sampler.output());
     check_accessor(&input, buffers).map_err(|e| e.to_string())?;
@@ -432,12 +444,12 @@ fn weight_tracks(c: &::gltf::animation::Channel, buffers: &[::gltf::buffer::Data
     let reader = c.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
     let times: Vec<f32> = reader.read_inputs().map(Iterator::collect).unwrap_or_default();
     if times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] <= w[0]) {
-        return Err("key times not finite and increasing".into());
+        return Err(MeshError::from("key times not finite and increasing"));
     }
     use ::gltf::animation::util::ReadOutputs;
     let values: Vec<f32> = match reader.read_outputs() {
         Some(ReadOutputs::MorphTargetWeights(w)) => w.into_f32().collect(),
-        _ => return Err("unreadable weights".into()),
+        _ => return Err(MeshError::from("unreadable weights")),
     };
     let interpolation = match sampler.interpolation() {
         ::gltf::animation::Interpolation::Linear => Interpolation::Linear,
@@ -446,7 +458,7 @@ fn weight_tracks(c: &::gltf::animation::Channel, buffers: &[::gltf::buffer::Data
     };
     let parts = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
     if targets == 0 || values.len() != times.len() * parts * targets || values.iter().any(|v| !v.is_finite()) {
-        return Err(format!("{} values for {} keys of {targets} targets", values.len(), times.len()));
+        return Err(MeshError::from(format!("{} values for {} keys of {targets} targets", values.len(), times.len())));
     }
     let groups = targets.div_ceil(4);
     Ok((0..groups)

@@ -2,6 +2,7 @@
 //! skins' joints (or animated nodes) as the skeleton, every animation a take. See
 //! [`build`] for the mapping and [`sample`] for the samplers.
 
+mod accessor;
 pub mod build;
 pub(crate) mod images;
 mod invalid;
