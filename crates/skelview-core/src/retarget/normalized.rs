@@ -132,6 +132,8 @@ pub fn normalized(m: &Motion, map: &BoneMap) -> Result<(Motion, BoneMap), Retarg
     target.clip = Clip::empty(m.clip.frame_time_secs, skeleton.channels_per_frame());
     target.skeleton = skeleton;
     target.capture = None;
+    // The source's meshes are bound to its own joints, not to the normalized humanoid's.
+    target.meshes = None;
     let s = &mut target.source;
     (s.unit, s.unit_detected, s.up_axis, s.up_detected, s.length_divisor, s.screen_right) =
         (LengthUnit::Metre, false, UpAxis::Y, false, 1.0, None);
