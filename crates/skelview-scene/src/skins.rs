@@ -104,12 +104,12 @@ pub struct SkinFrame<'a> {
 /// Appends the draws of one clip's meshes, multiplied by `tint` (translucent when its alpha is
 /// below 1, and for blended materials).
 pub fn append(frame: &SkinFrame, tint: [f32; 4], out: &mut DrawData) {
-    let mut palette = Vec::new();
+    // Palettes go straight into the frame's rows; the weights' buffer allocates only for a
+    // mesh with morph targets.
     let mut weights = Vec::new();
     for (mesh, geometry) in frame.set.meshes.iter().zip(frame.geometry) {
-        mesh.palette(frame.pose, &mut palette);
         mesh.morph_weights_at(frame.time_secs, &mut weights);
-        let (palette_row, weight_row) = out.skins.push_rows(palette.iter().map(|m| frame.world_from_file * *m), &weights);
+        let (palette_row, weight_row) = out.skins.push_rows(mesh.palette_iter(frame.pose).map(|m| frame.world_from_file * m), &weights);
         let instance = SkinInstance {
             rows: [palette_row, weight_row, geometry.morph_targets, geometry.vertices.len() as u32],
             tint,

@@ -189,10 +189,15 @@ impl Mesh {
     /// `world_from_mesh` of each bone for `pose` (file space): the palette.
     pub fn palette(&self, pose: &GlobalPose, out: &mut Vec<Mat4>) {
         out.clear();
-        out.extend(self.bones.iter().map(|b| {
+        out.extend(self.palette_iter(pose));
+    }
+
+    /// The palette without a buffer (the scene writes it straight into the frame's rows).
+    pub fn palette_iter<'a>(&'a self, pose: &'a GlobalPose) -> impl Iterator<Item = Mat4> + 'a {
+        self.bones.iter().map(|b| {
             let world = b.joint.and_then(|j| pose.world_from_joint.get(j)).copied().unwrap_or(Affine3A::IDENTITY);
             Mat4::from(world) * b.joint_from_mesh
-        }));
+        })
     }
 
     /// The morph weights at `time_secs` (the nearest earlier sample blended with the next).
