@@ -1,6 +1,7 @@
 //! Characters: the CPU's work per frame does not grow with the mesh (the GPU skins it), and
 //! what 100 skinned Foxes cost against 100 skeletons, on whatever adapter is here (the software
-//! one on this project's machines). Run: `cargo bench --bench skins`.
+//! one on this project's machines), and the CPU's part of a frame of 1,000 and 10,000 Foxes.
+//! Run: `cargo bench --bench skins`.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -32,7 +33,7 @@ fn character(n: usize) -> Motion {
         }
         (*j, *w) = (js, ws);
     }
-    m.meshes = Some(Arc::new(MeshSet { meshes: vec![mesh], images: Vec::new() }));
+    m.meshes = Some(Arc::new(MeshSet { meshes: vec![mesh], images: Vec::new(), extensions: None }));
     m
 }
 
@@ -84,5 +85,33 @@ fn hundred_foxes(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, cpu_per_frame, hundred_foxes);
+/// The CPU's part of a frame of a crowd: `Scene::compose` of 1,000 and 10,000 Foxes, each on
+/// its own clock (posing on every core, then each Fox's palette and bones): what a real GPU
+/// would wait for. Skipped without the corpus.
+fn crowd_cpu(c: &mut Criterion) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/gltf/Fox.glb");
+    let Ok(mut fox) = skelview_core::formats::load_paths(&[path]) else { return };
+    let fox = Arc::new(fox.remove(0));
+    let mut group = c.benchmark_group("crowd");
+    group.sample_size(10);
+    for n in [1_000usize, 10_000] {
+        let mut scene = Scene::arranged((0..n).map(|_| fox.clone()), Layout::SideBySide, ViewPreset::Perspective, false);
+        for (k, clip) in scene.clips.iter_mut().enumerate() {
+            clip.offset_secs = k as f64 * 0.037;
+        }
+        let mut draw = DrawData::default();
+        let mut t = 0.0;
+        group.bench_function(format!("compose_{n}_foxes"), |b| {
+            b.iter(|| {
+                t += 1.0 / 60.0;
+                draw.clear();
+                scene.compose(&FrameSpec::at(t, Style::default()), &mut draw);
+                black_box(&draw);
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, cpu_per_frame, crowd_cpu, hundred_foxes);
 criterion_main!(benches);

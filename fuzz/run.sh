@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(bvh asf amc htr acl_sjson acl_zip x3d vrml fbx gltf mnm c3d trc mot recipe bone_map); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(bvh asf amc htr acl_sjson acl_zip x3d vrml fbx gltf mnm c3d trc mot recipe bone_map npz); fi
 corpus_src="../shared/corpus"
 seed() { # target, find patterns...
   local t="$1"; shift
@@ -42,6 +42,8 @@ cp -n tests/data/avatars/*.glb tests/data/avatars/*.vrm fuzz/corpus/gltf/ 2>/dev
 cp -n tests/data/trc/*.trc fuzz/corpus/trc/ 2>/dev/null || true
 mkdir -p fuzz/corpus/mot
 printf 'Coordinates\nversion=1\nnRows=3\nnColumns=3\ninDegrees=yes\nendheader\ntime\tpelvis_tx\tknee_angle_r\n0.00\t0.5\t10\n0.01\t0.51\t12\n0.02\t0.52\t14\n' > fuzz/corpus/mot/seed.mot
+mkdir -p fuzz/corpus/npz
+{ printf '\223NUMPY\001\000v\000'; printf "%-117s\n" "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 22, 3), }"; head -c 264 /dev/zero; } > fuzz/corpus/npz/seed.npy
 mkdir -p fuzz/corpus/bone_map
 printf '[bones]\nhips = "Hips"\nchest = "Spine1"\nleftToes = ""\nrightHand = "RightHand"\n' > fuzz/corpus/bone_map/seed.toml
 mkdir -p fuzz/corpus/recipe

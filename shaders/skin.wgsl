@@ -28,7 +28,8 @@ struct VertexIn {
     @location(4) joints: vec4<u32>,
     @location(5) weights0: vec4<f32>,
     @location(6) weights1: vec4<f32>,
-    // Per draw: first palette row, first morph-weight row, morph targets, vertices.
+    // Per draw: first palette row, first morph-weight row, morph targets (top bit: positions
+    // only), vertices.
     @location(7) rows: vec4<u32>,
     @location(8) tint: vec4<f32>,
     @location(9) base_color: vec4<f32>,
@@ -53,13 +54,19 @@ fn bone(first_row: u32, k: u32) -> mat4x4<f32> {
 fn vs_main(v: VertexIn) -> VertexOut {
     var position = v.position;
     var normal = v.normal;
-    let targets = v.rows.z;
+    // The top bit: the targets' rows hold positions alone (no normal row).
+    let targets = v.rows.z & 0x7fffffffu;
+    let with_normals = (v.rows.z >> 31u) == 0u;
     for (var t = 0u; t < targets; t++) {
         let w = frame_row(v.rows.y + t / 4u)[t % 4u];
         if (w != 0.0) {
-            let row = (t * v.rows.w + v.index) * 2u;
-            position += w * morph_row(row).xyz;
-            normal += w * morph_row(row + 1u).xyz;
+            if (with_normals) {
+                let row = (t * v.rows.w + v.index) * 2u;
+                position += w * morph_row(row).xyz;
+                normal += w * morph_row(row + 1u).xyz;
+            } else {
+                position += w * morph_row(t * v.rows.w + v.index).xyz;
+            }
         }
     }
     let p = v.rows.x;

@@ -160,7 +160,7 @@ fn every_subcommand_has_its_own_help_and_usage_errors_exit_2() {
     let o = skelview(&["convert", "x.bvh", "y.fbx"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("convert writes INPUT... OUTPUT.bvh|.glb|.gltf|.vrma|.trc|.mot|.c3d; 'y.fbx' is none of those"),
+        stderr(&o).contains("convert writes INPUT... OUTPUT.bvh|.glb|.gltf|.vrm|.vrma|.trc|.mot|.c3d; 'y.fbx' is none of those"),
         "{}",
         stderr(&o)
     );
@@ -236,4 +236,29 @@ fn info_lists_takes_and_take_chooses_one_on_every_command() {
     let kick = run(&["positions", "--frames", "-1", "--take", "2"]).stdout;
     assert_ne!(walk, kick, "--take changes the positions");
     assert_eq!(run(&["positions", "--take", "nope"]).status.code(), Some(2));
+}
+
+#[test]
+fn info_of_a_marker_capture_speaks_of_markers_not_joints() {
+    // Two markers over three frames, as a TRC (a C3D's markers come to `info` the same way).
+    let trc = "PathFileType\t4\t(X/Y/Z)\tm.trc\nDataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n\
+               100\t100\t3\t2\tmm\t100\t1\t3\nFrame#\tTime\tLASI\t\t\tRASI\t\t\n\t\tX1\tY1\tZ1\tX2\tY2\tZ2\n\n\
+               1\t0.00\t100\t1000\t0\t-100\t1000\t0\n2\t0.01\t101\t1000\t0\t-99\t1000\t0\n3\t0.02\t102\t1000\t0\t-98\t1000\t0\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("markers.trc");
+    std::fs::write(&path, trc).unwrap();
+    let o = skelview(&["info", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("markers:         2 (a marker capture") && out.contains("channels:        6 per frame (x, y, z of each marker)"),
+        "{out}"
+    );
+    for gone in ["joints:", "end sites", "roots:", "rotation orders:", "positions rule:", "angles:"] {
+        assert!(!out.contains(gone), "{gone} does not apply to a capture: {out}");
+    }
+    // The JSON keeps its keys and adds the markers.
+    let o = skelview(&["info", "--json", path.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((v["joints"].as_u64(), v["markers"].as_u64(), v["position_rule"].as_str()), (Some(2), Some(2), Some("replace")));
 }

@@ -140,3 +140,53 @@ fn bad_parameters_name_themselves_and_the_source_is_never_written() {
     assert_eq!(code, 2);
     assert!(err.contains("bad.toml") && err.contains("step 1") && err.contains("cutoff"), "{err}");
 }
+
+/// A Vicon-style BVH (ZXY root channels) whose hips' Y rotation crosses ±180° three times, and
+/// a leaf joint with channels and no End Site (as CMU and Meta files have).
+fn spinning_bvh() -> String {
+    let mut text = String::from(
+        "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n \
+         JOINT Head\n {\n  OFFSET 0 50 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n }\n \
+         JOINT Foot\n {\n  OFFSET 10 -90 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 0 10\n  }\n }\n}\n",
+    );
+    // Up through 180°, back down through it, and up again: as the file holds it, in ±180°.
+    let mut yaw: Vec<f32> = (0..8).map(|k| 150.0 + 10.0 * k as f32).collect();
+    yaw.extend((0..8).map(|k| 220.0 - 10.0 * k as f32));
+    yaw.extend((0..8).map(|k| 150.0 + 10.0 * k as f32));
+    text.push_str(&format!("MOTION\nFrames: {}\nFrame Time: 0.01\n", yaw.len()));
+    for y in yaw {
+        let y = if y > 180.0 { y - 360.0 } else { y };
+        text.push_str(&format!("0 90 0 0 5 {y} 0 0 0 0 0 0\n"));
+    }
+    text
+}
+
+#[test]
+fn an_unrolled_bvh_holds_what_the_report_says_and_keeps_its_joints() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("spin.bvh"), dir.path().join("out.bvh"));
+    std::fs::write(&input, spinning_bvh()).unwrap();
+    let (code, stdout, err) = skelview(&["edit", s(&input), "--unroll", "-o", s(&out), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert!(report["before"]["flip"].as_u64().unwrap() >= 1, "{report}");
+    assert_eq!(report["after"]["flip"].as_u64(), Some(0), "{report}");
+    // The written file itself: no flips, no jump in the yaw column, the same joints.
+    let (_, qa, _) = skelview(&["qa", s(&out), "--json", "--kinds", "flip"]);
+    assert!(!qa.contains("\"kind\":\"flip\""), "{qa}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let yaw: Vec<f32> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Frame Time"))
+        .skip(1)
+        .map(|l| l.split_whitespace().nth(5).unwrap().parse().unwrap())
+        .collect();
+    assert!(yaw.windows(2).all(|w| (w[1] - w[0]).abs() < 11.0), "{yaw:?}");
+    assert!(yaw.iter().any(|&y| y > 180.0), "the turn goes on past 180°: {yaw:?}");
+    let joints = |p: &Path| {
+        let (_, info, _) = skelview(&["info", "--json", s(p)]);
+        serde_json::from_str::<serde_json::Value>(&info).unwrap()["joints"].clone()
+    };
+    assert_eq!(joints(&input), joints(&out));
+    assert_eq!(text.matches("End Site").count(), 1, "no End Site added to the leaf joint:\n{text}");
+}

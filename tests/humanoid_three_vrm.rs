@@ -9,27 +9,15 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
-}
 
-/// `tests/vrma` with its npm packages (`npm install` there; `.ci/run` does it), or `None`
-/// with a note (a failure in CI).
+
+/// `tests/vrma` with @pixiv/three-vrm-animation installed, or `None` with a note (a failure in CI).
 fn player() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vrma");
-    let node = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
-    if node && dir.join("node_modules/@pixiv/three-vrm-animation").is_dir() {
-        return Some(dir);
-    }
-    assert!(!ci(), "CI needs Node.js and three-vrm (cd tests/vrma && npm install)");
-    eprintln!("skipping: no three-vrm (install Node.js, then: cd tests/vrma && npm install)");
-    None
+    skelview_test_support::vrma_players("@pixiv/three-vrm-animation")
 }
 
 fn run(c: &mut Command) -> String {
-    let o = c.output().unwrap();
-    assert!(o.status.success(), "{c:?}: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    skelview_test_support::output_of(c)
 }
 
 fn skelview(args: &[&str]) -> String {
@@ -84,7 +72,7 @@ fn three_vrm_plays_our_vrma_on_the_avatar_as_skelview_retargets_it() {
         let text = String::from_utf8_lossy(&report.stdout);
         assert!(text.contains(": 0 errors"), "{text}{}", String::from_utf8_lossy(&report.stderr));
     } else {
-        assert!(!ci(), "CI installs the glTF validator");
+        assert!(!skelview_test_support::ci(), "CI installs the glTF validator");
     }
 }
 

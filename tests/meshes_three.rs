@@ -6,19 +6,12 @@
 //! Godette), rigid on joints with morph targets (RobotExpressive), rigid on a VRM 1.0's nodes
 //! (debug_robot) and a hand-written skin (SimpleSkin).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
-/// `tests/vrma` with three.js installed, or `None` with a note (a failure in CI).
+/// `tests/vrma` with three installed, or `None` with a note (a failure in CI).
 fn player() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vrma");
-    let node = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
-    if node && dir.join("node_modules/three").is_dir() {
-        return Some(dir);
-    }
-    assert!(!skelview_test_support::ci(), "CI needs Node.js and three.js (cd tests/vrma && npm install)");
-    eprintln!("skipping: no three.js (install Node.js, then: cd tests/vrma && npm install)");
-    None
+    skelview_test_support::vrma_players("three")
 }
 
 /// A corpus file's path, or `None` (skipped) without the corpus.
@@ -27,9 +20,7 @@ fn corpus(name: &str) -> Option<String> {
 }
 
 fn run(c: &mut Command) -> String {
-    let o = c.output().unwrap();
-    assert!(o.status.success(), "{c:?}: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    skelview_test_support::output_of(c)
 }
 
 fn skelview(args: &[&str]) -> String {

@@ -37,4 +37,8 @@ fn pose_and_write_meshes(m: &skelview_core::core::Motion) {
         let back = formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet);
         assert!(back.is_ok_and(|b| b.meshes.as_ref().map(|s| s.meshes.len()) == Some(set.meshes.len())), "a written character reads back with its meshes");
     }
+    // A VRM avatar's extensions (whatever JSON the file held) renumbered for a `.vrm`.
+    if set.extensions.is_some() {
+        let _ = skelview_core::export::vrm_writer::document(&[Animation { name: "take".into(), motion: m }]);
+    }
 }

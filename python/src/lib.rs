@@ -222,6 +222,10 @@ fn option_dict<'py>(py: Python<'py>, o: &engine::FormatOption) -> PyResult<Bound
             d.set_item("unit", *unit)?;
             d.set_item("default", *default)?;
         }
+        engine::OptionValues::Path { hint } => {
+            d.set_item("path", *hint)?;
+            d.set_item("default", py.None())?;
+        }
     }
     Ok(d)
 }

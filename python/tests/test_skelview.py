@@ -438,6 +438,8 @@ def test_every_format_option_is_set_by_key_and_keyword_and_refused_when_wrong(co
     walked = []
     for f in skelview.formats():
         for o in f["options"]:
+            if "path" in o:  # a file on the user's disk (NumPy's body model): tests/npz_bodies.rs
+                continue
             assert f["name"] in OPTION_SAMPLES, f"no sample file for {f['name']}'s option {o['key']}"
             path = corpus / OPTION_SAMPLES[f["name"]]
             values = o["choices"] if "choices" in o else [o["min"], o["default"], o["max"]]
@@ -590,3 +592,36 @@ def test_a_file_without_meshes_has_none_to_pose():
     assert m.meshes == []
     with pytest.raises(ValueError, match="has no meshes"):
         m.vertices()
+
+
+def _trc_with_a_gap(path: Path) -> None:
+    """Three markers over 30 frames at 100 Hz; marker B has no value in frames 10 to 14."""
+    rows = []
+    for f in range(30):
+        b = "\t\t" if 10 <= f <= 14 else f"{10.0 + f:.1f}\t{1000.0 + f:.1f}\t0.0"
+        rows.append(f"{f + 1}\t{f / 100:.2f}\t{f:.1f}\t1000.0\t100.0\t{b}\t{-f:.1f}\t1000.0\t-100.0")
+    header = (
+        "PathFileType\t4\t(X/Y/Z)\tgap.trc\n"
+        "DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n"
+        "100\t100\t30\t3\tmm\t100\t1\t30\n"
+        "Frame#\tTime\tA\t\t\tB\t\t\tC\t\t\n"
+        "\t\tX1\tY1\tZ1\tX2\tY2\tZ2\tX3\tY3\tZ3\n\n"
+    )
+    path.write_text(header + "\n".join(rows) + "\n")
+
+
+def test_filled_marks_the_samples_the_command_line_says_it_filled(cli, tmp_path):
+    # A capture's gap filled from Python is marked where the command line's note counts it.
+    src = tmp_path / "gap.trc"
+    _trc_with_a_gap(src)
+    m = skelview.load(src)
+    assert m.missing.sum() == 5 * 3
+    run = cli("edit", str(src), "--fill-gaps", "spline", "-o", str(tmp_path / "cli.c3d"))
+    assert run.returncode == 0, run.stderr
+    assert "filled 1 gaps (5 frames)" in run.stdout + run.stderr, run.stdout + run.stderr
+    for edited in (m.edit(fill_gaps="spline"), m.edit('[[step]]\nop = "fill_gaps"\nmethod = "spline"\n')):
+        assert edited.filled.sum() == 5 * 3 and not edited.missing.any()
+        b = edited.joint_names.index("B")
+        assert edited.filled[10:15, 3 * b : 3 * b + 3].all() and not edited.filled[:10].any()
+        # The filled positions lie on B's straight path.
+        assert np.allclose(edited.channels[12, 3 * b : 3 * b + 3], [22.0, 1012.0, 0.0], atol=1e-3)

@@ -424,6 +424,7 @@ fn option_flags() -> Vec<clap::Arg> {
                 .value_name(unit.to_uppercase())
                 .value_parser(move |s: &str| o.check(s))
                 .help(format!("{help} (the format option {}; default {default} {unit})", o.key)),
+            OptionValues::Path { hint } => arg.value_name(*hint).value_parser(move |s: &str| o.check(s)),
         })
     };
     all_options().filter_map(flag).collect()

@@ -75,6 +75,7 @@ fn every_format_option_is_set_by_key_and_by_its_flag_before_or_after_the_command
         let values: Vec<String> = match &o.values {
             OptionValues::Choice { choices, .. } => choices.iter().map(|c| c.value.to_owned()).collect(),
             OptionValues::Number { min, max, default, .. } => [*min, *default, *max].map(|v| v.to_string()).to_vec(),
+            OptionValues::Path { .. } => vec!["models/smplx".to_owned()],
         };
         for value in &values {
             let stored = o.check(value).unwrap();
@@ -86,7 +87,11 @@ fn every_format_option_is_set_by_key_and_by_its_flag_before_or_after_the_command
                 }
             }
         }
-        let wrong = if matches!(o.values, OptionValues::Choice { .. }) { "no-such-value".to_owned() } else { "-1".to_owned() };
+        let wrong = match o.values {
+            OptionValues::Choice { .. } => "no-such-value".to_owned(),
+            OptionValues::Number { .. } => "-1".to_owned(),
+            OptionValues::Path { .. } => String::new(),
+        };
         assert!(args(&format!("info x.bvh --format-option {}={wrong}", o.key)).is_err(), "{} refuses {wrong}", o.key);
         if let Some(alias) = o.alias {
             assert!(args(&format!("info x.bvh --{alias}={wrong}")).is_err(), "--{alias} refuses {wrong}");

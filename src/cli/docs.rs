@@ -67,6 +67,7 @@ fn format_options() -> String {
                     (choices.iter().map(|c| format!("`{}`", c.value)).collect::<Vec<_>>().join(", "), format!("`{default}`"))
                 }
                 OptionValues::Number { min, max, default, unit, .. } => (format!("{min} to {max} {unit}"), format!("`{default}`")),
+                OptionValues::Path { hint } => (format!("a path: `{}`", hint.replace('|', "\\|")), "none".into()),
             };
             let key = match o.alias {
                 Some(alias) => format!("`{}` (`--{alias}`, Python `{}=`)", o.key, alias.replace('-', "_")),

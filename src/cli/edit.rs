@@ -205,9 +205,24 @@ fn edit_one<'a>(
     let before = if c.json { counts(&motion) } else { Vec::new() };
     let options = WriteOptions { bvh: c.order.map_or_else(|| BvhWriteOptions::keeping(&motion), |order| BvhWriteOptions { order }) };
     let edited = edit::apply_owned(motion, recipe, &|_| true).map_err(|source| EditFailure::Edit { input: name.clone(), source })?;
-    let after = if c.json { counts(&edited.motion) } else { Vec::new() };
     writer.write(&edited.motion, output, &options).map_err(|source| EditFailure::Write { output: output.to_owned(), source })?;
-    Ok(Done { input: input.path.clone(), output: output.to_owned(), notes: edited.notes, before, after })
+    let mut notes = edited.notes;
+    // What the report says is what the file holds: the written file is read back and
+    // checked, not the motion in memory (a writer may not keep all of it).
+    let after = if c.json { written_counts(args, output, &edited.motion, &mut notes) } else { Vec::new() };
+    Ok(Done { input: input.path.clone(), output: output.to_owned(), notes, before, after })
+}
+
+/// The checks' counts on the file written at `output`, read back with the same options; on
+/// `edited` in memory, with a note saying so, when it cannot be read back.
+fn written_counts(args: &Args, output: &Path, edited: &Motion, notes: &mut Vec<String>) -> Vec<(Kind, usize)> {
+    match formats::open_one(output, &args.options, &Sequential) {
+        Ok(written) => counts(&written),
+        Err(e) => {
+            notes.push(format!("checks after: on the edited motion (the written file cannot be read back: {e})"));
+            counts(edited)
+        }
+    }
 }
 
 fn report(d: &Done, json: bool, out: &mut dyn Write) {

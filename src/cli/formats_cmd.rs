@@ -77,6 +77,7 @@ fn option_row(o: &'static skelview_core::formats::FormatOption) -> OptionRow {
     let (values, default) = match &o.values {
         OptionValues::Choice { choices, default } => (choices.iter().map(|c| c.value).collect::<Vec<_>>().join("|"), default.to_string()),
         OptionValues::Number { min, max, default, unit, .. } => (format!("{min}..{max} {unit}"), default.to_string()),
+        OptionValues::Path { hint } => (hint.to_string(), "none".into()),
     };
     OptionRow { key: o.key, help: o.help, values, default }
 }

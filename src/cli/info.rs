@@ -190,20 +190,21 @@ fn write_text(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "file:            {}", paths.join(" + "))?;
     writeln!(out, "format:          {}", s.format.name())?;
     let joints = m.skeleton.joints();
-    let end_sites = joints.iter().filter(|j| j.is_end_site).count();
-    writeln!(out, "joints:          {} ({} end sites)", joints.len(), end_sites)?;
-    let roots: Vec<&str> = m.skeleton.roots().map(|r| joints[r].name.as_str()).collect();
-    writeln!(out, "roots:           {}", roots.join(", "))?;
+    if m.capture.is_some() {
+        // A capture's joints are its markers: no parents, no end sites, no rotations.
+        writeln!(out, "markers:         {} (a marker capture: points, no skeleton)", joints.len())?;
+    } else {
+        let end_sites = joints.iter().filter(|j| j.is_end_site).count();
+        writeln!(out, "joints:          {} ({} end sites)", joints.len(), end_sites)?;
+        let roots: Vec<&str> = m.skeleton.roots().map(|r| joints[r].name.as_str()).collect();
+        writeln!(out, "roots:           {}", roots.join(", "))?;
+    }
     let declared = s.declared_frames.map(|d| format!(" (header says {d})")).unwrap_or_default();
     writeln!(out, "frames:          {}{}", m.clip.num_frames(), declared)?;
     let assumed = s.format.assumed_rate_note.map(|n| format!(" ({n})")).unwrap_or_default();
     writeln!(out, "frame time:      {} s = {:.4} fps{}", m.clip.frame_time_secs, m.clip.fps(), assumed)?;
     writeln!(out, "duration:        {:.4} s", m.clip.duration_secs())?;
-    let (counts, orders) = channel_summary(m);
-    let counts: Vec<String> = counts.iter().map(|(c, n)| format!("{c} on {n} joint{}", if *n == 1 { "" } else { "s" })).collect();
-    writeln!(out, "channels:        {} per frame; {}", m.skeleton.channels_per_frame(), counts.join(", "))?;
-    let orders: Vec<String> = orders.iter().map(|(o, n)| format!("{o} ×{n}")).collect();
-    writeln!(out, "rotation orders: {}", if orders.is_empty() { "none".into() } else { orders.join(", ") })?;
+    write_channels(m, out)?;
     if let Some(u) = &s.declared_units {
         writeln!(out, "units declared:  {u}")?;
     }
@@ -229,8 +230,11 @@ fn write_text(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
             names.join(", ")
         )?;
     }
-    writeln!(out, "angles:          {}", s.angle_unit)?;
-    writeln!(out, "positions rule:  {}", position_rule_text(m))?;
+    if m.capture.is_none() {
+        // A capture has no joint angles and no offsets for positions to replace.
+        writeln!(out, "angles:          {}", s.angle_unit)?;
+        writeln!(out, "positions rule:  {}", position_rule_text(m))?;
+    }
     for (label, value) in &s.details {
         writeln!(out, "{:<17}{value}", format!("{label}:"))?;
     }
@@ -257,6 +261,19 @@ fn write_text(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "  {w}")?;
     }
     Ok(())
+}
+
+/// The channels' lines of `info`: counts per joint and rotation orders, or a capture's x, y, z.
+fn write_channels(m: &Motion, out: &mut dyn Write) -> std::io::Result<()> {
+    let per_frame = m.skeleton.channels_per_frame();
+    if m.capture.is_some() {
+        return writeln!(out, "channels:        {per_frame} per frame (x, y, z of each marker)");
+    }
+    let (counts, orders) = channel_summary(m);
+    let counts: Vec<String> = counts.iter().map(|(c, n)| format!("{c} on {n} joint{}", if *n == 1 { "" } else { "s" })).collect();
+    writeln!(out, "channels:        {per_frame} per frame; {}", counts.join(", "))?;
+    let orders: Vec<String> = orders.iter().map(|(o, n)| format!("{o} ×{n}")).collect();
+    writeln!(out, "rotation orders: {}", if orders.is_empty() { "none".into() } else { orders.join(", ") })
 }
 
 /// The meshes' line of `info`, for files that have meshes.
@@ -330,6 +347,9 @@ struct InfoJson<'a> {
     files: Vec<String>,
     format: &'static str,
     joints: usize,
+    /// A marker capture's markers (its joints); absent for a skeleton.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    markers: Option<usize>,
     end_sites: usize,
     roots: Vec<&'a str>,
     frames: usize,
@@ -401,6 +421,7 @@ fn to_json<'a>(m: &'a Motion, map: Option<&NameMap>) -> InfoJson<'a> {
         files: s.paths.iter().map(|p| p.display().to_string()).collect(),
         format: s.format.name(),
         joints: joints.len(),
+        markers: m.capture.is_some().then_some(joints.len()),
         end_sites: joints.iter().filter(|j| j.is_end_site).count(),
         roots: m.skeleton.roots().map(|r| joints[r].name.as_str()).collect(),
         frames: m.clip.num_frames(),

@@ -431,6 +431,11 @@ fn format_options_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                     }
                 }
             }
+            OptionValues::Path { hint } => {
+                // Set on the command line or by key (a file dialog here is still to come).
+                let now = option.value_in(&read_with);
+                ui.label(if now.is_empty() { format!("none ({hint}: set with --format-option {}=…)", option.key) } else { now });
+            }
         });
         response.response.on_hover_text(option.help);
     }

@@ -315,3 +315,56 @@ fn a_draco_compressed_mesh_is_skipped_with_one_warning_and_the_skin_still_plays(
     assert!(e.contains("EXT_meshopt_compression") || e.contains("bufferView"), "{e}");
     assert!(e.chars().count() < 600 && e.contains("more characters)"), "{} characters: {e}", e.chars().count());
 }
+
+/// Four rotation keys about Z at `times` (0°, 45°, 90°, 0°), as `fixture_json`'s document with
+/// its views and accessors widened to four keys.
+fn four_keys(times: [f32; 4]) -> Vec<u8> {
+    let bin: Vec<u8> = times
+        .iter()
+        .flat_map(|t| t.to_le_bytes())
+        .chain([0.0f32, 45.0, 90.0, 0.0].iter().flat_map(|deg| {
+            let h = deg.to_radians() / 2.0;
+            [0.0, 0.0, h.sin(), h.cos()].into_iter().flat_map(f32::to_le_bytes)
+        }))
+        .collect();
+    let json = fixture_json(None, bin.len(), "[1, 2]", 4)
+        .replace("\"byteOffset\": 0, \"byteLength\": 12", "\"byteOffset\": 0, \"byteLength\": 16")
+        .replace("\"byteOffset\": 12, \"byteLength\": 48", "\"byteOffset\": 16, \"byteLength\": 64")
+        .replace("\"count\": 3, \"type\": \"SCALAR\"", "\"count\": 4, \"type\": \"SCALAR\"");
+    glb(&json, &bin, None)
+}
+
+#[test]
+fn a_repeated_key_time_is_a_step_said_in_one_warning_and_times_that_go_back_are_refused() {
+    // As three.js's LittlestTokyo: 58 of a sampler's 359 key times repeat the one before.
+    // Three.js plays the earlier key's value up to that time and the later key's from it.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("repeat.glb");
+    std::fs::write(&path, four_keys([0.0, 0.5, 0.5, 1.0])).unwrap();
+    let options = formats::LoadOptions { sample_fps: Some(10.0), ..Default::default() };
+    let request = formats::LoadRequest::from_paths(std::slice::from_ref(&path)).remove(0).unwrap();
+    let m = formats::load(&request, &options, &formats::Sequential, &mut formats::Quiet).unwrap_or_else(|e| panic!("{e}"));
+    let [w] = m.warnings.as_slice() else { panic!("one warning: {:?}", m.warnings) };
+    assert!(w.message.contains("sampler 0 repeats 1 of its 4 key times") && w.message.contains("step"), "{}", w.message);
+    // The root's angle about Z at 0.4 s (on the way to 45°), 0.5 s (the later key: 90°) and 1 s.
+    let angle = |f: usize| {
+        let q = &m.clip.frame(f)[10 + 3..10 + 7];
+        2.0 * q[2].atan2(q[3]).to_degrees()
+    };
+    for (f, want) in [(4, 36.0), (5, 90.0), (7, 54.0), (10, 0.0)] {
+        assert!((angle(f) - want).abs() < 1e-3, "frame {f}: {}° against {want}°", angle(f));
+    }
+    // A first key repeated: the later one holds from time 0.
+    std::fs::write(&path, four_keys([0.0, 0.0, 0.5, 1.0])).unwrap();
+    let m = load(&path).unwrap();
+    let q = &m.clip.frame(0)[10 + 3..10 + 7];
+    assert!((2.0 * q[2].atan2(q[3]).to_degrees() - 45.0).abs() < 1e-3, "{q:?}");
+    // What cannot be read is still refused, naming the key.
+    for (times, needle) in
+        [([0.0, 0.5, 0.4, 1.0], "key 2 at 0.4 s comes before key 1 at 0.5 s"), ([0.0, f32::NAN, 0.5, 1.0], "key 1 has time NaN")]
+    {
+        std::fs::write(&path, four_keys(times)).unwrap();
+        let e = load(&path).unwrap_err();
+        assert!(e.contains("animation 0: sampler 0") && e.contains(needle), "{e}");
+    }
+}

@@ -1,6 +1,6 @@
 //! glTF meshes: hand-made files whose posed vertices are worked out by hand (a two-joint
 //! skin, eight influences a vertex over `JOINTS_1`/`WEIGHTS_1`, animated morph weights, a
-//! sparse accessor), and bad meshes that leave the skeleton loaded with a warning naming the
+//! sparse accessor; animated weights written back), and bad meshes that leave the skeleton loaded with a warning naming the
 //! mesh and the accessor (a joint beyond the skin, weights all zero, NaN in an inverse bind
 //! matrix, attribute counts that disagree).
 
@@ -171,7 +171,39 @@ fn eight_influences_a_vertex_all_count() {
 
 #[test]
 fn animated_morph_weights_move_the_vertices_between_keys() {
-    let m = load(
+    let m = morphing();
+    let mesh = &m.meshes.as_deref().unwrap().meshes[0];
+    assert_eq!(mesh.morph_targets.len(), 1);
+    let mut w = Vec::new();
+    mesh.morph_weights_at(0.5, &mut w);
+    assert!((w[0] - 0.5).abs() < 1e-5, "{w:?}");
+    let last = m.clip.num_frames() - 1;
+    let v = vertices(&m, &[0], &[0, last], Mat4::IDENTITY);
+    assert!(near(v[0], [0.0, 0.0, 0.0]) && near(v[4], [0.0, 0.0, 1.0]), "{:?} {:?}", v[0], v[4]);
+}
+
+#[test]
+fn written_glb_keeps_the_animated_morph_weights() {
+    use skelview_core::export::gltf_writer::{Animation, document, write_glb};
+    let m = morphing();
+    let (doc, bin) = document(&[Animation { name: "take".into(), motion: &m }]).unwrap();
+    let mut bytes = Vec::new();
+    write_glb(&doc, &bin, &mut bytes).unwrap();
+    let back = load("written.glb", bytes);
+    let (a, b) = (&m.meshes.as_deref().unwrap().meshes[0], &back.meshes.as_deref().unwrap().meshes[0]);
+    assert!(b.morph_animation.is_some(), "no animated weights written");
+    let (mut wa, mut wb) = (Vec::new(), Vec::new());
+    for k in 0..=10 {
+        let t = f64::from(k) / 10.0;
+        a.morph_weights_at(t, &mut wa);
+        b.morph_weights_at(t, &mut wb);
+        assert!((wa[0] - wb[0]).abs() < 1e-5, "at {t} s: {wa:?} written as {wb:?}");
+    }
+}
+
+/// A two-joint skin with one morph target whose weight goes 0 → 1 over a second.
+fn morphing() -> Motion {
+    load(
         "morph.glb",
         two_joint_skin(|b, doc| {
             let up = b.floats("VEC3", &[0.0, 0.0, 1.0].repeat(4), 3);
@@ -185,15 +217,7 @@ fn animated_morph_weights_move_the_vertices_between_keys() {
                 .unwrap()
                 .push(json!({ "sampler": 1, "target": { "node": 3, "path": "weights" } }));
         }),
-    );
-    let mesh = &m.meshes.as_deref().unwrap().meshes[0];
-    assert_eq!(mesh.morph_targets.len(), 1);
-    let mut w = Vec::new();
-    mesh.morph_weights_at(0.5, &mut w);
-    assert!((w[0] - 0.5).abs() < 1e-5, "{w:?}");
-    let last = m.clip.num_frames() - 1;
-    let v = vertices(&m, &[0], &[0, last], Mat4::IDENTITY);
-    assert!(near(v[0], [0.0, 0.0, 0.0]) && near(v[4], [0.0, 0.0, 1.0]), "{:?} {:?}", v[0], v[4]);
+    )
 }
 
 #[test]

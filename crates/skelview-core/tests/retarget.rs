@@ -435,3 +435,98 @@ fn a_take_on_the_mocopi_skeleton_onto_vrm_avatars() {
         directions_hold(&take, &mm, &out, &tm, avatar, 12);
     }
 }
+
+/// A Maya HumanIK character as a BVH: MotionBuilder's default `Character1_` prefix on every
+/// joint, centimetres, facing +Z with its left at +X; the right shoulder starts 0.4 cm above
+/// the neck (as a captured rest pose leaves it). `name` renames each joint (to take the names
+/// away and leave the shape alone).
+fn humanik_bvh(name: &dyn Fn(&str) -> String) -> String {
+    // (joint, depth, offset): depth-first, as BVH nests them.
+    let tree: [(&str, usize, [f32; 3]); 22] = [
+        ("Hips", 0, [0.0, 100.0, 0.0]),
+        ("LeftUpLeg", 1, [9.0, -5.0, 0.0]),
+        ("LeftLeg", 2, [0.0, -44.0, 0.0]),
+        ("LeftFoot", 3, [0.0, -42.0, 0.0]),
+        ("LeftToeBase", 4, [0.0, -6.0, 12.0]),
+        ("RightUpLeg", 1, [-9.0, -5.0, 0.0]),
+        ("RightLeg", 2, [0.0, -44.0, 0.0]),
+        ("RightFoot", 3, [0.0, -42.0, 0.0]),
+        ("RightToeBase", 4, [0.0, -6.0, 12.0]),
+        ("Spine", 1, [0.0, 10.0, 0.0]),
+        ("Spine1", 2, [0.0, 15.0, 0.0]),
+        ("Spine2", 3, [0.0, 15.0, 0.0]),
+        ("LeftShoulder", 4, [3.0, 13.8, 0.0]),
+        ("LeftArm", 5, [12.0, 0.0, 0.0]),
+        ("LeftForeArm", 6, [28.0, 0.0, 0.0]),
+        ("LeftHand", 7, [25.0, 0.0, 0.0]),
+        ("RightShoulder", 4, [-3.0, 14.4, 0.0]),
+        ("RightArm", 5, [-12.0, 0.0, 0.0]),
+        ("RightForeArm", 6, [-28.0, 0.0, 0.0]),
+        ("RightHand", 7, [-25.0, 0.0, 0.0]),
+        ("Neck", 4, [0.0, 14.0, 0.0]),
+        ("Head", 5, [0.0, 10.0, 0.0]),
+    ];
+    let mut text = String::from("HIERARCHY\n");
+    let mut open = 0;
+    for (k, (joint, depth, [x, y, z])) in tree.iter().enumerate() {
+        while open > *depth {
+            open -= 1;
+            text.push_str(&format!("{}}}\n", "  ".repeat(open)));
+        }
+        let pad = "  ".repeat(open);
+        let (kind, channels) = if k == 0 { ("ROOT", "6 Xposition Yposition Zposition") } else { ("JOINT", "3") };
+        let channels = format!("{channels} Zrotation Xrotation Yrotation");
+        text.push_str(&format!("{pad}{kind} {}\n{pad}{{\n{pad}  OFFSET {x} {y} {z}\n{pad}  CHANNELS {channels}\n", name(joint)));
+        open += 1;
+        let leaf = tree.get(k + 1).is_none_or(|next| next.1 <= *depth);
+        if leaf {
+            text.push_str(&format!("{pad}  End Site\n{pad}  {{\n{pad}    OFFSET 0 5 0\n{pad}  }}\n"));
+        }
+    }
+    while open > 0 {
+        open -= 1;
+        text.push_str(&format!("{}}}\n", "  ".repeat(open)));
+    }
+    let values = 6 + 3 * (tree.len() - 1);
+    let zeros = vec!["0"; values].join(" ");
+    text.push_str(&format!("MOTION\nFrames: 2\nFrame Time: 0.0333333\n{zeros}\n{zeros}\n"));
+    text
+}
+
+#[test]
+fn humanik_character_prefixes_are_namespaces_and_an_arm_is_never_the_neck() {
+    let dir = tempfile::tempdir().unwrap();
+    let load = |file: &str, text: String| {
+        let path = dir.path().join(file);
+        std::fs::write(&path, text).unwrap();
+        formats::open_one(&path, &LoadOptions::default(), &Sequential).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let named = |m: &Motion, map: &BoneMap, bone: &str| map.joint(bone).map(|j| m.skeleton.joints()[j].name.clone());
+    // `Character1_`, `Char_` and any prefix every joint shares: every bone by name.
+    for prefix in ["Character1_", "Char_", "Bob_"] {
+        let m = load("hik.bvh", humanik_bvh(&|j| format!("{prefix}{j}")));
+        let map = map(&m);
+        assert!(map.missing().is_empty(), "{prefix}: missing {:?}", map.missing());
+        assert!(map.entries.iter().all(|e| e.found == skelview_core::retarget::Found::Name), "{prefix}: {:?}", map.entries);
+        for (bone, joint) in [("neck", "Neck"), ("head", "Head"), ("rightShoulder", "RightShoulder"), ("rightUpperArm", "RightArm")] {
+            assert_eq!(named(&m, &map, bone), Some(format!("{prefix}{joint}")), "{prefix}: {bone}");
+        }
+    }
+    // The names taken away: by shape, the neck is the branch between the arms, not the right
+    // shoulder that starts higher (the arms it would leave both reach out to the left).
+    let tree = humanik_bvh(&|j| j.to_owned());
+    let order: Vec<String> = tree
+        .lines()
+        .filter_map(|l| l.trim().split_once(' ').filter(|(k, _)| *k == "ROOT" || *k == "JOINT"))
+        .map(|(_, n)| n.to_owned())
+        .collect();
+    let m = load("numbers.bvh", humanik_bvh(&|j| format!("j{}", order.iter().position(|n| n == j).unwrap())));
+    // Heights along +Y, as the file stands (no name says where the head is to detect it by).
+    let map = bone_map(&m.skeleton, UpAxis::Y, false);
+    let number = |joint: &str| format!("j{}", order.iter().position(|n| n == joint).unwrap());
+    for (bone, joint) in
+        [("neck", "Neck"), ("head", "Head"), ("rightShoulder", "RightShoulder"), ("leftUpperArm", "LeftArm"), ("rightHand", "RightHand")]
+    {
+        assert_eq!(named(&m, &map, bone), Some(number(joint)), "{bone} by shape: {:?}", map.entries);
+    }
+}

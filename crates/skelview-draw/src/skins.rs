@@ -29,7 +29,8 @@ pub struct SkinVertex {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
 pub struct SkinInstance {
-    /// First palette row, first morph-weight row, morph targets, vertices.
+    /// First palette row, first morph-weight row, morph targets (with
+    /// [`MORPH_POSITIONS_ONLY`]), vertices.
     pub rows: [u32; 4],
     /// Multiplies the material's colour (linear RGBA): a clip's tint and opacity.
     pub tint: [f32; 4],
@@ -83,10 +84,14 @@ pub struct SkinGeometry {
     pub vertices: Vec<SkinVertex>,
     /// Triangles, three indices each.
     pub indices: Vec<u32>,
-    /// Per target, per vertex: position then normal displacement (xyz, w unused).
+    /// Per target, per vertex: position then normal displacement (xyz, w unused); the position
+    /// alone when no target moves normals ([`Self::morph_normals`] false).
     pub morph_rows: Vec<[f32; 4]>,
     /// Morph targets.
     pub morph_targets: u32,
+    /// Whether each target's rows hold normals too (a body's hundreds of pose blend shapes do
+    /// not: half the memory).
+    pub morph_normals: bool,
     /// Base colour texture (sRGB).
     pub texture: Option<Arc<Texture>>,
     /// Base colour (linear RGBA).
@@ -103,7 +108,16 @@ impl PartialEq for SkinGeometry {
     }
 }
 
+/// The bit of [`SkinInstance::rows`]' third word that says targets have no normal rows.
+pub const MORPH_POSITIONS_ONLY: u32 = 1 << 31;
+
 impl SkinGeometry {
+    /// The third word of a draw's rows: the targets, with [`MORPH_POSITIONS_ONLY`] when their
+    /// rows hold positions alone.
+    pub fn morph_word(&self) -> u32 {
+        self.morph_targets | if self.morph_normals { 0 } else { MORPH_POSITIONS_ONLY }
+    }
+
     /// A new geometry with a fresh id.
     pub fn new(vertices: Vec<SkinVertex>, indices: Vec<u32>) -> Self {
         static NEXT: AtomicU64 = AtomicU64::new(1);
@@ -113,6 +127,7 @@ impl SkinGeometry {
             indices,
             morph_rows: Vec::new(),
             morph_targets: 0,
+            morph_normals: true,
             texture: None,
             base_color: [1.0; 4],
             alpha: Alpha::Opaque,

@@ -103,6 +103,19 @@ struct GpuGeometry {
     indices: wgpu::Buffer,
     index_count: u32,
     bind_group: wgpu::BindGroup,
+    /// Its morph rows fitted the device (else it is drawn without its targets).
+    morphs: bool,
+}
+
+/// Whether `n` rows fit one binding on `device` (a storage buffer, or a texture's lines).
+fn rows_fit(device: &wgpu::Device, storage: bool, n: usize) -> bool {
+    let limits = device.limits();
+    if storage {
+        let bytes = n as u64 * 16;
+        bytes <= limits.max_storage_buffer_binding_size && bytes <= limits.max_buffer_size
+    } else {
+        n.div_ceil(ROW_TEXTURE_WIDTH as usize) <= limits.max_texture_dimension_2d as usize
+    }
 }
 
 /// What one prepared draw needs at draw time.
@@ -222,7 +235,17 @@ impl SkinRenderer {
             self.frame_group = frame_bind_group(device, &self.frame_layout, &self.frame_rows);
         }
         self.frame_rows.write(queue, &skins.rows);
-        let instances: Vec<SkinInstance> = skins.draws.iter().map(|d| d.instance).collect();
+        let instances: Vec<SkinInstance> = skins
+            .draws
+            .iter()
+            .map(|d| {
+                let mut i = d.instance;
+                if self.geometries.get(&d.geometry.id).is_some_and(|g| !g.morphs) {
+                    i.rows[2] = 0;
+                }
+                i
+            })
+            .collect();
         let bytes: &[u8] = bytemuck::cast_slice(&instances);
         if bytes.len() as u64 > self.instances.size() {
             self.instances = instance_buffer(device, instances.len().next_power_of_two());
@@ -272,7 +295,13 @@ impl SkinRenderer {
         let vertex_buffer = init("skin vertices", bytemuck::cast_slice(vertices), wgpu::BufferUsages::VERTEX);
         let index_buffer = init("skin indices", bytemuck::cast_slice(indices), wgpu::BufferUsages::INDEX);
         let (width, height, pixels) = match &geometry.texture {
-            Some(t) if t.width > 0 && t.height > 0 && t.rgba8.len() == (t.width * t.height * 4) as usize => {
+            // A texture larger than the device takes is left white (WebGL2 may stop at 2048).
+            Some(t)
+                if t.width > 0
+                    && t.height > 0
+                    && t.width.max(t.height) <= device.limits().max_texture_dimension_2d
+                    && t.rgba8.len() == (t.width * t.height * 4) as usize =>
+            {
                 (t.width, t.height, &t.rgba8[..])
             }
             _ => (1, 1, &[255u8, 255, 255, 255][..]),
@@ -293,8 +322,13 @@ impl SkinRenderer {
             pixels,
         );
         let view = texture.create_view(&Default::default());
-        let morph = Rows::new(device, self.storage, geometry.morph_rows.len(), "morph rows");
-        morph.write(queue, &geometry.morph_rows);
+        // A body's hundreds of pose blend shapes may not fit a small device (WebGL2's 2048-line
+        // textures): it is then drawn unmorphed rather than not at all.
+        let morphs = rows_fit(device, self.storage, geometry.morph_rows.len());
+        let morph = Rows::new(device, self.storage, if morphs { geometry.morph_rows.len() } else { 1 }, "morph rows");
+        if morphs {
+            morph.write(queue, &geometry.morph_rows);
+        }
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("skin geometry"),
             layout: &self.geometry_layout,
@@ -305,7 +339,7 @@ impl SkinRenderer {
             ],
         });
         let index_count = if geometry.vertices.is_empty() { 0 } else { geometry.indices.len() as u32 };
-        GpuGeometry { alive: Arc::downgrade(geometry), vertices: vertex_buffer, indices: index_buffer, index_count, bind_group }
+        GpuGeometry { alive: Arc::downgrade(geometry), vertices: vertex_buffer, indices: index_buffer, index_count, bind_group, morphs }
     }
 }
 

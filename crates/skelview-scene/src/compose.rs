@@ -16,6 +16,9 @@ use skelview_core::core::bounds::{bounds_of, clip_bounds, robust_bounds};
 use skelview_core::core::{Clip, Interpolation, LengthUnit, Motion, PoseAt, Sampler, Skeleton};
 use skelview_draw::DrawData;
 use skelview_draw::{LineVertex, MeshInstance};
+
+/// Clips from which posing is spread over the cores.
+const PARALLEL_POSE_CLIPS: usize = 8;
 use skelview_draw::{OrbitCamera, ViewPreset};
 
 /// Which pose is shown.
@@ -163,12 +166,20 @@ impl Scene {
             apply_layout(&mut self.clips, self.layout, self.side_axis);
             self.layout_dirty = false;
         }
-        for c in &mut self.clips {
-            match frame.pose {
-                PoseMode::Animated => c.pose_at(frame.time_secs, frame.interpolation),
-                PoseMode::FirstFrame => c.pose_with(PoseAt::Frame(0), frame.interpolation),
-                PoseMode::Rest => c.pose_rest(),
-            }
+        let pose = |c: &mut ClipView| match frame.pose {
+            PoseMode::Animated => c.pose_at(frame.time_secs, frame.interpolation),
+            PoseMode::FirstFrame => c.pose_with(PoseAt::Frame(0), frame.interpolation),
+            PoseMode::Rest => c.pose_rest(),
+        };
+        // A crowd (a hundred Foxes, each on its own clock) is posed on every core; a few
+        // clips are not worth waking the pool for.
+        if self.clips.len() >= PARALLEL_POSE_CLIPS {
+            // `for_each` is rayon's with the parallel feature, std's without (the browser).
+            #[allow(unused_imports)]
+            use skelview_core::par::{IntoParallelIterator, ParallelIterator};
+            (&mut self.clips).into_par_iter().for_each(pose);
+        } else {
+            self.clips.iter_mut().for_each(pose);
         }
     }
 

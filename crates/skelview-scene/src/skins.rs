@@ -69,10 +69,13 @@ fn geometry(m: &Mesh, textures: &[Arc<Texture>]) -> SkinGeometry {
         })
         .collect();
     let mut g = SkinGeometry::new(vertices, m.indices.clone());
+    g.morph_normals = m.morph_targets.iter().any(|t| !t.normals.is_empty());
     for t in &m.morph_targets {
         for v in 0..n {
             g.morph_rows.push(t.positions.get(v).copied().unwrap_or(Vec3::ZERO).extend(0.0).to_array());
-            g.morph_rows.push(t.normals.get(v).copied().unwrap_or(Vec3::ZERO).extend(0.0).to_array());
+            if g.morph_normals {
+                g.morph_rows.push(t.normals.get(v).copied().unwrap_or(Vec3::ZERO).extend(0.0).to_array());
+            }
         }
     }
     g.morph_targets = m.morph_targets.len() as u32;
@@ -108,10 +111,10 @@ pub fn append(frame: &SkinFrame, tint: [f32; 4], out: &mut DrawData) {
     // mesh with morph targets.
     let mut weights = Vec::new();
     for (mesh, geometry) in frame.set.meshes.iter().zip(frame.geometry) {
-        mesh.morph_weights_at(frame.time_secs, &mut weights);
+        mesh.posed_weights(frame.time_secs, frame.pose, &mut weights);
         let (palette_row, weight_row) = out.skins.push_rows(mesh.palette_iter(frame.pose).map(|m| frame.world_from_file * m), &weights);
         let instance = SkinInstance {
-            rows: [palette_row, weight_row, geometry.morph_targets, geometry.vertices.len() as u32],
+            rows: [palette_row, weight_row, geometry.morph_word(), geometry.vertices.len() as u32],
             tint,
             base_color: geometry.base_color,
             alpha: [geometry.alpha.cutoff(), 0.0, 0.0, 0.0],
@@ -129,7 +132,7 @@ const BOUNDS_SAMPLE: usize = 512;
 pub fn bounds_sample(set: &MeshSet) -> MeshSet {
     let meshes =
         set.meshes.iter().filter(|m| !m.positions.is_empty()).map(|m| thinned(m, m.positions.len().div_ceil(BOUNDS_SAMPLE))).collect();
-    MeshSet { meshes, images: Vec::new() }
+    MeshSet { meshes, images: Vec::new(), extensions: None }
 }
 
 /// Bounds of the meshes as posed (display space, placed), from `frame.set` as

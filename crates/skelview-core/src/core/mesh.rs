@@ -8,7 +8,7 @@
 //! the sum is the GPU's ([`skin_vertices`] does it here for `positions --vertices`, Python
 //! and the tests).
 
-use glam::{Affine3A, Mat4, Vec2, Vec3, Vec4};
+use glam::{Affine3A, Mat3, Mat3A, Mat4, Vec2, Vec3, Vec4};
 
 use super::pose::GlobalPose;
 
@@ -42,6 +42,8 @@ pub struct MeshSet {
     pub meshes: Vec<Mesh>,
     /// Decoded base colour images, indexed by [`Material::texture`].
     pub images: Vec<Image>,
+    /// The file's own extensions for its character (a VRM avatar's), kept for writers.
+    pub extensions: Option<std::sync::Arc<super::character_extensions::CharacterExtensions>>,
 }
 
 /// A decoded image: 8-bit sRGB RGBA, rows top first.
@@ -108,6 +110,46 @@ pub struct MorphTarget {
     pub normals: Vec<Vec3>,
 }
 
+/// Morph targets the pose drives, not the take: SMPL's pose blend shapes. Target
+/// `first_target + 9·k + 3·r + c` weighs `(R − I)[r][c]`, `R` the rotation of `joints[k]`
+/// relative to its parent (rows first, as the models flatten it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoseBlend {
+    /// The first of the `9 × joints.len()` targets.
+    pub first_target: usize,
+    /// Each driving joint with its parent (`None`: a root).
+    pub joints: Vec<(usize, Option<usize>)>,
+}
+
+impl PoseBlend {
+    /// Writes the weights `pose` gives into `weights` (the mesh's, one per target).
+    pub fn weights(&self, pose: &GlobalPose, weights: &mut [f32]) {
+        let rotation = |j: Option<usize>| j.and_then(|j| pose.world_from_joint.get(j)).map_or(Mat3A::IDENTITY, |w| w.matrix3);
+        for (k, &(joint, parent)) in self.joints.iter().enumerate() {
+            let local = rotation(parent).inverse() * rotation(Some(joint));
+            self.write(k, local.into(), weights);
+        }
+    }
+
+    /// Writes the weights of local rotations (`local(joint)`) into `weights`.
+    pub fn weights_from_local(&self, local: impl Fn(usize) -> Mat3, weights: &mut [f32]) {
+        for (k, &(joint, _)) in self.joints.iter().enumerate() {
+            self.write(k, local(joint), weights);
+        }
+    }
+
+    fn write(&self, k: usize, r: Mat3, weights: &mut [f32]) {
+        for row in 0..3 {
+            for col in 0..3 {
+                let identity = if row == col { 1.0 } else { 0.0 };
+                if let Some(w) = weights.get_mut(self.first_target + 9 * k + 3 * row + col) {
+                    *w = r.col(col)[row] - identity;
+                }
+            }
+        }
+    }
+}
+
 /// Morph weights sampled at the clip's frames.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MorphAnimation {
@@ -146,6 +188,8 @@ pub struct Mesh {
     pub morph_weights: Vec<f32>,
     /// Weights over the take, where it animates them.
     pub morph_animation: Option<MorphAnimation>,
+    /// Targets the pose drives (a body model's pose blend shapes).
+    pub pose_blend: Option<PoseBlend>,
     /// How it looks.
     pub material: Material,
 }
@@ -170,6 +214,7 @@ impl Mesh {
             morph_targets: Vec::new(),
             morph_weights: Vec::new(),
             morph_animation: None,
+            pose_blend: None,
             material: Material::default(),
         };
         mesh.normals = face_normals(&mesh.positions, &mesh.indices);
@@ -198,6 +243,15 @@ impl Mesh {
             let world = b.joint.and_then(|j| pose.world_from_joint.get(j)).copied().unwrap_or(Affine3A::IDENTITY);
             Mat4::from(world) * b.joint_from_mesh
         })
+    }
+
+    /// The morph weights at `time_secs` for `pose`: the take's (or the defaults), then those
+    /// the pose drives.
+    pub fn posed_weights(&self, time_secs: f64, pose: &GlobalPose, out: &mut Vec<f32>) {
+        self.morph_weights_at(time_secs, out);
+        if let Some(p) = &self.pose_blend {
+            p.weights(pose, out);
+        }
     }
 
     /// The morph weights at `time_secs` (the nearest earlier sample blended with the next).
@@ -275,6 +329,7 @@ impl MeshSet {
                 b.joint = Some(joint_of(j)?);
             }
         }
+        set.extensions = set.extensions.map(|e| std::sync::Arc::new(e.remapped(&joint_of)));
         Some(set)
     }
 
@@ -325,6 +380,29 @@ mod tests {
         // Joint 1 turns the vertex (1, 0) in its space to (0, 1), then lifts it by 1.
         let expected = Vec3::new(1.0, 1.0, 0.0) * 0.25 + Vec3::new(0.0, 2.0, 0.0) * 0.75;
         assert!((out[0] - expected).length() < 1e-6, "{:?}", out[0]);
+    }
+
+    #[test]
+    fn pose_blend_weights_are_each_joints_turn_from_its_parent_less_identity_rows_first() {
+        let mut mesh = Mesh::rigid("m", vec![Vec3::ZERO], vec![], Bone { joint: None, joint_from_mesh: Mat4::IDENTITY });
+        let target = MorphTarget { name: "t".into(), positions: vec![Vec3::ZERO], normals: vec![] };
+        mesh.morph_targets = vec![target; 10];
+        // Target 0 is the file's own; 1..10 are joint 1's nine.
+        mesh.pose_blend = Some(PoseBlend { first_target: 1, joints: vec![(1, Some(0))] });
+        let parent = Quat::from_rotation_y(0.7);
+        let turn = Quat::from_rotation_z(0.3);
+        let pose = GlobalPose {
+            world_from_joint: vec![
+                Affine3A::from_quat(parent),
+                Affine3A::from_rotation_translation(parent * turn, Vec3::new(0.0, 1.0, 0.0)),
+            ],
+        };
+        let mut w = Vec::new();
+        mesh.posed_weights(0.0, &pose, &mut w);
+        let (c, s) = (0.3f32.cos(), 0.3f32.sin());
+        // R − I of a turn about z, rows first: [[c − 1, −s, 0], [s, c − 1, 0], [0, 0, 0]].
+        let expected = [0.0, c - 1.0, -s, 0.0, s, c - 1.0, 0.0, 0.0, 0.0, 0.0];
+        assert!(w.iter().zip(expected).all(|(a, b)| (a - b).abs() < 1e-6), "{w:?}");
     }
 
     #[test]

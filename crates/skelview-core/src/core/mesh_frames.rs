@@ -23,7 +23,7 @@ impl MeshPoser {
         for m in &mut self.palette {
             *m = space_from_file * *m;
         }
-        mesh.morph_weights_at(time_secs, &mut self.weights);
+        mesh.posed_weights(time_secs, pose, &mut self.weights);
         skin_vertices(mesh, &self.palette, &self.weights, out);
     }
 }

@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod bounds;
 pub mod capture;
+pub mod character_extensions;
 pub mod clip;
 pub mod clip_fk;
 pub mod contacts;

@@ -9,6 +9,7 @@ use std::io::Write;
 use glam::{EulerRot, Quat, Vec3};
 
 use crate::core::pose::{GlobalPose, LocalPose, LocalTransform};
+use crate::core::rotation_channels::nearest_triple;
 use crate::core::{Interpolation, PoseAt, Sampler};
 use crate::core::{Joint, Motion, Skeleton};
 
@@ -140,6 +141,10 @@ pub fn write_bvh(motion: &Motion, options: &BvhWriteOptions, out: &mut dyn Write
     writeln!(out, "MOTION\nFrames: {}\nFrame Time: {}", poses.len(), motion.clip.frame_time_secs)?;
     let euler = options.euler();
     let mut line = String::new();
+    // Each joint's angles of the frame before: every frame's are the triple nearest them, so
+    // that a turn past ±180° goes on (181°) instead of jumping a turn back (−179°), as an
+    // unrolled motion asks and as players that interpolate Euler angles need.
+    let mut last: Vec<Option<[f32; 3]>> = vec![None; motion.skeleton.len()];
     for pose in &poses {
         line.clear();
         for &i in &order {
@@ -147,13 +152,24 @@ pub fn write_bvh(motion: &Motion, options: &BvhWriteOptions, out: &mut dyn Write
             if moving[i] {
                 line.push_str(&format!("{} ", v3(local.translation)?));
             }
-            let q: Quat = local.rotation.normalize();
-            let (a, b, c) = q.to_euler(euler);
-            line.push_str(&format!("{} {} {} ", finite(a.to_degrees())?, finite(b.to_degrees())?, finite(c.to_degrees())?));
+            let [a, b, c] = continuous_euler(local.rotation.normalize(), euler, last[i]);
+            last[i] = Some([a, b, c]);
+            line.push_str(&format!("{} {} {} ", finite(a)?, finite(b)?, finite(c)?));
         }
         writeln!(out, "{}", line.trim_end())?;
     }
     Ok(())
+}
+
+/// `q`'s angles in degrees in `order`: of its two Euler triples, each angle moved by whole
+/// turns towards `last`, the one nearest `last`; the principal triple without a `last`.
+fn continuous_euler(q: Quat, order: EulerRot, last: Option<[f32; 3]>) -> [f32; 3] {
+    let (a, b, c) = q.to_euler(order);
+    let t = match last {
+        Some(l) => nearest_triple([a, b, c], l.map(f32::to_radians)),
+        None => [a, b, c],
+    };
+    t.map(f32::to_degrees)
 }
 
 /// How many ancestors joint `i` has.
@@ -207,15 +223,37 @@ fn write_hierarchy(
                 }
                 order.push(i);
                 stack.push(Step::Close(i));
-                if children[i].is_empty() {
-                    // A leaf that is not an end site: close it with a zero-length End Site so
-                    // that readers which need one are satisfied.
-                    writeln!(out, "{pad}  End Site\n{pad}  {{\n{pad}    OFFSET 0 0 0\n{pad}  }}")?;
-                }
+                // A leaf with channels and no End Site (CMU and Meta files have them) stays so:
+                // an End Site added here would be one more joint when the file is read back.
                 stack.extend(children[i].iter().rev().map(|&c| Step::Open(c)));
             }
             Step::Close(i) => writeln!(out, "{}}}", "  ".repeat(depth(joints, i)))?,
         }
     }
     Ok(order)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spin_past_half_a_turn_goes_on_and_both_triples_are_the_same_rotation() {
+        let order = BvhWriteOptions::default().euler();
+        let mut last = None;
+        for step in 0..=72 {
+            // Two turns about Y with a tilt: the principal angles jump at ±180°.
+            let q = Quat::from_rotation_y((step as f32 * 10.0).to_radians()) * Quat::from_rotation_x(0.3);
+            let t = continuous_euler(q, order, last);
+            let back = Quat::from_euler(order, t[0].to_radians(), t[1].to_radians(), t[2].to_radians());
+            assert!(back.dot(q).abs() > 1.0 - 1e-5, "step {step}: {t:?} is not the rotation");
+            if let Some(l) = last {
+                let jump = t.iter().zip(l).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+                assert!(jump < 15.0, "step {step}: {l:?} → {t:?}");
+            }
+            last = Some(t);
+        }
+        let y = last.unwrap()[2];
+        assert!((y - 720.0).abs() < 1e-2, "two turns end at 720°, not {y}");
+    }
 }

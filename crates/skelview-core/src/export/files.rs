@@ -45,7 +45,7 @@ pub trait Writer: Sync {
 }
 
 /// Every format skelview writes, in the order listings show them.
-pub static WRITERS: [&dyn Writer; 6] = [&BvhFile, &GltfFile, &VrmaFile, &TrcFile, &MotFile, &C3dFile];
+pub static WRITERS: [&dyn Writer; 7] = [&BvhFile, &GltfFile, &VrmFile, &VrmaFile, &TrcFile, &MotFile, &C3dFile];
 
 /// The writer for a path's extension (`out.BVH`), if any.
 pub fn writer_for(path: &Path) -> Option<&'static dyn Writer> {
@@ -87,6 +87,9 @@ pub enum WriteError {
     /// The capture cannot be held by a C3D.
     #[error(transparent)]
     C3d(super::c3d_writer::C3dError),
+    /// A VRM avatar needs a character read from one.
+    #[error(transparent)]
+    Vrm(#[from] super::vrm_writer::VrmError),
     /// A VRM animation needs a humanoid the motion's skeleton does not map.
     #[error("a VRM animation: {0}")]
     Vrma(#[from] super::vrma_writer::VrmaError),
@@ -171,6 +174,37 @@ impl Writer for GltfFile {
     }
     fn summary(&self, m: &Motion, _: &WriteOptions) -> String {
         format!("{} joints, {} frames", m.skeleton.len(), m.clip.num_frames().max(1))
+    }
+}
+
+/// VRM avatar: a character read from a VRM, with its VRM extensions, playing the motion.
+struct VrmFile;
+
+impl Writer for VrmFile {
+    fn name(&self) -> &'static str {
+        "VRM"
+    }
+    fn description(&self) -> &'static str {
+        "a VRM avatar (0.x or 1.0, as read) playing the motion: the character's meshes, humanoid, expressions and licence, an animation per take"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["vrm"]
+    }
+    fn all_takes(&self) -> bool {
+        true
+    }
+    fn write(&self, m: &Motion, path: &Path, o: &WriteOptions) -> Result<(), WriteError> {
+        let names = take_names(m);
+        let name = names.get(m.source.take.unwrap_or(0)).or(names.first()).cloned().unwrap_or_default();
+        self.write_takes(&[Animation { name, motion: m }], path, o)
+    }
+    fn write_takes(&self, takes: &[Animation<'_>], path: &Path, _: &WriteOptions) -> Result<(), WriteError> {
+        let (doc, bin) = super::vrm_writer::document(takes)?;
+        Ok(write_atomically(path, |out| write_glb(&doc, &bin, out))?)
+    }
+    fn summary(&self, m: &Motion, _: &WriteOptions) -> String {
+        let meshes = m.meshes.as_deref().map_or(0, |s| s.meshes.len());
+        format!("{} joints, {meshes} meshes, {} frames", m.skeleton.len(), m.clip.num_frames().max(1))
     }
 }
 
@@ -314,8 +348,8 @@ mod tests {
         assert_eq!(writer_named("gltf").map(|w| w.extensions()), Some(&["glb", "gltf"][..]));
         assert_eq!(name("a.c3d"), Some("C3D"));
         assert_eq!(name("a.vrma"), Some("VRMA"));
-        assert_eq!(written_extensions(", ", " or "), ".bvh, .glb, .gltf, .vrma, .trc, .mot or .c3d");
-        assert_eq!(WriteError::Extension("fbx".into()).to_string(), "writes .bvh, .glb, .gltf, .vrma, .trc, .mot or .c3d, not 'fbx'");
+        assert_eq!(written_extensions(", ", " or "), ".bvh, .glb, .gltf, .vrm, .vrma, .trc, .mot or .c3d");
+        assert_eq!(WriteError::Extension("fbx".into()).to_string(), "writes .bvh, .glb, .gltf, .vrm, .vrma, .trc, .mot or .c3d, not 'fbx'");
         let mut seen = std::collections::HashSet::new();
         for w in WRITERS {
             assert!(!w.description().is_empty() && !w.extensions().is_empty(), "{}", w.name());

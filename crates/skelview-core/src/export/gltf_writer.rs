@@ -12,6 +12,7 @@ use glam::{Mat4, Quat, Vec3};
 use serde_json::{Value, json};
 
 use crate::core::pose::{self, GlobalPose, LocalPose, LocalTransform};
+use crate::core::mesh::Mesh;
 use crate::core::{Motion, Skeleton, Take};
 
 /// One animation to write: its name and the motion sampled for it.
@@ -68,7 +69,12 @@ pub fn document(animations: &[Animation]) -> Result<(Value, Vec<u8>), NonFinite>
     let meshes =
         first.meshes.as_deref().map(|set| super::gltf_meshes::append(&mut blob, set, d, nodes.len(), skins.len())).unwrap_or_default();
     let mut roots: Vec<usize> = skeleton.roots().collect();
+    // The node of each mesh, for its animated weights.
+    let mut mesh_nodes = Vec::new();
     for (node, parent) in &meshes.nodes {
+        if node.get("mesh").is_some() {
+            mesh_nodes.push(nodes.len());
+        }
         let k = nodes.len();
         nodes.push(node.clone());
         match parent {
@@ -84,7 +90,7 @@ pub fn document(animations: &[Animation]) -> Result<(Value, Vec<u8>), NonFinite>
         }
     }
     skins.extend(meshes.skins.iter().cloned());
-    let gltf_animations: Vec<Value> = animations.iter().map(|a| animation(&mut blob, a, skeleton, &rest_nodes)).collect();
+    let gltf_animations: Vec<Value> = animations.iter().map(|a| animation(&mut blob, a, skeleton, &rest_nodes, &mesh_nodes)).collect();
     while !blob.bytes.len().is_multiple_of(4) {
         blob.bytes.push(0);
     }
@@ -225,8 +231,46 @@ impl Channels {
     }
 }
 
-/// One glTF animation for `a`: a key per source frame for each joint that leaves its rest value.
-fn animation(blob: &mut Blob, a: &Animation, skeleton: &Skeleton, rest_nodes: &[Trs]) -> Value {
+impl Channels {
+    /// Adds a `weights` channel per mesh: its node and its weights at every key, targets
+    /// after targets.
+    fn morph_weights(&mut self, blob: &mut Blob, weights: Vec<(usize, Vec<f32>)>) {
+        for (node, values) in weights {
+            // One key holds every target's weight: the accessor counts keys × targets scalars.
+            let output = blob.floats(&values, "SCALAR", values.len(), false);
+            self.samplers.push(json!({ "input": self.input, "output": output, "interpolation": "LINEAR" }));
+            self.channels.push(json!({ "sampler": self.samplers.len() - 1, "target": { "node": node, "path": "weights" } }));
+        }
+    }
+}
+
+/// The meshes of `m` whose weights move (the take animates them, or the pose drives them),
+/// each with its node (`mesh_nodes`) and room for its keys.
+fn moving_weights<'m>(m: &'m Motion, mesh_nodes: &[usize]) -> Vec<(&'m Mesh, usize, Vec<f32>)> {
+    let Some(set) = m.meshes.as_deref() else { return Vec::new() };
+    set.meshes
+        .iter()
+        .zip(mesh_nodes)
+        .filter(|(mesh, _)| !mesh.morph_targets.is_empty() && (mesh.morph_animation.is_some() || mesh.pose_blend.is_some()))
+        .map(|(mesh, &node)| (mesh, node, Vec::new()))
+        .collect()
+}
+
+/// Appends each moving mesh's weights at `time_secs` for the file-space `local` pose.
+fn key_weights(moving: &mut [(&Mesh, usize, Vec<f32>)], time_secs: f64, local: &LocalPose, w: &mut Vec<f32>) {
+    for (mesh, _, values) in moving {
+        mesh.morph_weights_at(time_secs, w);
+        if let Some(p) = &mesh.pose_blend {
+            let rotation = |j: usize| local.parent_from_joint.get(j).map_or(glam::Mat3::IDENTITY, |l| glam::Mat3::from_quat(l.rotation));
+            p.weights_from_local(rotation, w);
+        }
+        values.extend_from_slice(w);
+    }
+}
+
+/// One glTF animation for `a`: a key per source frame for each joint that leaves its rest
+/// value, and for each mesh whose morph weights the take animates (`mesh_nodes`: each mesh's node).
+fn animation(blob: &mut Blob, a: &Animation, skeleton: &Skeleton, rest_nodes: &[Trs], mesh_nodes: &[usize]) -> Value {
     let n_joints = skeleton.joints().len();
     let m = a.motion;
     let frames = m.clip.num_frames().max(1);
@@ -236,8 +280,10 @@ fn animation(blob: &mut Blob, a: &Animation, skeleton: &Skeleton, rest_nodes: &[
     // Every frame's local transforms in the output space, joint-major.
     let mut per_joint: Vec<Vec<Trs>> = vec![Vec::with_capacity(frames); n_joints];
     let mut local = LocalPose::default();
-    for f in 0..frames {
+    let (mut moving, mut w) = (moving_weights(m, mesh_nodes), Vec::new());
+    for (f, &time) in times.iter().enumerate() {
         pose::frame_pose(&m.skeleton, &m.clip, f, &mut local);
+        key_weights(&mut moving, f64::from(time), &local, &mut w);
         for (j, l) in local.parent_from_joint.iter().enumerate().take(n_joints) {
             per_joint[j].push(conjugate(l, rd, s));
         }
@@ -246,6 +292,7 @@ fn animation(blob: &mut Blob, a: &Animation, skeleton: &Skeleton, rest_nodes: &[
     for (j, keys) in per_joint.iter_mut().enumerate() {
         out.joint(blob, j, keys, &rest_nodes[j]);
     }
+    out.morph_weights(blob, moving.into_iter().map(|(_, node, values)| (node, values)).collect());
     if out.channels.is_empty() {
         // A still take: one channel keeps it an animation (glTF needs at least one).
         let root = skeleton.roots().next().unwrap_or(0);

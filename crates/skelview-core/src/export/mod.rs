@@ -1,4 +1,4 @@
-//! Writing motions out: BVH, glTF, VRMA and TRC conversion (any format in), force platforms as OpenSim MOT, position and measurement CSVs, and the one
+//! Writing motions out: BVH, glTF, VRM, VRMA, TRC and C3D conversion (any format in), force platforms as OpenSim MOT, position and measurement CSVs, and the one
 //! atomic-write helper every output file goes through.
 
 pub mod atomic;
@@ -13,6 +13,7 @@ pub mod mot_writer;
 pub mod positions;
 pub mod trc_writer;
 pub mod vertices;
+pub mod vrm_writer;
 pub mod vrma_writer;
 
 pub use atomic::write_atomically;

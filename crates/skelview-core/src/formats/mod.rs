@@ -14,6 +14,7 @@ pub mod hanim;
 pub mod htr;
 pub mod mnm;
 pub mod mot;
+pub mod npz;
 pub mod open;
 pub mod options;
 pub mod table;

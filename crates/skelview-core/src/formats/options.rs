@@ -47,6 +47,11 @@ pub enum OptionValues {
         /// Common values a menu offers (any value in range may be given by key).
         presets: &'static [f64],
     },
+    /// A file or folder on the user's disk (a body model); none by default.
+    Path {
+        /// What it names, for labels (`FILE|FOLDER`).
+        hint: &'static str,
+    },
 }
 
 /// One value of a [`OptionValues::Choice`].
@@ -94,6 +99,10 @@ impl FormatOption {
                 Ok(v) if v.is_finite() && (*min..=*max).contains(&v) => Ok(v.to_string()),
                 _ => Err(refuse(format!("a number of {unit} from {min} to {max}"))),
             },
+            OptionValues::Path { hint } => match value.trim() {
+                "" => Err(refuse(format!("a path ({hint})"))),
+                v => Ok(v.to_owned()),
+            },
         }
     }
 
@@ -103,7 +112,7 @@ impl FormatOption {
             OptionValues::Choice { choices, default } => {
                 options.get(self.key).and_then(|v| choices.iter().find(|c| c.value == v)).map_or(default, |c| c.value)
             }
-            OptionValues::Number { .. } => "",
+            OptionValues::Number { .. } | OptionValues::Path { .. } => "",
         }
     }
 
@@ -115,7 +124,15 @@ impl FormatOption {
                 .and_then(|v| v.parse::<f64>().ok())
                 .filter(|v| v.is_finite() && (*min..=*max).contains(v))
                 .unwrap_or(*default),
-            OptionValues::Choice { .. } => f64::NAN,
+            OptionValues::Choice { .. } | OptionValues::Path { .. } => f64::NAN,
+        }
+    }
+
+    /// The path set for a path option in `options` (`None`: none set, or not a path option).
+    pub fn path(&'static self, options: &FormatOptions) -> Option<std::path::PathBuf> {
+        match &self.values {
+            OptionValues::Path { .. } => options.get(self.key).map(std::path::PathBuf::from),
+            _ => None,
         }
     }
 
@@ -124,6 +141,7 @@ impl FormatOption {
         match &self.values {
             OptionValues::Choice { .. } => self.choice(options).to_owned(),
             OptionValues::Number { .. } => self.number(options).to_string(),
+            OptionValues::Path { .. } => options.get(self.key).unwrap_or_default().to_owned(),
         }
     }
 }

@@ -12,7 +12,7 @@ use super::file_format::{FileFormat, FormatInfo, NameMapFormat};
 use crate::export::files::{WRITERS, Writer, writer_named};
 
 /// Every motion format, in the order listings show them and content sniffing tries them.
-pub static FORMATS: [&dyn FileFormat; 10] = [
+pub static FORMATS: [&dyn FileFormat; 11] = [
     &super::bvh::Bvh,
     &super::acclaim::Acclaim,
     &super::htr::Htr,
@@ -23,6 +23,7 @@ pub static FORMATS: [&dyn FileFormat; 10] = [
     &super::c3d::C3d,
     &super::trc::Trc,
     &super::mot::Mot,
+    &super::npz::Npz,
 ];
 
 /// Every joint-name map format.
@@ -215,7 +216,7 @@ mod tests {
         // Every writer is a reader's, found by name, or listed as written only.
         let written: Vec<&str> = FORMATS.iter().filter(|f| writer_of(**f).is_some()).map(|f| f.name()).collect();
         assert_eq!(written, ["BVH", "glTF", "C3D", "TRC", "MOT"]);
-        assert_eq!(write_only().map(|w| w.name()).collect::<Vec<_>>(), ["VRMA"], "MOT is read too; a VRMA is read as glTF");
+        assert_eq!(write_only().map(|w| w.name()).collect::<Vec<_>>(), ["VRM", "VRMA"], "MOT is read too; a VRM or VRMA is read as glTF");
     }
 
     #[test]

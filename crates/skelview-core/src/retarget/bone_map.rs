@@ -10,7 +10,6 @@ use std::collections::BTreeMap;
 use thiserror::Error;
 
 use crate::core::Skeleton;
-use crate::core::names::fold;
 
 /// The VRM 1.0 humanoid bones, parents first (the specification's list).
 pub const BONES: [&str; 55] = [
@@ -277,8 +276,7 @@ fn with_side(part: &str, left: bool) -> Vec<String> {
 
 /// Maps bones by their joints' names: the `NAMES` table, read with each rig family's habits.
 pub(super) fn by_names(skeleton: &Skeleton, map: &mut BoneMap) {
-    // An end site (a BVH `End Site`) has no rotation of its own: never a bone.
-    let folded: Vec<String> = skeleton.joints().iter().map(|j| if j.is_end_site { String::new() } else { fold(&j.name) }).collect();
+    let folded = super::joint_names::folded_names(skeleton);
     let find = |names: &[String]| names.iter().find_map(|n| folded.iter().position(|f| f == n));
     // MotionBuilder's `LeftShoulder` is the clavicle when an upper arm (`LeftArm`) exists;
     // SMPL's and H-Anim's `left_shoulder`/`l_shoulder` are the upper arm (next to a collar).

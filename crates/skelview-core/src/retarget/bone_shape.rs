@@ -86,11 +86,10 @@ pub(super) fn by_shape(skeleton: &Skeleton, up: UpAxis, map: &mut BoneMap) {
         for (bone, &j) in ["spine", "chest", "upperChest"].iter().zip(&spine_joints) {
             set_shape(map, bone, j);
         }
-        // At the fork: the branch reaching highest is the neck and head, the others arms.
+        // At the fork: the neck and head, and the arms.
         let mut arms: Vec<usize> = t.kids[fork].clone();
-        arms.sort_by(|a, b| t.height(*a).total_cmp(&t.height(*b)));
         if arms.len() >= 3 {
-            let neck = arms.pop().unwrap_or(fork);
+            let neck = t.neck_of(fork, &mut arms, map);
             let (neck_joints, _) = t.chain(neck);
             for (bone, &j) in ["neck", "head"].iter().zip(&neck_joints) {
                 set_shape(map, bone, j);
@@ -165,6 +164,43 @@ impl Tree<'_> {
     /// Whether joint `j` is on the left: as its name says, else +X of the hips.
     fn left_of(&self, j: usize) -> bool {
         side_of(&self.skeleton.joints()[j].name).unwrap_or(self.pose[j].x - self.pose[self.hips].x > 0.0)
+    }
+
+    /// Takes the neck out of the branches at the top of the spine (left sorted by height) and
+    /// returns it: the branch reaching highest, unless that one reaches out to a side while
+    /// the two arms it leaves do not go to opposite sides, the symmetry a body has (a HumanIK
+    /// right shoulder starting above the neck); then the branch that stays nearest the middle.
+    fn neck_of(&self, fork: usize, branches: &mut Vec<usize>, map: &BoneMap) -> usize {
+        branches.sort_by(|a, b| self.height(*a).total_cmp(&self.height(*b)));
+        let across = self.across(map);
+        // How far out a branch reaches, signed: + on the left.
+        let reach = |b: usize| {
+            let mut stack = vec![b];
+            let mut best = 0.0f32;
+            while let Some(j) = stack.pop() {
+                let s = (self.pose[j] - self.pose[fork]).dot(across);
+                best = if s.abs() > best.abs() { s } else { best };
+                stack.extend(self.kids[j].iter().copied());
+            }
+            best
+        };
+        let n = branches.len();
+        let highest = branches[n - 1];
+        let (a, b) = (reach(branches[n - 2]), reach(branches[n - 3]));
+        let narrowest = branches.iter().copied().min_by(|x, y| reach(*x).abs().total_cmp(&reach(*y).abs())).unwrap_or(highest);
+        // Mirror images: on opposite sides, each reaching at least half as far as the other.
+        let mirrored = a * b < 0.0 && a.abs().min(b.abs()) >= 0.5 * a.abs().max(b.abs());
+        let neck = if mirrored || narrowest == highest { highest } else { narrowest };
+        branches.retain(|&x| x != neck);
+        neck
+    }
+
+    /// The body's left-right direction, across the up axis: from the right upper leg to the
+    /// left where both are known, else +X (a rest pose facing +Z).
+    fn across(&self, map: &BoneMap) -> Vec3 {
+        let legs = map.joint("leftUpperLeg").zip(map.joint("rightUpperLeg"));
+        let d = legs.map_or(Vec3::X, |(l, r)| self.pose[l] - self.pose[r]);
+        (d - d.dot(self.up) * self.up).try_normalize().unwrap_or(Vec3::X)
     }
 
     /// Maps the chain from `start` to `parts` (`UpperLeg`, …) on the side its first joint is on.

@@ -7,6 +7,7 @@ mod bone_guess;
 pub mod bone_map;
 mod bone_shape;
 mod feet;
+mod joint_names;
 pub mod name_map;
 pub mod normalized;
 mod rows;

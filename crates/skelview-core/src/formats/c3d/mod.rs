@@ -168,6 +168,10 @@ fn layout(b: &[u8], h: &Header, params: &Params, warnings: &mut Vec<RawWarning>)
             format!("the data section at byte {data_offset} (block {data_block}), past the end of the file"),
         ));
     }
+    if channels == 0 && words > 0 {
+        let marker_bytes = points * 4 * word;
+        warnings.push(header_over_parameters(params, words, (marker_bytes, frame_bytes), declared, b.len().saturating_sub(data_offset)));
+    }
     let frames = if available < declared {
         warnings.push(RawWarning {
             offset: b.len() as u64,
@@ -227,17 +231,6 @@ fn analog_layout(h: &Header, params: &Params, rate: f64, warnings: &mut Vec<RawW
             message: format!("the header's {words} analog words per frame are not a multiple of {channels} channels"),
         });
     }
-    if channels == 0 && words > 0 {
-        // BTS writes ANALOG:USED 0 over a header that lays out analog words: the frames are
-        // read as the header lays them out (the file's length agrees), the words skipped.
-        let at = params.get("ANALOG", "USED").map_or(4, |p| p.offset);
-        warnings.push(RawWarning {
-            offset: at as u64,
-            message: format!(
-                "the header lays out {words} analog words per frame but ANALOG:USED says 0 channels: the frames are read as the header lays them out, the analog words skipped"
-            ),
-        });
-    }
     if channels > 0
         && let Some(analog_rate) = params.get("ANALOG", "RATE").and_then(params::Param::number)
     {
@@ -261,6 +254,38 @@ fn analog_layout(h: &Header, params: &Params, rate: f64, warnings: &mut Vec<RawW
         }
     }
     (channels, samples)
+}
+
+/// The warning for a header that lays out analog words while `ANALOG:USED` says no channel
+/// (BTS Elite writes `ANALOG:USED` and `ANALOG:RATE` 0 over a header of 18 words a frame):
+/// the header is believed, as it is what lays out the frames, and the words are skipped. The
+/// data section's length (`data` bytes) says whether the file holds the header's layout
+/// (`bytes`: a frame's markers alone, the header's whole frame).
+fn header_over_parameters(params: &Params, words: usize, bytes: (usize, usize), frames: usize, data: usize) -> RawWarning {
+    let at = params.get("ANALOG", "USED").map_or(4, |p| p.offset) as u64;
+    let value = |name: &str| {
+        let number = params.get("ANALOG", name).and_then(params::Param::number);
+        number.map_or_else(|| format!("ANALOG:{name} is absent"), |n| format!("ANALOG:{name} is {n}"))
+    };
+    let (markers, whole) = bytes;
+    // A data section is padded to a whole 512-byte block: a layout fits when what is left over is less.
+    let fits = |frame: usize| data >= frame * frames && data - frame * frames < 512;
+    let why = if fits(whole) {
+        format!(
+            "the file's {data}-byte data section holds {frames} frames of {whole} bytes as the header lays them out; without analog words they would fill {} bytes",
+            markers * frames
+        )
+    } else {
+        "the header is what lays out each frame's words".to_owned()
+    };
+    RawWarning {
+        offset: at,
+        message: format!(
+            "the header says {words} analog words per frame but {} and {}: the header is believed ({why}); the analog words are skipped, since no channel is named to read them into",
+            value("USED"),
+            value("RATE")
+        ),
+    }
 }
 
 /// The frame count: `TRIAL`'s 32-bit fields beyond 65,535; else the header, unless it asks

@@ -283,7 +283,33 @@ fn analog_words_in_the_header_with_no_channel_used_are_skipped_with_a_warning() 
     // The markers after the skipped words are where they are.
     assert_eq!(c.capture.position(2, 0), Some(glam::Vec3::new(12.0, 22.0, 32.0)));
     let messages: Vec<&str> = c.warnings.iter().map(|w| w.message.as_str()).collect();
-    assert!(messages.iter().any(|m| m.contains("4 analog words per frame but ANALOG:USED says 0")), "{messages:?}");
+    assert!(messages.iter().any(|m| m.contains("4 analog words per frame but ANALOG:USED is 0")), "{messages:?}");
+}
+
+#[test]
+fn a_bts_header_of_18_analog_words_over_used_and_rate_0_is_believed_and_said_so() {
+    // As a BTS Elite file: 18 analog words a frame in the header (9 channels, 2 samples),
+    // ANALOG:USED 0 and ANALOG:RATE 0. Loaded as a file, as `skelview info` loads it.
+    let mut b = Build::new(Processor::Intel, true);
+    b.analog = vec![vec![1.0; 9]; 3];
+    let mut bytes = b.bytes();
+    assert_eq!(u16::from_le_bytes([bytes[4], bytes[5]]), 18);
+    let used = bytes.windows(4).rposition(|w| w == b"USED").unwrap();
+    bytes[used + 4 + 2 + 2] = 0;
+    let rate = bytes.windows(4).rposition(|w| w == b"RATE").unwrap();
+    bytes[rate + 4 + 2 + 2..rate + 4 + 2 + 2 + 4].copy_from_slice(&0f32.to_le_bytes());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bts_elite.c3d");
+    std::fs::write(&path, &bytes).unwrap();
+    let m = crate::formats::load_paths(std::slice::from_ref(&path)).unwrap().remove(0);
+    let said: Vec<&str> = m.warnings.iter().map(|w| w.message.as_str()).filter(|w| w.contains("analog words")).collect();
+    let [w] = said.as_slice() else { panic!("one warning on the analog words: {:?}", m.warnings) };
+    for part in ["18 analog words per frame", "ANALOG:USED is 0", "ANALOG:RATE is 0", "the header is believed", "3 frames of 104 bytes"] {
+        assert!(w.contains(part), "{part}: {w}");
+    }
+    // The markers after the skipped words are where they are.
+    let c = m.capture.as_ref().unwrap();
+    assert_eq!(c.position(2, 0), Some(glam::Vec3::new(12.0, 22.0, 32.0)));
 }
 
 #[test]

@@ -14,6 +14,7 @@ use glam::{Vec3, Vec4};
 
 use super::accessor::check_accessor;
 use super::sample::{Interpolation, Track, shared_rate};
+use crate::core::character_extensions::CharacterExtensions;
 use crate::core::{ChannelKind, Clip, Joint, PositionRule, Skeleton, Take};
 use crate::formats::error::{ParseError, RawWarning};
 use crate::formats::finish::Parsed;
@@ -63,9 +64,7 @@ fn read_track(channel: &::gltf::animation::Channel, buffers: &[::gltf::buffer::D
     }
     let reader = channel.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
     let times: Vec<f32> = reader.read_inputs().ok_or(Invalid::Unreadable("input"))?.collect();
-    if times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] <= w[0]) {
-        return Err(Invalid::KeyTimes { sampler: sampler.index() });
-    }
+    check_times(sampler.index(), &times)?;
     use ::gltf::animation::util::ReadOutputs;
     let values: Vec<Vec4> = match reader.read_outputs().ok_or(Invalid::Unreadable("output"))? {
         ReadOutputs::Translations(it) | ReadOutputs::Scales(it) => it.map(|v| Vec3::from(v).extend(0.0)).collect(),
@@ -91,6 +90,18 @@ fn read_track(channel: &::gltf::animation::Channel, buffers: &[::gltf::buffer::D
     }
     let track = Track { times, values, interpolation, rotation: path == Path::Rotation };
     Ok(Some((channel.target().node().index(), path, track)))
+}
+
+/// Refuses key times that cannot be played: not numbers, or going back. A time equal to the
+/// one before is kept (three.js, Blender and Babylon.js play it as a step: [`Track::at`]).
+fn check_times(sampler: usize, times: &[f32]) -> Result<(), Invalid> {
+    if let Some((key, &time)) = times.iter().enumerate().find(|(_, t)| !t.is_finite()) {
+        return Err(Invalid::KeyTimeNotFinite { sampler, key, time });
+    }
+    if let Some(k) = times.windows(2).position(|w| w[1] < w[0]) {
+        return Err(Invalid::KeyTimesGoBack { sampler, key: k + 1, time: times[k + 1], before: k, previous: times[k] });
+    }
+    Ok(())
 }
 
 /// Parents of every node (`None` for scene roots).
@@ -125,7 +136,8 @@ fn parents(doc: &::gltf::Document) -> Result<Vec<Option<usize>>, Invalid> {
 type Animation = (String, Vec<(usize, Path, Track)>);
 
 /// Builds the skeleton and the clip of the take `choice` (a name or an index; by the take
-/// list's rule when `None`), at `fps` when given; `humanoid` names nodes' humanoid bones (VRM).
+/// list's rule when `None`), at `fps` when given; `humanoid` names nodes' humanoid bones (VRM),
+/// and `extensions` is the root `extensions` JSON a character's writer keeps (a VRM avatar's).
 pub fn build(
     doc: &::gltf::Document,
     buffers: &[::gltf::buffer::Data],
@@ -133,11 +145,12 @@ pub fn build(
     fps: Option<f64>,
     humanoid: &HashMap<usize, String>,
     base: Option<&std::path::Path>,
+    extensions: Option<String>,
 ) -> Result<(Parsed, Vec<RawWarning>), ParseError> {
     let bad = |m: String| ParseError::invalid(0, m);
     let mut warnings = Vec::new();
     let parent = parents(doc).map_err(|e| bad(e.to_string()))?;
-    let mut animations = read_animations(doc, buffers)?;
+    let (mut animations, repaired): (Vec<Animation>, Vec<Option<String>>) = read_animations(doc, buffers)?.into_iter().unzip();
     let (wanted, skinned) = joint_set(doc, &parent, &animations, humanoid, &mut warnings)?;
     let order = node_order(doc, &parent, &wanted);
     let index_of: HashMap<usize, usize> = order.iter().enumerate().map(|(i, &n)| (n, i)).collect();
@@ -146,6 +159,10 @@ pub fn build(
     let takes = list_takes(&animations, &index_of);
     let chosen = crate::formats::takes::choose(&takes, choice).map_err(|e| bad(e.to_string()))?;
     if let Some(message) = chosen.and_then(|c| crate::formats::takes::several(&takes, c)) {
+        warnings.push(RawWarning { offset: 0, message });
+    }
+    // Only the sampled take's repairs change what is shown.
+    if let Some(message) = chosen.and_then(|c| repaired[c].clone()) {
         warnings.push(RawWarning { offset: 0, message });
     }
 
@@ -178,7 +195,12 @@ pub fn build(
     let mut parsed = Parsed::new(skeleton, clip, "quaternion");
     let sampling = super::meshes::Sampling { animation: chosen, fps, frames, duration_secs: duration };
     let nodes = super::meshes::Nodes { joint_of: &index_of, parent: &parent };
-    parsed.meshes = Some(super::meshes::read(doc, buffers, base, &nodes, &sampling, &mut warnings));
+    let (mut set, origins) = super::meshes::read(doc, buffers, base, &nodes, &sampling, &mut warnings);
+    if let Some(json) = extensions {
+        let joint_of_node = (0..doc.nodes().len()).map(|n| index_of.get(&n).copied()).collect();
+        set.extensions = Some(std::sync::Arc::new(CharacterExtensions { json, joint_of_node, origins }));
+    }
+    parsed.meshes = Some(set);
     parsed.unit = Some(crate::core::LengthUnit::Metre);
     parsed.up = Some(crate::core::UpAxis::Y);
     parsed.declared_units = Some("metres (glTF)".into());
@@ -187,19 +209,46 @@ pub fn build(
     Ok((parsed, warnings))
 }
 
-/// Every animation's tracks, read once: takes list them, the chosen one is sampled.
-fn read_animations(doc: &::gltf::Document, buffers: &[::gltf::buffer::Data]) -> Result<Vec<Animation>, ParseError> {
+/// Every animation's tracks, read once: takes list them, the chosen one is sampled. With each,
+/// the warning its repeated key times call for (if any).
+fn read_animations(doc: &::gltf::Document, buffers: &[::gltf::buffer::Data]) -> Result<Vec<(Animation, Option<String>)>, ParseError> {
     let mut animations = Vec::new();
     for a in doc.animations() {
         let mut tracks = Vec::new();
+        // Sampler index, repeated times, key times (channels may share a sampler: counted once).
+        let mut repeats: Vec<(usize, usize, usize)> = Vec::new();
         for c in a.channels() {
             if let Some(t) = read_track(&c, buffers).map_err(|e| ParseError::invalid(0, format!("animation {}: {e}", a.index())))? {
+                let n = t.2.times.windows(2).filter(|w| w[1] == w[0]).count();
+                let s = c.sampler().index();
+                if n > 0 && repeats.iter().all(|r| r.0 != s) {
+                    repeats.push((s, n, t.2.times.len()));
+                }
                 tracks.push(t);
             }
         }
-        animations.push((a.name().map_or_else(|| format!("animation {}", a.index()), str::to_owned), tracks));
+        let name = a.name().map_or_else(|| format!("animation {}", a.index()), str::to_owned);
+        animations.push(((name, tracks), repeated_times(a.index(), &repeats)));
     }
     Ok(animations)
+}
+
+/// What was made of key times equal to the one before: steps, as three.js (its interpolants
+/// take the later key from that time on), Blender and Babylon.js play them.
+fn repeated_times(animation: usize, repeats: &[(usize, usize, usize)]) -> Option<String> {
+    let (repeated, keys) = repeats.iter().fold((0, 0), |(r, k), s| (r + s.1, k + s.2));
+    let who = match repeats {
+        [] => return None,
+        [(s, ..)] => format!("sampler {s} repeats {repeated} of its {keys} key times"),
+        _ => {
+            let list: Vec<String> = repeats.iter().map(|r| r.0.to_string()).collect();
+            format!("{} samplers ({}) repeat {repeated} of their {keys} key times", repeats.len(), list.join(", "))
+        }
+    };
+    Some(format!(
+        "animation {animation}: {who} (a key at the same time as the one before): each is played as a step, \
+         the earlier key's value up to that time and the later key's from it, as three.js, Blender and Babylon.js play it"
+    ))
 }
 
 /// The joint set: skins' joints (or animated nodes and humanoid bones), with their ancestors;

@@ -6,7 +6,7 @@ use ::gltf::accessor::{DataType, Dimensions};
 use thiserror::Error;
 
 /// A glTF document's data that cannot be read (reported with the file's name by the loader).
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[derive(Clone, Debug, Error, PartialEq)]
 pub enum Invalid {
     /// A buffer view's offset plus length overflows.
     #[error("buffer view {view} too long")]
@@ -79,11 +79,29 @@ pub enum Invalid {
     /// The crate could not read a sampler's `input` or `output`.
     #[error("a sampler's {0} cannot be read")]
     Unreadable(&'static str),
-    /// Key times that go back or are not numbers.
-    #[error("sampler {sampler} has key times that are not finite and increasing")]
-    KeyTimes {
+    /// A key time that is not a number (infinite or NaN).
+    #[error("sampler {sampler}'s key {key} has time {time}, not a number of seconds")]
+    KeyTimeNotFinite {
         /// The sampler.
         sampler: usize,
+        /// The key (0-based).
+        key: usize,
+        /// Its time as read.
+        time: f32,
+    },
+    /// A key time earlier than the key before it (repeated times are read as steps).
+    #[error("sampler {sampler}'s key {key} at {time} s comes before key {before} at {previous} s: key times must not go back")]
+    KeyTimesGoBack {
+        /// The sampler.
+        sampler: usize,
+        /// The key (0-based).
+        key: usize,
+        /// Its time.
+        time: f32,
+        /// The key before it.
+        before: usize,
+        /// That key's time.
+        previous: f32,
     },
     /// As many values as keys (three per key for cubic splines) were expected.
     #[error("sampler {sampler} has {keys} keys but {values} output values (expected {expected})")]

@@ -8,6 +8,7 @@
 //! joint index beyond its skin, NaN in a skin's matrices) is left out with a warning naming
 //! the mesh and the accessor; the skeleton still loads.
 
+use crate::core::character_extensions::MeshOrigin;
 use crate::core::mesh::MeshError;
 use std::collections::HashMap;
 
@@ -43,7 +44,8 @@ pub struct Sampling {
     pub duration_secs: f64,
 }
 
-/// Reads every drawn primitive; what cannot be read is warned about and left out.
+/// Reads every drawn primitive, with the node, mesh and material each came from; what cannot
+/// be read is warned about and left out.
 pub fn read(
     doc: &::gltf::Document,
     buffers: &[::gltf::buffer::Data],
@@ -51,8 +53,9 @@ pub fn read(
     nodes: &Nodes,
     sampling: &Sampling,
     warnings: &mut Vec<RawWarning>,
-) -> MeshSet {
+) -> (MeshSet, Vec<MeshOrigin>) {
     let mut set = MeshSet::default();
+    let mut origins = Vec::new();
     let mut images: HashMap<usize, Option<usize>> = HashMap::new();
     let weights = animated_weights(doc, buffers, sampling, warnings);
     let mut vertices = 0usize;
@@ -75,7 +78,7 @@ pub fn read(
             if vertices >= MAX_VERTICES {
                 let message = format!("mesh {name}: past {MAX_VERTICES} vertices in all; it and the meshes after it are left out");
                 warnings.push(RawWarning { offset: 0, message });
-                return set;
+                return (set, origins);
             }
             match primitive(&p, buffers, &name, &bones, node.skin().is_some()) {
                 Ok(Some(mut m)) => {
@@ -84,13 +87,14 @@ pub fn read(
                     m.material = material(&p.material(), base, buffers, &mut set.images, &mut images, warnings);
                     vertices += m.positions.len();
                     set.meshes.push(m);
+                    origins.push(MeshOrigin { node: node.index(), mesh: mesh.index(), material: p.material().index() });
                 }
                 Ok(None) => {}
                 Err(message) => warnings.push(RawWarning { offset: 0, message: format!("mesh {name}: {message}; left out") }),
             }
         }
     }
-    set
+    (set, origins)
 }
 
 /// `'Name'` (node N), with the primitive's number when the mesh has several.

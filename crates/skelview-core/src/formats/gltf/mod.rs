@@ -217,7 +217,10 @@ pub fn parse(
         .map_err(|e| ParseError::invalid(0, capped(format!("cannot read the buffers: {e}"))))?;
     let vrm = document.as_json().extensions.as_ref().and_then(|e| vrm::read(&e.others));
     let bones = vrm.as_ref().map(|v| v.bones.clone()).unwrap_or_default();
-    let (mut parsed, mut warnings) = build::build(&document, &buffers, take, fps, &bones, base)?;
+    // An avatar's extensions go with its meshes, for the VRM writer (an animation's do not).
+    let keep = vrm.as_ref().filter(|v| v.kind != vrm::ANIMATION).and_then(|_| document.as_json().extensions.as_ref());
+    let keep = keep.and_then(|e| serde_json::to_string(&e.others).ok());
+    let (mut parsed, mut warnings) = build::build(&document, &buffers, take, fps, &bones, base, keep)?;
     warnings.splice(0..0, skipped);
     let asset = document.as_json().asset.clone();
     parsed.details.insert(0, ("glTF version".into(), asset.version));

@@ -20,7 +20,7 @@ pub enum Interpolation {
 /// (rotation, x y z w) components, stored as `Vec4`.
 #[derive(Clone, Debug)]
 pub struct Track {
-    /// Key times, strictly increasing.
+    /// Key times, never decreasing; a time equal to the one before is a step to the later key.
     pub times: Vec<f32>,
     /// One value a key, or three (in-tangent, value, out-tangent) for CUBICSPLINE.
     pub values: Vec<Vec4>,
@@ -51,7 +51,9 @@ impl Track {
         if n == 0 {
             return Vec4::ZERO;
         }
-        if n == 1 || t <= self.times[0] {
+        // At a repeated time the later key holds (a step, as three.js plays it): `t` equal to
+        // the first key's time falls through to the search below, which finds the last such key.
+        if n == 1 || t < self.times[0] {
             return self.finish(self.key(0));
         }
         if t >= self.times[n - 1] {
@@ -131,6 +133,15 @@ mod tests {
         let s = Track { interpolation: Interpolation::Step, ..t.clone() };
         assert_eq!(s.at(1.99), Vec4::ZERO);
         assert!(t.moves());
+    }
+
+    #[test]
+    fn a_repeated_time_is_a_step_to_the_later_key() {
+        let v = [[0.0; 4], [1.0, 0.0, 0.0, 0.0], [5.0, 0.0, 0.0, 0.0], [6.0, 0.0, 0.0, 0.0]];
+        let t = track(&[0.0, 1.0, 1.0, 2.0], &v, Interpolation::Linear, false);
+        assert_eq!((t.at(0.5).x, t.at(1.0).x, t.at(1.5).x), (0.5, 5.0, 5.5));
+        let first = track(&[0.0, 0.0, 1.0], &v[..3], Interpolation::Linear, false);
+        assert_eq!((first.at(-1.0).x, first.at(0.0).x), (0.0, 1.0), "before the keys the first; at their time the later");
     }
 
     #[test]

@@ -17,6 +17,9 @@ pub struct Vrm {
     pub meta: Vec<(String, String)>,
 }
 
+/// The kind of a VRM animation (no avatar).
+pub const ANIMATION: &str = "VRM animation 1.0";
+
 /// `{ "hips": { "node": 3 }, … }` (VRM 1.0 and VRM animations).
 fn bones_by_name(map: &Value) -> HashMap<usize, String> {
     let Some(map) = map.as_object() else { return HashMap::new() };
@@ -54,7 +57,7 @@ pub fn read(extensions: &Map<String, Value>) -> Option<Vrm> {
     }
     if let Some(anim) = extensions.get("VRMC_vrm_animation") {
         let bones = anim.get("humanoid").and_then(|h| h.get("humanBones")).map(bones_by_name).unwrap_or_default();
-        return Some(Vrm { kind: "VRM animation 1.0", bones, meta });
+        return Some(Vrm { kind: ANIMATION, bones, meta });
     }
     let vrm = extensions.get("VRM")?;
     let m = vrm.get("meta");

@@ -77,8 +77,9 @@ pub fn parse_mot(b: &[u8]) -> Result<ParsedMot, ParseError> {
             None => return Err(ParseError::eof(b.len() as u64, "the line of column names (time …)")),
         }
     };
-    let names = fields(&names_line);
+    let names = mot_fields(&names_line);
     let names: Vec<(usize, String)> = names.into_iter().filter(|(_, n)| !n.is_empty()).collect();
+    details.push(("Separator".to_owned(), separator(&names_line).to_owned()));
     if !names.first().is_some_and(|(_, n)| n.eq_ignore_ascii_case("time")) {
         return Err(ParseError::expected(names_line.at as u64, "'time' as the first column name", describe(names_line.text)));
     }
@@ -126,7 +127,9 @@ fn read_header<'a>(b: &[u8], it: &mut impl Iterator<Item = Line<'a>>) -> Result<
     let mut ended = false;
     for (k, line) in it.enumerate() {
         let text = String::from_utf8_lossy(line.text);
-        let text = text.trim();
+        // A header written through a CSV writer (pyomeca: `nRows=250,,,,`) pads each line
+        // with empty fields: they are not part of the value.
+        let text = text.trim().trim_end_matches(|c: char| c == ',' || c.is_whitespace());
         if text.eq_ignore_ascii_case("endheader") {
             ended = true;
             break;
@@ -157,6 +160,35 @@ fn read_header<'a>(b: &[u8], it: &mut impl Iterator<Item = Line<'a>>) -> Result<
     Ok(MotHeader { declared_rows, declared_columns, degrees, details })
 }
 
+/// How a line's fields are separated: OpenSim writes tabs, older tools spaces, pyomeca and
+/// spreadsheets commas.
+fn separator(line: &Line<'_>) -> &'static str {
+    if line.text.contains(&b'\t') {
+        "tabs"
+    } else if line.text.contains(&b',') {
+        "commas (as pyomeca and spreadsheets write .mot files)"
+    } else {
+        "spaces"
+    }
+}
+
+/// A line's fields with their offsets: split at tabs when there are any, else at commas when
+/// there are any, else at runs of spaces.
+fn mot_fields(line: &Line<'_>) -> Vec<(usize, String)> {
+    let t = line.text;
+    if t.contains(&b'\t') || !t.contains(&b',') {
+        return fields(line);
+    }
+    let mut out = Vec::new();
+    let mut start = 0;
+    for part in t.split(|&c| c == b',') {
+        let lead = part.iter().take_while(|c| c.is_ascii_whitespace()).count();
+        out.push((line.at + start + lead, String::from_utf8_lossy(part).trim().to_owned()));
+        start += part.len() + 1;
+    }
+    out
+}
+
 /// Reads the rows of `width` values (time first, times strictly increasing): the times, and
 /// the other values row-major.
 fn read_rows<'a>(it: impl Iterator<Item = Line<'a>>, width: usize, declared_rows: Option<u64>) -> Result<(Vec<f64>, Vec<f32>), ParseError> {
@@ -164,7 +196,7 @@ fn read_rows<'a>(it: impl Iterator<Item = Line<'a>>, width: usize, declared_rows
     let mut times: Vec<f64> = Vec::new();
     let mut values: Vec<f32> = Vec::with_capacity(declared_rows.unwrap_or(0) as usize * columns);
     for line in it {
-        let row = fields(&line);
+        let row = mot_fields(&line);
         let row: Vec<&(usize, String)> = row.iter().filter(|(_, v)| !v.is_empty()).collect();
         if row.is_empty() {
             continue;
@@ -227,6 +259,25 @@ mod tests {
         assert_eq!(a.channel(2), [10.0, 12.0, 14.0]);
         assert!(p.warnings.is_empty());
         assert!(p.details.contains(&("Title".to_owned(), "Coordinates".to_owned())));
+    }
+
+    #[test]
+    fn commas_as_pyomeca_writes_them_read_as_tabs_do() {
+        // pyomeca writes the header through a CSV writer: `nRows=3,,,` and comma rows.
+        let commas = "Coordinates,,,\nversion=1,,,\nnRows=3,,,\nnColumns=4,,,\ninDegrees=yes,,,\nendheader,,,\ntime,pelvis_tilt,pelvis_tx,knee_angle_r\n0.00,-2.0,0.50,10.0\n0.01, -2.5, 0.51, 12.0\n0.02,-3.0,0.52,14.0\n";
+        let (c, t) = (parse_mot(commas.as_bytes()).unwrap(), parse_mot(GAIT.as_bytes()).unwrap());
+        assert_eq!(c.capture.analog.values, t.capture.analog.values);
+        assert_eq!((c.declared_rows, c.capture.frames), (Some(3), 3));
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings.iter().map(|w| &w.message).collect::<Vec<_>>());
+        assert!(c.details.contains(&("Title".to_owned(), "Coordinates".to_owned())));
+        let separator = |p: &ParsedMot| p.details.iter().find(|(k, _)| k == "Separator").map(|(_, v)| v.clone()).unwrap_or_default();
+        assert!(separator(&c).starts_with("commas") && separator(&t) == "tabs");
+        // Spaces, and a bad value still named by its byte offset.
+        let spaces = GAIT.replace('\t', "  ");
+        assert_eq!(parse_mot(spaces.as_bytes()).unwrap().capture.analog.values, t.capture.analog.values);
+        let bad = commas.replace("0.51", "x");
+        let e = parse_mot(bad.as_bytes()).err().unwrap();
+        assert_eq!((e.offset, e.to_string().contains("'x'")), (bad.find(" x").unwrap() as u64 + 1, true), "{e}");
     }
 
     #[test]

@@ -1,0 +1,90 @@
+//! Skeletons and clips from rest joints and poses: a joint per model joint, its rest offset
+//! the rest joint minus its parent's, its rotation per frame a quaternion channel from the
+//! axis-angle, the root's translation channel the rest root plus `trans` (SMPL rotates
+//! about the rest root, so the pelvis sits at J₀ + trans).
+
+use glam::{DQuat, DVec3, Vec3};
+
+use super::layouts::{BodyMotion, JointMotion};
+use crate::core::{ChannelKind, Clip, Joint, PositionRule, Skeleton};
+
+const QUATERNION: [ChannelKind; 4] = [ChannelKind::QuatX, ChannelKind::QuatY, ChannelKind::QuatZ, ChannelKind::QuatW];
+const TRANSLATION: [ChannelKind; 3] = [ChannelKind::TranslateX, ChannelKind::TranslateY, ChannelKind::TranslateZ];
+
+/// The skeleton of `names` and `parents` at rest joint positions `rest`.
+pub fn body_skeleton(names: &[String], parents: &[Option<usize>], rest: &[DVec3]) -> Skeleton {
+    let mut joints = Vec::with_capacity(names.len());
+    let mut rest_values = Vec::new();
+    for (j, (name, parent)) in names.iter().zip(parents).enumerate() {
+        let offset = rest[j] - parent.map_or(DVec3::ZERO, |p| rest[p]);
+        let mut joint = Joint::new(name.clone(), *parent, offset.as_vec3());
+        joint.humanoid = super::joints::humanoid(name);
+        if parent.is_none() {
+            joint.channels.extend(TRANSLATION);
+            rest_values.extend(offset.as_vec3().to_array());
+        }
+        joint.channels.extend(QUATERNION);
+        rest_values.extend([0.0, 0.0, 0.0, 1.0]);
+        joints.push(joint);
+    }
+    // Parents come first and the rest row has a value per channel, by construction.
+    let skeleton = Skeleton::new(joints, PositionRule::Replace).unwrap_or_default();
+    skeleton.clone().with_rest_values(rest_values).unwrap_or(skeleton)
+}
+
+/// The clip of `motion` on [`body_skeleton`]'s channels, at `fps`.
+pub fn body_clip(motion: &BodyMotion, parents: &[Option<usize>], rest: &[DVec3], fps: f64) -> Clip {
+    let joints = parents.len();
+    let roots = parents.iter().filter(|p| p.is_none()).count();
+    let per_frame = joints * 4 + roots * 3;
+    let mut values = Vec::with_capacity(per_frame * motion.frames);
+    let mut last = vec![DQuat::IDENTITY; joints];
+    for f in 0..motion.frames {
+        let pose = &motion.poses[f * joints * 3..(f + 1) * joints * 3];
+        for (j, parent) in parents.iter().enumerate() {
+            if parent.is_none() {
+                let trans = DVec3::from_slice(&motion.trans[f * 3..f * 3 + 3]);
+                values.extend((rest[j] + trans).as_vec3().to_array());
+            }
+            let mut q = DQuat::from_scaled_axis(DVec3::from_slice(&pose[j * 3..j * 3 + 3]));
+            // The same hemisphere as the last frame's, so that sampling between frames turns
+            // the short way.
+            if q.dot(last[j]) < 0.0 {
+                q = -q;
+            }
+            last[j] = q;
+            values.extend(q.as_quat().to_array());
+        }
+    }
+    Clip::new(1.0 / fps, per_frame, motion.frames, values)
+}
+
+/// A skeleton and clip of joint positions: every joint translated from its parent per frame
+/// (no rotations), the first frame as the rest pose.
+pub fn joints_skeleton_clip(motion: &JointMotion, names: &[String], parents: &[Option<usize>], fps: f64) -> (Skeleton, Clip) {
+    let n = parents.len();
+    let local = |f: usize, j: usize| -> Vec3 {
+        let at = |k: usize| DVec3::from_slice(&motion.positions[(f * n + k) * 3..(f * n + k) * 3 + 3]);
+        (at(j) - parents[j].map_or(DVec3::ZERO, at)).as_vec3()
+    };
+    let joints: Vec<Joint> = names
+        .iter()
+        .zip(parents)
+        .enumerate()
+        .map(|(j, (name, parent))| {
+            let offset = if motion.frames > 0 { local(0, j) } else { Vec3::ZERO };
+            let mut joint = Joint::new(name.clone(), *parent, offset);
+            joint.humanoid = super::joints::humanoid(name);
+            joint.channels.extend(TRANSLATION);
+            joint
+        })
+        .collect();
+    let mut values = Vec::with_capacity(motion.frames * n * 3);
+    for f in 0..motion.frames {
+        for j in 0..n {
+            values.extend(local(f, j).to_array());
+        }
+    }
+    let skeleton = Skeleton::new(joints, PositionRule::Replace).unwrap_or_default();
+    (skeleton, Clip::new(1.0 / fps, n * 3, motion.frames, values))
+}

@@ -1,0 +1,150 @@
+//! The arrays of a `.npz` (a zip of `.npy` members, stored or deflated) or of one `.npy`,
+//! read in memory; members not asked for, and pickled objects, are listed but not read.
+
+use std::io::Read;
+
+use super::NpzError;
+use super::npy::{self, Array, Data};
+
+/// Largest member accepted, after decompression.
+const MAX_MEMBER: u64 = 2 << 30;
+
+/// The arrays of a file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Arrays {
+    /// In the file's order.
+    pub arrays: Vec<Array>,
+    /// True for a `.npz` archive, false for one `.npy` array.
+    pub archive: bool,
+}
+
+impl Arrays {
+    /// The array named `name`.
+    pub fn get(&self, name: &str) -> Option<&Array> {
+        self.arrays.iter().find(|a| a.name == name)
+    }
+
+    /// The numbers of the array named `name`, with its shape.
+    pub fn numbers(&self, name: &str) -> Option<(&[f64], &[usize])> {
+        self.get(name).and_then(|a| Some((a.numbers()?, a.shape.as_slice())))
+    }
+
+    /// The first string of the array named `name`.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.get(name).and_then(Array::text)
+    }
+
+    /// Every array with its shape and dtype, for messages.
+    pub fn describe(&self) -> String {
+        if self.arrays.is_empty() {
+            return "no arrays".into();
+        }
+        self.arrays.iter().map(Array::describe).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// Reads `bytes` as a `.npz` or a `.npy` (named `stem`); with `wanted`, only those arrays'
+/// data is read (the others keep their shape).
+pub fn read(bytes: &[u8], stem: &str, wanted: Option<&[&str]>) -> Result<Arrays, NpzError> {
+    if bytes.starts_with(b"\x93NUMPY") {
+        return Ok(Arrays { arrays: vec![npy::read(stem, bytes)?], archive: false });
+    }
+    if !bytes.starts_with(b"PK") {
+        return Err(NpzError::NotNumpy);
+    }
+    let zip_err = |e: zip::result::ZipError| NpzError::Zip(e.to_string());
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(zip_err)?;
+    let mut arrays = Vec::new();
+    for i in 0..archive.len() {
+        let mut member = archive.by_index(i).map_err(zip_err)?;
+        let file = member.name().to_owned();
+        // `np.savez` writes only `.npy` members: anything else is not an array of it.
+        let Some(name) = file.strip_suffix(".npy").map(str::to_owned) else { continue };
+        if member.size() > MAX_MEMBER {
+            return Err(NpzError::TooLarge { array: name, shape: format!("{} bytes", member.size()) });
+        }
+        let want = wanted.is_none_or(|w| w.contains(&name.as_str()));
+        arrays.push(read_member(&mut member, &name, want)?);
+    }
+    Ok(Arrays { arrays, archive: true })
+}
+
+/// One member: its header, then its data when `want` (and it holds numbers or text).
+fn read_member(r: &mut impl Read, name: &str, want: bool) -> Result<Array, NpzError> {
+    let unreadable =
+        |e: std::io::Error| NpzError::Array { array: name.to_owned(), message: format!("cannot be read from the archive: {e}") };
+    let mut head = Vec::with_capacity(12);
+    r.by_ref().take(12).read_to_end(&mut head).map_err(unreadable)?;
+    let (len, start) = npy::preamble(name, &head)?;
+    let rest = (start + len).saturating_sub(head.len());
+    r.by_ref().take(rest as u64).read_to_end(&mut head).map_err(unreadable)?;
+    let header = npy::parse_header(name, &head)?;
+    // Pickled objects and kinds of values no motion or model uses (complex, dates) are
+    // listed, not read: the layout decides whether it needed them.
+    if !want || !npy::is_readable(&header.descr) {
+        return Ok(Array { name: name.to_owned(), descr: header.descr, shape: header.shape, data: Data::Skipped });
+    }
+    let need = npy::data_len(name, &header)?;
+    let mut data = Vec::with_capacity(need.min(64 << 20));
+    r.by_ref().take(need as u64).read_to_end(&mut data).map_err(unreadable)?;
+    npy::decode(name, &npy::Header { data_start: 0, ..header }, &data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn f8(shape: &str, values: &[f64]) -> Vec<u8> {
+        let data: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let mut dict = format!("{{'descr': '<f8', 'fortran_order': False, 'shape': {shape}, }}");
+        while (10 + dict.len() + 1) % 64 != 0 {
+            dict.push(' ');
+        }
+        dict.push('\n');
+        let mut out = b"\x93NUMPY\x01\x00".to_vec();
+        out.extend((dict.len() as u16).to_le_bytes());
+        out.extend(dict.as_bytes());
+        out.extend(data);
+        out
+    }
+
+    fn zip(members: &[(&str, Vec<u8>, bool)]) -> Vec<u8> {
+        let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for (name, bytes, deflate) in members {
+            let method = if *deflate { zip::CompressionMethod::Deflated } else { zip::CompressionMethod::Stored };
+            w.start_file(*name, zip::write::SimpleFileOptions::default().compression_method(method)).unwrap();
+            w.write_all(bytes).unwrap();
+        }
+        w.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn stored_and_deflated_members_read_and_unwanted_ones_are_listed() {
+        let bytes = zip(&[("trans.npy", f8("(2, 3)", &[1.0; 6]), false), ("poses.npy", f8("(1, 2)", &[0.5, 2.0]), true)]);
+        let a = read(&bytes, "x", None).unwrap();
+        assert_eq!(a.numbers("poses").unwrap(), (&[0.5, 2.0][..], &[1usize, 2][..]));
+        assert_eq!(a.describe(), "trans (2, 3) <f8, poses (1, 2) <f8");
+        // Members of other kinds are listed without their data, and files that are not arrays skipped.
+        let mut complex = f8("(1,)", &[0.0, 0.0]);
+        let at = complex.windows(7).position(|w| w == b"'<f8', ").unwrap();
+        complex[at..at + 7].copy_from_slice(b"'<c16',");
+        let odd = zip(&[("poses.npy", f8("(1, 2)", &[0.5, 2.0]), true), ("z.npy", complex, false), ("notes.txt", b"hi".to_vec(), false)]);
+        let a = read(&odd, "x", None).unwrap();
+        assert_eq!((a.arrays.len(), &a.get("z").unwrap().data), (2, &Data::Skipped));
+        let only = read(&bytes, "x", Some(&["poses"])).unwrap();
+        assert_eq!(only.get("trans").unwrap().data, Data::Skipped);
+        assert_eq!(only.get("trans").unwrap().shape, [2, 3]);
+    }
+
+    #[test]
+    fn truncated_archives_and_members_are_errors() {
+        let bytes = zip(&[("poses.npy", f8("(1, 2)", &[0.5, 2.0]), true)]);
+        let e = read(&bytes[..bytes.len() - 30], "x", None).unwrap_err();
+        assert!(matches!(e, NpzError::Zip(_)), "{e}");
+        let short = f8("(4, 2)", &[0.5, 2.0]);
+        let e = read(&zip(&[("poses.npy", short, false)]), "x", None).unwrap_err().to_string();
+        assert!(e.contains("poses") && e.contains("truncated"), "{e}");
+        assert!(matches!(read(b"hello", "x", None), Err(NpzError::NotNumpy)));
+    }
+}

@@ -1,0 +1,269 @@
+//! A body model of the SMPL family, read from the user's `.npz`, and posing exactly as the
+//! models define it: joints regressed from the shaped template, Rodrigues rotations, forward
+//! kinematics down `kintree_table`, pose blend shapes, then linear blend skinning.
+
+use std::path::{Path, PathBuf};
+
+use glam::{DMat3, DVec3};
+
+use super::NpzError;
+use super::container::{self, Arrays};
+use super::joints::Family;
+use super::npy::Data;
+
+/// The arrays posing joints needs (the mesh needs the rest of [`MESH_ARRAYS`]).
+const JOINT_ARRAYS: [&str; 4] = ["v_template", "shapedirs", "J_regressor", "kintree_table"];
+/// Every array posing vertices needs.
+const MESH_ARRAYS: [&str; 7] = ["v_template", "shapedirs", "J_regressor", "kintree_table", "posedirs", "weights", "f"];
+
+/// A body model: template, shape directions, joint regressor and tree (and, when read with
+/// its mesh, pose blend shapes, skinning weights and faces).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyModel {
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// V template vertices.
+    pub v_template: Vec<DVec3>,
+    /// V×3×B shape directions, row-major.
+    pub shapedirs: Vec<f64>,
+    /// B: shape coefficients it has.
+    pub num_shapes: usize,
+    /// J×V joint regressor, row-major.
+    pub j_regressor: Vec<f64>,
+    /// Each joint's parent (the root has none).
+    pub parents: Vec<Option<usize>>,
+    /// Pose blend shapes, skinning weights and faces, when read.
+    pub mesh: Option<ModelMesh>,
+}
+
+/// What a model needs beyond its joints to pose its vertices.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelMesh {
+    /// V×3×P pose blend shapes (P = 9·(J−1)), row-major.
+    pub posedirs: Vec<f64>,
+    /// V×J skinning weights, row-major.
+    pub weights: Vec<f64>,
+    /// Triangles.
+    pub faces: Vec<[u32; 3]>,
+}
+
+/// A model shaped by a body's `betas`: its vertices and rest joints.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shaped {
+    /// The template with the shape blend shapes added.
+    pub vertices: Vec<DVec3>,
+    /// Rest joint positions (`J_regressor` applied to `vertices`).
+    pub joints: Vec<DVec3>,
+}
+
+impl BodyModel {
+    /// Reads the model at `path` (with its mesh arrays when `with_mesh`).
+    pub fn read(path: &Path, with_mesh: bool) -> Result<Self, NpzError> {
+        let bytes = std::fs::read(path).map_err(|e| NpzError::ModelFile { file: path.to_owned(), message: e.to_string() })?;
+        Self::from_bytes(path, &bytes, with_mesh)
+    }
+
+    /// Reads a model from `bytes` (`path` names it in errors).
+    pub fn from_bytes(path: &Path, bytes: &[u8], with_mesh: bool) -> Result<Self, NpzError> {
+        let in_file = |e: NpzError| match e {
+            NpzError::Array { array, message } => NpzError::Model { file: path.to_owned(), array, message },
+            NpzError::TooLarge { array, shape } => {
+                NpzError::Model { file: path.to_owned(), array, message: format!("too large ({shape})") }
+            }
+            other => NpzError::ModelFile { file: path.to_owned(), message: other.to_string() },
+        };
+        let wanted: &[&str] = if with_mesh { &MESH_ARRAYS } else { &JOINT_ARRAYS };
+        let arrays = container::read(bytes, "model", Some(wanted)).map_err(in_file)?;
+        let mut model = Checked { path, arrays };
+        let v_template: Vec<DVec3> = model.array("v_template", &[None, Some(3)])?.0.chunks_exact(3).map(DVec3::from_slice).collect();
+        let v = v_template.len();
+        let num_shapes = model.array("shapedirs", &[Some(v), Some(3), None])?.1[2];
+        let (parents, j) = model.parents()?;
+        model.array("J_regressor", &[Some(j), Some(v)])?;
+        let mesh = if with_mesh { Some(model.mesh(v, j)?) } else { None };
+        let (shapedirs, j_regressor) = (model.take("shapedirs"), model.take("J_regressor"));
+        Ok(Self { path: path.to_owned(), v_template, shapedirs, num_shapes, j_regressor, parents, mesh })
+    }
+
+    /// Number of joints.
+    pub fn joints(&self) -> usize {
+        self.parents.len()
+    }
+
+    /// The family its joint count is, if any.
+    pub fn family(&self) -> Option<Family> {
+        Family::with_joints(self.joints())
+    }
+
+    /// The model shaped by `betas` (the first min(len, B) of them).
+    pub fn shape(&self, betas: &[f64]) -> Shaped {
+        let b = self.num_shapes;
+        let n = betas.len().min(b);
+        let vertices: Vec<DVec3> = self
+            .v_template
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let d = |k: usize| (0..n).map(|c| self.shapedirs[(i * 3 + k) * b + c] * betas[c]).sum::<f64>();
+                *t + DVec3::new(d(0), d(1), d(2))
+            })
+            .collect();
+        let v = vertices.len();
+        let joints = (0..self.joints())
+            .map(|j| self.j_regressor[j * v..(j + 1) * v].iter().zip(&vertices).fold(DVec3::ZERO, |acc, (w, p)| acc + *w * *p))
+            .collect();
+        Shaped { vertices, joints }
+    }
+
+    /// Each joint's world rotation and position for `pose` (J×3 axis-angle), before `trans`.
+    pub fn world(&self, shaped: &Shaped, pose: &[f64]) -> Vec<(DMat3, DVec3)> {
+        let mut out: Vec<(DMat3, DVec3)> = Vec::with_capacity(self.joints());
+        for (j, parent) in self.parents.iter().enumerate() {
+            let r = rodrigues(axis_angle(pose, j));
+            out.push(match parent {
+                None => (r, shaped.joints[j]),
+                Some(p) => {
+                    let (pr, pt) = out[*p];
+                    (pr * r, pr * (shaped.joints[j] - shaped.joints[*p]) + pt)
+                }
+            });
+        }
+        out
+    }
+
+    /// Posed joint positions: forward kinematics, then `trans` added.
+    pub fn posed_joints(&self, shaped: &Shaped, pose: &[f64], trans: DVec3) -> Vec<DVec3> {
+        self.world(shaped, pose).into_iter().map(|(_, t)| t + trans).collect()
+    }
+
+    /// Posed vertices: pose blend shapes (`posedirs` times every non-root joint's R − I,
+    /// row-major), linear blend skinning with `weights`, then `trans` added. Needs the model
+    /// read with its mesh.
+    pub fn posed_vertices(&self, shaped: &Shaped, pose: &[f64], trans: DVec3) -> Result<Vec<DVec3>, NpzError> {
+        let mesh = self.mesh.as_ref().ok_or_else(|| NpzError::ModelFile {
+            file: self.path.clone(),
+            message: "read without its mesh arrays (posedirs, weights, f)".into(),
+        })?;
+        let j = self.joints();
+        let mut feature = Vec::with_capacity(9 * j.saturating_sub(1));
+        for k in 1..j {
+            let m = rodrigues(axis_angle(pose, k)) - DMat3::IDENTITY;
+            feature.extend((0..3).flat_map(|r| (0..3).map(move |c| m.col(c)[r])));
+        }
+        let world = self.world(shaped, pose);
+        // Each joint's skinning transform moves the rest joint to its posed place.
+        let skin: Vec<(DMat3, DVec3)> = world.iter().zip(&shaped.joints).map(|((r, t), rest)| (*r, *t - *r * *rest)).collect();
+        let p = feature.len();
+        let out = shaped
+            .vertices
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let blend =
+                    |k: usize| mesh.posedirs[(i * 3 + k) * p..(i * 3 + k + 1) * p].iter().zip(&feature).map(|(a, b)| a * b).sum::<f64>();
+                let posed = *v + DVec3::new(blend(0), blend(1), blend(2));
+                let weights = &mesh.weights[i * j..(i + 1) * j];
+                let moved = weights
+                    .iter()
+                    .zip(&skin)
+                    .filter(|(w, _)| **w != 0.0)
+                    .fold(DVec3::ZERO, |acc, (w, (r, t))| acc + *w * (*r * posed + *t));
+                moved + trans
+            })
+            .collect();
+        Ok(out)
+    }
+}
+
+/// Joint `j`'s axis-angle in a J×3 pose (zero past its end).
+fn axis_angle(pose: &[f64], j: usize) -> DVec3 {
+    pose.get(j * 3..j * 3 + 3).map_or(DVec3::ZERO, DVec3::from_slice)
+}
+
+/// The rotation of an axis-angle vector (any length: real files hold some longer than π).
+pub fn rodrigues(r: DVec3) -> DMat3 {
+    let angle = r.length();
+    if angle < 1e-12 {
+        return DMat3::IDENTITY;
+    }
+    let k = r / angle;
+    let kx = DMat3::from_cols(DVec3::new(0.0, k.z, -k.y), DVec3::new(-k.z, 0.0, k.x), DVec3::new(k.y, -k.x, 0.0));
+    DMat3::IDENTITY + kx * angle.sin() + kx * kx * (1.0 - angle.cos())
+}
+
+/// A model's arrays, checked, then taken out without a copy.
+struct Checked<'a> {
+    path: &'a Path,
+    arrays: Arrays,
+}
+
+impl Checked<'_> {
+    fn bad(&self, array: &str, message: impl Into<String>) -> NpzError {
+        NpzError::Model { file: self.path.to_owned(), array: array.to_owned(), message: message.into() }
+    }
+
+    /// The numbers of `name`, whose shape must match `dims` (`None`: any size).
+    fn array(&self, name: &str, dims: &[Option<usize>]) -> Result<(&[f64], &[usize]), NpzError> {
+        let Some(a) = self.arrays.get(name) else {
+            return Err(self.bad(name, format!("missing (the model holds {})", self.arrays.describe())));
+        };
+        let values = a.numbers().ok_or_else(|| {
+            self.bad(name, format!("is {}, not numbers (a pickled or sparse array: save the model with dense arrays)", a.descr))
+        })?;
+        let fits = a.shape.len() == dims.len() && a.shape.iter().zip(dims).all(|(s, d)| d.is_none_or(|d| d == *s));
+        if !fits {
+            let want: Vec<String> = dims.iter().map(|d| d.map_or("any".into(), |d| d.to_string())).collect();
+            return Err(self
+                .bad(name, format!("has shape {:?} where ({}) is needed: the model's arrays disagree in size", a.shape, want.join(", "))));
+        }
+        Ok((values, &a.shape))
+    }
+
+    /// The numbers of `name` (already checked by [`Checked::array`]), moved out.
+    fn take(&mut self, name: &str) -> Vec<f64> {
+        match self.arrays.arrays.iter_mut().find(|a| a.name == name).map(|a| std::mem::replace(&mut a.data, Data::Skipped)) {
+            Some(Data::Numbers(v)) => v,
+            _ => Vec::new(),
+        }
+    }
+
+    /// Parents from `kintree_table`'s first row (the root's is -1 or a huge number).
+    fn parents(&self) -> Result<(Vec<Option<usize>>, usize), NpzError> {
+        let (k, shape) = self.array("kintree_table", &[Some(2), None])?;
+        let j = shape[1];
+        let parents: Vec<Option<usize>> = k[..j].iter().map(|&p| if p < 0.0 || p >= j as f64 { None } else { Some(p as usize) }).collect();
+        if j == 0 || parents[0].is_some() || parents.iter().enumerate().skip(1).any(|(i, p)| p.is_none_or(|p| p >= i)) {
+            return Err(self.bad("kintree_table", "is not a tree of joints listed parents first, with one root first"));
+        }
+        Ok((parents, j))
+    }
+
+    /// Pose blend shapes, weights and faces for V vertices and J joints.
+    fn mesh(&mut self, v: usize, j: usize) -> Result<ModelMesh, NpzError> {
+        self.array("posedirs", &[Some(v), Some(3), Some(9 * (j - 1))])?;
+        self.array("weights", &[Some(v), Some(j)])?;
+        let (f, _) = self.array("f", &[None, Some(3)])?;
+        if f.iter().any(|&i| !(0.0..v as f64).contains(&i)) {
+            return Err(self.bad("f", format!("has a vertex index outside 0..{v}")));
+        }
+        let faces = f.chunks_exact(3).map(|t| [t[0] as u32, t[1] as u32, t[2] as u32]).collect();
+        Ok(ModelMesh { posedirs: self.take("posedirs"), weights: self.take("weights"), faces })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rodrigues_handles_long_and_tiny_vectors() {
+        let r = rodrigues(DVec3::new(0.0, 0.0, std::f64::consts::FRAC_PI_2));
+        assert!((r * DVec3::X - DVec3::Y).length() < 1e-12);
+        // Longer than π: the same rotation as the short way round.
+        let long = rodrigues(DVec3::new(0.0, 0.0, 1.5 * std::f64::consts::PI));
+        assert!((long * DVec3::X + DVec3::Y).length() < 1e-12);
+        assert_eq!(rodrigues(DVec3::ZERO), DMat3::IDENTITY);
+        let q = glam::DQuat::from_scaled_axis(DVec3::new(0.3, -1.2, 2.5));
+        assert!((rodrigues(DVec3::new(0.3, -1.2, 2.5)) - DMat3::from_quat(q)).to_cols_array().iter().all(|d| d.abs() < 1e-12));
+    }
+}

@@ -1,0 +1,659 @@
+//! SMPL-family motions and HumanML3D joints in NumPy files, on synthetic body models and
+//! motions written here in the real files' layouts (no model or AMASS file may be in the
+//! repository): joints against the models' equations written out again below in f64, the
+//! gender picking the model, HumanML3D joints as written, and each bad input's error.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use glam::{DVec3, Mat4};
+use skelview_core::core::{Interpolation, Motion, PoseAt, Sampler, UpAxis};
+use skelview_core::formats::npz::{self, BodyModel, Family, ReadOptions};
+use skelview_core::formats::{LoadRequest, Quiet};
+
+// ---- npy and npz bytes -------------------------------------------------------------------
+
+/// A `.npy` of `descr` and `shape` holding `data` (raw bytes), with a version 1.0 header.
+fn npy(descr: &str, shape: &[usize], data: Vec<u8>) -> Vec<u8> {
+    let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
+    let shape = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
+    let mut dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + dict.len() + 1) % 64 != 0 {
+        dict.push(' ');
+    }
+    dict.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((dict.len() as u16).to_le_bytes());
+    out.extend(dict.as_bytes());
+    out.extend(data);
+    out
+}
+
+fn f8(shape: &[usize], v: &[f64]) -> Vec<u8> {
+    assert_eq!(shape.iter().product::<usize>(), v.len());
+    npy("<f8", shape, v.iter().flat_map(|x| x.to_le_bytes()).collect())
+}
+
+fn f4(shape: &[usize], v: &[f64]) -> Vec<u8> {
+    npy("<f4", shape, v.iter().flat_map(|x| (*x as f32).to_le_bytes()).collect())
+}
+
+fn f4_big(shape: &[usize], v: &[f64]) -> Vec<u8> {
+    npy(">f4", shape, v.iter().flat_map(|x| (*x as f32).to_be_bytes()).collect())
+}
+
+/// A 0-d unicode string, as numpy saves `gender`.
+fn unicode(s: &str) -> Vec<u8> {
+    npy(&format!("<U{}", s.len()), &[], s.chars().flat_map(|c| (c as u32).to_le_bytes()).collect())
+}
+
+/// A pickled object array (never to be read).
+fn object() -> Vec<u8> {
+    npy("|O", &[], b"\x80\x04\x95cos\nsystem\n(S'echo never run'\ntR.".to_vec())
+}
+
+/// An `.npz`: members deflated when `deflate`, as `np.savez_compressed` writes them.
+fn npz(members: Vec<(&str, Vec<u8>)>, deflate: bool) -> Vec<u8> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let method = if deflate { zip::CompressionMethod::Deflated } else { zip::CompressionMethod::Stored };
+    for (name, bytes) in members {
+        w.start_file(format!("{name}.npy"), zip::write::SimpleFileOptions::default().compression_method(method)).unwrap();
+        w.write_all(&bytes).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+/// Deterministic numbers in [-1, 1).
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    }
+    fn many(&mut self, n: usize, scale: f64) -> Vec<f64> {
+        (0..n).map(|_| self.next() * scale).collect()
+    }
+}
+
+// ---- synthetic body models ---------------------------------------------------------------
+
+/// A synthetic model's arrays (four vertices per joint).
+struct Model {
+    parents: Vec<Option<usize>>,
+    v_template: Vec<f64>,
+    shapedirs: Vec<f64>,
+    shapes: usize,
+    posedirs: Vec<f64>,
+    j_regressor: Vec<f64>,
+    weights: Vec<f64>,
+}
+
+impl Model {
+    fn new(family: Family, seed: u64) -> Self {
+        let mut r = Random(seed);
+        let parents = family.parents();
+        let j = parents.len();
+        let v = 4 * j;
+        let shapes = 10;
+        let v_template = r.many(v * 3, 0.8);
+        let shapedirs = r.many(v * 3 * shapes, 0.02);
+        let posedirs = r.many(v * 3 * 9 * (j - 1), 0.01);
+        let mut j_regressor = vec![0.0; j * v];
+        let mut weights = vec![0.0; v * j];
+        for k in 0..j {
+            for (n, w) in [0.4, 0.3, 0.2, 0.1].into_iter().enumerate() {
+                j_regressor[k * v + 4 * k + n] = w;
+                let vertex = 4 * k + n;
+                match parents[k] {
+                    Some(p) => {
+                        weights[vertex * j + k] = 0.7;
+                        weights[vertex * j + p] = 0.3;
+                    }
+                    None => weights[vertex * j + k] = 1.0,
+                }
+            }
+        }
+        Self { parents, v_template, shapedirs, shapes, posedirs, j_regressor, weights }
+    }
+
+    fn vertices(&self) -> usize {
+        self.v_template.len() / 3
+    }
+
+    /// The model as an `.npz`, with a pickled member as real model files have.
+    fn bytes(&self) -> Vec<u8> {
+        npz(self.members(), true)
+    }
+
+    /// The model's members.
+    fn members(&self) -> Vec<(&'static str, Vec<u8>)> {
+        let (j, v) = (self.parents.len(), self.vertices());
+        let mut kintree: Vec<u8> = self.parents.iter().flat_map(|p| p.map_or(u32::MAX, |p| p as u32).to_le_bytes()).collect();
+        kintree.extend((0..j as u32).flat_map(u32::to_le_bytes));
+        let faces: Vec<u8> =
+            (0..j as u32).flat_map(|k| [4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 1, 4 * k + 2, 4 * k + 3]).flat_map(u32::to_le_bytes).collect();
+        vec![
+            ("v_template", f8(&[v, 3], &self.v_template)),
+            ("shapedirs", f8(&[v, 3, self.shapes], &self.shapedirs)),
+            ("posedirs", f8(&[v, 3, 9 * (j - 1)], &self.posedirs)),
+            ("J_regressor", f8(&[j, v], &self.j_regressor)),
+            ("weights", f8(&[v, j], &self.weights)),
+            ("kintree_table", npy("<u4", &[2, j], kintree)),
+            ("f", npy("<u4", &[2 * j, 3], faces)),
+            ("joint2num", object()),
+        ]
+    }
+
+    /// The template shaped by `betas`, and its joints: the models' equations, again.
+    fn shaped(&self, betas: &[f64]) -> (Vec<[f64; 3]>, Vec<[f64; 3]>) {
+        let (j, v, b) = (self.parents.len(), self.vertices(), self.shapes);
+        let n = betas.len().min(b);
+        let verts: Vec<[f64; 3]> = (0..v)
+            .map(|i| {
+                std::array::from_fn(|k| {
+                    self.v_template[i * 3 + k] + (0..n).map(|c| self.shapedirs[(i * 3 + k) * b + c] * betas[c]).sum::<f64>()
+                })
+            })
+            .collect();
+        let joints = (0..j).map(|r| std::array::from_fn(|k| (0..v).map(|i| self.j_regressor[r * v + i] * verts[i][k]).sum())).collect();
+        (verts, joints)
+    }
+
+    /// World 4×4 transforms of each joint for `pose` (before `trans`).
+    fn world(&self, joints: &[[f64; 3]], pose: &[f64]) -> Vec<[[f64; 4]; 4]> {
+        let mut out: Vec<[[f64; 4]; 4]> = Vec::new();
+        for (k, parent) in self.parents.iter().enumerate() {
+            let r = rotation(&pose[k * 3..k * 3 + 3]);
+            let t = match parent {
+                None => joints[k],
+                Some(p) => std::array::from_fn(|c| joints[k][c] - joints[*p][c]),
+            };
+            let local = [
+                [r[0][0], r[0][1], r[0][2], t[0]],
+                [r[1][0], r[1][1], r[1][2], t[1]],
+                [r[2][0], r[2][1], r[2][2], t[2]],
+                [0.0, 0.0, 0.0, 1.0],
+            ];
+            out.push(match parent {
+                None => local,
+                Some(p) => mul(&out[*p], &local),
+            });
+        }
+        out
+    }
+
+    /// Posed joints (plus `trans`).
+    fn posed_joints(&self, betas: &[f64], pose: &[f64], trans: &[f64]) -> Vec<[f64; 3]> {
+        let (_, joints) = self.shaped(betas);
+        self.world(&joints, pose).iter().map(|m| [m[0][3] + trans[0], m[1][3] + trans[1], m[2][3] + trans[2]]).collect()
+    }
+
+    /// Posed vertices: pose blend shapes, then linear blend skinning, then `trans`.
+    fn posed_vertices(&self, betas: &[f64], pose: &[f64], trans: &[f64]) -> Vec<[f64; 3]> {
+        let (verts, joints) = self.shaped(betas);
+        let j = self.parents.len();
+        let p = 9 * (j - 1);
+        let feature: Vec<f64> = (1..j)
+            .flat_map(|k| {
+                let r = rotation(&pose[k * 3..k * 3 + 3]);
+                (0..9).map(move |e| r[e / 3][e % 3] - if e / 3 == e % 3 { 1.0 } else { 0.0 })
+            })
+            .collect();
+        let world = self.world(&joints, pose);
+        verts
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let posed: [f64; 3] =
+                    std::array::from_fn(|k| v[k] + (0..p).map(|e| self.posedirs[(i * 3 + k) * p + e] * feature[e]).sum::<f64>());
+                std::array::from_fn(|row| {
+                    (0..j)
+                        .map(|k| {
+                            let m = &world[k];
+                            let moved = (0..3).map(|c| m[row][c] * (posed[c] - joints[k][c])).sum::<f64>() + m[row][3];
+                            self.weights[i * j + k] * moved
+                        })
+                        .sum::<f64>()
+                        + trans[row]
+                })
+            })
+            .collect()
+    }
+}
+
+/// An axis-angle as a matrix, through a unit quaternion (not the reader's Rodrigues).
+fn rotation(aa: &[f64]) -> [[f64; 3]; 3] {
+    let angle = (aa[0] * aa[0] + aa[1] * aa[1] + aa[2] * aa[2]).sqrt();
+    let (w, x, y, z) = if angle == 0.0 {
+        (1.0, 0.0, 0.0, 0.0)
+    } else {
+        let s = (angle / 2.0).sin() / angle;
+        ((angle / 2.0).cos(), aa[0] * s, aa[1] * s, aa[2] * s)
+    };
+    [
+        [1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - w * z), 2.0 * (x * z + w * y)],
+        [2.0 * (x * y + w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - w * x)],
+        [2.0 * (x * z - w * y), 2.0 * (y * z + w * x), 1.0 - 2.0 * (x * x + y * y)],
+    ]
+}
+
+fn mul(a: &[[f64; 4]; 4], b: &[[f64; 4]; 4]) -> [[f64; 4]; 4] {
+    std::array::from_fn(|r| std::array::from_fn(|c| (0..4).map(|k| a[r][k] * b[k][c]).sum()))
+}
+
+// ---- helpers -----------------------------------------------------------------------------
+
+fn load(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Motion, String> {
+    npz::load_bytes(Path::new(name), bytes, options, &mut Quiet).map_err(|e| e.to_string())
+}
+
+fn with_model(path: &Path) -> ReadOptions {
+    ReadOptions { body_model: Some(path.to_owned()), fps: None }
+}
+
+/// Every frame's joints from the sampler, in the file's space, against `expected`.
+fn assert_joints(m: &Motion, expected: impl Fn(usize) -> Vec<[f64; 3]>, tolerance: f64) {
+    let mut s = Sampler::default();
+    for f in 0..m.clip.num_frames() {
+        let got = s.positions(m, PoseAt::Frame(f), Interpolation::Linear, Mat4::IDENTITY).to_vec();
+        let want = expected(f);
+        assert_eq!(got.len(), want.len());
+        for (j, (g, w)) in got.iter().zip(&want).enumerate() {
+            let d = (g.as_dvec3() - DVec3::from_array(*w)).length();
+            assert!(d < tolerance, "frame {f} joint {j} ({}): {g} vs {w:?} ({d:e} m)", m.skeleton.joints()[j].name);
+        }
+    }
+}
+
+/// Poses with a few rotation vectors longer than π, as real files have.
+fn poses(r: &mut Random, frames: usize, width: usize) -> Vec<f64> {
+    let mut p = r.many(frames * width, 0.6);
+    for f in 0..frames {
+        for k in [0, 7] {
+            let v = &mut p[f * width + k * 3..f * width + k * 3 + 3];
+            let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt().max(1e-3);
+            v.iter_mut().for_each(|x| *x *= 4.0 / len);
+        }
+    }
+    p
+}
+
+fn models_folder() -> (tempfile::TempDir, Model, Model, Model, Model) {
+    let dir = tempfile::tempdir().unwrap();
+    let (h_male, h_female) = (Model::new(Family::SmplH, 1), Model::new(Family::SmplH, 2));
+    let (x_female, smpl) = (Model::new(Family::SmplX, 3), Model::new(Family::Smpl, 4));
+    for (file, model) in [
+        ("smplh/male/model.npz", &h_male),
+        ("smplh/SMPLH_FEMALE.npz", &h_female),
+        ("smplx/SMPLX_FEMALE.npz", &x_female),
+        ("smpl/SMPL_NEUTRAL.npz", &smpl),
+    ] {
+        let path = dir.path().join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, model.bytes()).unwrap();
+    }
+    (dir, h_male, h_female, x_female, smpl)
+}
+
+// ---- tests -------------------------------------------------------------------------------
+
+#[test]
+fn amass_smplh_joints_follow_the_male_model_from_a_folder() {
+    let (dir, male, female, ..) = models_folder();
+    let mut r = Random(10);
+    let (frames, width) = (4, 156);
+    let p = poses(&mut r, frames, width);
+    let trans = r.many(frames * 3, 1.0);
+    let betas = r.many(16, 1.5);
+    let file = npz(
+        vec![
+            ("trans", f8(&[frames, 3], &trans)),
+            ("gender", unicode("male")),
+            ("mocap_framerate", f8(&[], &[120.0])),
+            ("betas", f8(&[16], &betas)),
+            ("dmpls", f8(&[frames, 8], &r.many(frames * 8, 1.0))),
+            ("poses", f8(&[frames, width], &p)),
+        ],
+        true,
+    );
+    let m = load("walk_poses.npz", &file, &with_model(dir.path())).unwrap();
+    assert_eq!((m.skeleton.len(), m.clip.num_frames(), m.clip.fps()), (52, frames, 120.0));
+    assert_eq!(m.skeleton.joints()[37].name, "right_index1");
+    assert!(m.source.details.iter().any(|(k, v)| k == "body model" && v.ends_with("smplh/male/model.npz")), "{:?}", m.source.details);
+    let row = |f: usize| (&p[f * width..(f + 1) * width], &trans[f * 3..f * 3 + 3]);
+    assert_joints(&m, |f| male.posed_joints(&betas, row(f).0, row(f).1), 1e-5);
+    // Not the female model's joints.
+    let fj = female.posed_joints(&betas, row(0).0, row(0).1);
+    let mj = male.posed_joints(&betas, row(0).0, row(0).1);
+    assert!((0..3).any(|k| (fj[5][k] - mj[5][k]).abs() > 1e-3));
+}
+
+#[test]
+fn amass_smplx_with_pickled_members_and_the_female_model() {
+    let (dir, .., x_female, _) = models_folder();
+    let mut r = Random(11);
+    let frames = 3;
+    let p = poses(&mut r, frames, 165);
+    let trans = r.many(frames * 3, 1.0);
+    let betas = r.many(16, 1.0);
+    let part =
+        |from: usize, width: usize| -> Vec<f64> { (0..frames).flat_map(|f| p[f * 165 + from..f * 165 + from + width].to_vec()).collect() };
+    let file = npz(
+        vec![
+            ("gender", npy("|S6", &[], b"female".to_vec())),
+            ("surface_model_type", unicode("smplx")),
+            ("mocap_frame_rate", f8(&[], &[60.0])),
+            ("mocap_time_length", f8(&[], &[0.05])),
+            ("markers_latent_vids", object()),
+            ("trans", f4_big(&[frames, 3], &trans)),
+            ("poses", f8(&[frames, 165], &p)),
+            ("betas", f8(&[16], &betas)),
+            ("num_betas", npy("<i8", &[], 16i64.to_le_bytes().to_vec())),
+            ("root_orient", f8(&[frames, 3], &part(0, 3))),
+            ("pose_body", f8(&[frames, 63], &part(3, 63))),
+            ("pose_hand", f8(&[frames, 90], &part(75, 90))),
+            ("pose_jaw", f8(&[frames, 3], &part(66, 3))),
+            ("pose_eye", f8(&[frames, 6], &part(69, 6))),
+        ],
+        false,
+    );
+    let m = load("x_stageii.npz", &file, &with_model(dir.path())).unwrap();
+    assert_eq!((m.skeleton.len(), m.clip.fps()), (55, 60.0));
+    let names: Vec<&str> = m.skeleton.joints().iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names[22..26], ["jaw", "left_eye_smplhf", "right_eye_smplhf", "left_index1"]);
+    let trans32: Vec<f64> = trans.iter().map(|t| f64::from(*t as f32)).collect();
+    assert_joints(&m, |f| x_female.posed_joints(&betas, &p[f * 165..(f + 1) * 165], &trans32[f * 3..f * 3 + 3]), 1e-5);
+}
+
+#[test]
+fn plain_smpl_without_a_rate_asks_for_fps_and_motion_x_rows_read() {
+    let (dir, .., x_female, smpl) = models_folder();
+    let mut r = Random(12);
+    let p = poses(&mut r, 3, 72);
+    let trans = r.many(9, 1.0);
+    let betas = r.many(10, 1.0);
+    let file = npz(vec![("poses", f8(&[3, 72], &p)), ("trans", f8(&[3, 3], &trans)), ("betas", f8(&[10], &betas))], false);
+    let m = load("smpl.npz", &file, &with_model(dir.path())).unwrap();
+    assert_eq!((m.skeleton.len(), m.clip.fps()), (24, 30.0));
+    assert_eq!(m.skeleton.joints()[23].name, "right_hand");
+    assert!(m.warnings.iter().any(|w| w.message.contains("no frame rate") && w.message.contains("--fps")), "{:?}", m.warnings);
+    assert_joints(&m, |f| smpl.posed_joints(&betas, &p[f * 72..(f + 1) * 72], &trans[f * 3..f * 3 + 3]), 1e-5);
+    let at_50 = load("smpl.npz", &file, &ReadOptions { fps: Some(50.0), ..with_model(dir.path()) }).unwrap();
+    assert_eq!(at_50.clip.fps(), 50.0);
+    // Motion-X: T×322 packed SMPL-X rows in one .npy (the female model given as a file).
+    let rows = r.many(2 * 322, 0.5);
+    let m = load("motionx.npy", &f4(&[2, 322], &rows), &with_model(&dir.path().join("smplx/SMPLX_FEMALE.npz"))).unwrap();
+    let rows32: Vec<f64> = rows.iter().map(|v| f64::from(*v as f32)).collect();
+    assert_joints(
+        &m,
+        |f| {
+            let row = &rows32[f * 322..(f + 1) * 322];
+            let pose: Vec<f64> = [&row[..66], &row[156..159], &[0.0; 6][..], &row[66..156]].concat();
+            x_female.posed_joints(&rows32[312..322], &pose, &row[309..312])
+        },
+        1e-5,
+    );
+}
+
+#[test]
+fn posed_vertices_follow_the_equations() {
+    let (dir, male, ..) = models_folder();
+    let model = BodyModel::read(&dir.path().join("smplh/male/model.npz"), true).unwrap();
+    assert_eq!((model.joints(), model.family(), model.mesh.as_ref().unwrap().faces.len()), (52, Some(Family::SmplH), 104));
+    let mut r = Random(13);
+    let (pose, trans, betas) = (poses(&mut r, 1, 156), r.many(3, 1.0), r.many(12, 1.0));
+    let shaped = model.shape(&betas);
+    let got = model.posed_vertices(&shaped, &pose, DVec3::from_slice(&trans)).unwrap();
+    let want = male.posed_vertices(&betas, &pose, &trans);
+    for (g, w) in got.iter().zip(&want) {
+        assert!((*g - DVec3::from_array(*w)).length() < 1e-9, "{g} vs {w:?}");
+    }
+    let joints = model.posed_joints(&shaped, &pose, DVec3::from_slice(&trans));
+    let want = male.posed_joints(&betas, &pose, &trans);
+    assert!(joints.iter().zip(&want).all(|(g, w)| (*g - DVec3::from_array(*w)).length() < 1e-9));
+    // A model read for its joints only says so when asked for vertices.
+    let light = BodyModel::read(&dir.path().join("smplh/male/model.npz"), false).unwrap();
+    assert!(light.posed_vertices(&shaped, &pose, DVec3::ZERO).unwrap_err().to_string().contains("posedirs"));
+}
+
+#[test]
+fn humanml3d_joints_come_out_as_written() {
+    let mut r = Random(14);
+    let frames = 5;
+    // A standing body (the approximate SMPL rest joints, pelvis 0.95 m up) moving a little.
+    let rest = npz::approx::rest_joints(Family::Smpl);
+    let joints: Vec<f64> = (0..frames)
+        .flat_map(|f| rest[..22].iter().flat_map(move |p| [p.x + 0.1 * f as f64, p.y + 0.95, p.z]))
+        .zip(r.many(frames * 66, 0.02))
+        .map(|(a, b)| a + b)
+        .collect();
+    let bytes = f4(&[frames, 22, 3], &joints);
+    let request = LoadRequest::memory("000021.npy", bytes.clone()).unwrap();
+    assert_eq!(request.format.name(), "NumPy");
+    let m = load("000021.npy", &bytes, &ReadOptions::default()).unwrap();
+    assert_eq!((m.skeleton.len(), m.clip.fps(), m.source.up_axis), (22, 20.0, UpAxis::Y));
+    assert_eq!(m.skeleton.joints()[15].name, "head");
+    assert_eq!(m.skeleton.joints()[21].parent, Some(19));
+    let j32: Vec<f64> = joints.iter().map(|v| f64::from(*v as f32)).collect();
+    assert_joints(&m, |f| (0..22).map(|j| std::array::from_fn(|k| j32[(f * 22 + j) * 3 + k])).collect(), 1e-6);
+    // Features (new_joint_vecs): a still root with ground height and root-relative joints.
+    let mut features = vec![0.0; 2 * 263];
+    for f in 0..2 {
+        features[f * 263 + 3] = 0.95;
+        features[f * 263 + 4..f * 263 + 67].copy_from_slice(&r.many(63, 0.5));
+    }
+    let m = load("vecs.npy", &f8(&[2, 263], &features), &ReadOptions::default()).unwrap();
+    assert_joints(
+        &m,
+        |f| {
+            let mut out = vec![[0.0, 0.95, 0.0]];
+            out.extend((0..21).map(|j| std::array::from_fn(|k| features[f * 263 + 4 + j * 3 + k])));
+            out
+        },
+        1e-5,
+    );
+}
+
+#[test]
+fn without_a_model_an_approximate_skeleton_stands_z_up_and_says_how_to_set_one() {
+    let mut r = Random(15);
+    let frames = 3;
+    let mut p = r.many(frames * 165, 0.1);
+    for f in 0..frames {
+        p[f * 165..f * 165 + 3].copy_from_slice(&[std::f64::consts::FRAC_PI_2, 0.0, 0.0]);
+    }
+    let trans: Vec<f64> = (0..frames).flat_map(|f| [0.1 * f as f64, 0.0, 0.95]).collect();
+    let file = npz(
+        vec![
+            ("poses", f8(&[frames, 165], &p)),
+            ("trans", f8(&[frames, 3], &trans)),
+            ("gender", unicode("neutral")),
+            ("surface_model_type", unicode("smplx")),
+            ("mocap_frame_rate", f8(&[], &[30.0])),
+        ],
+        true,
+    );
+    let m = load("approx.npz", &file, &ReadOptions::default()).unwrap();
+    assert_eq!(m.skeleton.len(), 55);
+    let w = m.warnings.iter().find(|w| w.message.contains("approximate skeleton")).expect("a warning");
+    assert!(w.message.contains("--body-model") && w.message.contains("SKELVIEW_BODY_MODELS"), "{}", w.message);
+    assert_eq!(m.source.up_axis, UpAxis::Z);
+    let height = m.source.body_height * m.metres_per_raw_unit();
+    assert!((1.3..1.9).contains(&height), "{height} m");
+    // The pelvis sits at trans (the approximate rest pelvis is the origin).
+    let mut sampler = Sampler::default();
+    for f in 0..frames {
+        let pelvis = sampler.positions(&m, PoseAt::Frame(f), Interpolation::Linear, Mat4::IDENTITY)[0];
+        assert!((pelvis.as_dvec3() - DVec3::from_slice(&trans[f * 3..f * 3 + 3])).length() < 1e-6, "{pelvis}");
+    }
+}
+
+#[test]
+fn bad_inputs_name_the_file_and_the_array() {
+    let (dir, ..) = models_folder();
+    let smpl_model: PathBuf = dir.path().join("smpl/SMPL_NEUTRAL.npz");
+    let x = npz(vec![("poses", f8(&[1, 165], &[0.0; 165])), ("trans", f8(&[1, 3], &[0.0; 3]))], false);
+    let e = load("x.npz", &x, &with_model(&smpl_model)).unwrap_err();
+    assert!(e.contains("x.npz") && e.contains("SMPL_NEUTRAL.npz") && e.contains("55 joints") && e.contains("24 joints"), "{e}");
+    let e = load("m.npz", &npz(vec![("trans", f8(&[1, 3], &[0.0; 3])), ("betas", f8(&[10], &[0.0; 10]))], true), &ReadOptions::default())
+        .unwrap_err();
+    assert!(e.contains("m.npz") && e.contains("poses") && e.contains("trans (1, 3) <f8"), "{e}");
+    let e = load("w.npz", &npz(vec![("poses", f8(&[2, 100], &[0.0; 200]))], false), &ReadOptions::default()).unwrap_err();
+    assert!(e.contains("2×100") && e.contains("fits no layout"), "{e}");
+    let mut nan = vec![0.0; 144];
+    nan[75] = f64::NAN;
+    let e = load("n.npz", &npz(vec![("poses", f8(&[2, 72], &nan))], false), &ReadOptions::default()).unwrap_err();
+    assert!(e.contains("'poses'") && e.contains("frame 1"), "{e}");
+    let whole = npz(vec![("poses", f8(&[2, 72], &[0.0; 144]))], true);
+    let e = load("t.npz", &whole[..whole.len() - 40], &ReadOptions::default()).unwrap_err();
+    assert!(e.contains("t.npz") && e.contains("zip"), "{e}");
+    let e = load("o.npy", &f8(&[4, 7], &[0.0; 28]), &ReadOptions::default()).unwrap_err();
+    assert!(e.contains("o (4, 7) <f8"), "{e}");
+    let huge = npy("<f8", &[1 << 20, 1 << 20, 156], Vec::new());
+    assert!(load("h.npy", &huge, &ReadOptions::default()).unwrap_err().contains("too large"));
+    // A model whose regressor disagrees with its template.
+    let bad = Model::new(Family::Smpl, 5);
+    let v = bad.vertices();
+    let mut members = bad.members();
+    members.retain(|(n, _)| *n != "J_regressor");
+    members.push(("J_regressor", f8(&[24, v + 1], &vec![0.01; 24 * (v + 1)])));
+    let path = dir.path().join("bad.npz");
+    std::fs::write(&path, npz(members, false)).unwrap();
+    let smpl = npz(vec![("poses", f8(&[1, 72], &[0.0; 72]))], false);
+    let e = load("s.npz", &smpl, &with_model(&path)).unwrap_err();
+    assert!(e.contains("bad.npz") && e.contains("J_regressor"), "{e}");
+}
+
+#[test]
+fn the_body_model_option_reaches_the_reader() {
+    let (dir, male, ..) = models_folder();
+    let mut r = Random(16);
+    let p = poses(&mut r, 2, 156);
+    let file = npz(vec![("poses", f8(&[2, 156], &p)), ("gender", unicode("male")), ("mocap_framerate", f8(&[], &[100.0]))], true);
+    let mut options = skelview_core::formats::LoadOptions::default();
+    options.format.set("npz.body_model", &dir.path().display().to_string()).unwrap();
+    assert!(options.format.set("npz.body_model", " ").is_err(), "an empty path is refused");
+    let request = LoadRequest::memory("m.npz", file).unwrap();
+    let m = skelview_core::formats::load(&request, &options, &skelview_core::formats::Sequential, &mut Quiet).unwrap();
+    assert_joints(&m, |f| male.posed_joints(&[], &p[f * 156..(f + 1) * 156], &[0.0; 3]), 1e-5);
+}
+
+#[test]
+fn a_model_whose_mesh_arrays_disagree_names_the_array() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = Model::new(Family::Smpl, 6);
+    let v = model.vertices();
+    let mut members = model.members();
+    members.retain(|(n, _)| *n != "weights");
+    members.push(("weights", f8(&[v, 23], &vec![0.0; v * 23])));
+    let path = dir.path().join("SMPL_NEUTRAL.npz");
+    std::fs::write(&path, npz(members, true)).unwrap();
+    let e = BodyModel::read(&path, true).unwrap_err().to_string();
+    assert!(e.contains("SMPL_NEUTRAL.npz") && e.contains("'weights'") && e.contains("disagree"), "{e}");
+    // Read for its joints only, the weights are not looked at.
+    assert_eq!(BodyModel::read(&path, false).unwrap().joints(), 24);
+}
+
+#[test]
+fn truncated_and_mutated_files_never_panic() {
+    let (dir, ..) = models_folder();
+    let mut r = Random(17);
+    let seeds = [
+        npz(vec![("poses", f8(&[2, 156], &r.many(312, 1.0))), ("trans", f8(&[2, 3], &[0.0; 6])), ("gender", unicode("female"))], true),
+        npz(vec![("poses", f8(&[2, 72], &r.many(144, 1.0))), ("betas", f4(&[10], &[0.1; 10]))], false),
+        f4(&[2, 22, 3], &r.many(132, 1.0)),
+        f8(&[2, 263], &r.many(526, 1.0)),
+    ];
+    for seed in &seeds {
+        for cut in (0..seed.len()).step_by(7) {
+            let _ = load("cut.npz", &seed[..cut], &with_model(dir.path()));
+        }
+        for _ in 0..300 {
+            let mut bytes = seed.clone();
+            for _ in 0..3 {
+                let at = ((r.next() + 1.0) / 2.0 * bytes.len() as f64) as usize % bytes.len();
+                bytes[at] = (r.next() * 255.0) as u8;
+            }
+            if let Ok(m) = load("mutated.npz", &bytes, &with_model(dir.path())) {
+                Sampler::default().positions(&m, PoseAt::Frame(1), Interpolation::Linear, Mat4::IDENTITY);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_body_mesh_skins_with_pose_blend_shapes_as_the_model_does() {
+    let (dir, male, ..) = models_folder();
+    let mut r = Random(18);
+    let (p, trans, betas) = (poses(&mut r, 2, 156), r.many(6, 1.0), r.many(10, 1.0));
+    let file = npz(
+        vec![("poses", f8(&[2, 156], &p)), ("trans", f8(&[2, 3], &trans)), ("betas", f8(&[10], &betas)), ("gender", unicode("male"))],
+        true,
+    );
+    // Loaded with a model, the motion carries the body as its mesh.
+    let m = load("m.npz", &file, &with_model(dir.path())).unwrap();
+    let set = m.meshes.as_deref().expect("the body's mesh");
+    assert_eq!((set.meshes[0].positions.len(), set.meshes[0].morph_targets.len(), set.meshes[0].bones.len()), (208, 9 * 51, 52));
+    let expected = |f: usize| male.posed_vertices(&betas, &p[f * 156..(f + 1) * 156], &trans[f * 3..f * 3 + 3]);
+    let close = |m: &Motion, what: &str| {
+        for f in 0..2 {
+            let got = skelview_core::core::mesh_frames::vertices(m, &[0], &[f], Mat4::IDENTITY);
+            for (g, w) in got.iter().zip(&expected(f)) {
+                assert!((g.as_dvec3() - DVec3::from_array(*w)).length() < 1e-5, "{what}: frame {f}: {g} vs {w:?}");
+            }
+        }
+    };
+    close(&m, "loaded");
+    // Written as a GLB, the pose blend shapes are morph targets whose weights the animation
+    // keys at every frame: read back, the vertices are the model's still.
+    use skelview_core::export::gltf_writer::{Animation, document, write_glb};
+    let (doc, bin) = document(&[Animation { name: "take".into(), motion: &m }]).unwrap();
+    let mut glb = Vec::new();
+    write_glb(&doc, &bin, &mut glb).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("body.glb");
+    std::fs::write(&path, glb).unwrap();
+    let back = skelview_core::formats::load_paths(&[path]).unwrap().remove(0);
+    assert!(back.meshes.as_deref().unwrap().meshes[0].morph_animation.is_some());
+    // Both in the display space (metres, Y up: AMASS is Z-up, the GLB Y-up).
+    for f in 0..2 {
+        let ours = skelview_core::core::mesh_frames::vertices(&m, &[0], &[f], m.display_from_file());
+        let theirs = skelview_core::core::mesh_frames::vertices(&back, &[0], &[f], back.display_from_file());
+        for (a, b) in ours.iter().zip(&theirs) {
+            assert!((*a - *b).length() < 1e-5, "written as GLB and read back: frame {f}: {a} vs {b}");
+        }
+    }
+}
+
+#[test]
+fn the_humanoid_bone_map_finds_the_smpl_family_joints() {
+    use skelview_core::retarget::bone_map;
+    for (family, width) in [(Family::Smpl, 72), (Family::SmplH, 156), (Family::SmplX, 165)] {
+        let file = npz(vec![("poses", f8(&[1, width], &vec![0.0; width])), ("mocap_frame_rate", f8(&[], &[30.0]))], false);
+        let m = load("m.npz", &file, &ReadOptions::default()).unwrap();
+        let map = bone_map(&m.skeleton, UpAxis::Y, false);
+        assert!(map.missing().is_empty(), "{}: missing {:?}", family.name(), map.missing());
+        let names = family.names();
+        let got: Vec<(&str, &str)> = map.entries.iter().map(|e| (e.bone, names[e.joint].as_str())).collect();
+        for pair in [
+            ("hips", "pelvis"),
+            ("leftUpperArm", "left_shoulder"),
+            ("leftShoulder", "left_collar"),
+            ("rightFoot", "right_ankle"),
+            ("leftToes", "left_foot"),
+        ] {
+            assert!(got.contains(&pair), "{}: {pair:?} not in {got:?}", family.name());
+        }
+        if family != Family::Smpl {
+            for pair in
+                [("leftIndexProximal", "left_index1"), ("rightThumbDistal", "right_thumb3"), ("leftLittleIntermediate", "left_pinky2")]
+            {
+                assert!(got.contains(&pair), "{}: {pair:?} not in {got:?}", family.name());
+            }
+        }
+        if family == Family::SmplX {
+            assert!(got.contains(&("jaw", "jaw")) && got.contains(&("leftEye", "left_eye_smplhf")), "{got:?}");
+        }
+    }
+}
