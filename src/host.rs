@@ -60,6 +60,40 @@ fn export(e: Export) -> Command {
     Command::Job(JobCommand::Export(e))
 }
 
+/// Asks for a file (or folder) to read with a native dialog: a name map, a recipe, a bone
+/// map, a character to retarget onto, a body model.
+fn ask_to_read(dialog: Dialog, motion: &[&str]) -> Option<Command> {
+    match dialog {
+        Dialog::NameMap => rfd::FileDialog::new()
+            .add_filter("Name map", &["mnm"])
+            .add_filter("All files", &["*"])
+            .pick_file()
+            .map(|p| Command::Job(JobCommand::ReadNameMap(p))),
+        Dialog::OpenRecipe => rfd::FileDialog::new()
+            .add_filter("Recipe (TOML)", &["toml"])
+            .add_filter("All files", &["*"])
+            .pick_file()
+            .map(|p| Command::Job(JobCommand::ReadRecipe(p))),
+        Dialog::RetargetOntoFile { source, keep_feet } => rfd::FileDialog::new()
+            .add_filter("Motion or character", motion)
+            .add_filter("All files", &["*"])
+            .set_title("Put the motion on the skeleton of")
+            .pick_file()
+            .map(|path| Command::Clip(source, ClipEdit::RetargetOntoFile { path, keep_feet })),
+        Dialog::OptionPath { clip, key, folder } => {
+            let d = rfd::FileDialog::new().set_title(if folder { "Folder of body models" } else { "Body model" });
+            let picked = if folder { d.pick_folder() } else { d.add_filter("NumPy", &["npz"]).add_filter("All files", &["*"]).pick_file() };
+            picked.map(|p| Command::Clip(clip, ClipEdit::FormatOption { key, value: p.display().to_string() }))
+        }
+        Dialog::OpenBoneMap => rfd::FileDialog::new()
+            .add_filter("Bone map (TOML, MNM)", &["toml", "mnm"])
+            .add_filter("All files", &["*"])
+            .pick_file()
+            .map(|p| Command::Job(JobCommand::ReadBoneMap(p))),
+        _ => None,
+    }
+}
+
 /// Asks `dialog` with a native dialog and turns the answer into a command (`None`: cancelled).
 fn ask(dialog: Dialog) -> Option<Command> {
     let motion = skelview_core::formats::table::dialog_extensions();
@@ -101,37 +135,21 @@ fn ask(dialog: Dialog) -> Option<Command> {
         Dialog::ExportFrames => {
             rfd::FileDialog::new().set_title("Folder for the PNG frames").pick_folder().map(|d| export(Export::Frames(d, (1280, 720))))
         }
-        Dialog::NameMap => rfd::FileDialog::new()
-            .add_filter("Name map", &["mnm"])
-            .add_filter("All files", &["*"])
-            .pick_file()
-            .map(|p| Command::Job(JobCommand::ReadNameMap(p))),
         Dialog::SaveRecipe => rfd::FileDialog::new()
             .add_filter("Recipe (TOML)", &["toml"])
             .set_file_name("recipe.toml")
             .save_file()
             .map(|p| export(Export::Recipe(p))),
-        Dialog::OpenRecipe => rfd::FileDialog::new()
-            .add_filter("Recipe (TOML)", &["toml"])
-            .add_filter("All files", &["*"])
-            .pick_file()
-            .map(|p| Command::Job(JobCommand::ReadRecipe(p))),
         Dialog::SaveBoneMap => rfd::FileDialog::new()
             .add_filter("Bone map (TOML)", &["toml"])
             .set_file_name("bone_map.toml")
             .save_file()
             .map(|p| export(Export::BoneMap(p))),
-        Dialog::RetargetOntoFile { source, keep_feet } => rfd::FileDialog::new()
-            .add_filter("Motion or character", &motion)
-            .add_filter("All files", &["*"])
-            .set_title("Put the motion on the skeleton of")
-            .pick_file()
-            .map(|path| Command::Clip(source, ClipEdit::RetargetOntoFile { path, keep_feet })),
-        Dialog::OpenBoneMap => rfd::FileDialog::new()
-            .add_filter("Bone map (TOML, MNM)", &["toml", "mnm"])
-            .add_filter("All files", &["*"])
-            .pick_file()
-            .map(|p| Command::Job(JobCommand::ReadBoneMap(p))),
+        Dialog::NameMap
+        | Dialog::OpenRecipe
+        | Dialog::OpenBoneMap
+        | Dialog::RetargetOntoFile { .. }
+        | Dialog::OptionPath { .. } => ask_to_read(dialog, &motion),
     };
     // rfd answers None both for "cancelled" and "no dialog could be shown": say which.
     if answer.is_none() && std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() && which("zenity").is_none() {

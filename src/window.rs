@@ -185,12 +185,18 @@ impl App {
         self.before_update();
         self.viewer.update(dt);
         let Some(r) = &mut self.running else { return };
-        let input = r.egui_state.take_egui_input(&r.window);
-        // No size yet (a browser canvas before the page is laid out, a minimised window):
-        // egui would lay out a 10,000-point screen and the viewport ask for a texture past
-        // the device's limit. The Resized event that gives a size asks for the next frame.
+        let mut input = r.egui_state.take_egui_input(&r.window);
+        // No size from the window yet. In a browser the canvas may be laid out before winit's
+        // resize observer says so (and a page thumbnailed in headless Chromium may never get
+        // the event in time): its laid-out size is taken. Otherwise (not laid out, a
+        // minimised window) egui would lay out a 10,000-point screen and the viewport ask for
+        // a texture past the device's limit: no frame, until the Resized event asks for one.
         if input.screen_rect.is_none() {
-            return;
+            let Some(size) = platform::laid_out_size(&r.window) else { return };
+            let (Some(w), Some(h)) = (std::num::NonZeroU32::new(size.width), std::num::NonZeroU32::new(size.height)) else { return };
+            r.painter.on_window_resized(egui::ViewportId::ROOT, w, h);
+            let points = egui::vec2(size.width as f32, size.height as f32) / r.window.scale_factor() as f32;
+            input.screen_rect = Some(egui::Rect::from_min_size(egui::Pos2::ZERO, points));
         }
         let (output, kept, app_time) = Self::frame_ui(r, &mut self.viewer, input, started);
         let frame_time = started.elapsed();

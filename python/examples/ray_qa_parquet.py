@@ -1,7 +1,7 @@
 """Capture checks and joint positions of a folder of motion files with Ray Data, as Parquet,
 with an optional clean-up stage.
 
-    python examples/ray_qa_parquet.py SOURCE OUT_DIR [--recipe CLEAN.toml] [--num-cpus N]
+    python examples/ray_qa_parquet.py SOURCE OUT_DIR [--recipe CLEAN.toml] [--body-model MODELS] [--num-cpus N]
 
 SOURCE is a folder (searched recursively) or a bucket URI (s3://, gs://, abfs://: Ray lists
 and reads it through pyarrow's filesystems). Writes OUT_DIR/qa (one row per `skelview qa
@@ -68,11 +68,11 @@ def check_rows(motion: "skelview.Motion", path: str, stage: str) -> list[dict[st
     return rows
 
 
-def qa_rows(row: dict[str, Any], recipe: str | None = None) -> list[dict[str, Any]]:
+def qa_rows(row: dict[str, Any], recipe: str | None = None, body_model: str | None = None) -> list[dict[str, Any]]:
     """One file's capture-check records: as read, and as edited when there is a recipe."""
     path = row["path"]
     try:
-        motion = skelview.load_bytes(row["bytes"], os.path.basename(path))
+        motion = skelview.load_bytes(row["bytes"], os.path.basename(path), body_model=body_model)
     except skelview.LoadError as e:
         return [error_row(path, "source", "error", str(e))]
     rows = check_rows(motion, path, "source")
@@ -84,11 +84,11 @@ def qa_rows(row: dict[str, Any], recipe: str | None = None) -> list[dict[str, An
     return rows
 
 
-def position_rows(row: dict[str, Any], recipe: str | None = None) -> list[dict[str, Any]]:
+def position_rows(row: dict[str, Any], recipe: str | None = None, body_model: str | None = None) -> list[dict[str, Any]]:
     """One file's joint positions (edited, with a recipe), a row per joint and frame."""
     path = row["path"]
     try:
-        motion = skelview.load_bytes(row["bytes"], os.path.basename(path))
+        motion = skelview.load_bytes(row["bytes"], os.path.basename(path), body_model=body_model)
         if recipe is not None:
             motion = motion.edit(recipe)
     except (skelview.LoadError, ValueError):
@@ -103,12 +103,13 @@ def position_rows(row: dict[str, Any], recipe: str | None = None) -> list[dict[s
     ]
 
 
-def run(source: str, out_dir: str, recipe: str | None = None) -> None:
+def run(source: str, out_dir: str, recipe: str | None = None, body_model: str | None = None) -> None:
     # Ray lists SOURCE itself, on whichever filesystem its URI names, so the same call reads a
     # local folder and a bucket. The recipe travels to the workers as text.
     data = ray.data.read_binary_files(source, include_paths=True, file_extensions=EXTENSIONS)
-    data.flat_map(qa_rows, fn_kwargs={"recipe": recipe}).write_parquet(os.path.join(out_dir, "qa"))
-    data.flat_map(position_rows, fn_kwargs={"recipe": recipe}).write_parquet(os.path.join(out_dir, "positions"))
+    kwargs = {"recipe": recipe, "body_model": body_model}
+    data.flat_map(qa_rows, fn_kwargs=kwargs).write_parquet(os.path.join(out_dir, "qa"))
+    data.flat_map(position_rows, fn_kwargs=kwargs).write_parquet(os.path.join(out_dir, "positions"))
 
 
 def main() -> None:
@@ -116,6 +117,9 @@ def main() -> None:
     parser.add_argument("source", help="a folder or a bucket URI (s3://, gs://, abfs://)")
     parser.add_argument("out_dir")
     parser.add_argument("--recipe", default=None, help="a recipe (TOML) to clean every file up with")
+    parser.add_argument(
+        "--body-model", default=None, help="SMPL-family .npz bodies: your model file or folder (every worker must see it)"
+    )
     parser.add_argument("--num-cpus", type=int, default=None, help="local Ray only (ignored with RAY_ADDRESS)")
     args = parser.parse_args()
     recipe = None
@@ -126,7 +130,7 @@ def main() -> None:
         ray.init()
     else:
         ray.init(num_cpus=args.num_cpus)
-    run(args.source, args.out_dir, recipe)
+    run(args.source, args.out_dir, recipe, args.body_model)
 
 
 if __name__ == "__main__":

@@ -198,11 +198,14 @@ def load(
     options: Optional[dict[str, Union[str, float, int]]] = None,
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,
+    body_model: Optional[_Path] = None,
 ) -> Motion:
-    """Reads a motion file: BVH, ASF/AMC, HTR/GTR, ACL, H-Anim, FBX, glTF/VRM, C3D or TRC (an `.amc` finds its
-    `.asf`); the GIL is released while parsing. `options` sets any format's read option by key
-    (`{"fbx.joints": "bones"}`; `formats()` lists them); `bvh_positions` and `amc_fps` are keywords of
-    their own for `bvh.positions` and `amc.fps`. Raises LoadError when the file cannot be read."""
+    """Reads a motion file: BVH, ASF/AMC, HTR/GTR, ACL, H-Anim, FBX, glTF/VRM, C3D, TRC, MOT or NumPy
+    (SMPL-family `.npz`, HumanML3D `.npy`; an `.amc` finds its `.asf`); the GIL is released while parsing.
+    `options` sets any format's read option by key (`{"fbx.joints": "bones"}`; `formats()` lists them);
+    `bvh_positions`, `amc_fps` and `body_model` (your SMPL, SMPL+H or SMPL-X model file or folder; else
+    SKELVIEW_BODY_MODELS) are keywords of their own for `bvh.positions`, `amc.fps` and `npz.body_model`.
+    Raises LoadError when the file cannot be read."""
 def load_bytes(
     data: bytes,
     name: str,
@@ -212,6 +215,7 @@ def load_bytes(
     options: Optional[dict[str, Union[str, float, int]]] = None,
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,
+    body_model: Optional[_Path] = None,
 ) -> Motion:
     """Reads a motion from bytes in memory; `name` (a file name) chooses the format and names it in messages."""
 def load_many(
@@ -223,6 +227,7 @@ def load_many(
     options: Optional[dict[str, Union[str, float, int]]] = None,
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,
+    body_model: Optional[_Path] = None,
 ) -> list[Motion]:
     """Reads many files in parallel (all cores when `workers` is None, else `workers` threads) with the GIL
     released; the first file that fails raises its LoadError."""

@@ -42,7 +42,12 @@ def test_the_ray_example_writes_what_the_command_line_prints(tmp_path, corpus, c
             continue
         key = lambda r: (r["kind"], r.get("start_frame", -1), r.get("joint") or "")
         assert sorted(ours, key=key) == sorted(theirs, key=key), path
-        # As edited: the counts `skelview edit --json` gives after the same recipe.
+        # As edited: the counts `skelview edit --json` gives after the same recipe. Those are
+        # counted on the file `edit` writes, read back: only a file written in its own format
+        # (BVH, C3D) holds the motion as the example checks it in memory (an HTR or ACL take
+        # written as BVH has other channels, so other frozen and jitter findings).
+        if not rel.endswith((".bvh", ".c3d")):
+            continue
         edited = [r for r in qa if r["file"] == path and r["stage"] == "edited"]
         line = cli("edit", path, "--recipe", str(recipe), "-o", str(tmp_path / ("e_" + Path(rel).name.replace(".acl.sjson", ".bvh").replace(".htr", ".bvh"))), "--json").stdout.splitlines()[-1]
         after = json.loads(line)["after"]

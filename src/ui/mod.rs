@@ -432,9 +432,19 @@ fn format_options_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
                 }
             }
             OptionValues::Path { hint } => {
-                // Set on the command line or by key (a file dialog here is still to come).
                 let now = option.value_in(&read_with);
-                ui.label(if now.is_empty() { format!("none ({hint}: set with --format-option {}=…)", option.key) } else { now });
+                ui.label(if now.is_empty() { format!("none ({hint})") } else { now });
+                if WEB {
+                    ui.label("(a file on disk: not in the browser build)");
+                    return;
+                }
+                let ask = |folder| Command::Job(JobCommand::Ask(Dialog::OptionPath { clip: c.id(), key: option.key, folder }));
+                if ui.button("Choose a file…").clicked() {
+                    out.send(ask(false));
+                }
+                if ui.button("Choose a folder…").clicked() {
+                    out.send(ask(true));
+                }
             }
         });
         response.response.on_hover_text(option.help);

@@ -33,6 +33,11 @@ pub(super) fn set_host(viewer: &mut Viewer) {
 /// Milestones go to the trace only.
 pub(super) fn milestone(_: Milestone) {}
 
+/// A desktop window's size is the window's own: nothing laid out apart from it.
+pub(super) fn laid_out_size(_: &Window) -> Option<winit::dpi::PhysicalSize<u32>> {
+    None
+}
+
 impl App {
     pub(super) fn window_attributes(&self) -> winit::window::WindowAttributes {
         let (w, h) = self.viewer.settings.window_size;

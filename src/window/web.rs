@@ -177,6 +177,16 @@ impl App {
     }
 }
 
+/// The canvas's size as the page laid it out, in device pixels (`None` before layout):
+/// winit learns it from a resize observer whose first report may come late.
+pub(super) fn laid_out_size(window: &Window) -> Option<winit::dpi::PhysicalSize<u32>> {
+    use winit::platform::web::WindowExtWebSys;
+    let canvas = window.canvas()?;
+    let scale = window.scale_factor();
+    let (w, h) = (f64::from(canvas.client_width()) * scale, f64::from(canvas.client_height()) * scale);
+    (w >= 1.0 && h >= 1.0).then(|| winit::dpi::PhysicalSize::new(w.round() as u32, h.round() as u32))
+}
+
 /// Starts the viewer on the page's canvas (`#skelview-canvas`) and returns at once: the
 /// browser drives the loop. `open_sample`: show the bundled sample (false when the page is
 /// about to hand in a file of its own).

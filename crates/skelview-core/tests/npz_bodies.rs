@@ -657,3 +657,32 @@ fn the_humanoid_bone_map_finds_the_smpl_family_joints() {
         }
     }
 }
+
+#[test]
+fn a_bvh_written_from_a_body_reproduces_the_posed_joints() {
+    let (dir, male, ..) = models_folder();
+    let mut r = Random(21);
+    let frames = 6;
+    let (p, trans, betas) = (poses(&mut r, frames, 156), r.many(frames * 3, 1.0), r.many(16, 1.0));
+    let file = npz(
+        vec![("poses", f8(&[frames, 156], &p)), ("trans", f8(&[frames, 3], &trans)), ("betas", f8(&[16], &betas)), ("gender", unicode("male")), ("mocap_framerate", f8(&[], &[60.0]))],
+        true,
+    );
+    let m = load("walk.npz", &file, &with_model(dir.path())).unwrap();
+    let mut bvh = Vec::new();
+    skelview_core::export::write_bvh(&m, &skelview_core::export::BvhWriteOptions::default(), &mut bvh).unwrap();
+    let out = dir.path().join("walk.bvh");
+    std::fs::write(&out, bvh).unwrap();
+    let back = skelview_core::formats::load_paths(&[out]).unwrap().remove(0);
+    assert_eq!(back.clip.num_frames(), frames);
+    // The written file's joints (its own numbers: the model's metres, depth first) by name.
+    let model_index: Vec<usize> = back.skeleton.joints().iter().map(|j| m.skeleton.find(&j.name).unwrap()).collect();
+    assert_joints(
+        &back,
+        |f| {
+            let joints = male.posed_joints(&betas, &p[f * 156..(f + 1) * 156], &trans[f * 3..f * 3 + 3]);
+            model_index.iter().map(|&k| joints[k]).collect()
+        },
+        1e-4,
+    );
+}

@@ -41,6 +41,15 @@ pub enum Dialog {
         /// Keep the feet planted.
         keep_feet: bool,
     },
+    /// A file or folder for a clip's path read option (a body model), which reloads the clip.
+    OptionPath {
+        /// The clip read with it.
+        clip: skelview_scene::ClipId,
+        /// The option's key (`npz.body_model`).
+        key: &'static str,
+        /// A folder rather than a file.
+        folder: bool,
+    },
 }
 
 /// The host a viewer starts with: the page in a browser; elsewhere none (the program around
@@ -101,6 +110,7 @@ fn ask(dialog: Dialog) -> Option<Command> {
         | Dialog::SaveMotion
         | Dialog::OpenRecipe
         | Dialog::OpenBoneMap
-        | Dialog::RetargetOntoFile { .. } => Some(Command::ShowError(AppError::NoDialog(DialogError::NotInBrowser(dialog)))),
+        | Dialog::RetargetOntoFile { .. }
+        | Dialog::OptionPath { .. } => Some(Command::ShowError(AppError::NoDialog(DialogError::NotInBrowser(dialog)))),
     }
 }

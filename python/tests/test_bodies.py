@@ -1,0 +1,109 @@
+"""SMPL-family bodies from Python: a synthetic SMPL model and motion written here with NumPy
+(the real models' licences forbid shipping them), loaded with `body_model=`, against an
+independent NumPy implementation of the model's equations."""
+
+import io
+import zipfile
+
+import numpy as np
+import pytest
+
+import skelview
+
+PARENTS = [-1, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 12, 13, 14, 16, 17, 18, 19, 20, 21]
+J = len(PARENTS)
+
+
+def _npz(path, arrays):
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, value in arrays.items():
+            b = io.BytesIO()
+            np.save(b, value)
+            z.writestr(name + ".npy", b.getvalue())
+
+
+def _model(rng):
+    v = 4 * J
+    regressor = np.zeros((J, v))
+    weights = np.zeros((v, J))
+    for k in range(J):
+        regressor[k, 4 * k : 4 * k + 4] = [0.4, 0.3, 0.2, 0.1]
+        p = max(PARENTS[k], 0)
+        weights[4 * k : 4 * k + 4, k] = 0.7
+        weights[4 * k : 4 * k + 4, p] += 0.3
+    return {
+        "v_template": rng.normal(0, 0.5, (v, 3)),
+        "shapedirs": rng.normal(0, 0.02, (v, 3, 10)),
+        "posedirs": rng.normal(0, 0.01, (v, 3, 9 * (J - 1))),
+        "J_regressor": regressor,
+        "weights": weights,
+        "kintree_table": np.array([[2**32 - 1] + PARENTS[1:], list(range(J))], dtype=np.int64),
+        "f": np.array([[4 * k, 4 * k + 1, 4 * k + 2] for k in range(J)], dtype=np.int64),
+    }
+
+
+def _rodrigues(r):
+    angle = np.linalg.norm(r)
+    if angle < 1e-12:
+        return np.eye(3)
+    k = r / angle
+    kx = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    return np.eye(3) + np.sin(angle) * kx + (1 - np.cos(angle)) * kx @ kx
+
+
+def _smpl(model, betas, pose, trans):
+    """Joints and vertices as the SMPL paper defines them (pose blend shapes, then LBS)."""
+    shaped = model["v_template"] + model["shapedirs"] @ betas
+    rest = model["J_regressor"] @ shaped
+    rotations = [_rodrigues(pose[3 * j : 3 * j + 3]) for j in range(J)]
+    feature = np.concatenate([(rotations[j] - np.eye(3)).ravel() for j in range(1, J)])
+    posed = shaped + model["posedirs"] @ feature
+    world = []
+    for j, p in enumerate(PARENTS):
+        local = np.eye(4)
+        local[:3, :3] = rotations[j]
+        local[:3, 3] = rest[j] - (rest[p] if p >= 0 else 0)
+        world.append(local if p < 0 else world[p] @ local)
+    joints = np.array([w[:3, 3] for w in world]) + trans
+    skin = []
+    for j in range(J):
+        s = world[j].copy()
+        s[:3, 3] -= world[j][:3, :3] @ rest[j]
+        skin.append(s)
+    blended = np.einsum("vj,jab->vab", model["weights"], np.array(skin))
+    vertices = np.einsum("vab,vb->va", blended[:, :3, :3], posed) + blended[:, :3, 3] + trans
+    return joints, vertices
+
+
+@pytest.fixture
+def body(tmp_path):
+    rng = np.random.default_rng(7)
+    model = _model(rng)
+    _npz(tmp_path / "SMPL_NEUTRAL.npz", model)
+    frames = 5
+    poses = rng.normal(0, 0.5, (frames, 72))
+    poses[:, 0:3] *= 6  # a root rotation vector longer than π, as real files hold
+    trans, betas = rng.normal(0, 1, (frames, 3)), rng.normal(0, 1, 10)
+    _npz(tmp_path / "motion.npz", {"poses": poses, "trans": trans, "betas": betas, "mocap_framerate": np.array(25.0)})
+    return tmp_path, model, poses, trans, betas
+
+
+def test_joints_and_vertices_follow_the_model_equations(body):
+    folder, model, poses, trans, betas = body
+    m = skelview.load(folder / "motion.npz", body_model=folder / "SMPL_NEUTRAL.npz")
+    assert len(m.joint_names) == J and m.joint_names[:3] == ["pelvis", "left_hip", "right_hip"]
+    assert m.fps == pytest.approx(25.0)
+    raw = m.positions(units="file", y_up=False)
+    vertices = m.vertices(units="file", y_up=False)
+    assert vertices.shape == (len(poses), 4 * J, 3)
+    for f in range(len(poses)):
+        joints, verts = _smpl(model, betas, poses[f], trans[f])
+        assert np.abs(raw[f] - joints).max() < 1e-5
+        assert np.abs(vertices[f] - verts).max() < 1e-5
+
+
+def test_without_a_body_model_an_approximate_skeleton_says_how_to_set_one(body):
+    folder, *_ = body
+    m = skelview.load(folder / "motion.npz")
+    assert len(m.joint_names) == J and not m.meshes
+    assert any("--body-model" in w and "SKELVIEW_BODY_MODELS" in w for w in m.warnings)
