@@ -145,11 +145,9 @@ fn ask(dialog: Dialog) -> Option<Command> {
             .set_file_name("bone_map.toml")
             .save_file()
             .map(|p| export(Export::BoneMap(p))),
-        Dialog::NameMap
-        | Dialog::OpenRecipe
-        | Dialog::OpenBoneMap
-        | Dialog::RetargetOntoFile { .. }
-        | Dialog::OptionPath { .. } => ask_to_read(dialog, &motion),
+        Dialog::NameMap | Dialog::OpenRecipe | Dialog::OpenBoneMap | Dialog::RetargetOntoFile { .. } | Dialog::OptionPath { .. } => {
+            ask_to_read(dialog, &motion)
+        }
     };
     // rfd answers None both for "cancelled" and "no dialog could be shown": say which.
     if answer.is_none() && std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() && which("zenity").is_none() {

@@ -9,8 +9,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-
-
 /// `tests/vrma` with @pixiv/three-vrm-animation installed, or `None` with a note (a failure in CI).
 fn player() -> Option<PathBuf> {
     skelview_test_support::vrma_players("@pixiv/three-vrm-animation")

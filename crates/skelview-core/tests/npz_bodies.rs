@@ -665,7 +665,13 @@ fn a_bvh_written_from_a_body_reproduces_the_posed_joints() {
     let frames = 6;
     let (p, trans, betas) = (poses(&mut r, frames, 156), r.many(frames * 3, 1.0), r.many(16, 1.0));
     let file = npz(
-        vec![("poses", f8(&[frames, 156], &p)), ("trans", f8(&[frames, 3], &trans)), ("betas", f8(&[16], &betas)), ("gender", unicode("male")), ("mocap_framerate", f8(&[], &[60.0]))],
+        vec![
+            ("poses", f8(&[frames, 156], &p)),
+            ("trans", f8(&[frames, 3], &trans)),
+            ("betas", f8(&[16], &betas)),
+            ("gender", unicode("male")),
+            ("mocap_framerate", f8(&[], &[60.0])),
+        ],
         true,
     );
     let m = load("walk.npz", &file, &with_model(dir.path())).unwrap();

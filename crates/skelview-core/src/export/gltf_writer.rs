@@ -11,8 +11,8 @@ use std::io::Write;
 use glam::{Mat4, Quat, Vec3};
 use serde_json::{Value, json};
 
-use crate::core::pose::{self, GlobalPose, LocalPose, LocalTransform};
 use crate::core::mesh::Mesh;
+use crate::core::pose::{self, GlobalPose, LocalPose, LocalTransform};
 use crate::core::{Motion, Skeleton, Take};
 
 /// One animation to write: its name and the motion sampled for it.

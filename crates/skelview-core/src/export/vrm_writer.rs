@@ -30,11 +30,8 @@ pub enum VrmError {
 /// The glTF document and buffer of `animations` (sharing the first one's skeleton and
 /// character) as a VRM avatar.
 pub fn document(animations: &[Animation]) -> Result<(Value, Vec<u8>), VrmError> {
-    let ext = animations
-        .first()
-        .and_then(|a| a.motion.meshes.as_deref())
-        .and_then(|set| set.extensions.clone())
-        .ok_or(VrmError::NotAnAvatar)?;
+    let ext =
+        animations.first().and_then(|a| a.motion.meshes.as_deref()).and_then(|set| set.extensions.clone()).ok_or(VrmError::NotAnAvatar)?;
     let source: Map<String, Value> = serde_json::from_str(&ext.json).map_err(|_| VrmError::NotAnAvatar)?;
     let (mut doc, bin) = gltf_document(animations)?;
     let mesh_node: Vec<usize> = (0..ext.origins.len())
