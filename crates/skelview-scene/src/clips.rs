@@ -131,6 +131,25 @@ pub struct ClipSkins {
     pub sample: Arc<skelview_core::core::mesh::MeshSet>,
 }
 
+impl ClipSkins {
+    /// The drawn meshes of `set`, shared by every clip of the same meshes (a crowd of one
+    /// character): its geometry and textures are made, uploaded and held once, not per clip
+    /// (10,000 Foxes would otherwise hold 10,000 copies of a 4 MB texture).
+    pub fn of(set: &Arc<skelview_core::core::mesh::MeshSet>) -> Self {
+        type Made = Vec<(std::sync::Weak<skelview_core::core::mesh::MeshSet>, ClipSkins)>;
+        static MADE: std::sync::Mutex<Made> = std::sync::Mutex::new(Vec::new());
+        let make = || Self { geometry: super::skins::geometries(set), sample: Arc::new(super::skins::bounds_sample(set)) };
+        let Ok(mut made) = MADE.lock() else { return make() };
+        made.retain(|(s, _)| s.strong_count() > 0);
+        if let Some((_, skins)) = made.iter().find(|(s, _)| s.upgrade().is_some_and(|s| Arc::ptr_eq(&s, set))) {
+            return skins.clone();
+        }
+        let skins = make();
+        made.push((Arc::downgrade(set), skins.clone()));
+        skins
+    }
+}
+
 /// An edited clip's source, posed at the same instant and drawn faintly: the edit's
 /// before and after in one picture.
 #[derive(Clone)]
@@ -178,10 +197,7 @@ impl ClipView {
         let display = motion.display_with(None, None);
         let plates = motion.capture.as_ref().map_or_else(Vec::new, |c| skelview_core::core::force_plates::samples(c)).into();
         let max_residual = motion.capture.as_ref().map_or(0.0, |c| c.max_residual());
-        let skins = motion
-            .meshes
-            .as_deref()
-            .map(|set| ClipSkins { geometry: super::skins::geometries(set), sample: Arc::new(super::skins::bounds_sample(set)) });
+        let skins = motion.meshes.as_ref().map(ClipSkins::of);
         Self {
             plates,
             max_residual,
@@ -436,6 +452,23 @@ mod tests {
             Source::Memory { name: "walk.bvh".into(), bytes: Arc::from(skelview_core::formats::SAMPLE_BVH) },
         );
         Arc::new(formats::load(&request, &LoadOptions::default(), &Sequential, &mut Quiet).unwrap())
+    }
+
+    #[test]
+    fn clips_of_one_character_share_its_drawn_meshes() {
+        use skelview_core::core::mesh::{Bone, Mesh, MeshSet};
+        let with_mesh = || {
+            let mut m = (*sample()).clone();
+            let bone = Bone { joint: Some(0), joint_from_mesh: glam::Mat4::IDENTITY };
+            let mesh = Mesh::rigid("box", vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![0, 1, 2], bone);
+            m.meshes = Some(Arc::new(MeshSet { meshes: vec![mesh], ..Default::default() }));
+            Arc::new(m)
+        };
+        let (one, other) = (with_mesh(), with_mesh());
+        let geometry = |m: &Arc<Motion>, k| ClipView::new(m.clone(), k).skins.unwrap().geometry;
+        // A crowd of one character: one geometry (and texture) however many clips.
+        assert!(Arc::ptr_eq(&geometry(&one, 0), &geometry(&one, 1)));
+        assert!(!Arc::ptr_eq(&geometry(&one, 0), &geometry(&other, 0)), "another character's meshes are its own");
     }
 
     /// The sample resampled to `fps` (nearest frames), moved by `shift` in file units.
