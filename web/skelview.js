@@ -47,13 +47,19 @@ async function main() {
     fatal('This browser has no WebAssembly: skelview cannot run here.');
     return;
   }
-  const wasm = await init();
+  // Whether the browser has a WebGPU adapter, asked while the module downloads: the viewer
+  // then asks only for what is there (without one, WebGL2 straight away, not after a second
+  // round trip to the GPU process).
+  const webgpu = navigator.gpu
+    ? navigator.gpu.requestAdapter().then((adapter) => adapter !== null, () => false)
+    : Promise.resolve(false);
+  const [wasm, hasWebgpu] = await Promise.all([init(), webgpu]);
   // Background work runs through promising where the browser has JSPI, so that it can pause
   // for frames (see jspi.js).
   install(jspi ? WebAssembly.promising(wasm.run_tasks) : wasm.run_tasks);
   set_suspendable(jspi);
   const urls = new URLSearchParams(location.search).getAll('file');
-  start(urls.length === 0);
+  start(urls.length === 0, hasWebgpu);
   // For a page that embeds the viewer, and for its tests: the viewer's state after the last
   // frame (clips, frame, time, viewport, error, frames presented), a way to hand it files, and
   // the menus' actions by name (`action('ExportVideo')`; false for an unknown name).

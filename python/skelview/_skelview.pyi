@@ -199,12 +199,14 @@ def load(
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,
     body_model: Optional[_Path] = None,
+    gender: Optional[Literal["file", "neutral", "female", "male"]] = None,
 ) -> Motion:
     """Reads a motion file: BVH, ASF/AMC, HTR/GTR, ACL, H-Anim, FBX, glTF/VRM, C3D, TRC, MOT or NumPy
     (SMPL-family `.npz`, HumanML3D `.npy`; an `.amc` finds its `.asf`); the GIL is released while parsing.
     `options` sets any format's read option by key (`{"fbx.joints": "bones"}`; `formats()` lists them);
-    `bvh_positions`, `amc_fps` and `body_model` (your SMPL, SMPL+H or SMPL-X model file or folder; else
-    SKELVIEW_BODY_MODELS) are keywords of their own for `bvh.positions`, `amc.fps` and `npz.body_model`.
+    `bvh_positions`, `amc_fps`, `body_model` (your SMPL, SMPL+H or SMPL-X model file or folder; else
+    SKELVIEW_BODY_MODELS) and `gender` (which of the folder's models: the file's own by default) are keywords
+    of their own for `bvh.positions`, `amc.fps`, `npz.body_model` and `npz.gender`.
     Raises LoadError when the file cannot be read."""
 def load_bytes(
     data: bytes,
@@ -216,6 +218,7 @@ def load_bytes(
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,
     body_model: Optional[_Path] = None,
+    gender: Optional[Literal["file", "neutral", "female", "male"]] = None,
 ) -> Motion:
     """Reads a motion from bytes in memory; `name` (a file name) chooses the format and names it in messages."""
 def load_many(
@@ -228,6 +231,7 @@ def load_many(
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,
     body_model: Optional[_Path] = None,
+    gender: Optional[Literal["file", "neutral", "female", "male"]] = None,
 ) -> list[Motion]:
     """Reads many files in parallel (all cores when `workers` is None, else `workers` threads) with the GIL
     released; the first file that fails raises its LoadError."""

@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use skelview_core::formats::{OptionValues, table};
+use skelview_core::formats::{OptionScope, OptionValues, table};
 use skelview_viewer::app::actions::{ACTIONS, GESTURES};
 
 use super::args::cli_command;
@@ -58,9 +58,14 @@ fn format_options() -> String {
     let mut page = format!("{GENERATED}\n\n# Format options\n\n");
     page.push_str("How a format's files are read, set by key: `--format-option KEY=VALUE` on the command line, ");
     page.push_str("`options={\"KEY\": \"VALUE\"}` in Python, and the View menu per file in the viewer. An option with a flag of its own ");
-    page.push_str("takes it too, on the command line and as a Python keyword.\n");
+    page.push_str("takes it too, on the command line and as a Python keyword. A value chosen in the viewer is remembered for ");
+    page.push_str("the file it was chosen for, or, for the user's own resources (a body model folder), for every file.\n");
     for f in table::FORMATS.iter().filter(|f| !f.options().is_empty()) {
-        let _ = write!(page, "\n## {}\n\n| Key | Values | Default | What it does |\n|---|---|---|---|\n", f.name());
+        let _ = write!(
+            page,
+            "\n## {}\n\n| Key | Values | Default | What it does | Viewer remembers it for |\n|---|---|---|---|---|\n",
+            f.name()
+        );
         for o in f.options() {
             let (values, default) = match &o.values {
                 OptionValues::Choice { choices, default } => {
@@ -73,7 +78,11 @@ fn format_options() -> String {
                 Some(alias) => format!("`{}` (`--{alias}`, Python `{}=`)", o.key, alias.replace('-', "_")),
                 None => format!("`{}`", o.key),
             };
-            let _ = writeln!(page, "| {key} | {} | {} | {} |", values, default, cell(o.help));
+            let scope = match o.scope {
+                OptionScope::File => "the file",
+                OptionScope::User => "every file",
+            };
+            let _ = writeln!(page, "| {key} | {} | {} | {} | {scope} |", values, default, cell(o.help));
         }
     }
     page

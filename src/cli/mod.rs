@@ -131,10 +131,15 @@ pub fn run(argv: Vec<String>) -> Next {
 /// Loads every motion named by `files` (the bundled sample when empty), reporting the first
 /// error on stderr.
 fn load_all(args: &Args, files: &[PathBuf]) -> Result<Vec<Motion>, LoadError> {
+    load_all_with(&args.options, files)
+}
+
+/// [`load_all`] with `options`.
+fn load_all_with(options: &formats::LoadOptions, files: &[PathBuf]) -> Result<Vec<Motion>, LoadError> {
     if files.is_empty() {
-        return formats::load(&formats::sample_request(), &args.options, &formats::Rayon, &mut Quiet).map(|m| vec![m]);
+        return formats::load(&formats::sample_request(), options, &formats::Rayon, &mut Quiet).map(|m| vec![m]);
     }
-    formats::open(files, &args.options, &formats::Rayon)
+    formats::open(files, options, &formats::Rayon)
 }
 
 /// Reads a joint-name map through the format table, with `file:line:col` on errors.

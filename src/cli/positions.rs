@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::args::FrameList;
-use super::{Args, ExitCode, fail, load_all};
+use super::{Args, ExitCode, fail, load_all_with};
 
 /// Resolves the requested frames against a clip of `n` frames (a rest-pose-only motion has
 /// one frame, 0).
@@ -18,7 +18,9 @@ pub(super) fn resolve(frames: &FrameList, n: usize) -> Result<Vec<usize>, skelvi
 
 /// `(raw, vertices)`: file space; mesh vertices instead of joints.
 pub(super) fn run(args: &Args, files: &[PathBuf], frames: &FrameList, (raw, vertices): (bool, bool), out: &mut dyn Write) -> ExitCode {
-    let motions = match load_all(args, files) {
+    // Joints need no meshes: a body's model is then read for its joints alone.
+    let options = skelview_core::formats::LoadOptions { skip_meshes: !vertices, ..args.options.clone() };
+    let motions = match load_all_with(&options, files) {
         Ok(m) => m,
         Err(e) => return fail(&e),
     };

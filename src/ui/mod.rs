@@ -434,6 +434,9 @@ fn format_options_ui(ui: &mut egui::Ui, viewer: &Viewer, out: &mut Commands) {
             OptionValues::Path { hint } => {
                 let now = option.value_in(&read_with);
                 ui.label(if now.is_empty() { format!("none ({hint})") } else { now });
+                if option.scope == skelview_core::formats::OptionScope::User {
+                    ui.weak("chosen once, for every file");
+                }
                 if WEB {
                     ui.label("(a file on disk: not in the browser build)");
                     return;

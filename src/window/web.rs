@@ -31,11 +31,17 @@ pub(super) struct Starting {
 
 impl Starting {
     /// Asks the browser for a device on `window`'s canvas; `proxy` wakes the loop when done.
-    pub(super) fn new(window: Arc<Window>, ctx: egui::Context, proxy: Arc<Mutex<EventLoopProxy<Wake>>>) -> Self {
+    /// `webgpu`: the page found a WebGPU adapter; without one only WebGL2 is asked for.
+    pub(super) fn new(window: Arc<Window>, ctx: egui::Context, proxy: Arc<Mutex<EventLoopProxy<Wake>>>, webgpu: bool) -> Self {
         let ready = Rc::new(RefCell::new(None));
         let slot = ready.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let config = egui_wgpu::WgpuConfiguration::default();
+            let mut config = egui_wgpu::WgpuConfiguration::default();
+            // Asking WebGPU for an adapter the browser does not have waits on the GPU
+            // process; the page asked already, and WebGL2 alone answers at once.
+            if let (false, egui_wgpu::WgpuSetup::CreateNew(setup)) = (webgpu, &mut config.wgpu_setup) {
+                setup.instance_descriptor.backends.remove(wgpu::Backends::BROWSER_WEBGPU);
+            }
             let outcome = super::painter(ctx.clone(), window.clone(), config).await.map(|p| (window, ctx, p));
             *slot.borrow_mut() = Some(outcome);
             if let Ok(p) = proxy.lock() {
@@ -62,6 +68,8 @@ pub(super) struct Platform {
     canvas_effects: Vec<Effect>,
     /// Frames drawn so far: a page (or its test) waits for frames, not for a while.
     presented: u64,
+    /// The page found a WebGPU adapter (it asks while the module downloads).
+    webgpu: bool,
 }
 
 impl Platform {
@@ -85,7 +93,7 @@ impl App {
         window: Arc<Window>,
         ctx: egui::Context,
     ) -> Result<(), super::WindowError> {
-        self.platform.starting = Some(Starting::new(window, ctx, self.proxy.clone()));
+        self.platform.starting = Some(Starting::new(window, ctx, self.proxy.clone(), self.platform.webgpu));
         Ok(())
     }
 
@@ -189,10 +197,11 @@ pub(super) fn laid_out_size(window: &Window) -> Option<winit::dpi::PhysicalSize<
 
 /// Starts the viewer on the page's canvas (`#skelview-canvas`) and returns at once: the
 /// browser drives the loop. `open_sample`: show the bundled sample (false when the page is
-/// about to hand in a file of its own).
-pub fn run_web(open_sample: bool) -> Result<(), super::WindowError> {
+/// about to hand in a file of its own); `webgpu`: the browser has a WebGPU adapter.
+pub fn run_web(open_sample: bool, webgpu: bool) -> Result<(), super::WindowError> {
     let (event_loop, mut app) = super::prepare(Vec::new(), LoadOptions::default(), crate::app::Start::default())?;
     app.sample_when_empty = open_sample;
+    app.platform.webgpu = webgpu;
     let proxy = app.proxy.clone();
     browser::set_waker(move || {
         if let Ok(p) = proxy.lock() {

@@ -634,3 +634,82 @@ fn a_robot_with_numbered_joints_authored_z_up_stands_by_its_tree() {
     let m = load(numbered_robot(false));
     assert_eq!((m.source.up_axis, m.source.up_detected), (UpAxis::Y, false), "{:?}", m.warnings);
 }
+
+/// A joint of a numbered figure: its name and where it is in the figure's own axes (forward,
+/// left, up, as HRP robots are authored), with its children.
+struct Numbered(String, [f32; 3], Vec<Numbered>);
+
+/// `figure` as an X3D file, written Z-up as authored or turned Y-up as the standard asks.
+fn numbered_x3d(figure: &Numbered, z_up: bool) -> String {
+    fn write(j: &Numbered, z_up: bool, out: &mut String, uses: &mut Vec<String>) {
+        let [f, l, u] = j.1;
+        let at = if z_up { format!("{f} {l} {u}") } else { format!("{l} {u} {f}") };
+        out.push_str(&format!("DEF {0} HAnimJoint {{ name \"{0}\" center {at} children [\n", j.0));
+        uses.push(format!("USE {}", j.0));
+        j.2.iter().for_each(|c| write(c, z_up, out, uses));
+        out.push_str("] }\n");
+    }
+    let (mut body, mut uses) = (String::new(), Vec::new());
+    write(figure, z_up, &mut body, &mut uses);
+    format!(
+        "#X3D V3.3 utf8\nPROFILE Immersive\nDEF H HAnimHumanoid {{ name \"figure\" version \"2.0\" skeleton [\n{body}] joints [ {} ] }}\n",
+        uses.join(" ")
+    )
+}
+
+/// A chain of joints `NAME0`, `NAME1`, … through `points`, the last with `end` as children.
+fn numbered_chain(name: &str, points: &[[f32; 3]], end: Vec<Numbered>) -> Numbered {
+    let mut node = Numbered(format!("{name}{}", points.len() - 1), points[points.len() - 1], end);
+    for i in (0..points.len() - 1).rev() {
+        node = Numbered(format!("{name}{i}"), points[i], vec![node]);
+    }
+    node
+}
+
+/// An HRP-like robot: Y to its left (so as wide along the declared Y as it is tall, arms held
+/// out), feet that fork into toe and heel, and legs that hang from the waist or from a pelvis
+/// of their own.
+fn wide_robot(pelvis: bool) -> Numbered {
+    let leg = |name, side: f32| {
+        let foot = vec![Numbered(format!("{name}3"), [0.12, side, 0.0], vec![]), Numbered(format!("{name}4"), [-0.06, side, 0.0], vec![])];
+        numbered_chain(name, &[[0.0, side, 0.72], [0.0, side, 0.4], [0.0, side, 0.08]], foot)
+    };
+    let arm = |name, side: f32| numbered_chain(name, &[[0.0, side * 0.2, 1.3], [0.0, side * 0.45, 1.3], [0.0, side * 0.7, 1.3]], vec![]);
+    let head = numbered_chain("HEAD_JOINT", &[[0.0, 0.0, 1.35], [0.0, 0.0, 1.5]], vec![]);
+    let chest = Numbered("CHEST_JOINT1".into(), [0.0, 0.0, 1.1], vec![head, arm("LARM_JOINT", 1.0), arm("RARM_JOINT", -1.0)]);
+    let legs = vec![leg("LLEG_JOINT", 0.08), leg("RLEG_JOINT", -0.08)];
+    let legs = if pelvis { vec![Numbered("PELVIS".into(), [0.0, 0.0, 0.74], legs)] } else { legs };
+    Numbered(
+        "WAIST".into(),
+        [0.0, 0.0, 0.75],
+        legs.into_iter().chain([Numbered("CHEST_JOINT0".into(), [0.0, 0.0, 0.95], vec![chest])]).collect(),
+    )
+}
+
+/// A quadruped with numbered joints, standing: hind legs from the hips, a tail, a spine to
+/// the front legs and the neck.
+fn numbered_quadruped() -> Numbered {
+    let leg = |name, x: f32, side: f32| numbered_chain(name, &[[x, side, 0.5], [x, side, 0.25], [x + 0.05, side, 0.0]], vec![]);
+    let tail = numbered_chain("TAIL", &[[-0.1, 0.0, 0.55], [-0.4, 0.0, 0.5]], vec![]);
+    let neck = numbered_chain("NECK", &[[0.85, 0.0, 0.65], [1.0, 0.0, 0.8]], vec![]);
+    let shoulders = Numbered("SPINE2".into(), [0.8, 0.0, 0.55], vec![neck, leg("FL", 0.8, 0.12), leg("FR", 0.8, -0.12)]);
+    let spine = Numbered("SPINE1".into(), [0.4, 0.0, 0.55], vec![shoulders]);
+    Numbered("HIPS".into(), [0.0, 0.0, 0.55], vec![leg("HL", 0.0, 0.12), leg("HR", 0.0, -0.12), tail, spine])
+}
+
+#[test]
+fn numbered_figures_stand_by_their_legs_however_wide_they_are() {
+    use skelview_core::core::UpAxis;
+    use skelview_core::formats::LoadOptions;
+    let load = |text: String| skelview_core::formats::open_bytes("figure.wrl", text.into_bytes(), &LoadOptions::default()).unwrap();
+    for pelvis in [false, true] {
+        let m = load(numbered_x3d(&wide_robot(pelvis), true));
+        assert_eq!((m.source.up_axis, m.source.up_detected), (UpAxis::Z, true), "pelvis {pelvis}: {:?}", m.warnings);
+        assert!(m.warnings.iter().any(|w| w.message.contains("shown with +Z up")), "{:?}", m.warnings);
+        let m = load(numbered_x3d(&wide_robot(pelvis), false));
+        assert_eq!((m.source.up_axis, m.source.up_detected), (UpAxis::Y, false), "pelvis {pelvis}: {:?}", m.warnings);
+    }
+    // A quadruped authored Y-up keeps it: its hind legs hang down too.
+    let m = load(numbered_x3d(&numbered_quadruped(), false));
+    assert_eq!((m.source.up_axis, m.source.up_detected), (UpAxis::Y, false), "{:?}", m.warnings);
+}

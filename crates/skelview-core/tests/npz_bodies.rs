@@ -249,7 +249,7 @@ fn load(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Motion, Strin
 }
 
 fn with_model(path: &Path) -> ReadOptions {
-    ReadOptions { body_model: Some(path.to_owned()), fps: None }
+    ReadOptions { body_model: Some(path.to_owned()), ..ReadOptions::default() }
 }
 
 /// Every frame's joints from the sampler, in the file's space, against `expected`.
@@ -526,8 +526,8 @@ fn bad_inputs_name_the_file_and_the_array() {
 }
 
 #[test]
-fn the_body_model_option_reaches_the_reader() {
-    let (dir, male, ..) = models_folder();
+fn the_body_model_and_gender_options_reach_the_reader() {
+    let (dir, male, female, ..) = models_folder();
     let mut r = Random(16);
     let p = poses(&mut r, 2, 156);
     let file = npz(vec![("poses", f8(&[2, 156], &p)), ("gender", unicode("male")), ("mocap_framerate", f8(&[], &[100.0]))], true);
@@ -537,6 +537,13 @@ fn the_body_model_option_reaches_the_reader() {
     let request = LoadRequest::memory("m.npz", file).unwrap();
     let m = skelview_core::formats::load(&request, &options, &skelview_core::formats::Sequential, &mut Quiet).unwrap();
     assert_joints(&m, |f| male.posed_joints(&[], &p[f * 156..(f + 1) * 156], &[0.0; 3]), 1e-5);
+    // Another gender's model of the folder, chosen over the file's; the details say both.
+    options.format.set("npz.gender", "Female").unwrap();
+    assert!(options.format.set("npz.gender", "other").is_err(), "a gender the folder cannot hold is refused");
+    let m = skelview_core::formats::load(&request, &options, &skelview_core::formats::Sequential, &mut Quiet).unwrap();
+    assert_joints(&m, |f| female.posed_joints(&[], &p[f * 156..(f + 1) * 156], &[0.0; 3]), 1e-5);
+    let gender = m.source.details.iter().find(|(k, _)| k == "gender").map(|(_, v)| v.as_str());
+    assert_eq!(gender, Some("female (chosen; the file: male)"));
 }
 
 #[test]
@@ -691,4 +698,44 @@ fn a_bvh_written_from_a_body_reproduces_the_posed_joints() {
         },
         1e-4,
     );
+}
+
+#[test]
+fn a_model_read_for_joints_alone_seeks_the_regressors_rows_and_poses_the_same_joints() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut model = Model::new(Family::SmplX, 21);
+    // A vertex no joint is regressed from: its shape directions are never read.
+    let v = model.vertices();
+    model.j_regressor[0] = 0.0;
+    model.j_regressor[1] += 0.4;
+    let betas = [0.5, -1.0, 2.0];
+    for (name, deflate) in [("stored.npz", false), ("deflated.npz", true)] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, npz(model.members(), deflate)).unwrap();
+        let whole = BodyModel::read(&path, true).unwrap();
+        let joints = BodyModel::read(&path, false).unwrap();
+        assert!(joints.mesh.is_none());
+        // Stored members are sought row by row; a deflated one is read whole.
+        let rows = joints.shaped_rows.as_ref().map(Vec::len);
+        assert_eq!(rows, (!deflate).then_some(v - 1), "{name}");
+        let (a, b) = (whole.shape(&betas).joints, joints.shape(&betas).joints);
+        for (p, q) in a.iter().zip(&b) {
+            assert!(p.distance(*q) < 1e-12, "{name}: {p} against {q}");
+        }
+    }
+    // The command line's positions read the model so, and pose what the whole model poses.
+    let motion = npz(vec![("poses", f8(&[2, 165], &poses(&mut Random(5), 2, 165))), ("betas", f8(&[3], &betas))], false);
+    let request = LoadRequest::memory("m.npz", motion).unwrap();
+    let mut options = skelview_core::formats::LoadOptions::default();
+    options.format.set("npz.body_model", &dir.path().join("stored.npz").display().to_string()).unwrap();
+    let with_mesh = skelview_core::formats::load(&request, &options, &skelview_core::formats::Sequential, &mut Quiet).unwrap();
+    options.skip_meshes = true;
+    let without = skelview_core::formats::load(&request, &options, &skelview_core::formats::Sequential, &mut Quiet).unwrap();
+    assert!(with_mesh.meshes.is_some() && without.meshes.is_none());
+    let mut s = Sampler::default();
+    let expected = |f: usize| -> Vec<[f64; 3]> {
+        s.positions(&with_mesh, PoseAt::Frame(f), Interpolation::Linear, Mat4::IDENTITY).iter().map(|p| p.as_dvec3().to_array()).collect()
+    };
+    let expected: Vec<Vec<[f64; 3]>> = (0..2).map(expected).collect();
+    assert_joints(&without, |f| expected[f].clone(), 1e-6);
 }

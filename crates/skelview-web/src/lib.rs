@@ -6,9 +6,10 @@
 use wasm_bindgen::prelude::*;
 
 /// Starts the viewer on the page's `#skelview-canvas`; `open_sample`: show the bundled sample
-/// (false when the page is fetching a `?file=` of its own).
+/// (false when the page is fetching a `?file=` of its own); `webgpu`: the browser gave the
+/// page a WebGPU adapter (otherwise WebGL2 is used without asking WebGPU again).
 #[wasm_bindgen]
-pub fn start(open_sample: bool) -> Result<(), JsValue> {
+pub fn start(open_sample: bool, webgpu: bool) -> Result<(), JsValue> {
     std::panic::set_hook(Box::new(|info| {
         let message = format!("skelview stopped: {info}");
         web_sys::console::error_1(&message.clone().into());
@@ -17,7 +18,7 @@ pub fn start(open_sample: bool) -> Result<(), JsValue> {
             let _ = el.set_attribute("style", "display:block");
         }
     }));
-    skelview::window::run_web(open_sample).map_err(|e| JsValue::from_str(&e.to_string()))
+    skelview::window::run_web(open_sample, webgpu).map_err(|e| JsValue::from_str(&e.to_string()))
 }
 
 /// Runs the background work queued since the last call (the page calls it through

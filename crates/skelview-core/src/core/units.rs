@@ -447,51 +447,99 @@ pub fn declared_up_contradicted(skeleton: &Skeleton, declared: UpAxis) -> Option
     let pose: Vec<Vec3> = (0..skeleton.len()).map(|i| global.position(i)).collect();
     let v = match head_over_feet(skeleton, std::slice::from_ref(&pose)) {
         Some(v) => v,
-        None => legs_to_body(skeleton, &pose, declared)?,
+        None => legs_to_body(skeleton, &pose)?,
     };
     contradicted_by(v, declared)
 }
 
-/// Thinner than this share of its length along the declared up axis, a rest pose lies down.
-/// A quadruped stands about half as tall as it is long; a person lying down is a fifth.
-const FLAT: f32 = 0.35;
+/// For a skeleton whose joints are not named as head and feet (a robot's `RLEG_JOINT5`): from
+/// the legs' ends up through the body, when the tree shows which chains are legs (see
+/// [`legs`]) and the rest of the body stands above the joint they hang from. Neither the
+/// lying pose's thinness nor which axis is its width is needed: a robot authored with Y to
+/// its left is as wide along Y as it is deep.
+fn legs_to_body(skeleton: &Skeleton, pose: &[Vec3]) -> Option<Vec3> {
+    let legs = legs(skeleton, pose)?;
+    let hang = (pose[legs.tops[0]] + pose[legs.tops[1]]) / 2.0 - (pose[legs.ends[0]] + pose[legs.ends[1]]) / 2.0;
+    let up = hang.try_normalize()?;
+    let in_legs = legs.joints(skeleton);
+    let body: Vec<Vec3> = (0..skeleton.len()).filter(|&j| !in_legs[j] && j != legs.hips && pose[j].is_finite()).map(|j| pose[j]).collect();
+    if body.is_empty() {
+        return None;
+    }
+    let above = (body.iter().sum::<Vec3>() / body.len() as f32 - pose[legs.hips]).dot(up);
+    (above > 0.1 * legs.length).then_some(hang)
+}
 
-/// For a skeleton whose joints are not named as head and feet (a robot's `RLEG_JOINT5`): when
-/// the rest pose lies flat along `declared`, from the legs' ends to the rest of the body's
-/// ends. The legs are the unbranched chains that leave the hips (the first joint with three
-/// or more children); the other branches hold the arms and the head.
-fn legs_to_body(skeleton: &Skeleton, pose: &[Vec3], declared: UpAxis) -> Option<Vec3> {
-    let (lo, hi) = pose.iter().filter(|p| p.is_finite()).fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
-    let extent = hi - lo;
-    if !(extent.max_element() > 0.0) || extent.dot(declared.vector().abs()) >= FLAT * extent.max_element() {
-        return None;
-    }
-    let kids = skeleton.child_lists();
-    let hips = (0..skeleton.len()).find(|&j| kids[j].len() >= 3)?;
-    // Each branch's leaves, and whether it forks on the way.
-    let branch = |start: usize| {
-        let mut leaves = Vec::new();
-        let mut forks = false;
-        let mut stack = vec![start];
-        while let Some(j) = stack.pop() {
-            forks |= kids[j].len() > 1;
-            if kids[j].is_empty() {
-                leaves.push(j);
+/// Two chains that mirror each other, hanging from one joint.
+struct Legs {
+    hips: usize,
+    tops: [usize; 2],
+    ends: [usize; 2],
+    length: f32,
+}
+
+impl Legs {
+    /// Which joints are in the two chains (their tops, ends and all between).
+    fn joints(&self, skeleton: &Skeleton) -> Vec<bool> {
+        let mut in_legs = vec![false; skeleton.len()];
+        for (&top, &end) in self.tops.iter().zip(&self.ends) {
+            let mut j = Some(end);
+            while let Some(k) = j {
+                in_legs[k] = true;
+                if k == top {
+                    break;
+                }
+                j = skeleton.joints()[k].parent;
             }
-            stack.extend(kids[j].iter().copied());
         }
-        (leaves, forks)
-    };
-    let (mut legs, mut rest) = (Vec::new(), Vec::new());
-    for &c in &kids[hips] {
-        let (leaves, forks) = branch(c);
-        if forks { rest.extend(leaves) } else { legs.extend(leaves) }
+        in_legs
     }
-    if legs.len() < 2 || rest.is_empty() {
+}
+
+/// The legs by the tree's shape: of the joints with two or more chains that do not branch
+/// before their end (a foot may fork into toes) and mirror each other (as many joints,
+/// lengths within 10%), the one nearest the root; its longest such pair, if it is at least a
+/// fifth of the body's size. Arms are such a pair too, but further from the root; a tail has
+/// no twin.
+fn legs(skeleton: &Skeleton, pose: &[Vec3]) -> Option<Legs> {
+    let kids = skeleton.child_lists();
+    let (lo, hi) = pose.iter().filter(|p| p.is_finite()).fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    let size = (hi - lo).max_element();
+    if !(size > 0.0) {
         return None;
     }
-    let mean = |set: &[usize]| set.iter().map(|&j| pose[j]).sum::<Vec3>() / set.len() as f32;
-    Some(mean(&rest) - mean(&legs))
+    // A chain from `top` down while it does not branch: (joints, length, end).
+    let chain = |top: usize| {
+        let (mut end, mut count, mut length) = (top, 1usize, 0.0f32);
+        while let [only] = kids[end].as_slice() {
+            length += pose[*only].distance(pose[end]);
+            (end, count) = (*only, count + 1);
+        }
+        (count, length, end)
+    };
+    let mut depth = vec![0usize; skeleton.len()];
+    let mut best: Option<(usize, Legs)> = None;
+    for j in 0..skeleton.len() {
+        if let Some(p) = skeleton.joints()[j].parent {
+            depth[j] = depth[p] + 1;
+        }
+        let chains: Vec<(usize, (usize, f32, usize))> =
+            kids[j].iter().map(|&c| (c, chain(c))).filter(|(_, (n, l, _))| *n >= 2 && l.is_finite()).collect();
+        for (a, &(top_a, (n_a, len_a, end_a))) in chains.iter().enumerate() {
+            for &(top_b, (n_b, len_b, end_b)) in &chains[a + 1..] {
+                let length = len_a.min(len_b);
+                let mirrored = n_a == n_b && (len_a - len_b).abs() <= 0.1 * len_a.max(len_b);
+                if !mirrored || length < 0.2 * size {
+                    continue;
+                }
+                let better = best.as_ref().is_none_or(|(d, b)| depth[j] < *d || (depth[j] == *d && length > b.length));
+                if better {
+                    best = Some((depth[j], Legs { hips: j, tops: [top_a, top_b], ends: [end_a, end_b], length }));
+                }
+            }
+        }
+    }
+    best.map(|(_, legs)| legs)
 }
 
 /// The axis nearest `head_over_feet` (from the feet to the head) when it contradicts

@@ -4,6 +4,7 @@
 pub mod atomic;
 pub mod bvh_writer;
 pub mod c3d_writer;
+pub mod decimal;
 pub mod files;
 mod gltf_blob;
 mod gltf_meshes;

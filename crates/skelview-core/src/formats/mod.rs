@@ -29,7 +29,7 @@ use std::sync::Arc;
 pub use error::{LoadError, ParseError, ParseErrorKind, RawWarning};
 pub use file_format::{FileFormat, FormatInfo, MimeType, NameMapFormat, NoSkeleton, Role};
 pub use open::{open, open_bytes, open_one};
-pub use options::{FormatOption, FormatOptions, OptionError, OptionValues};
+pub use options::{FormatOption, FormatOptions, OptionError, OptionScope, OptionValues};
 pub use table::FORMATS;
 
 use crate::core::{Clip, Motion, Skeleton};
@@ -73,6 +73,9 @@ pub struct LoadOptions {
     /// Frames per second to sample keyed formats at (FBX, glTF) instead of the file's own
     /// rate (`--fps`); `None` keeps the file's.
     pub sample_fps: Option<f64>,
+    /// The caller needs the skeleton and its motion only (joint positions): a format may
+    /// leave meshes out (a body's model is then read for its joints alone).
+    pub skip_meshes: bool,
 }
 
 /// Bytes to load, from a file or from memory (the bundled sample).

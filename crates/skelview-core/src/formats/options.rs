@@ -22,6 +22,18 @@ pub struct FormatOption {
     pub help: &'static str,
     /// The values it takes.
     pub values: OptionValues,
+    /// What a value chosen in the viewer is remembered for.
+    pub scope: OptionScope,
+}
+
+/// What a value chosen in the viewer is remembered for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionScope {
+    /// The file it was chosen for (how that file was written: BVH's position rule).
+    File,
+    /// Every file of the format, now and later (the user's own resource: a body model folder,
+    /// chosen once).
+    User,
 }
 
 /// The values an option takes.

@@ -74,10 +74,12 @@ impl Viewer {
             return;
         }
         let name = load_name(&paths);
-        let (base, overrides) = (self.options.clone(), self.settings.overrides.clone());
+        let (base, overrides, everywhere) = (self.options.clone(), self.settings.overrides.clone(), self.settings.format.clone());
         let options = move |key: Option<&std::path::Path>| {
             let mut o = base.clone();
-            // The command line's values, then those saved for the file, then this reload's.
+            // The values for every file, then the command line's, then those saved for the
+            // file, then this reload's.
+            o.format = everywhere.overlaid(&o.format);
             if let Some(saved) = key.and_then(|k| overrides.get(&k.display().to_string())) {
                 o.format = o.format.overlaid(&saved.format);
             }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use glam::Vec3;
 
 use skelview_core::core::{GlobalPose, Motion, PlaybackCommand, Sampler};
-use skelview_core::formats::{FormatOptions, LoadOptions};
+use skelview_core::formats::{FormatOptions, LoadOptions, OptionScope};
 
 use skelview_scene::{self as scene, ClipId, DrawData, FrameSpec, OverlapCurve, OverlapInput, PoseMode};
 
@@ -511,33 +511,63 @@ impl Viewer {
         }
     }
 
-    /// Reloads clip `i` with `key` set to `value` (an option its format declares), in place
-    /// (colour, offset and place in the list stay), remembered for its file.
+    /// Sets format option `key` to `value` from clip `i`'s menu: an option of the file is
+    /// remembered for that file and reloads that clip; an option of the user's (a body model
+    /// folder) is remembered for every file and reloads every clip whose format declares it.
+    /// A clip reloads in place (colour, offset and place in the list stay).
     fn set_format_option(&mut self, i: usize, key: &str, value: &str) {
         let c = &self.session.scene.clips[i];
-        let declared = skelview_core::formats::table::by_format_name(c.motion.source.format.name)
-            .is_some_and(|f| f.options().iter().any(|o| o.key == key));
+        let Some(option) = skelview_core::formats::table::by_format_name(c.motion.source.format.name)
+            .and_then(|f| f.options().iter().find(|o| o.key == key))
+        else {
+            return;
+        };
         let mut changed = FormatOptions::default();
-        if !declared || changed.set(key, value).is_err() {
+        if changed.set_checked(option, value).is_err() {
             return;
         }
+        match option.scope {
+            OptionScope::File => {
+                if self.reload_with(i, &changed) {
+                    self.remember_overrides(i, &changed);
+                }
+            }
+            OptionScope::User => {
+                self.settings.format = self.settings.format.overlaid(&changed);
+                self.store.save(&self.settings);
+                for j in 0..self.session.scene.clips.len() {
+                    let format = self.session.scene.clips[j].motion.source.format.name;
+                    if skelview_core::formats::table::by_format_name(format).is_some_and(|f| f.options().iter().any(|o| o.key == key)) {
+                        self.reload_with(j, &changed);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reloads clip `i` in place with `changed` over what it was read with; false when that
+    /// changes nothing.
+    fn reload_with(&mut self, i: usize, changed: &FormatOptions) -> bool {
+        let c = &self.session.scene.clips[i];
         let read_with = self.session.document.source(c.id()).read_with;
-        let format = read_with.overlaid(&changed);
+        let format = read_with.overlaid(changed);
         if format == read_with {
-            return;
+            return false;
         }
         let (paths, serial, color) = (c.motion.source.paths.clone(), c.serial, c.color);
         let take = c.motion.source.take.and_then(|i| c.motion.source.takes.get(i)).map(|t| t.name.clone());
-        self.remember_overrides(i, &changed);
         self.spawn_paths(paths, false, Some((serial, color)), format, take);
+        true
     }
 
-    /// Back to defaults (display, theme, rate, overrides, panels); the window size stays.
+    /// Back to defaults (display, theme, rate, overrides, panels); the window size, the recent
+    /// files and where the user's body models are stay.
     fn reset_settings(&mut self) {
         let window_size = self.settings.window_size;
         let generation = self.settings.panels.generation + 1;
         let recent = std::mem::take(&mut self.settings.recent);
-        self.settings = Settings { window_size, recent, ..Settings::default() };
+        let format = std::mem::take(&mut self.settings.format);
+        self.settings = Settings { window_size, recent, format, ..Settings::default() };
         self.settings.panels.generation = generation;
         self.session.playback.apply(PlaybackCommand::SetRate(1.0));
         for i in 0..self.session.scene.clips.len() {

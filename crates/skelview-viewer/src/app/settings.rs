@@ -69,6 +69,10 @@ pub struct Settings {
     pub rate: f64,
     /// Sampling between frames.
     pub interpolation: Interpolation,
+    /// Values of the format options that hold for every file (the body model folder, chosen
+    /// once: [`skelview_core::formats::OptionScope::User`]); the command line's and a file's
+    /// own values come before them.
+    pub format: FormatOptions,
     /// Per-file overrides, by the file's canonical path ([`crate::tasks::file_key`]).
     pub overrides: BTreeMap<String, FileOverride>,
     /// Side panels: shown or hidden, and their widths.
@@ -90,6 +94,7 @@ impl Default for Settings {
             show_names: false,
             rate: 1.0,
             interpolation: Interpolation::Linear,
+            format: FormatOptions::default(),
             overrides: BTreeMap::new(),
             panels: PanelLayout::default(),
             recent: Vec::new(),
@@ -149,6 +154,7 @@ struct Stored<'a> {
     recent: Vec<String>,
     display: Display,
     panels: PanelLayout,
+    options: BTreeMap<&'a str, &'a str>,
     overrides: BTreeMap<&'a str, StoredOverride>,
     qa: skelview_core::qa::Thresholds,
 }
@@ -237,6 +243,7 @@ impl Settings {
                 names: self.show_names,
             },
             panels: self.panels,
+            options: self.format.iter().collect(),
             overrides: self
                 .overrides
                 .iter()
@@ -274,6 +281,11 @@ impl Settings {
             match t.check() {
                 Ok(()) => s.qa = t,
                 Err(e) => warnings.push(format!("qa: {e}: defaults used")),
+            }
+        }
+        for (key, value) in field::<BTreeMap<String, String>>(table.remove("options"), "options", &mut warnings).unwrap_or_default() {
+            if let Err(e) = s.format.set(&key, &value) {
+                warnings.push(format!("options: {e}: ignored"));
             }
         }
         if let Some(o) = field::<BTreeMap<String, StoredOverride>>(table.remove("overrides"), "overrides", &mut warnings) {
@@ -464,6 +476,7 @@ mod tests {
         };
         s.style.axes = true;
         s.style.grid = false;
+        s.format.set("npz.body_model", "/models/smpl family").unwrap();
         let mut format = FormatOptions::default();
         format.set("bvh.positions", "add").unwrap();
         s.overrides.insert(
@@ -537,7 +550,8 @@ mod tests {
         let (s, _) = Settings::load(dir.path());
         let mut want = example();
         want.overrides.remove("/data/walk.c3d");
-        assert_eq!(s, want, "earlier versions kept no marker sticks");
+        want.format = FormatOptions::default();
+        assert_eq!(s, want, "earlier versions kept no marker sticks, and no option for every file");
         let bad = Settings::from_legacy_text("window_size = 0x99999999\nrate = nan\nrate = 99\nleft_panel = true nan\n");
         assert_eq!((bad.window_size, bad.rate, bad.panels.left_width), ((200, 16384), 4.0, 300.0));
     }

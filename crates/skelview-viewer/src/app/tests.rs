@@ -295,6 +295,62 @@ fn reloading_one_clip_with_another_rule_keeps_the_others() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A HumanML3D `new_joints` file: `frames` × 22 joints × 3 float32, standing on the floor.
+fn humanml3d_npy(frames: usize) -> Vec<u8> {
+    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({frames}, 22, 3), }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((header.len() as u16).to_le_bytes());
+    out.extend(header.as_bytes());
+    for f in 0..frames {
+        for j in 0..22 {
+            out.extend([0.01 * f as f32, 0.08 * j as f32, 0.0].iter().flat_map(|x| x.to_le_bytes()));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_body_model_folder_is_chosen_once_for_every_file_and_a_gender_per_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b, models) = (dir.path().join("a.npy"), dir.path().join("b.npy"), dir.path().join("models"));
+    std::fs::write(&a, humanml3d_npy(4)).unwrap();
+    std::fs::write(&b, humanml3d_npy(6)).unwrap();
+    std::fs::create_dir_all(&models).unwrap();
+    let folder = models.display().to_string();
+    let mut v = viewer();
+    v.open_paths(vec![a], false);
+    wait_for(&mut v, |v| v.session.scene.clips.len() == 1 && v.session.loads.is_empty());
+    let first = v.session.scene.clips[0].id();
+    v.commands.push(Command::Clip(first, ClipEdit::FormatOption { key: "npz.body_model", value: folder.clone() }));
+    v.update(0.0);
+    wait_for(&mut v, |v| v.session.loads.is_empty());
+    let read_with =
+        |v: &Viewer, i: usize, key: &str| v.session.document.source(v.session.scene.clips[i].id()).read_with.get(key).map(str::to_owned);
+    assert_eq!(v.settings.format.get("npz.body_model"), Some(folder.as_str()), "remembered for every file");
+    assert!(v.settings.overrides.values().all(|o| o.format.get("npz.body_model").is_none()), "not for one file");
+    assert_eq!(read_with(&v, 0, "npz.body_model"), Some(folder.clone()), "the open clip is read again with it");
+    // A file opened later is read with it, without being told.
+    v.open_paths(vec![b.clone()], true);
+    wait_for(&mut v, |v| v.session.scene.clips.len() == 2 && v.session.loads.is_empty());
+    assert_eq!(read_with(&v, 1, "npz.body_model"), Some(folder.clone()));
+    // A gender is chosen for one file: that clip alone reloads, and its file remembers it.
+    let second = v.session.scene.clips[1].id();
+    v.commands.push(Command::Clip(second, ClipEdit::FormatOption { key: "npz.gender", value: "male".into() }));
+    v.update(0.0);
+    wait_for(&mut v, |v| v.session.loads.is_empty());
+    assert_eq!((read_with(&v, 0, "npz.gender"), read_with(&v, 1, "npz.gender")), (None, Some("male".to_owned())));
+    let key = crate::tasks::file_key(&b).display().to_string();
+    assert_eq!(v.settings.overrides[&key].format.get("npz.gender"), Some("male"));
+    // Resetting the settings keeps where the body models are.
+    v.commands.push(Command::Setting(SettingEdit::Reset));
+    v.update(0.0);
+    assert_eq!(v.settings.format.get("npz.body_model"), Some(folder.as_str()));
+}
+
 #[test]
 fn choosing_another_take_reloads_that_clip_in_place() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/three_takes.x3d");

@@ -7,7 +7,7 @@ use crate::core::{Clip, Format, Motion};
 use crate::formats::error::{LoadError, locate_warnings};
 use crate::formats::file_format::{Declaration, Declares, FileFormat, MimeType, Role, line_starts_with};
 use crate::formats::finish::{self, Parsed};
-use crate::formats::options::{FormatOption, OptionValues};
+use crate::formats::options::{FormatOption, OptionScope, OptionValues};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// What the rest of the program needs to know of this format.
@@ -26,6 +26,7 @@ pub static FRAME_RATE: FormatOption = FormatOption {
     alias: Some("amc-fps"),
     label: "AMC frame rate",
     help: "frames per second of AMC files, which state none (CMU and HDM05 capture at 120)",
+    scope: OptionScope::File,
     values: OptionValues::Number {
         min: 0.001,
         max: 100_000.0,

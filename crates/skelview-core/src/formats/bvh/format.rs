@@ -5,7 +5,7 @@ use crate::core::{Format, Motion, PositionRule};
 use crate::formats::error::{FileLines, LineSource, LoadError, locate_warnings};
 use crate::formats::file_format::{Declaration, Declares, FileFormat, MimeType};
 use crate::formats::finish::{self, Parsed};
-use crate::formats::options::{Choice, FormatOption, OptionValues};
+use crate::formats::options::{Choice, FormatOption, OptionScope, OptionValues};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// What the rest of the program needs to know of this format.
@@ -24,6 +24,7 @@ pub static POSITIONS: FormatOption = FormatOption {
     alias: Some("bvh-positions"),
     label: "BVH position channels",
     help: "whether position channels replace the joint's OFFSET (Blender, bvhio) or are added to it (Meredith–Maddock, three.js)",
+    scope: OptionScope::File,
     values: OptionValues::Choice {
         choices: &[
             Choice { value: "replace", label: "replace the OFFSET (default)" },

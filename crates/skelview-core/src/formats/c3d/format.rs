@@ -5,7 +5,7 @@ use crate::core::{Format, Motion};
 use crate::formats::capture_motion::{self, Declared};
 use crate::formats::error::LoadError;
 use crate::formats::file_format::{Declaration, Declares, FileFormat, MimeType};
-use crate::formats::options::{Choice, FormatOption, OptionValues};
+use crate::formats::options::{Choice, FormatOption, OptionScope, OptionValues};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// What the rest of the program needs to know of this format.
@@ -26,6 +26,7 @@ pub static OPTIONS: [FormatOption; 2] = [
         alias: None,
         label: "C3D points at (0, 0, 0)",
         help: "whether a sample at exactly (0, 0, 0) is a gap (writers that mark lost points that way) or a position",
+        scope: OptionScope::File,
         values: OptionValues::Choice {
             choices: &[Choice { value: "gap", label: "a gap (default)" }, Choice { value: "keep", label: "a position" }],
             default: "gap",
@@ -37,6 +38,7 @@ pub static OPTIONS: [FormatOption; 2] = [
         alias: None,
         label: "C3D axis to the right (X_SCREEN)",
         help: "the lab axis drawn pointing right, turning the capture about the up axis (the file's POINT:X_SCREEN by default); use it to line markers up with a skeleton exported in other axes",
+        scope: OptionScope::File,
         values: OptionValues::Choice {
             choices: &[
                 Choice { value: "file", label: "as the file says (default)" },

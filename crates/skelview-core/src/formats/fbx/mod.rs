@@ -16,7 +16,7 @@ use crate::core::{Format, Motion};
 use crate::formats::error::{LoadError, ParseError, RawWarning};
 use crate::formats::file_format::{Declaration, Declares, FileFormat, MimeType, contains};
 use crate::formats::finish;
-use crate::formats::options::{Choice, FormatOption, OptionValues};
+use crate::formats::options::{Choice, FormatOption, OptionScope, OptionValues};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// What the rest of the program needs to know of this format.
@@ -65,6 +65,7 @@ pub static SKIN_JOINTS: FormatOption = FormatOption {
     alias: None,
     label: "FBX joints",
     help: "whether every node a skin binds to is a joint (helpers and nulls of 3ds Max and Rokoko bodies) or only skeleton nodes (LimbNode, Limb, Root)",
+    scope: OptionScope::File,
     values: OptionValues::Choice {
         choices: &[
             Choice { value: "skin", label: "bones and what the skin binds to (default)" },

@@ -1,7 +1,8 @@
 //! The arrays of a `.npz` (a zip of `.npy` members, stored or deflated) or of one `.npy`,
 //! read in memory; members not asked for, and pickled objects, are listed but not read.
 
-use std::io::Read;
+use std::io::{Read, Seek};
+use std::path::Path;
 
 use super::NpzError;
 use super::npy::{self, Array, Data};
@@ -52,8 +53,62 @@ pub fn read(bytes: &[u8], stem: &str, wanted: Option<&[&str]>) -> Result<Arrays,
     if !bytes.starts_with(b"PK") {
         return Err(NpzError::NotNumpy);
     }
+    read_archive(std::io::Cursor::new(bytes), wanted)
+}
+
+/// Reads the file at `path` as [`read`] does, reading from disk only the members `wanted`
+/// (a body model's joints need 100 of its 230 MB).
+pub fn read_file(path: &Path, stem: &str, wanted: Option<&[&str]>) -> Result<Arrays, NpzError> {
+    let unreadable = |e: std::io::Error| NpzError::Read(e.to_string());
+    let mut file = std::fs::File::open(path).map_err(unreadable)?;
+    let mut magic = Vec::with_capacity(6);
+    file.by_ref().take(6).read_to_end(&mut magic).map_err(unreadable)?;
+    if !magic.starts_with(b"PK") {
+        let bytes = std::fs::read(path).map_err(unreadable)?;
+        return read(&bytes, stem, wanted);
+    }
+    file.rewind().map_err(unreadable)?;
+    read_archive(std::io::BufReader::new(file), wanted)
+}
+
+/// Rows `rows` (indices along the first axis) of the array `name` of the `.npz` at `path`, and
+/// the array's shape, read by seeking to each: a joint regressor's few vertices of a model's
+/// 100 MB of shape directions. `None` when the member cannot be sought (deflated, Fortran
+/// order, not numbers): read it whole then.
+pub fn read_rows(path: &Path, name: &str, rows: &[usize]) -> Result<Option<(Vec<f64>, Vec<usize>)>, NpzError> {
+    let unreadable =
+        |e: std::io::Error| NpzError::Array { array: name.to_owned(), message: format!("cannot be read from the archive: {e}") };
+    let file = std::fs::File::open(path).map_err(|e| NpzError::Read(e.to_string()))?;
+    let mut archive = zip::ZipArchive::new(std::io::BufReader::new(file)).map_err(|e| NpzError::Zip(e.to_string()))?;
+    let Ok(mut member) = archive.by_name_seek(&format!("{name}.npy")) else { return Ok(None) };
+    let mut head = Vec::with_capacity(12);
+    member.by_ref().take(12).read_to_end(&mut head).map_err(unreadable)?;
+    let (len, start) = npy::preamble(name, &head)?;
+    member.by_ref().take((start + len).saturating_sub(head.len()) as u64).read_to_end(&mut head).map_err(unreadable)?;
+    let header = npy::parse_header(name, &head)?;
+    let numbers = npy::is_readable(&header.descr) && !header.descr.trim_start_matches(['<', '>', '|', '=']).starts_with(['U', 'S']);
+    if header.fortran_order || !numbers || header.shape.is_empty() {
+        return Ok(None);
+    }
+    npy::data_len(name, &header)?;
+    let row = npy::Header { shape: header.shape[1..].to_vec(), data_start: 0, ..header.clone() };
+    let mut bytes = vec![0u8; npy::data_len(name, &row)?];
+    let mut out = Vec::with_capacity(rows.len() * bytes.len() / 4);
+    for &r in rows {
+        if r >= header.shape[0] {
+            return Err(NpzError::Array { array: name.to_owned(), message: format!("has no row {r} (shape {:?})", header.shape) });
+        }
+        member.seek(std::io::SeekFrom::Start((start + len + r * bytes.len()) as u64)).map_err(unreadable)?;
+        member.read_exact(&mut bytes).map_err(unreadable)?;
+        out.extend_from_slice(npy::decode(name, &row, &bytes)?.numbers().unwrap_or_default());
+    }
+    Ok(Some((out, header.shape)))
+}
+
+/// The `.npy` members of a zip archive.
+fn read_archive(reader: impl Read + Seek, wanted: Option<&[&str]>) -> Result<Arrays, NpzError> {
     let zip_err = |e: zip::result::ZipError| NpzError::Zip(e.to_string());
-    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(zip_err)?;
+    let mut archive = zip::ZipArchive::new(reader).map_err(zip_err)?;
     let mut arrays = Vec::new();
     for i in 0..archive.len() {
         let mut member = archive.by_index(i).map_err(zip_err)?;

@@ -7,7 +7,7 @@ use crate::core::{Format, Motion, Warning};
 use crate::formats::error::LoadError;
 use crate::formats::file_format::{Declaration, Declares, FileFormat};
 use crate::formats::finish;
-use crate::formats::options::{FormatOption, OptionValues};
+use crate::formats::options::{Choice, FormatOption, OptionScope, OptionValues};
 use crate::formats::{LoadObserver, LoadOptions, Parallel, Source};
 
 /// What the rest of the program needs to know of this format.
@@ -20,14 +20,39 @@ pub const FORMAT: Format = Format {
     file_quaternions: false,
 };
 
-/// The user's body model: a model `.npz`, or a folder laid out as the `smplx` package expects.
-pub static BODY_MODEL: FormatOption = FormatOption {
-    key: "npz.body_model",
-    alias: Some("body-model"),
-    label: "Body model",
-    help: "the SMPL, SMPL+H or SMPL-X body model (a model .npz, or a folder with smpl/, smplh/, smplx/) that gives the true skeleton; else SKELVIEW_BODY_MODELS, else an approximate skeleton",
-    values: OptionValues::Path { hint: "FILE|FOLDER" },
-};
+/// The format's options: the user's body model (a model `.npz`, or a folder laid out as the
+/// `smplx` package expects), and which gender's model of a folder poses the motion.
+pub static OPTIONS: [FormatOption; 2] = [
+    FormatOption {
+        key: "npz.body_model",
+        alias: Some("body-model"),
+        label: "Body model",
+        help: "the SMPL, SMPL+H or SMPL-X body model (a model .npz, or a folder with smpl/, smplh/, smplx/) that gives the true skeleton; else SKELVIEW_BODY_MODELS, else an approximate skeleton",
+        scope: OptionScope::User,
+        values: OptionValues::Path { hint: "FILE|FOLDER" },
+    },
+    FormatOption {
+        key: "npz.gender",
+        alias: Some("gender"),
+        label: "Body model gender",
+        help: "which gender's model of a body model folder poses the motion: the one the file states (neutral when it states none), or neutral, female or male",
+        scope: OptionScope::File,
+        values: OptionValues::Choice {
+            choices: &[
+                Choice { value: "file", label: "as the file says (default)" },
+                Choice { value: "neutral", label: "neutral" },
+                Choice { value: "female", label: "female" },
+                Choice { value: "male", label: "male" },
+            ],
+            default: "file",
+        },
+    },
+];
+
+/// The user's body model option.
+pub static BODY_MODEL: &FormatOption = &OPTIONS[0];
+/// The body model gender option.
+pub static GENDER: &FormatOption = &OPTIONS[1];
 
 /// SMPL-family motions and HumanML3D joints in NumPy files.
 pub struct Npz;
@@ -45,7 +70,7 @@ impl Declares for Npz {
 
 impl FileFormat for Npz {
     fn options(&self) -> &'static [FormatOption] {
-        std::slice::from_ref(&BODY_MODEL)
+        &OPTIONS
     }
 
     fn load(
@@ -58,7 +83,8 @@ impl FileFormat for Npz {
         let [source] = sources else { return Err(crate::formats::wrong_sources(self, sources)) };
         let bytes = source.read_all()?;
         let body_model = BODY_MODEL.path(&options.format).or_else(|| std::env::var_os(lookup::BODY_MODELS_ENV).map(Into::into));
-        let read = ReadOptions { body_model, fps: options.sample_fps };
+        let gender = Some(GENDER.choice(&options.format)).filter(|g| *g != "file").map(str::to_owned);
+        let read = ReadOptions { body_model, gender, fps: options.sample_fps, skip_mesh: options.skip_meshes };
         load_bytes(source.path(), &bytes, &read, observer)
     }
 }

@@ -23,7 +23,7 @@ pub mod smpl;
 use std::path::{Path, PathBuf};
 
 pub use body_mesh::body_mesh;
-pub use format::{BODY_MODEL, FORMAT, Npz, load_bytes};
+pub use format::{BODY_MODEL, FORMAT, GENDER, Npz, load_bytes};
 pub use joints::Family;
 pub use smpl::{BodyModel, Shaped};
 
@@ -37,6 +37,9 @@ pub enum NpzError {
     /// Neither a `.npy` nor a zip.
     #[error("not a NumPy file (.npy or .npz)")]
     NotNumpy,
+    /// The file cannot be opened or read.
+    #[error("cannot be read: {0}")]
+    Read(String),
     /// The archive is unreadable (truncated, not a zip).
     #[error("not a readable .npz (zip) archive: {0}")]
     Zip(String),
@@ -98,8 +101,12 @@ pub enum NpzError {
 pub struct ReadOptions {
     /// A model file, or a folder of them (`--body-model`, else `SKELVIEW_BODY_MODELS`).
     pub body_model: Option<PathBuf>,
+    /// The gender whose model poses the motion instead of the file's (`--gender`).
+    pub gender: Option<String>,
     /// Frames per second where the file states none (`--fps`).
     pub fps: Option<f64>,
+    /// No body mesh: the model is read for its joints alone.
+    pub skip_mesh: bool,
 }
 
 /// HumanML3D's frame rate.
@@ -141,7 +148,7 @@ fn body_motion(path: &Path, m: &BodyMotion, options: &ReadOptions) -> Result<(Pa
     let mut details = vec![
         ("layout".into(), m.kind.to_owned()),
         ("family".into(), format!("{} ({} joints)", family.name(), family.joints())),
-        ("gender".into(), m.gender.clone().unwrap_or_else(|| "not stated".into())),
+        ("gender".into(), gender_detail(m.gender.as_deref(), options.gender.as_deref())),
         ("betas".into(), m.betas.len().to_string()),
     ];
     let mut mesh = None;
@@ -180,6 +187,15 @@ fn body_motion(path: &Path, m: &BodyMotion, options: &ReadOptions) -> Result<(Pa
     Ok((parsed, warnings))
 }
 
+/// The gender the file states, and the one chosen instead (`--gender`).
+fn gender_detail(stated: Option<&str>, chosen: Option<&str>) -> String {
+    let stated = stated.unwrap_or("not stated");
+    match chosen {
+        Some(chosen) => format!("{chosen} (chosen; the file: {stated})"),
+        None => stated.to_owned(),
+    }
+}
+
 /// The body model for `m`, read for its joints; `None` (with a warning) when none is set or
 /// the folder holds none for the motion's family.
 fn model_for(m: &BodyMotion, options: &ReadOptions, warnings: &mut Vec<String>) -> Result<Option<BodyModel>, NpzError> {
@@ -188,10 +204,10 @@ fn model_for(m: &BodyMotion, options: &ReadOptions, warnings: &mut Vec<String>) 
         warnings.push(format!("approximate skeleton (proportions of a 1.7 m body): {how}"));
         return Ok(None);
     };
-    match lookup::find(given, m.family, m.gender.as_deref()) {
+    match lookup::find(given, m.family, options.gender.as_deref().or(m.gender.as_deref())) {
         Ok((file, note)) => {
             warnings.extend(note);
-            BodyModel::read(&file, true).map(Some)
+            BodyModel::read(&file, !options.skip_mesh).map(Some)
         }
         Err(e) => {
             warnings.push(format!("approximate skeleton: {e}; {how}"));

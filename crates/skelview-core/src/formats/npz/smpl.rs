@@ -24,8 +24,13 @@ pub struct BodyModel {
     pub path: PathBuf,
     /// V template vertices.
     pub v_template: Vec<DVec3>,
-    /// V×3×B shape directions, row-major.
+    /// V×3×B shape directions, row-major (only the rows of [`BodyModel::shaped_rows`] when
+    /// that is set).
     pub shapedirs: Vec<f64>,
+    /// Read for its joints alone: the vertices the joint regressor weighs, whose rows
+    /// `shapedirs` holds in this order; the other vertices keep their template place in
+    /// [`Shaped::vertices`] (no joint depends on them).
+    pub shaped_rows: Option<Vec<usize>>,
     /// B: shape coefficients it has.
     pub num_shapes: usize,
     /// J×V joint regressor, row-major.
@@ -59,21 +64,58 @@ pub struct Shaped {
 impl BodyModel {
     /// Reads the model at `path` (with its mesh arrays when `with_mesh`).
     pub fn read(path: &Path, with_mesh: bool) -> Result<Self, NpzError> {
-        let bytes = std::fs::read(path).map_err(|e| NpzError::ModelFile { file: path.to_owned(), message: e.to_string() })?;
-        Self::from_bytes(path, &bytes, with_mesh)
+        if !with_mesh && let Some(model) = Self::read_for_joints(path)? {
+            return Ok(model);
+        }
+        let wanted: &[&str] = if with_mesh { &MESH_ARRAYS } else { &JOINT_ARRAYS };
+        let arrays = container::read_file(path, "model", Some(wanted)).map_err(|e| in_file(path, e))?;
+        Self::from_arrays(path, arrays, with_mesh)
     }
 
     /// Reads a model from `bytes` (`path` names it in errors).
     pub fn from_bytes(path: &Path, bytes: &[u8], with_mesh: bool) -> Result<Self, NpzError> {
-        let in_file = |e: NpzError| match e {
-            NpzError::Array { array, message } => NpzError::Model { file: path.to_owned(), array, message },
-            NpzError::TooLarge { array, shape } => {
-                NpzError::Model { file: path.to_owned(), array, message: format!("too large ({shape})") }
-            }
-            other => NpzError::ModelFile { file: path.to_owned(), message: other.to_string() },
-        };
         let wanted: &[&str] = if with_mesh { &MESH_ARRAYS } else { &JOINT_ARRAYS };
-        let arrays = container::read(bytes, "model", Some(wanted)).map_err(in_file)?;
+        let arrays = container::read(bytes, "model", Some(wanted)).map_err(|e| in_file(path, e))?;
+        Self::from_arrays(path, arrays, with_mesh)
+    }
+
+    /// The model for posing joints alone, reading of the shape directions only the rows of
+    /// the vertices the joint regressor weighs (a few per joint: a tenth of the file or less);
+    /// `None` when they cannot be sought (a deflated member), or when the arrays disagree
+    /// (the whole read then names what is wrong).
+    fn read_for_joints(path: &Path) -> Result<Option<Self>, NpzError> {
+        let arrays =
+            container::read_file(path, "model", Some(&["v_template", "J_regressor", "kintree_table"])).map_err(|e| in_file(path, e))?;
+        let mut model = Checked { path, arrays };
+        let Ok((v_template, _)) = model.array("v_template", &[None, Some(3)]) else { return Ok(None) };
+        let v_template: Vec<DVec3> = v_template.chunks_exact(3).map(DVec3::from_slice).collect();
+        let v = v_template.len();
+        let Ok((parents, j)) = model.parents() else { return Ok(None) };
+        if model.array("J_regressor", &[Some(j), Some(v)]).is_err() {
+            return Ok(None);
+        }
+        let j_regressor = model.take("J_regressor");
+        let rows: Vec<usize> = (0..v).filter(|&i| (0..j).any(|k| j_regressor[k * v + i] != 0.0)).collect();
+        let Some((shapedirs, shape)) = container::read_rows(path, "shapedirs", &rows).map_err(|e| in_file(path, e))? else {
+            return Ok(None);
+        };
+        if shape.len() != 3 || shape[0] != v || shape[1] != 3 {
+            return Ok(None);
+        }
+        let num_shapes = shape[2];
+        Ok(Some(Self {
+            path: path.to_owned(),
+            v_template,
+            shapedirs,
+            shaped_rows: Some(rows),
+            num_shapes,
+            j_regressor,
+            parents,
+            mesh: None,
+        }))
+    }
+
+    fn from_arrays(path: &Path, arrays: Arrays, with_mesh: bool) -> Result<Self, NpzError> {
         let mut model = Checked { path, arrays };
         let v_template: Vec<DVec3> = model.array("v_template", &[None, Some(3)])?.0.chunks_exact(3).map(DVec3::from_slice).collect();
         let v = v_template.len();
@@ -82,7 +124,7 @@ impl BodyModel {
         model.array("J_regressor", &[Some(j), Some(v)])?;
         let mesh = if with_mesh { Some(model.mesh(v, j)?) } else { None };
         let (shapedirs, j_regressor) = (model.take("shapedirs"), model.take("J_regressor"));
-        Ok(Self { path: path.to_owned(), v_template, shapedirs, num_shapes, j_regressor, parents, mesh })
+        Ok(Self { path: path.to_owned(), v_template, shapedirs, shaped_rows: None, num_shapes, j_regressor, parents, mesh })
     }
 
     /// Number of joints.
@@ -99,15 +141,16 @@ impl BodyModel {
     pub fn shape(&self, betas: &[f64]) -> Shaped {
         let b = self.num_shapes;
         let n = betas.len().min(b);
-        let vertices: Vec<DVec3> = self
-            .v_template
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let d = |k: usize| (0..n).map(|c| self.shapedirs[(i * 3 + k) * b + c] * betas[c]).sum::<f64>();
-                *t + DVec3::new(d(0), d(1), d(2))
-            })
-            .collect();
+        // Row `row` of `shapedirs` times the betas.
+        let offset = |row: usize| {
+            let d = |k: usize| (0..n).map(|c| self.shapedirs[(row * 3 + k) * b + c] * betas[c]).sum::<f64>();
+            DVec3::new(d(0), d(1), d(2))
+        };
+        let mut vertices = self.v_template.clone();
+        match &self.shaped_rows {
+            None => vertices.iter_mut().enumerate().for_each(|(i, p)| *p += offset(i)),
+            Some(rows) => rows.iter().enumerate().for_each(|(row, &i)| vertices[i] += offset(row)),
+        }
         let v = vertices.len();
         let joints = (0..self.joints())
             .map(|j| self.j_regressor[j * v..(j + 1) * v].iter().zip(&vertices).fold(DVec3::ZERO, |acc, (w, p)| acc + *w * *p))
@@ -172,6 +215,15 @@ impl BodyModel {
             })
             .collect();
         Ok(out)
+    }
+}
+
+/// A container error as the model file's.
+fn in_file(path: &Path, e: NpzError) -> NpzError {
+    match e {
+        NpzError::Array { array, message } => NpzError::Model { file: path.to_owned(), array, message },
+        NpzError::TooLarge { array, shape } => NpzError::Model { file: path.to_owned(), array, message: format!("too large ({shape})") },
+        other => NpzError::ModelFile { file: path.to_owned(), message: other.to_string() },
     }
 }
 
