@@ -1,6 +1,7 @@
 //! Characters: the CPU's work per frame does not grow with the mesh (the GPU skins it), and
 //! what 100 skinned Foxes cost against 100 skeletons, on whatever adapter is here (the software
-//! one on this project's machines), and the CPU's part of a frame of 1,000 and 10,000 Foxes.
+//! one on this project's machines), the CPU's part of a frame of 1,000 and 10,000 Foxes, and
+//! of an SMPL-X body.
 //! Run: `cargo bench --bench skins`.
 
 use std::hint::black_box;
@@ -113,5 +114,33 @@ fn crowd_cpu(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, cpu_per_frame, crowd_cpu, hundred_foxes);
+/// A 10,001-frame SMPL-X motion posed by a body model the size of the real one, the body drawn:
+/// the CPU's work per frame (palette, the pose blend weights that drive its 486 morph targets,
+/// bones). Its inputs are `benches/bodies.sh`'s: skipped until that has run.
+fn body_cpu(c: &mut Criterion) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data/bodies");
+    let motion = dir.join("motion_10001.npz");
+    if !motion.is_file() {
+        eprintln!("skipping the body: run benches/bodies.sh first (it makes {})", motion.display());
+        return;
+    }
+    let mut options = skelview_core::formats::LoadOptions::default();
+    let Ok(()) = options.format.set("npz.body_model", &dir.join("models").display().to_string()) else { return };
+    let Ok(mut body) = skelview_core::formats::open(&[motion], &options, &skelview_core::formats::Rayon) else { return };
+    let body = Arc::new(body.remove(0));
+    assert!(body.meshes.is_some(), "the body model gives a mesh");
+    let mut scene = Scene::from_motions([body]);
+    let mut draw = DrawData::default();
+    let mut t = 0.0;
+    c.bench_function("compose_smplx_body", |b| {
+        b.iter(|| {
+            t = (t + 1.0 / 60.0) % 80.0;
+            draw.clear();
+            scene.compose(&FrameSpec::at(t, Style::default()), &mut draw);
+            black_box(&draw);
+        })
+    });
+}
+
+criterion_group!(benches, cpu_per_frame, body_cpu, crowd_cpu, hundred_foxes);
 criterion_main!(benches);
