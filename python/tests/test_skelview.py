@@ -434,14 +434,26 @@ OPTION_SAMPLES = {
 }
 
 
-def test_every_format_option_is_set_by_key_and_keyword_and_refused_when_wrong(corpus):
+def _written_sample(name, tmp_path):
+    """A small file of a format the corpus has none of (NumPy: HumanML3D joints, 4 frames)."""
+    if name == "NumPy":
+        path = tmp_path / "joints.npy"
+        joints = np.zeros((4, 22, 3), dtype=np.float32)
+        joints[:, :, 1] = np.arange(22) * 0.08
+        np.save(path, joints)
+        return path
+    return None
+
+
+def test_every_format_option_is_set_by_key_and_keyword_and_refused_when_wrong(corpus, tmp_path):
     walked = []
     for f in skelview.formats():
         for o in f["options"]:
             if "path" in o:  # a file on the user's disk (NumPy's body model): tests/npz_bodies.rs
                 continue
-            assert f["name"] in OPTION_SAMPLES, f"no sample file for {f['name']}'s option {o['key']}"
-            path = corpus / OPTION_SAMPLES[f["name"]]
+            written = _written_sample(f["name"], tmp_path)
+            assert f["name"] in OPTION_SAMPLES or written, f"no sample file for {f['name']}'s option {o['key']}"
+            path = written or corpus / OPTION_SAMPLES[f["name"]]
             values = o["choices"] if "choices" in o else [o["min"], o["default"], o["max"]]
             for value in values:
                 skelview.load(path, options={o["key"]: value})
@@ -455,7 +467,7 @@ def test_every_format_option_is_set_by_key_and_keyword_and_refused_when_wrong(co
             with pytest.raises(ValueError, match=re.escape(o["key"])):
                 skelview.load_many([path], options={o["key"]: wrong})
             walked.append(o["key"])
-    assert {"bvh.positions", "amc.fps", "fbx.joints", "c3d.zero_points", "c3d.x_screen"} <= set(walked)
+    assert {"bvh.positions", "amc.fps", "fbx.joints", "c3d.zero_points", "c3d.x_screen", "npz.gender"} <= set(walked)
     with pytest.raises(ValueError, match="no format has an option 'bvh.nope'"):
         skelview.load(corpus / OPTION_SAMPLES["BVH"], options={"bvh.nope": 1})
 
