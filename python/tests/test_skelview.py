@@ -386,6 +386,8 @@ def test_filled_samples_are_marked_and_bad_parameters_name_themselves(corpus, tm
     filled.save(tmp_path / "filled.c3d")
     back = skelview.load(tmp_path / "filled.c3d")
     assert (back.residuals == 0).sum() >= filled.filled.sum() // 3
+    # Residual 0 is the C3D spec's "interpolated": the file read back marks what was filled.
+    assert np.array_equal(back.filled, filled.filled)
     with pytest.raises(ValueError, match="did you mean 'L.Knee'"):
         m.edit(remove_joint="L.Kne")
     with pytest.raises(ValueError, match="Nyquist"):

@@ -152,6 +152,16 @@ fn gaps_cut_from_a_head_cluster_come_back_and_long_ones_stay() {
     assert!((first..=last).all(|f| c.residual(f, p) == Some(0.0)));
     assert!(out.motion.clip.is_filled(first, 3 * j) && !out.motion.clip.is_filled(first - 1, 3 * j));
     assert!(out.motion.clip.missing().iter().all(|r| r.channel as usize / 3 != j || r.last < first as u32 || r.first > last as u32));
+    // The written file holds what the edit says: read back, the same samples are filled.
+    let dir = tempfile::tempdir().unwrap();
+    let written = dir.path().join("filled.c3d");
+    let mut bytes = Vec::new();
+    skelview_core::export::c3d_writer::write_c3d(&out.motion, &mut bytes).unwrap();
+    std::fs::write(&written, bytes).unwrap();
+    let back = open(&written);
+    let runs = |m: &Motion| m.clip.filled().iter().filter(|r| r.channel as usize / 3 == j).map(|r| (r.first, r.last)).collect::<Vec<_>>();
+    assert_eq!(runs(&back), runs(&out.motion));
+    assert!(back.clip.is_filled(first, 3 * j) && back.clip.is_filled(last, 3 * j + 2) && !back.clip.is_filled(first - 1, 3 * j));
     // A limit of 59 frames leaves the 60-frame gap as it was, and says so.
     let kept = fill(FillMethod::Rigid, 59);
     assert!(kept.notes[0].contains("1 longer than 59 frames left as gaps"), "{:?}", kept.notes);

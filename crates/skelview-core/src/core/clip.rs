@@ -109,6 +109,12 @@ impl Clip {
         self.filled.iter().any(|r| r.channel as usize == channel && (r.first as usize..=r.last as usize).contains(&frame))
     }
 
+    /// Sets the runs of filled-in values (any order).
+    pub fn set_filled(&mut self, mut runs: Vec<MissingRun>) {
+        runs.sort_by_key(|r| (r.first, r.channel));
+        self.filled = runs;
+    }
+
     /// Marks the values where `mask` (one flag per value, frame by frame) holds as filled in.
     pub fn mark_filled(&mut self, mask: &[bool]) {
         let cpf = self.channels_per_frame;

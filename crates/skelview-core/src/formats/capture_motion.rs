@@ -11,7 +11,7 @@ use super::finish::{self, Parsed};
 use super::{LoadObserver, Source};
 use crate::core::capture::{Capture, unique_labels};
 use crate::core::units::{LengthUnit, UpAxis};
-use crate::core::{ChannelKind, Clip, Format, Joint, Motion, PositionRule, Skeleton, Warning};
+use crate::core::{ChannelKind, Clip, Format, Joint, MissingRun, Motion, PositionRule, Skeleton, Warning};
 
 /// What a capture reader declared besides the capture.
 pub struct Declared {
@@ -68,6 +68,7 @@ pub fn motion(format: Format, path: &Path, mut capture: Capture, declared: Decla
     // Gaps are the capture's own: held and marked here, so the generic "not a number"
     // warning does not claim them.
     clip.hold_missing();
+    let interpolated = mark_interpolated(&mut clip, &capture, &markers);
     let mut parsed = Parsed::new(skeleton, clip, "deg");
     // An empty unit (none declared) is detected from the body's size, as for skeletons.
     parsed.unit = LengthUnit::parse(&capture.unit);
@@ -76,6 +77,9 @@ pub fn motion(format: Format, path: &Path, mut capture: Capture, declared: Decla
     parsed.screen_right = declared.right;
     parsed.declared_frames = declared.frames;
     parsed.details = declared.details;
+    if interpolated > 0 {
+        parsed.details.push(("interpolated".into(), format!("{interpolated} samples (residual 0: filled in, not measured)")));
+    }
     parsed.left_out = crate::core::bounds::far_points(&parsed.skeleton, &parsed.clip);
     parsed.up_convention = declared.convention;
     let mut motion = finish::motion(format, vec![path.to_owned()], parsed, warnings);
@@ -84,6 +88,39 @@ pub fn motion(format: Format, path: &Path, mut capture: Capture, declared: Decla
     }
     motion.capture = Some(Arc::new(capture));
     motion
+}
+
+/// Marks as filled the samples whose residual is exactly 0 in markers that are measured
+/// elsewhere (some residual above 0): the C3D spec's "interpolated or calculated", which is
+/// also what our writer writes for a filled sample. A marker whose residuals are all 0 (a
+/// writer that keeps none, a TRC, a virtual marker) says nothing by it and is left unmarked.
+/// Returns how many samples were marked.
+fn mark_interpolated(clip: &mut Clip, capture: &Capture, markers: &[usize]) -> usize {
+    let n = capture.points.len();
+    let residual = |f: usize, p: usize| capture.residuals[f * n + p];
+    let mut runs = Vec::new();
+    let mut count = 0;
+    for (k, &p) in markers.iter().enumerate() {
+        if !(0..capture.frames).any(|f| residual(f, p) > 0.0) {
+            continue;
+        }
+        let mut open = None;
+        for f in 0..=capture.frames {
+            let on = f < capture.frames && residual(f, p) == 0.0;
+            match (on, open) {
+                (true, None) => open = Some(f as u32),
+                (false, Some(first)) => {
+                    count += f - first as usize;
+                    let last = f as u32 - 1;
+                    runs.extend((0..3).map(|c| MissingRun { channel: (k * 3 + c) as u32, first, last }));
+                    open = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    clip.set_filled(runs);
+    count
 }
 
 /// What a capture reader hands back: the capture, what the file declared, located warnings.
@@ -157,5 +194,26 @@ mod tests {
         assert!(m.source.unit_detected && m.source.up_detected);
         assert_eq!(m.source.up_axis, UpAxis::Y);
         assert_eq!(m.capture.as_ref().unwrap().unit, "m", "the capture takes the detected unit");
+    }
+
+    /// Residual 0 in a marker measured elsewhere is the C3D spec's "interpolated": marked as
+    /// filled, and said. A marker with no residual above 0 (a virtual one, or a writer that
+    /// keeps none) is not, and neither is a gap (−1).
+    #[test]
+    fn residual_zero_in_a_measured_marker_reads_as_filled() {
+        let points =
+            ["A", "V"].iter().map(|l| PointInfo { label: (*l).into(), description: String::new(), kind: PointKind::Marker }).collect();
+        let frames = 6;
+        let positions: Vec<f32> = (0..frames * 2).flat_map(|i| [i as f32, 1000.0 + i as f32, 50.0]).collect();
+        // Frame by frame: A then V.
+        let residuals = vec![0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.7, 0.0, -1.0, 0.0, 0.0, 0.0];
+        let capture = Capture { point_rate_hz: 100.0, points, unit: "mm".into(), frames, residuals, positions, ..Default::default() };
+        let declared = Declared { up: None, right: None, frames: None, details: Vec::new(), convention: None };
+        let m = motion(crate::formats::c3d::FORMAT, Path::new("x.c3d"), capture, declared, Vec::new());
+        let filled: Vec<(u32, u32, u32)> = m.clip.filled().iter().map(|r| (r.channel, r.first, r.last)).collect();
+        assert_eq!(filled, vec![(0, 1, 2), (1, 1, 2), (2, 1, 2), (0, 5, 5), (1, 5, 5), (2, 5, 5)]);
+        assert!(m.clip.is_missing(4, 0) && !m.clip.is_filled(4, 0));
+        let said = m.source.details.iter().find(|(k, _)| k == "interpolated").map(|(_, v)| v.as_str());
+        assert_eq!(said, Some("3 samples (residual 0: filled in, not measured)"));
     }
 }
