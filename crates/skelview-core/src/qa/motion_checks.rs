@@ -103,50 +103,82 @@ const SG7: [f32; 7] = [-2.0, 3.0, 6.0, 7.0, 6.0, 3.0, -2.0];
 /// 30 cm sampled at 30 fps leaves 0.2 mm, where the plain residual holds 2.6 mm.
 const NOISE_FROM_ALTERNATION: f64 = 3.0 * 1.5696;
 
-/// Per frame of joint `j`: the estimated per-axis noise (metres) averaged over `window`
-/// frames, and whether it is sustained there (at least half the window's frames show half
-/// the `limit`'s energy on their own). Noise is on every frame; a heel strike or another
-/// sudden change of speed puts a large value on one or two, which the mean alone would read
-/// as noise at 24–30 fps. Frames in `masked` count as quiet so that a pop is not also jitter.
+/// The residual against SG7 (`x − smoothed`) and its alternating part
+/// (`r[f] − (r[f−1] + r[f+1]) / 2`) folded into one 9-tap filter over frames `f − 4..=f + 4`.
+fn alternation_kernel() -> [f32; 9] {
+    let mut residual = SG7.map(|w| -w / 21.0);
+    residual[3] += 1.0;
+    let mut c = [0f32; 9];
+    for (k, r) in residual.into_iter().enumerate() {
+        c[k + 1] += r;
+        c[k] -= 0.5 * r;
+        c[k + 2] -= 0.5 * r;
+    }
+    c
+}
+
+/// Per frame of joint `j`: the estimated per-axis noise power (squared metres) averaged over
+/// `window` frames, and whether it is sustained there (at least half the window's frames
+/// show half the `limit`'s energy on their own). Noise is on every frame; a heel strike or
+/// another sudden change of speed puts a large value on one or two, which the mean alone
+/// would read as noise at 24–30 fps. Frames in `masked` count as quiet so that a pop is not
+/// also jitter.
 fn noise(t: &Tracks, j: usize, window: usize, masked: &[bool], limit: f32) -> (Vec<f32>, Vec<bool>) {
     let n = t.frames;
     let series = &t.positions[j];
-    // residual[f] for f in 3..n−3 sits at residual[f − 3].
-    let residual: Vec<Vec3> = series
-        .windows(7)
-        .map(|w| {
-            w[3] - (w[0] * SG7[0] + w[1] * SG7[1] + w[2] * SG7[2] + w[3] * SG7[3] + w[4] * SG7[4] + w[5] * SG7[5] + w[6] * SG7[6]) / 21.0
-        })
-        .collect();
-    let busy_energy = 0.5 * (limit as f64).powi(2) * NOISE_FROM_ALTERNATION;
-    // Prefix sums of the energy and of the frames that carry noise on their own.
-    let (mut energy, mut busy) = (vec![0f64; n + 1], vec![0u32; n + 1]);
-    let (mut total, mut count) = (0f64, 0u32);
-    // Frame f in 4..n−4 uses residual[f − 4 ..= f − 2].
-    for (f, r) in residual.windows(3).enumerate().map(|(i, r)| (i + 4, r)) {
-        if f + 4 >= n {
-            break;
-        }
-        let e = if masked[f] { 0.0 } else { (r[1] - 0.5 * (r[0] + r[2])).length_squared() as f64 };
-        let e = if e.is_finite() { e } else { 0.0 };
-        total += e;
-        count += u32::from(e > busy_energy);
-        (energy[f + 1], busy[f + 1]) = (total, count);
-    }
-    for f in (n.saturating_sub(4)).max(4)..n {
-        (energy[f + 1], busy[f + 1]) = (total, count);
-    }
-    let half = window / 2;
-    (0..n)
-        .map(|f| {
-            let (a, b) = (f.saturating_sub(half).max(4), (f + half + 1).min(n.saturating_sub(4)));
-            if b <= a {
-                return (0.0, false);
+    let busy_energy = 0.5 * limit * limit * NOISE_FROM_ALTERNATION as f32;
+    // Each frame's energy (frames 4..n−4; the filter needs four either side), an axis at a
+    // time over plain arrays so that the filter runs on vector lanes.
+    let mut energy = vec![0f32; n];
+    if n >= 9 {
+        let c = alternation_kernel();
+        let mut axis = vec![0f32; n];
+        for a in 0..3 {
+            for (x, p) in axis.iter_mut().zip(series) {
+                *x = p[a];
             }
-            let level = ((energy[b] - energy[a]) / (b - a) as f64 / NOISE_FROM_ALTERNATION).sqrt() as f32;
-            (level, 2 * (busy[b] - busy[a]) as usize >= b - a)
-        })
-        .unzip()
+            for (e, w) in energy[4..n - 4].iter_mut().zip(axis.windows(9)) {
+                let v = c[0] * w[0]
+                    + c[1] * w[1]
+                    + c[2] * w[2]
+                    + c[3] * w[3]
+                    + c[4] * w[4]
+                    + c[5] * w[5]
+                    + c[6] * w[6]
+                    + c[7] * w[7]
+                    + c[8] * w[8];
+                *e += v * v;
+            }
+        }
+        for (e, &quiet) in energy.iter_mut().zip(masked) {
+            if quiet || !e.is_finite() {
+                *e = 0.0;
+            }
+        }
+    }
+    // Window sums slid along: both ends only move forward.
+    let half = window / 2;
+    let (mut power, mut sustained) = (vec![0f32; n], vec![false; n]);
+    let (mut sum, mut busy, mut a, mut b) = (0f64, 0usize, 4usize, 4usize);
+    let last = n.saturating_sub(4);
+    for f in 0..n {
+        let (to_a, to_b) = (f.saturating_sub(half).max(4), (f + half + 1).min(last));
+        while b < to_b {
+            sum += f64::from(energy[b]);
+            busy += usize::from(energy[b] > busy_energy);
+            b += 1;
+        }
+        while a < to_a && a < b {
+            sum -= f64::from(energy[a]);
+            busy -= usize::from(energy[a] > busy_energy);
+            a += 1;
+        }
+        if b > a && to_b > to_a {
+            power[f] = (sum.max(0.0) / ((b - a) as f64 * NOISE_FROM_ALTERNATION)) as f32;
+            sustained[f] = 2 * busy >= b - a;
+        }
+    }
+    (power, sustained)
 }
 
 /// `jitter`: windows where a joint's position carries more high-frequency noise than the
@@ -163,8 +195,10 @@ pub fn jitter(m: &Motion, t: &Tracks, th: &JitterThresholds, pops: &[Finding]) -
         masked[p.start_frame.saturating_sub(4)..=(p.end_frame + 4).min(n - 1)].fill(true);
     }
     let limit = th.rms_mm / 1000.0;
-    let (levels, sustained): (Vec<Vec<f32>>, Vec<Vec<bool>>) =
+    let (powers, sustained): (Vec<Vec<f32>>, Vec<Vec<bool>>) =
         (0..t.joints).into_par_iter().map(|j| noise(t, j, window, &masked, limit)).unzip();
+    // Compared as powers (squares of the RMS levels): no square root per frame.
+    let (limit_power, parent_factor) = (limit * limit, 1.5f32 * 1.5);
     let skeleton = &m.skeleton;
     let mut out = Vec::new();
     for j in 0..t.joints {
@@ -174,14 +208,14 @@ pub fn jitter(m: &Motion, t: &Tracks, th: &JitterThresholds, pops: &[Finding]) -
         let parent = skeleton.joints()[j].parent;
         // Noise the parent carries moves the child too: only more than it counts here.
         let own = |f: usize| {
-            let level = levels[j][f];
-            level > limit && sustained[j][f] && parent.is_none_or(|p| level > 1.5 * levels[p][f])
+            let power = powers[j][f];
+            power > limit_power && sustained[j][f] && parent.is_none_or(|p| power > parent_factor * powers[p][f])
         };
         for (a, b) in runs(n, window / 2, own) {
             if b + 1 - a < window {
                 continue;
             }
-            let value = levels[j][a..=b].iter().copied().fold(0.0, f32::max) * 1000.0;
+            let value = powers[j][a..=b].iter().copied().fold(0.0, f32::max).sqrt() * 1000.0;
             out.push(Finding {
                 kind: Kind::Jitter,
                 joint: Some(j),
