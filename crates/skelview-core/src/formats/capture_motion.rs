@@ -97,26 +97,41 @@ pub fn motion(format: Format, path: &Path, mut capture: Capture, declared: Decla
 /// Returns how many samples were marked.
 fn mark_interpolated(clip: &mut Clip, capture: &Capture, markers: &[usize]) -> usize {
     let n = capture.points.len();
-    let residual = |f: usize, p: usize| capture.residuals[f * n + p];
-    let mut runs = Vec::new();
-    let mut count = 0;
-    for (k, &p) in markers.iter().enumerate() {
-        if !(0..capture.frames).any(|f| residual(f, p) > 0.0) {
-            continue;
+    let rows = capture.residuals.chunks_exact(n.max(1)).take(capture.frames);
+    // Frame by frame (the buffer's order, one pass over memory), each marker's open run aside.
+    let mut measured = vec![false; markers.len()];
+    for row in rows.clone() {
+        for (seen, &p) in measured.iter_mut().zip(markers) {
+            *seen |= row[p] > 0.0;
         }
-        let mut open = None;
-        for f in 0..=capture.frames {
-            let on = f < capture.frames && residual(f, p) == 0.0;
-            match (on, open) {
-                (true, None) => open = Some(f as u32),
+        if !measured.contains(&false) {
+            break;
+        }
+    }
+    if !measured.contains(&true) {
+        return 0;
+    }
+    let (mut runs, mut open, mut count) = (Vec::new(), vec![None::<u32>; markers.len()], 0);
+    let mut close = |k: usize, first: u32, last: u32, runs: &mut Vec<MissingRun>| {
+        count += (last - first + 1) as usize;
+        runs.extend((0..3).map(|c| MissingRun { channel: (k * 3 + c) as u32, first, last }));
+    };
+    for (f, row) in rows.enumerate() {
+        for (k, &p) in markers.iter().enumerate() {
+            let on = measured[k] && row[p] == 0.0;
+            match (on, open[k]) {
+                (true, None) => open[k] = Some(f as u32),
                 (false, Some(first)) => {
-                    count += f - first as usize;
-                    let last = f as u32 - 1;
-                    runs.extend((0..3).map(|c| MissingRun { channel: (k * 3 + c) as u32, first, last }));
-                    open = None;
+                    close(k, first, f as u32 - 1, &mut runs);
+                    open[k] = None;
                 }
                 _ => {}
             }
+        }
+    }
+    for (k, first) in open.into_iter().enumerate() {
+        if let Some(first) = first {
+            close(k, first, capture.frames as u32 - 1, &mut runs);
         }
     }
     clip.set_filled(runs);
