@@ -386,8 +386,13 @@ def test_filled_samples_are_marked_and_bad_parameters_name_themselves(corpus, tm
     filled.save(tmp_path / "filled.c3d")
     back = skelview.load(tmp_path / "filled.c3d")
     assert (back.residuals == 0).sum() >= filled.filled.sum() // 3
-    # Residual 0 is the C3D spec's "interpolated": the file read back marks what was filled.
-    assert np.array_equal(back.filled, filled.filled)
+    # Residual 0 is the C3D spec's "interpolated": a file that keeps residuals, filled and
+    # read back, marks what was filled (this one keeps none: every residual is 0 or -1).
+    kept = skelview.load(corpus / "c3d" / "amass_eb015pi_intel_int.c3d")
+    refilled = kept.edit(fill_gaps={"method": "spline", "max_gap": 1000})
+    assert refilled.filled.sum() > kept.filled.sum() > 0, "the file's own residual-0 samples, then the fill's"
+    refilled.save(tmp_path / "refilled.c3d")
+    assert np.array_equal(skelview.load(tmp_path / "refilled.c3d").filled, refilled.filled)
     with pytest.raises(ValueError, match="did you mean 'L.Knee'"):
         m.edit(remove_joint="L.Kne")
     with pytest.raises(ValueError, match="Nyquist"):
