@@ -105,6 +105,23 @@ fn folders_are_edited_in_parallel_with_the_checks_before_and_after() {
     }
 }
 
+/// What the report says is what the file holds: a capture that keeps no residuals (every one
+/// 0 or −1) loses its fill marks in a written C3D, and the report says so; one that keeps
+/// them reads back with the same samples marked, and says nothing.
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
+#[test]
+fn a_filled_c3d_says_when_the_file_cannot_keep_its_fill_marks() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    for (file, says) in [("art_human_sample_cm_float.c3d", true), ("amass_eb015pi_intel_int.c3d", false)] {
+        let out = dir.path().join(file);
+        let (code, stdout, err) = skelview(&["edit", s(&corpus.join("c3d").join(file)), "--fill-gaps", "spline", "-o", s(&out)]);
+        assert_eq!(code, 0, "{err}");
+        let text = stdout + &err;
+        assert_eq!(text.contains("cannot tell them from measured ones"), says, "{file}: {text}");
+    }
+}
+
 #[test]
 fn bad_parameters_name_themselves_and_the_source_is_never_written() {
     let dir = tempfile::tempdir().unwrap();
