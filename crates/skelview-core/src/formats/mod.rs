@@ -121,25 +121,14 @@ fn read_shared(path: &Path) -> std::io::Result<Arc<[u8]>> {
     // SAFETY: all-zero bytes are valid `u8`s.
     let mut bytes: Arc<[u8]> = unsafe { Arc::<[u8]>::new_zeroed_slice(len).assume_init() };
     let whole = Arc::get_mut(&mut bytes).expect("a new Arc is not shared");
-    let mut read = 0;
-    while read < len {
-        match file.read(&mut whole[read..]) {
-            Ok(0) => break,
-            Ok(k) => read += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    let mut more = [0u8; 1];
-    let grew = loop {
-        match file.read(&mut more) {
-            Ok(k) => break k > 0,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
+    let short = match file.read_exact(whole) {
+        Ok(()) => false,
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => true,
+        Err(e) => return Err(e),
     };
-    if read < len || grew {
-        // The file changed size while it was read: read it again, whole.
+    // A file that changed size while it was read (or a special file whose size says
+    // nothing) is read again, whole.
+    if short || file.take(1).read_to_end(&mut Vec::new())? > 0 {
         return std::fs::read(path).map(Arc::from);
     }
     Ok(bytes)
@@ -317,5 +306,23 @@ pub(crate) fn wrong_sources(format: &dyn FileFormat, sources: &[Source]) -> Load
             if format.role(Path::new("")) == Role::Whole { 1 } else { 2 },
             sources.len()
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_read_whole_into_shared_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        for len in [0usize, 1, 4095, 1 << 20] {
+            let path = dir.path().join(format!("f{len}"));
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
+            std::fs::write(&path, &bytes).unwrap();
+            assert_eq!(&*Source::File(path).read_all().unwrap(), &bytes[..], "{len} bytes");
+        }
+        let missing = dir.path().join("missing");
+        assert!(matches!(Source::File(missing).read_all(), Err(LoadError::Io { .. })));
     }
 }
