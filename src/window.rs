@@ -57,6 +57,30 @@ struct App {
     /// What the platform keeps between frames (in a browser: the device on its way, the
     /// canvas captures asked for, a GIF being recorded).
     platform: platform::Platform,
+    /// Wake-ups (a load's or a task's progress, egui asking for a frame) since the last frame.
+    wakes: u32,
+}
+
+/// Why the window draws again after a frame: a page's test that waits for the viewer to stop
+/// drawing says what kept it going.
+#[cfg_attr(not(target_arch = "wasm32"), expect(dead_code, reason = "only a page publishes why it draws"))]
+pub(crate) struct NextFrame {
+    /// A clip plays or a job runs: the next frame comes at once.
+    animating: bool,
+    /// egui's delay before the next frame (`None`: none asked for).
+    egui_delay: Option<Duration>,
+    /// What asked egui for a frame during this one (`file:line reason`).
+    egui_causes: Vec<String>,
+    /// Wake-ups from other threads since the frame before.
+    wakes: u32,
+}
+
+impl NextFrame {
+    fn of(viewer: &Viewer, ctx: &egui::Context, delay: Duration, wakes: u32) -> Self {
+        let egui_causes = ctx.repaint_causes().iter().map(ToString::to_string).collect();
+        let egui_delay = (delay < Duration::from_secs(3600)).then_some(delay);
+        NextFrame { animating: viewer.animating(), egui_delay, egui_causes, wakes }
+    }
 }
 
 /// The event loop and the viewer it drives, before it runs.
@@ -87,6 +111,7 @@ fn prepare(files: Vec<PathBuf>, options: LoadOptions, start: crate::app::Start) 
         trace: Trace::from_env(),
         sample_when_empty: true,
         platform: platform::Platform::default(),
+        wakes: 0,
     };
     Ok((event_loop, app))
 }
@@ -135,8 +160,14 @@ impl App {
         let ctx = egui::Context::default();
         ctx.set_theme(if self.viewer.settings.light_theme { egui::Theme::Light } else { egui::Theme::Dark });
         let proxy = self.proxy.clone();
-        ctx.set_request_repaint_callback(move |_| {
-            if let Ok(p) = proxy.lock() {
+        // Only a request for a frame now wakes the loop: a later one (a tooltip's delay, a
+        // text cursor's blink) asked for during a frame comes back as that frame's repaint
+        // delay. Waking for it would draw at once, and the next frame would ask again: frames
+        // without end while a text field has the focus.
+        ctx.set_request_repaint_callback(move |info| {
+            if info.delay.is_zero()
+                && let Ok(p) = proxy.lock()
+            {
                 let _ = p.send_event(Wake::Repaint);
             }
         });
@@ -209,19 +240,20 @@ impl App {
         if phase == Phase::Settled {
             r.frames += 1;
         }
+        let delay = output.viewport_output.get(&egui::ViewportId::ROOT).map_or(Duration::MAX, |v| v.repaint_delay);
+        let why = NextFrame::of(&self.viewer, &r.ctx, delay, std::mem::take(&mut self.wakes));
         kept.into_iter().for_each(|e| self.platform.keep(e));
         self.trace_frame(app_time, frame_time, phase);
-        self.after_frame();
+        self.after_frame(&why);
         let Some(r) = &mut self.running else { return };
         if self.quit_after_frames.is_some_and(|n| r.frames >= n) {
             println!("rendered {} frames after loading and checks, {:.1} ms/frame", r.frames, r.frame_ms);
             event_loop.exit();
             return;
         }
-        let delay = output.viewport_output.get(&egui::ViewportId::ROOT).map_or(Duration::MAX, |v| v.repaint_delay);
         // While files load, the loader's progress wakes the window; continuous frames would
         // take its cores.
-        if self.viewer.animating() || delay.is_zero() || (self.quit_after_frames.is_some() && phase == Phase::Settled) {
+        if why.animating || delay.is_zero() || (self.quit_after_frames.is_some() && phase == Phase::Settled) {
             r.window.request_redraw();
         } else if delay < Duration::from_secs(3600) {
             event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + delay));
@@ -300,6 +332,7 @@ impl ApplicationHandler<Wake> for App {
     }
 
     fn user_event(&mut self, _event_loop: &ActiveEventLoop, _event: Wake) {
+        self.wakes = self.wakes.saturating_add(1);
         self.on_wake();
         if let Some(r) = &self.running {
             r.window.request_redraw();

@@ -96,7 +96,7 @@ impl App {
     pub(super) fn before_update(&mut self) {}
 
     /// Nothing to do once a frame is drawn.
-    pub(super) fn after_frame(&mut self) {}
+    pub(super) fn after_frame(&mut self, _: &super::NextFrame) {}
 
     /// A wake-up only asks for a frame.
     pub(super) fn on_wake(&mut self) {}

@@ -106,10 +106,10 @@ impl App {
     }
 
     /// Captures what was asked of the drawn canvas and tells the page the viewer's state.
-    pub(super) fn after_frame(&mut self) {
+    pub(super) fn after_frame(&mut self, why: &super::NextFrame) {
         self.capture_web();
         self.platform.presented += 1;
-        publish(&self.viewer, self.platform.presented);
+        publish(&self.viewer, self.platform.presented, why);
     }
 
     /// The graphics device may have arrived.
@@ -232,7 +232,7 @@ pub(super) fn take_inbox(viewer: &mut Viewer) {
 /// clips and their joint, frame and mesh counts and what each shows of a character, the time,
 /// whether it plays, the viewport's place in the canvas (physical pixels), loads under way,
 /// the error shown and the skinned-mesh draws of the frame.
-pub(super) fn publish(viewer: &Viewer, presented: u64) {
+pub(super) fn publish(viewer: &Viewer, presented: u64, why: &super::NextFrame) {
     let p = &viewer.session.playback;
     let clips: Vec<serde_json::Value> = viewer
         .session
@@ -271,6 +271,13 @@ pub(super) fn publish(viewer: &Viewer, presented: u64) {
         // Skinned-mesh draws of the frame last drawn.
         "skins": viewer.frame.draw.skins.draws.len(),
         "presented": presented,
+        // What asks for the next frame (a test that waits for the drawing to stop says it).
+        "next_frame": {
+            "animating": why.animating,
+            "egui_delay_ms": why.egui_delay.map(|d| d.as_secs_f64() * 1000.0),
+            "egui_causes": why.egui_causes,
+            "wakes": why.wakes,
+        },
     });
     browser::publish_state(state.to_string());
 }

@@ -112,13 +112,15 @@ const canvasContext = () => page.evaluate(() => {
 // no frame presented over two animation frames.
 async function settled(what) {
   const start = Date.now();
-  let last = (await state()).presented;
+  let s = await state();
+  let last = s.presented;
   for (let still = 0; still < 2;) {
-    if (Date.now() - start > limit(600000)) throw new Error(`${what} never stopped drawing (it looks stuck)`);
+    // The state says what asked for each frame (`next_frame`).
+    if (Date.now() - start > limit(600000)) throw new Error(`${what} never stopped drawing (it looks stuck); last state ${JSON.stringify(s)}`);
     await frames(1);
-    const now = (await state()).presented;
-    still = now === last ? still + 1 : 0;
-    last = now;
+    s = await state();
+    still = s.presented === last ? still + 1 : 0;
+    last = s.presented;
   }
 }
 // The shown clip paused at its first frame with its checks done, drawn, and its viewport
@@ -130,7 +132,7 @@ async function firstFrame(name) {
   await until(`${name} at frame 0`, (s) => s.frame === 0 && !s.loading && !s.working);
   await settled(name);
   const s = await state();
-  step(name, { ...(await viewport(name)), clips: s.clips, skins: s.skins, error: s.error });
+  step(name, { ...(await viewport(name)), clips: s.clips, skins: s.skins, error: s.error, next_frame: s.next_frame });
 }
 // A character through the file input, at its first frame: the state counts its skinned-mesh
 // draws (`skins`), and tests/web_page.rs compares the viewport with `skelview render`.
