@@ -52,6 +52,15 @@ fn object() -> Vec<u8> {
     npy("|O", &[], b"\x80\x04\x95cos\nsystem\n(S'echo never run'\ntR.".to_vec())
 }
 
+/// A 0-d object array holding `word`, as NumPy 2.4 pickles `np.array(word, dtype=object)`.
+fn pickled(word: &str) -> Vec<u8> {
+    let mut p = b"\x80\x04\x95\x8d\x00\x00\x00\x00\x00\x00\x00\x8c\x16numpy._core.multiarray\x94\x8c\x0c_reconstruct\x94\x93\x94\x8c\x05numpy\x94\x8c\x07ndarray\x94\x93\x94K\x00\x85\x94C\x01b\x94\x87\x94R\x94(K\x01)h\x03\x8c\x05dtype\x94\x93\x94\x8c\x02O8\x94\x89\x88\x87\x94R\x94(K\x03\x8c\x01|\x94NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xffK?t\x94b\x89]\x94\x8c".to_vec();
+    p.push(word.len() as u8);
+    p.extend(word.as_bytes());
+    p.extend(b"\x94at\x94b.");
+    npy("|O", &[], p)
+}
+
 /// An `.npz`: members deflated when `deflate`, as `np.savez_compressed` writes them.
 fn npz(members: Vec<(&str, Vec<u8>)>, deflate: bool) -> Vec<u8> {
     let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
@@ -319,6 +328,10 @@ fn amass_smplh_joints_follow_the_male_model_from_a_folder() {
     );
     let m = load("walk_poses.npz", &file, &with_model(dir.path())).unwrap();
     assert_eq!((m.skeleton.len(), m.clip.num_frames(), m.clip.fps()), (52, frames, 120.0));
+    // The gender saved as a Python object (pickled, never unpickled) picks the same model.
+    let pickled_gender = npz(vec![("gender", pickled("male")), ("poses", f8(&[frames, width], &p))], false);
+    let pm = load("walk_poses.npz", &pickled_gender, &with_model(dir.path())).unwrap();
+    assert!(pm.source.details.iter().any(|(k, v)| k == "body model" && v.ends_with("smplh/male/model.npz")), "{:?}", pm.source.details);
     assert_eq!(m.skeleton.joints()[37].name, "right_index1");
     assert!(m.source.details.iter().any(|(k, v)| k == "body model" && v.ends_with("smplh/male/model.npz")), "{:?}", m.source.details);
     let row = |f: usize| (&p[f * width..(f + 1) * width], &trans[f * 3..f * 3 + 3]);

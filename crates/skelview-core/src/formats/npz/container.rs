@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::NpzError;
 use super::npy::{self, Array, Data};
+use super::pickle;
 
 /// Largest member accepted, after decompression.
 const MAX_MEMBER: u64 = 2 << 30;
@@ -134,8 +135,19 @@ fn read_member(r: &mut impl Read, name: &str, want: bool) -> Result<Array, NpzEr
     let rest = (start + len).saturating_sub(head.len());
     r.by_ref().take(rest as u64).read_to_end(&mut head).map_err(unreadable)?;
     let header = npy::parse_header(name, &head)?;
-    // Pickled objects and kinds of values no motion or model uses (complex, dates) are
-    // listed, not read: the layout decides whether it needed them.
+    // A pickle is never unpickled: its strings are listed (a `gender` saved as an object).
+    if want && npy::is_object(&header.descr) {
+        let mut pickle = Vec::new();
+        r.by_ref().take(pickle::MAX_PICKLE as u64).read_to_end(&mut pickle).map_err(unreadable)?;
+        return Ok(Array {
+            name: name.to_owned(),
+            descr: header.descr,
+            shape: header.shape,
+            data: Data::Pickled(pickle::strings(&pickle)),
+        });
+    }
+    // Kinds of values no motion or model uses (complex, dates) are listed, not read: the
+    // layout decides whether it needed them.
     if !want || !npy::is_readable(&header.descr) {
         return Ok(Array { name: name.to_owned(), descr: header.descr, shape: header.shape, data: Data::Skipped });
     }
@@ -190,6 +202,17 @@ mod tests {
         let only = read(&bytes, "x", Some(&["poses"])).unwrap();
         assert_eq!(only.get("trans").unwrap().data, Data::Skipped);
         assert_eq!(only.get("trans").unwrap().shape, [2, 3]);
+    }
+
+    #[test]
+    fn an_object_members_pickle_gives_its_strings_only() {
+        // `np.savez(f, gender=np.array('male', dtype=object))`: a `|O` header, then a pickle.
+        let mut gender = f8("()", &[]);
+        let at = gender.windows(7).position(|w| w == b"'<f8', ").unwrap();
+        gender[at..at + 7].copy_from_slice(b"'|O',  ");
+        gender.extend(b"\x80\x03cnumpy.core.multiarray\n_reconstruct\nq\x00X\x04\x00\x00\x00maleq\x01.");
+        let a = read(&zip(&[("gender.npy", gender, true)]), "x", None).unwrap();
+        assert_eq!(a.get("gender").unwrap().data, Data::Pickled(vec!["male".into()]));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use super::NpzError;
 use super::container::Arrays;
 use super::joints::Family;
+use super::npy::Data;
 
 /// A body model's motion: per frame, every joint's axis-angle and the root's translation.
 #[derive(Clone, Debug, PartialEq)]
@@ -224,9 +225,17 @@ fn betas(a: &Arrays) -> Result<Vec<f64>, NpzError> {
     Ok(row[..count].to_vec())
 }
 
-/// `gender` in lower case, when readable.
+/// `gender` in lower case, when readable: text, or an object array whose pickle holds one of
+/// the words `male`, `female` or `neutral`.
 fn gender(a: &Arrays) -> Option<String> {
-    let g = a.text("gender")?.trim().to_ascii_lowercase();
+    let array = a.get("gender")?;
+    let g = match &array.data {
+        Data::Pickled(strings) => {
+            let word = |s: &&String| ["male", "female", "neutral"].contains(&s.trim().to_ascii_lowercase().as_str());
+            strings.iter().rev().find(word)?.trim().to_ascii_lowercase()
+        }
+        _ => array.text()?.trim().to_ascii_lowercase(),
+    };
     let g = g.trim_start_matches("b'").trim_matches('\'').to_owned();
     (!g.is_empty()).then_some(g)
 }
@@ -242,7 +251,7 @@ fn rate(a: &Arrays) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::npz::npy::{Array, Data};
+    use crate::formats::npz::npy::Array;
 
     fn numbers(name: &str, shape: &[usize], v: Vec<f64>) -> Array {
         Array { name: name.into(), descr: "<f8".into(), shape: shape.to_vec(), data: Data::Numbers(v) }
@@ -267,6 +276,14 @@ mod tests {
             (h.family, h.kind, h.fps, h.gender.as_deref(), h.z_up),
             (Family::SmplH, "AMASS SMPL+H", Some(120.0), Some("male"), true)
         );
+        // A gender pickled as an object array: the word among its pickle's strings.
+        let pickled = Array {
+            name: "gender".into(),
+            descr: "|O".into(),
+            shape: Vec::new(),
+            data: Data::Pickled(vec!["_reconstruct".into(), "Female".into()]),
+        };
+        assert_eq!(body(vec![numbers("poses", &[1, 156], ramp(156)), pickled]).gender.as_deref(), Some("female"));
         let x = body(vec![
             numbers("poses", &[2, 165], vec![0.0; 330]),
             numbers("expressions", &[2, 100], vec![0.0; 200]),

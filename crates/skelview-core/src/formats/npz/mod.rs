@@ -1,6 +1,7 @@
 //! NumPy motions (`.npz`, `.npy`): SMPL-family poses (AMASS SMPL+H and SMPL-X, plain SMPL,
 //! BEAT2/EMAGE, Motion-X) and HumanML3D joints, told apart by their arrays' names and
-//! widths. Nothing is ever unpickled: object arrays are skipped.
+//! widths. Nothing is ever unpickled: of an object array only the strings its pickle holds are
+//! read ([`pickle`]).
 //!
 //! Body models are the user's (their licences forbid redistribution): `--body-model FILE|FOLDER`
 //! or `SKELVIEW_BODY_MODELS`. With one, the skeleton is the model's own (joints regressed from
@@ -18,6 +19,7 @@ pub mod joints;
 pub mod layouts;
 pub mod lookup;
 pub mod npy;
+pub mod pickle;
 pub mod smpl;
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,6 @@
 //! One NumPy `.npy` array: the header (versions 1.0, 2.0 and 3.0) and its data as numbers or
-//! text. Object arrays (pickled Python objects) are never unpickled: their data is skipped.
+//! text. Object arrays (pickled Python objects) are never unpickled: only the strings their
+//! pickle holds are listed.
 
 use super::NpzError;
 
@@ -15,7 +16,10 @@ pub enum Data {
     Numbers(Vec<f64>),
     /// Unicode (`<U`) or byte (`|S`) strings, trailing NULs dropped.
     Text(Vec<String>),
-    /// Not read: an object array (pickled), or a member the caller did not ask for.
+    /// An object array (pickled Python objects), never unpickled: the strings its pickle
+    /// holds ([`super::pickle::strings`]).
+    Pickled(Vec<String>),
+    /// Not read: a member the caller did not ask for, or values of a kind no motion uses.
     Skipped,
 }
 
@@ -217,7 +221,7 @@ pub fn decode(name: &str, header: &Header, data: &[u8]) -> Result<Array, NpzErro
     }
     let data = &data[..need];
     let values = match t.kind {
-        Kind::Object => Data::Skipped,
+        Kind::Object => Data::Pickled(super::pickle::strings(data)),
         Kind::Unicode | Kind::Bytes => Data::Text(data.chunks_exact(t.size).map(|c| text(c, t)).collect()),
         _ => Data::Numbers(data.chunks_exact(t.size).map(|c| number(c, t)).collect()),
     };
@@ -233,7 +237,8 @@ pub fn decode(name: &str, header: &Header, data: &[u8]) -> Result<Array, NpzErro
 pub fn read(name: &str, bytes: &[u8]) -> Result<Array, NpzError> {
     let header = parse_header(name, bytes)?;
     if is_object(&header.descr) {
-        return Ok(Array { name: name.to_owned(), descr: header.descr, shape: header.shape, data: Data::Skipped });
+        let pickle = super::pickle::strings(bytes.get(header.data_start..).unwrap_or_default());
+        return Ok(Array { name: name.to_owned(), descr: header.descr, shape: header.shape, data: Data::Pickled(pickle) });
     }
     decode(name, &header, &bytes[header.data_start.min(bytes.len())..])
 }
@@ -296,7 +301,7 @@ fn in_c_order(values: Data, shape: &[usize]) -> Data {
     match values {
         Data::Numbers(v) => Data::Numbers(permute(&v, shape)),
         Data::Text(v) => Data::Text(permute(&v, shape)),
-        Data::Skipped => Data::Skipped,
+        other => other,
     }
 }
 
@@ -361,8 +366,8 @@ mod tests {
 
     #[test]
     fn objects_are_skipped_and_bad_headers_refused() {
-        let a = read("joint2num", &npy(1, "|O", false, "()", b"\x80\x04pickle")).unwrap();
-        assert_eq!(a.data, Data::Skipped);
+        let a = read("joint2num", &npy(1, "|O", false, "()", b"\x80\x04\x8c\x06pickle.")).unwrap();
+        assert_eq!(a.data, Data::Pickled(vec!["pickle".into()]));
         let e = read("poses", &npy(1, "<f8", false, "(100000, 100000, 100000)", &[])).unwrap_err().to_string();
         assert!(e.contains("poses") && e.contains("too large"), "{e}");
         let e = read("poses", &npy(1, "<f8", false, "(2, 3)", &[0; 8])).unwrap_err().to_string();
