@@ -152,6 +152,24 @@ fn assert_character_drawn(name: &str, s: &serde_json::Value, file: &Path, work: 
     assert_like_render(name, &web, &with_mesh);
 }
 
+/// `chromium --headless --screenshot --virtual-time-budget=20000` of the page (how pages are
+/// thumbnailed and archived) into `out`: the number of colours in it.
+fn thumbnail(port: u16, out: &Path) -> usize {
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "chromium".into());
+    let status = Command::new(chromium)
+        .args(["--headless", "--no-sandbox", "--disable-gpu-sandbox", "--enable-unsafe-swiftshader", "--use-angle=swiftshader"])
+        .args(["--window-size=1280,800", "--virtual-time-budget=20000"])
+        .arg(format!("--screenshot={}", out.display()))
+        .arg(format!("http://127.0.0.1:{port}/"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success() && out.is_file(), "chromium --screenshot wrote no {}", out.display());
+    let picture = image::open(out).unwrap().to_rgb8();
+    picture.pixels().map(|p| p.0).collect::<std::collections::HashSet<_>>().len()
+}
+
 #[test]
 fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     if !(have("node", "apt-get install nodejs npm")
@@ -217,9 +235,16 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
         .arg(&work)
         .arg(work.join("files.json"))
         .status();
+    // A thumbnailer's picture: headless Chromium's own screenshot after a virtual time budget.
+    let thumbnails: Vec<_> = (0..2).map(|k| thumbnail(port, &work.join(format!("thumbnail{k}.png")))).collect();
     let _ = server.kill();
     let _ = server.wait();
     assert!(status.unwrap().success(), "node page.test.mjs failed");
+    for (k, colours) in thumbnails.iter().enumerate() {
+        // The page still loading is its background and one line of text (under 200 colours);
+        // the viewer drawn, its panels, the grid and the skeleton (over 1,000).
+        assert!(*colours > 1000, "thumbnail {k}: {colours} colours in target/web-test/thumbnail{k}.png: the page was not drawn");
+    }
     let results: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(work.join("results.json")).unwrap()).unwrap();
     let step = |name: &str| -> serde_json::Value {
         results["steps"]

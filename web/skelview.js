@@ -42,7 +42,31 @@ async function openFromUrl(urls) {
   }
 }
 
+// Headless Chromium's virtual clock (`--screenshot --virtual-time-budget`, how pages are
+// thumbnailed and archived) runs on while the page only waits (for the module to compile, the
+// GPU to answer), and may run out before the first frame: a blank picture. Tasks posted
+// through a MessageChannel keep the page busy without moving that clock, until the first pose
+// is drawn or the page shows an error: a few seconds of one core, in headless Chromium only.
+function holdVirtualClock() {
+  if (!/HeadlessChrome/.test(navigator.userAgent)) return;
+  const channel = new MessageChannel();
+  const drawn = () => performance.getEntriesByName('skelview:first-pose-drawn').length > 0;
+  const failed = () => document.getElementById('skelview-fatal').style.display === 'block'
+    || JSON.parse(window.skelview?.state?.() || 'null')?.error != null;
+  let n = 0;
+  channel.port1.onmessage = () => {
+    // Checked every 256 turns; given up after some 10^7 (a minute or more).
+    if ((++n % 256 === 0 && (drawn() || failed())) || n > 2e7) {
+      channel.port1.close();
+      return;
+    }
+    channel.port2.postMessage(0);
+  };
+  channel.port2.postMessage(0);
+}
+
 async function main() {
+  holdVirtualClock();
   if (!('WebAssembly' in window)) {
     fatal('This browser has no WebAssembly: skelview cannot run here.');
     return;
