@@ -516,10 +516,16 @@ pub fn write(py: Python<'_>, m: &Motion, dst: &Path) -> PyResult<()> {
     write_with(py, m, dst, &BvhWriteOptions::default())
 }
 
-/// [`write`], with a BVH's rotation order.
+/// [`write`], with a BVH's rotation order; what the file cannot keep is a `UserWarning`.
 fn write_with(py: Python<'_>, m: &Motion, dst: &Path, bvh: &BvhWriteOptions) -> PyResult<()> {
-    let options = skelview_core::export::files::WriteOptions { bvh: *bvh };
-    py.detach(|| skelview_core::export::files::write_file(m, dst, &options)).map_err(|e| write_error(dst, &e))
+    use skelview_core::export::files;
+    let options = files::WriteOptions { bvh: *bvh };
+    py.detach(|| files::write_file(m, dst, &options)).map_err(|e| write_error(dst, &e))?;
+    for loss in files::writer_for(dst).map(|w| w.losses(m)).unwrap_or_default() {
+        let message = std::ffi::CString::new(format!("{}: {loss}", dst.display())).unwrap_or_default();
+        PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &message, 1)?;
+    }
+    Ok(())
 }
 
 /// `path` when it ends in `.ext` (any case): a writer named for one format does not write

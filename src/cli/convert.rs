@@ -27,6 +27,9 @@ pub(super) fn run(args: &Args, inputs: &[PathBuf], output: &Path, options: &Writ
     match writer.write(motion, output, options) {
         Ok(()) => {
             eprintln!("wrote {} ({})", output.display(), writer.summary(motion, options));
+            for loss in writer.losses(motion) {
+                eprintln!("warning: {loss}");
+            }
             0
         }
         Err(e @ WriteError::Io(_)) => {

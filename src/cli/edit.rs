@@ -207,13 +207,7 @@ fn edit_one<'a>(
     let edited = edit::apply_owned(motion, recipe, &|_| true).map_err(|source| EditFailure::Edit { input: name.clone(), source })?;
     writer.write(&edited.motion, output, &options).map_err(|source| EditFailure::Write { output: output.to_owned(), source })?;
     let mut notes = edited.notes;
-    let c3d = output.extension().is_some_and(|e| e.eq_ignore_ascii_case("c3d"));
-    let unmarked = if c3d { formats::capture_motion::fills_unmarked_in_c3d(&edited.motion) } else { 0 };
-    if unmarked > 0 {
-        notes.push(format!(
-            "{unmarked} filled samples are in markers whose residuals are all 0 (the source keeps none): read back, the written C3D cannot tell them from measured ones"
-        ));
-    }
+    notes.extend(writer.losses(&edited.motion));
     // What the report says is what the file holds: the written file is read back and
     // checked, not the motion in memory (a writer may not keep all of it).
     let after = if c.json { written_counts(args, output, &edited.motion, &mut notes) } else { Vec::new() };

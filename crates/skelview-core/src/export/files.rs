@@ -42,6 +42,10 @@ pub trait Writer: Sync {
     }
     /// What a written file holds, for reports (`31 joints, 120 frames, rotations ZXY`).
     fn summary(&self, m: &Motion, options: &WriteOptions) -> String;
+    /// What a file written from `m` cannot keep, one warning each (every front door says them).
+    fn losses(&self, _m: &Motion) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Every format skelview writes, in the order listings show them.
@@ -299,6 +303,13 @@ impl Writer for C3dFile {
     }
     fn extensions(&self) -> &'static [&'static str] {
         &["c3d"]
+    }
+    fn losses(&self, m: &Motion) -> Vec<String> {
+        let unmarked = crate::formats::capture_motion::fills_unmarked_in_c3d(m);
+        (unmarked > 0)
+            .then(|| format!("{unmarked} filled samples are in markers whose residuals are all 0 (the source keeps none): read back, the written C3D cannot tell them from measured ones"))
+            .into_iter()
+            .collect()
     }
     fn write(&self, m: &Motion, path: &Path, _: &WriteOptions) -> Result<(), WriteError> {
         let mut failed = None;

@@ -141,8 +141,10 @@ impl Jobs {
             use skelview_core::export::files::{WriteOptions, write_file, writer_for};
             let options = WriteOptions { bvh: skelview_core::export::BvhWriteOptions::keeping(&m) };
             write_file(&m, &path, &options).map_err(|source| ExportError::Motion { path: path.clone(), source })?;
-            let summary = writer_for(&path).map(|w| w.summary(&m, &options)).unwrap_or_default();
-            Ok(format!("wrote {} ({summary})", path.display()))
+            let writer = writer_for(&path);
+            let summary = writer.map(|w| w.summary(&m, &options)).unwrap_or_default();
+            let losses: String = writer.map(|w| w.losses(&m)).unwrap_or_default().iter().map(|l| format!("; {l}")).collect();
+            Ok(format!("wrote {} ({summary}){losses}", path.display()))
         })
     }
 
