@@ -245,6 +245,8 @@ pub(super) fn publish(viewer: &Viewer, presented: u64, why: &super::NextFrame) {
                 "frames": c.motion.clip.num_frames(),
                 "meshes": c.motion.meshes.as_ref().map_or(0, |m| m.meshes.len()),
                 "body": c.body.name(),
+                // A new one for every file opened: the same file opened again is told apart.
+                "serial": c.serial,
             })
         })
         .collect();

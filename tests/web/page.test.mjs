@@ -73,11 +73,18 @@ async function viewport(name) {
   await page.screenshot({ path: file, clip: { x, y, width: w, height: h } });
   return { file, viewport: s.viewport, frame: s.frame, camera: s.camera };
 }
-// Gives files to the page's file input, as File > Open does.
+// Gives files to the page's file input, as File > Open does. Returns a test of a state: does
+// it show a clip opened since (a serial not shown before)? A file opened again has the name of
+// the clip already shown, and that clip may still be paused while the new one loads.
 async function open(paths, add = false) {
+  const before = new Set(((await state())?.clips ?? []).map((c) => c.serial));
   await page.evaluate((a) => { document.getElementById('skelview-files').dataset.add = a ? '1' : '0'; }, add);
   await page.setInputFiles('#skelview-files', paths);
+  return (s) => s.clips.some((c) => !before.has(c.serial));
 }
+// The one clip shown, opened since `fresh` was made, from the file `file`, all loaded.
+const shows = (fresh, file) => (s) =>
+  !s.loading && s.clips.length === 1 && fresh(s) && (s.clips[0].name ?? '').endsWith(path.basename(file));
 // Runs a menu entry through the page's API (`skelview.action`, by the action's name: not by
 // where egui draws the menu) and waits for `done`, a promise made before the call.
 async function act(name, waitDone) {
@@ -129,7 +136,7 @@ async function firstFrame(name) {
   await page.focus('#skelview-canvas');
   await pause();
   await page.keyboard.press('Home');
-  await until(`${name} at frame 0`, (s) => s.frame === 0 && !s.loading && !s.working);
+  await until(`${name} at frame 0`, (s) => s.frame === 0 && !s.playing && !s.loading && !s.working);
   await settled(name);
   const s = await state();
   step(name, { ...(await viewport(name)), clips: s.clips, skins: s.skins, error: s.error, next_frame: s.next_frame });
@@ -137,9 +144,8 @@ async function firstFrame(name) {
 // A character through the file input, at its first frame: the state counts its skinned-mesh
 // draws (`skins`), and tests/web_page.rs compares the viewport with `skelview render`.
 async function character(name, file) {
-  await open([file]);
-  const want = path.basename(file);
-  const s = await until(`${name} loaded`, (s) => !s.loading && s.clips.length === 1 && (s.clips[0].name ?? '').endsWith(want) || !!s.error);
+  const fresh = await open([file]);
+  const s = await until(`${name} loaded`, (s) => shows(fresh, file)(s) || !!s.error);
   if (s.error) throw new Error(`${name}: ${s.error}`);
   await firstFrame(name);
 }
@@ -204,9 +210,8 @@ try {
 
   // 3. Files through the file input: a BVH, an ASF + AMC pair, an FBX and a glb.
   for (const [name, paths] of [['bvh', [files.bvh]], ['asfamc', [files.asf, files.amc]], ['fbx', [files.fbx]], ['glb', [files.glb]]]) {
-    await open(paths);
-    const want = path.basename(paths[paths.length - 1]);
-    const s = await until(`${name} loaded`, (s) => !s.loading && s.clips.length === 1 && (s.clips[0].name ?? '').endsWith(want) || !!s.error);
+    const fresh = await open(paths);
+    const s = await until(`${name} loaded`, (s) => shows(fresh, paths[paths.length - 1])(s) || !!s.error);
     step(`open_${name}`, { clips: s.clips, error: s.error });
     if (s.error) break;
   }
@@ -219,8 +224,8 @@ try {
   const broken = await until('the error', (s) => !!s.error && !s.loading);
   step('truncated', { error: broken.error, clips: broken.clips });
   await page.keyboard.press('Escape');
-  await open([files.bvh]);
-  const after = await until('a file after the error', (s) => !s.loading && s.clips.length === 1 && (s.clips[0].name ?? '').endsWith(path.basename(files.bvh)));
+  const freshAfter = await open([files.bvh]);
+  const after = await until('a file after the error', shows(freshAfter, files.bvh));
   step('after_error', { clips: after.clips });
 
   // ?file=URL opens a file fetched from the page's origin; a missing one is an open error.
@@ -248,8 +253,8 @@ try {
   });
   const startMs = await page.evaluate(() => performance.now());
   const presentedBefore = (await state()).presented;
-  await open([files.big]);
-  const big = await until('the big file', (s) => !s.loading && s.clips.length === 1 && (s.clips[0].name ?? '').endsWith(path.basename(files.big)) || !!s.error);
+  const freshBig = await open([files.big]);
+  const big = await until('the big file', (s) => shows(freshBig, files.big)(s) || !!s.error);
   const gaps = await page.evaluate((t0) => {
     const f = window.__frames.filter(([t]) => t >= t0);
     const loading = f.filter(([, l]) => l);
