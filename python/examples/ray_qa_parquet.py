@@ -72,7 +72,7 @@ def qa_rows(row: dict[str, Any], recipe: str | None = None, body_model: str | No
     """One file's capture-check records: as read, and as edited when there is a recipe."""
     path = row["path"]
     try:
-        motion = skelview.load_bytes(row["bytes"], os.path.basename(path), body_model=body_model)
+        motion = skelview.load_bytes(row["bytes"], os.path.basename(path), body_model=body_model, meshes=False)
     except skelview.LoadError as e:
         return [error_row(path, "source", "error", str(e))]
     rows = check_rows(motion, path, "source")
@@ -88,7 +88,7 @@ def position_rows(row: dict[str, Any], recipe: str | None = None, body_model: st
     """One file's joint positions (edited, with a recipe), a row per joint and frame."""
     path = row["path"]
     try:
-        motion = skelview.load_bytes(row["bytes"], os.path.basename(path), body_model=body_model)
+        motion = skelview.load_bytes(row["bytes"], os.path.basename(path), body_model=body_model, meshes=False)
         if recipe is not None:
             motion = motion.edit(recipe)
     except (skelview.LoadError, ValueError):

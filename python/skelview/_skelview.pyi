@@ -195,6 +195,7 @@ def load(
     *,
     take: Optional[str] = None,
     fps: Optional[float] = None,
+    meshes: bool = True,
     options: Optional[dict[str, Union[str, float, int]]] = None,
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,
@@ -206,7 +207,9 @@ def load(
     `options` sets any format's read option by key (`{"fbx.joints": "bones"}`; `formats()` lists them);
     `bvh_positions`, `amc_fps`, `body_model` (your SMPL, SMPL+H or SMPL-X model file or folder; else
     SKELVIEW_BODY_MODELS) and `gender` (which of the folder's models: the file's own by default) are keywords
-    of their own for `bvh.positions`, `amc.fps`, `npz.body_model` and `npz.gender`.
+    of their own for `bvh.positions`, `amc.fps`, `npz.body_model` and `npz.gender`. `meshes=False` reads no
+    meshes (a character's, or a body model's: its joints alone, read once for a folder of motions): faster when
+    only joints are wanted; `vertices()` then has none.
     Raises LoadError when the file cannot be read."""
 def load_bytes(
     data: bytes,
@@ -214,6 +217,7 @@ def load_bytes(
     *,
     take: Optional[str] = None,
     fps: Optional[float] = None,
+    meshes: bool = True,
     options: Optional[dict[str, Union[str, float, int]]] = None,
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,
@@ -227,6 +231,7 @@ def load_many(
     *,
     take: Optional[str] = None,
     fps: Optional[float] = None,
+    meshes: bool = True,
     options: Optional[dict[str, Union[str, float, int]]] = None,
     bvh_positions: Optional[Literal["replace", "add"]] = None,
     amc_fps: Optional[float] = None,

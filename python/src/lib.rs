@@ -27,13 +27,14 @@ use motion::PyMotion;
 fn options(
     take: Option<String>,
     fps: Option<f64>,
+    meshes: bool,
     options: Option<&Bound<'_, PyDict>>,
     aliases: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<LoadOptions> {
     if let Some(r) = fps.filter(|r| !(r.is_finite() && *r > 0.0)) {
         return Err(value_error(format!("fps must be a number of frames per second above 0, not {r}")));
     }
-    let mut o = LoadOptions { take, sample_fps: fps, ..LoadOptions::default() };
+    let mut o = LoadOptions { take, sample_fps: fps, skip_meshes: !meshes, ..LoadOptions::default() };
     // A value as the table takes it: text, or a number or True/False written out.
     let text = |v: &Bound<'_, PyAny>| -> PyResult<String> {
         match v.extract::<String>() {
@@ -67,18 +68,20 @@ fn load_path(path: &std::path::Path, options: &LoadOptions) -> Result<Motion, en
     engine::open_one(path, options, &Rayon)
 }
 
-/// Reads a motion file: BVH, ASF/AMC, HTR/GTR, ACL, H-Anim, FBX, glTF/VRM, C3D or TRC.
+/// Reads a motion file: BVH, ASF/AMC, HTR/GTR, ACL, H-Anim, FBX, glTF/VRM, C3D or TRC;
+/// `meshes=False` reads no meshes (a character's, or a body model's: joints only, faster).
 #[pyfunction]
-#[pyo3(signature = (path, *, take=None, fps=None, options=None, **aliases))]
+#[pyo3(signature = (path, *, take=None, fps=None, meshes=true, options=None, **aliases))]
 fn load(
     py: Python<'_>,
     path: PathBuf,
     take: Option<String>,
     fps: Option<f64>,
+    meshes: bool,
     options: Option<&Bound<'_, PyDict>>,
     aliases: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyMotion> {
-    let o = self::options(take, fps, options, aliases)?;
+    let o = self::options(take, fps, meshes, options, aliases)?;
     wrap(py, py.detach(|| load_path(&path, &o)))
 }
 
@@ -90,17 +93,18 @@ fn wrap(py: Python<'_>, loaded: Result<Motion, engine::LoadError>) -> PyResult<P
 /// Reads a motion from bytes in memory; `name` (a file name) chooses the format and names it
 /// in messages.
 #[pyfunction]
-#[pyo3(signature = (data, name, *, take=None, fps=None, options=None, **aliases))]
+#[pyo3(signature = (data, name, *, take=None, fps=None, meshes=true, options=None, **aliases))]
 fn load_bytes(
     py: Python<'_>,
     data: Vec<u8>,
     name: String,
     take: Option<String>,
     fps: Option<f64>,
+    meshes: bool,
     options: Option<&Bound<'_, PyDict>>,
     aliases: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyMotion> {
-    let o = self::options(take, fps, options, aliases)?;
+    let o = self::options(take, fps, meshes, options, aliases)?;
     wrap(
         py,
         py.detach(|| {
@@ -113,17 +117,18 @@ fn load_bytes(
 /// Reads many files in parallel (all cores, or `workers` threads) with the GIL released;
 /// the first file that fails raises its `LoadError`.
 #[pyfunction]
-#[pyo3(signature = (paths, workers=None, *, take=None, fps=None, options=None, **aliases))]
+#[pyo3(signature = (paths, workers=None, *, take=None, fps=None, meshes=true, options=None, **aliases))]
 fn load_many(
     py: Python<'_>,
     paths: Vec<PathBuf>,
     workers: Option<usize>,
     take: Option<String>,
     fps: Option<f64>,
+    meshes: bool,
     options: Option<&Bound<'_, PyDict>>,
     aliases: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<PyMotion>> {
-    let o = self::options(take, fps, options, aliases)?;
+    let o = self::options(take, fps, meshes, options, aliases)?;
     if workers == Some(0) {
         return Err(value_error("workers must be at least 1 (None: every core)"));
     }
@@ -338,7 +343,7 @@ fn measure<'py>(
 #[pyfunction]
 #[pyo3(signature = (src, dst, *, take=None))]
 fn convert(py: Python<'_>, src: PathBuf, dst: PathBuf, take: Option<String>) -> PyResult<()> {
-    let o = self::options(take, None, None, None)?;
+    let o = self::options(take, None, true, None, None)?;
     let m = py.detach(|| load_path(&src, &o)).map_err(|e| load_error(py, &e))?;
     motion::write(py, &m, &dst)
 }

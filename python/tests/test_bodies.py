@@ -100,6 +100,13 @@ def test_joints_and_vertices_follow_the_model_equations(body):
         joints, verts = _smpl(model, betas, poses[f], trans[f])
         assert np.abs(raw[f] - joints).max() < 1e-5
         assert np.abs(vertices[f] - verts).max() < 1e-5
+    # Joints alone (meshes=False): the same joints, no body mesh, the model read for its
+    # joints once and taken again for the next motion.
+    for _ in range(2):
+        bare = skelview.load(folder / "motion.npz", body_model=folder / "SMPL_NEUTRAL.npz", meshes=False)
+        assert not bare.meshes and np.array_equal(bare.positions(units="file", y_up=False), raw)
+    many = skelview.load_many([folder / "motion.npz"] * 3, body_model=folder / "SMPL_NEUTRAL.npz", meshes=False)
+    assert all(np.array_equal(x.positions(units="file", y_up=False), raw) for x in many)
 
 
 def test_without_a_body_model_an_approximate_skeleton_says_how_to_set_one(body):

@@ -752,3 +752,25 @@ fn a_model_read_for_joints_alone_seeks_the_regressors_rows_and_poses_the_same_jo
     let expected: Vec<Vec<[f64; 3]>> = (0..2).map(expected).collect();
     assert_joints(&without, |f| expected[f].clone(), 1e-6);
 }
+
+#[test]
+fn a_model_read_for_joints_is_kept_until_its_file_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("SMPLX_NEUTRAL.npz");
+    let (first, second) = (Model::new(Family::SmplX, 31), Model::new(Family::SmplX, 32));
+    std::fs::write(&path, npz(first.members(), false)).unwrap();
+    let a = BodyModel::read_for_joints_kept(&path).unwrap();
+    let again = BodyModel::read_for_joints_kept(&path).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&a, &again), "the same file, unchanged: the model kept");
+    assert_eq!(*a, BodyModel::read(&path, false).unwrap());
+    // Rewritten with another model: read again (its size or time differs), never the old one.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&path, npz(second.members(), true)).unwrap();
+    let b = BodyModel::read_for_joints_kept(&path).unwrap();
+    assert_eq!(*b, BodyModel::read(&path, false).unwrap());
+    assert!(a.v_template != b.v_template, "the rewritten file's own model");
+    // Named another way (a relative or linked path), the kept model names the path given.
+    let link = dir.path().join("link.npz");
+    std::os::unix::fs::symlink(&path, &link).unwrap();
+    assert_eq!(BodyModel::read_for_joints_kept(&link).unwrap().path, link);
+}

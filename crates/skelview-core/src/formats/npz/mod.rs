@@ -23,6 +23,7 @@ pub mod pickle;
 pub mod smpl;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use body_mesh::body_mesh;
 pub use format::{BODY_MODEL, FORMAT, GENDER, Npz, load_bytes};
@@ -162,7 +163,7 @@ fn body_motion(path: &Path, m: &BodyMotion, options: &ReadOptions) -> Result<(Pa
                     motion_family: family.name(),
                     motion_joints: family.joints(),
                     model_joints: model.joints(),
-                    model: model.path,
+                    model: model.path.clone(),
                 });
             }
             details.push(("body model".into(), model.path.display().to_string()));
@@ -170,7 +171,7 @@ fn body_motion(path: &Path, m: &BodyMotion, options: &ReadOptions) -> Result<(Pa
             // The body drawn and posed like any character's (pose blend shapes included).
             let name = format!("{} body", family.name());
             mesh = body_mesh(&model, &shaped, &name, &mut warnings);
-            (shaped.joints, model.parents)
+            (shaped.joints, model.parents.clone())
         }
         None => {
             details.push(("body model".into(), "none: approximate skeleton".into()));
@@ -200,7 +201,7 @@ fn gender_detail(stated: Option<&str>, chosen: Option<&str>) -> String {
 
 /// The body model for `m`, read for its joints; `None` (with a warning) when none is set or
 /// the folder holds none for the motion's family.
-fn model_for(m: &BodyMotion, options: &ReadOptions, warnings: &mut Vec<String>) -> Result<Option<BodyModel>, NpzError> {
+fn model_for(m: &BodyMotion, options: &ReadOptions, warnings: &mut Vec<String>) -> Result<Option<Arc<BodyModel>>, NpzError> {
     let how = format!("a {} body model gives the true skeleton: --body-model FILE|FOLDER or {}", m.family.name(), lookup::BODY_MODELS_ENV);
     let Some(given) = &options.body_model else {
         warnings.push(format!("approximate skeleton (proportions of a 1.7 m body): {how}"));
@@ -209,7 +210,7 @@ fn model_for(m: &BodyMotion, options: &ReadOptions, warnings: &mut Vec<String>) 
     match lookup::find(given, m.family, options.gender.as_deref().or(m.gender.as_deref())) {
         Ok((file, note)) => {
             warnings.extend(note);
-            BodyModel::read(&file, !options.skip_mesh).map(Some)
+            if options.skip_mesh { BodyModel::read_for_joints_kept(&file) } else { BodyModel::read(&file, true).map(Arc::new) }.map(Some)
         }
         Err(e) => {
             warnings.push(format!("approximate skeleton: {e}; {how}"));

@@ -3,6 +3,7 @@
 //! kinematics down `kintree_table`, pose blend shapes, then linear blend skinning.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use glam::{DMat3, DVec3};
 
@@ -61,7 +62,49 @@ pub struct Shaped {
     pub joints: Vec<DVec3>,
 }
 
+/// Models read for their joints alone, kept for the next motion: a folder of motions reads its
+/// model once. About 15 MB each for SMPL-X; a few are kept (one per gender and family); a
+/// model read with its mesh (hundreds of MB) is not kept.
+static JOINT_MODELS: std::sync::Mutex<Vec<(ModelFile, Arc<BodyModel>)>> = std::sync::Mutex::new(Vec::new());
+/// How many joint models are kept.
+const KEPT_MODELS: usize = 4;
+
+/// A model file as it is on disk: a file rewritten since is read again.
+#[derive(Clone, Debug, PartialEq)]
+struct ModelFile {
+    path: PathBuf,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl ModelFile {
+    fn of(path: &Path) -> Option<Self> {
+        let meta = std::fs::metadata(path).ok()?;
+        Some(ModelFile { path: std::fs::canonicalize(path).ok()?, len: meta.len(), modified: meta.modified().ok() })
+    }
+}
+
 impl BodyModel {
+    /// The model at `path` for posing joints: one read before from the same file, unchanged,
+    /// is taken again ([`BodyModel::read`] without its mesh otherwise).
+    pub fn read_for_joints_kept(path: &Path) -> Result<Arc<Self>, NpzError> {
+        let Some(file) = ModelFile::of(path) else { return Self::read(path, false).map(Arc::new) };
+        // Held while reading: motions loaded in parallel wait for the one read, not each read
+        // (the read starts no parallel work, so no thread holding it waits on another).
+        let mut kept = JOINT_MODELS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(at) = kept.iter().position(|(f, _)| *f == file) {
+            let entry = kept.remove(at);
+            let model = entry.1.clone();
+            kept.insert(0, entry);
+            // The path as this motion named it, for its messages.
+            return Ok(if model.path == path { model } else { Arc::new(Self { path: path.to_owned(), ..(*model).clone() }) });
+        }
+        let model = Arc::new(Self::read(path, false)?);
+        kept.insert(0, (file, model.clone()));
+        kept.truncate(KEPT_MODELS);
+        Ok(model)
+    }
+
     /// Reads the model at `path` (with its mesh arrays when `with_mesh`).
     pub fn read(path: &Path, with_mesh: bool) -> Result<Self, NpzError> {
         if !with_mesh && let Some(model) = Self::read_for_joints(path)? {
