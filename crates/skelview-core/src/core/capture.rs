@@ -213,6 +213,24 @@ pub struct Capture {
 }
 
 impl Capture {
+    /// Per marker of `markers`, whether any of its residuals is above 0 (frame by frame, the
+    /// buffer's order: one pass over memory, stopping once every marker has one). A C3D
+    /// residual of 0 in such a marker is a filled sample; one whose residuals are all 0 keeps
+    /// none to tell filled from measured.
+    pub fn measured_markers(&self, markers: &[usize]) -> Vec<bool> {
+        let n = self.points.len();
+        let mut measured = vec![false; markers.len()];
+        for row in self.residuals.chunks_exact(n.max(1)).take(self.frames) {
+            for (seen, &p) in measured.iter_mut().zip(markers) {
+                *seen |= row[p] > 0.0;
+            }
+            if !measured.contains(&false) {
+                break;
+            }
+        }
+        measured
+    }
+
     /// Indices (into `points`) of the points that are markers, in file order: the motion's
     /// joint `j` is point `marker_indices()[j]`.
     pub fn marker_indices(&self) -> Vec<usize> {

@@ -11,6 +11,20 @@ use std::io::Write;
 use crate::core::capture::{Capture, KeptGroup, KeptParam, KeptValue, PointInfo, PointKind, ScreenAxes};
 use crate::core::{Interpolation, Motion, PoseAt, Sampler};
 
+/// The filled samples of capture motion `m` that a C3D written from it cannot mark when it is
+/// read back: those of markers with no residual above 0 ([`Capture::measured_markers`], the
+/// reader's rule), where a filled sample's residual 0 looks like every other.
+pub fn fills_unmarked(m: &Motion) -> usize {
+    let Some(c) = &m.capture else { return 0 };
+    let measured = c.measured_markers(&c.marker_indices());
+    m.clip
+        .filled()
+        .iter()
+        .filter(|r| r.channel % 3 == 0 && !measured.get(r.channel as usize / 3).copied().unwrap_or(true))
+        .map(|r| (r.last - r.first + 1) as usize)
+        .sum()
+}
+
 /// What a C3D cannot hold.
 #[derive(Debug, thiserror::Error)]
 pub enum C3dError {

@@ -305,7 +305,7 @@ impl Writer for C3dFile {
         &["c3d"]
     }
     fn losses(&self, m: &Motion) -> Vec<String> {
-        let unmarked = crate::formats::capture_motion::fills_unmarked_in_c3d(m);
+        let unmarked = super::c3d_writer::fills_unmarked(m);
         (unmarked > 0)
             .then(|| format!("{unmarked} filled samples are in markers whose residuals are all 0 (the source keeps none): read back, the written C3D cannot tell them from measured ones"))
             .into_iter()

@@ -98,7 +98,7 @@ pub fn motion(format: Format, path: &Path, mut capture: Capture, declared: Decla
 fn mark_interpolated(clip: &mut Clip, capture: &Capture, markers: &[usize]) -> usize {
     let n = capture.points.len();
     let rows = capture.residuals.chunks_exact(n.max(1)).take(capture.frames);
-    let measured = measured_markers(capture, markers);
+    let measured = capture.measured_markers(markers);
     if !measured.contains(&true) {
         return 0;
     }
@@ -127,36 +127,6 @@ fn mark_interpolated(clip: &mut Clip, capture: &Capture, markers: &[usize]) -> u
     }
     clip.set_filled(runs);
     count
-}
-
-/// Per marker of `markers`, whether any of its residuals is above 0 (frame by frame, the
-/// buffer's order: one pass over memory, stopping once every marker has one).
-fn measured_markers(capture: &Capture, markers: &[usize]) -> Vec<bool> {
-    let n = capture.points.len();
-    let mut measured = vec![false; markers.len()];
-    for row in capture.residuals.chunks_exact(n.max(1)).take(capture.frames) {
-        for (seen, &p) in measured.iter_mut().zip(markers) {
-            *seen |= row[p] > 0.0;
-        }
-        if !measured.contains(&false) {
-            break;
-        }
-    }
-    measured
-}
-
-/// The filled samples of capture motion `m` that a C3D written from it cannot mark when it is
-/// read back: those of markers with no residual above 0 (the reader's rule, above), where a
-/// filled sample's residual 0 looks like every other.
-pub fn fills_unmarked_in_c3d(m: &Motion) -> usize {
-    let Some(c) = &m.capture else { return 0 };
-    let measured = measured_markers(c, &c.marker_indices());
-    m.clip
-        .filled()
-        .iter()
-        .filter(|r| r.channel % 3 == 0 && !measured.get(r.channel as usize / 3).copied().unwrap_or(true))
-        .map(|r| (r.last - r.first + 1) as usize)
-        .sum()
 }
 
 /// What a capture reader hands back: the capture, what the file declared, located warnings.
@@ -251,14 +221,14 @@ mod tests {
         assert!(m.clip.is_missing(4, 0) && !m.clip.is_filled(4, 0));
         let said = m.source.details.iter().find(|(k, _)| k == "interpolated").map(|(_, v)| v.as_str());
         assert_eq!(said, Some("3 samples (residual 0: filled in, not measured)"));
-        assert_eq!(fills_unmarked_in_c3d(&m), 0, "A keeps residuals");
+        assert_eq!(crate::export::c3d_writer::fills_unmarked(&m), 0, "A keeps residuals");
         // A capture whose residuals are all 0 or −1, filled by an edit: a C3D cannot keep it.
         let mut blind = m.clone();
         let mut c = (**blind.capture.as_ref().unwrap()).clone();
         c.residuals.iter_mut().filter(|r| **r > 0.0).for_each(|r| *r = 0.0);
         blind.capture = Some(std::sync::Arc::new(c));
-        assert_eq!(fills_unmarked_in_c3d(&blind), 3, "A's three, its measured residuals gone");
+        assert_eq!(crate::export::c3d_writer::fills_unmarked(&blind), 3, "A's three, its measured residuals gone");
         blind.clip.mark_filled(&[false, false, false, true, true, true].repeat(6));
-        assert_eq!(fills_unmarked_in_c3d(&blind), 6, "V's six filled samples");
+        assert_eq!(crate::export::c3d_writer::fills_unmarked(&blind), 6, "V's six filled samples");
     }
 }
