@@ -69,17 +69,14 @@ pub(crate) struct NextFrame {
     animating: bool,
     /// egui's delay before the next frame (`None`: none asked for).
     egui_delay: Option<Duration>,
-    /// What asked egui for a frame during this one (`file:line reason`).
-    egui_causes: Vec<String>,
     /// Wake-ups from other threads since the frame before.
     wakes: u32,
 }
 
 impl NextFrame {
-    fn of(viewer: &Viewer, ctx: &egui::Context, delay: Duration, wakes: u32) -> Self {
-        let egui_causes = ctx.repaint_causes().iter().map(ToString::to_string).collect();
+    fn of(viewer: &Viewer, delay: Duration, wakes: u32) -> Self {
         let egui_delay = (delay < Duration::from_secs(3600)).then_some(delay);
-        NextFrame { animating: viewer.animating(), egui_delay, egui_causes, wakes }
+        NextFrame { animating: viewer.animating(), egui_delay, wakes }
     }
 }
 
@@ -241,7 +238,7 @@ impl App {
             r.frames += 1;
         }
         let delay = output.viewport_output.get(&egui::ViewportId::ROOT).map_or(Duration::MAX, |v| v.repaint_delay);
-        let why = NextFrame::of(&self.viewer, &r.ctx, delay, std::mem::take(&mut self.wakes));
+        let why = NextFrame::of(&self.viewer, delay, std::mem::take(&mut self.wakes));
         kept.into_iter().for_each(|e| self.platform.keep(e));
         self.trace_frame(app_time, frame_time, phase);
         self.after_frame(&why);

@@ -109,7 +109,11 @@ impl App {
     pub(super) fn after_frame(&mut self, why: &super::NextFrame) {
         self.capture_web();
         self.platform.presented += 1;
-        publish(&self.viewer, self.platform.presented, why);
+        // What asked egui for a frame during this one (`file:line reason`): read only here, where
+        // it is published.
+        let causes: Vec<String> =
+            self.running.as_ref().map(|r| r.ctx.repaint_causes().iter().map(ToString::to_string).collect()).unwrap_or_default();
+        publish(&self.viewer, self.platform.presented, why, &causes);
     }
 
     /// The graphics device may have arrived.
@@ -232,7 +236,7 @@ pub(super) fn take_inbox(viewer: &mut Viewer) {
 /// clips and their joint, frame and mesh counts and what each shows of a character, the time,
 /// whether it plays, the viewport's place in the canvas (physical pixels), loads under way,
 /// the error shown and the skinned-mesh draws of the frame.
-pub(super) fn publish(viewer: &Viewer, presented: u64, why: &super::NextFrame) {
+pub(super) fn publish(viewer: &Viewer, presented: u64, why: &super::NextFrame, egui_causes: &[String]) {
     let p = &viewer.session.playback;
     let clips: Vec<serde_json::Value> = viewer
         .session
@@ -277,7 +281,7 @@ pub(super) fn publish(viewer: &Viewer, presented: u64, why: &super::NextFrame) {
         "next_frame": {
             "animating": why.animating,
             "egui_delay_ms": why.egui_delay.map(|d| d.as_secs_f64() * 1000.0),
-            "egui_causes": why.egui_causes,
+            "egui_causes": egui_causes,
             "wakes": why.wakes,
         },
     });

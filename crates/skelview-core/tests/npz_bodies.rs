@@ -763,9 +763,10 @@ fn a_model_read_for_joints_is_kept_until_its_file_changes() {
     let again = BodyModel::read_for_joints_kept(&path).unwrap();
     assert!(std::sync::Arc::ptr_eq(&a, &again), "the same file, unchanged: the model kept");
     assert_eq!(*a, BodyModel::read(&path, false).unwrap());
-    // Rewritten with another model: read again (its size or time differs), never the old one.
-    std::thread::sleep(std::time::Duration::from_millis(20));
+    // Rewritten with another model: read again (its size and time differ), never the old one.
     std::fs::write(&path, npz(second.members(), true)).unwrap();
+    let earlier = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+    std::fs::File::options().write(true).open(&path).unwrap().set_modified(earlier).unwrap();
     let b = BodyModel::read_for_joints_kept(&path).unwrap();
     assert_eq!(*b, BodyModel::read(&path, false).unwrap());
     assert!(a.v_template != b.v_template, "the rewritten file's own model");
