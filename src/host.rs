@@ -113,6 +113,7 @@ fn ask(dialog: Dialog) -> Option<Command> {
         }
         Dialog::ExportPositions => rfd::FileDialog::new()
             .add_filter("CSV", &["csv"])
+            .add_filter("NumPy array (frames × joints × 3)", &["npy"])
             .set_file_name("positions.csv")
             .save_file()
             .map(|p| export(Export::Positions(p))),

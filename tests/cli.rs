@@ -51,6 +51,47 @@ fn positions_csv_has_the_documented_shape() {
 }
 
 #[test]
+fn positions_go_to_a_file_as_csv_or_as_a_numpy_array() {
+    let dir = tempfile::tempdir().unwrap();
+    let bvh = dir.path().join("walk.bvh");
+    std::fs::write(&bvh, skelview_core::formats::SAMPLE_BVH).unwrap();
+    let path = bvh.to_str().unwrap();
+    let printed = stdout(&skelview(&["positions", path, "--frames", "0,7,-1"]));
+    let csv = dir.path().join("out.csv");
+    let o = skelview(&["positions", path, "--frames", "0,7,-1", "-o", csv.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), printed);
+    // The same numbers as a NumPy array of frames × joints × 3 float32.
+    let npy = dir.path().join("out.npy");
+    let o = skelview(&["positions", path, "--frames", "0,7,-1", "--output", npy.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let bytes = std::fs::read(&npy).unwrap();
+    assert!(bytes.starts_with(b"\x93NUMPY\x01\x00"));
+    let start = 10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    let header = std::str::from_utf8(&bytes[10..start]).unwrap();
+    assert!(header.contains("'descr': '<f4'") && header.contains("'shape': (3, 24, 3)"), "{header}");
+    let values: Vec<f32> = bytes[start..].chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
+    assert_eq!(values.len(), 3 * 24 * 3);
+    for (row, xyz) in printed.lines().skip(1).zip(values.chunks_exact(3)) {
+        let want: Vec<f32> = row.split(',').skip(2).map(|v| v.parse().unwrap()).collect();
+        assert_eq!(want, xyz, "{row}");
+    }
+    // One file's joints per array; a frame out of range writes nothing.
+    let o = skelview(&["positions", path, path, "-o", npy.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("one file"), "{}", stderr(&o));
+    let missing = dir.path().join("never.npy");
+    let o = skelview(&["positions", path, "--frames", "500", "-o", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("frame 500 is out of range"), "{}", stderr(&o));
+    assert!(!missing.exists());
+    let o = skelview(&["positions", path, "-o", dir.path().join("no/such/dir/x.npy").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("x.npy"), "{}", stderr(&o));
+}
+
+#[test]
 fn info_json_is_one_object_per_file() {
     let o = skelview(&["info", "--json"]);
     assert_eq!(o.status.code(), Some(0));

@@ -275,7 +275,7 @@ fn the_page_draws_the_sample_opens_files_and_stays_responsive() {
     let (mean, _) = difference(&below_toggles(&downloaded), &web);
     assert!(mean < 3.0, "the downloaded screenshot is not the viewport as shown: mean difference {mean:.2}");
 
-    // File > Export positions CSV: the command line's positions of the sample, as a download.
+    // File > Export positions: the command line's positions of the sample, as a download.
     let csv_step = step("csv_download");
     assert_eq!(csv_step["suggested"], "positions.csv");
     let csv = std::fs::read_to_string(csv_step["file"].as_str().unwrap()).unwrap();

@@ -110,7 +110,8 @@ enum Sub {
         #[arg(long)]
         gpu: bool,
     },
-    /// CSV `joint,frame,x,y,z` of global joint positions (metres, Y-up unless --raw).
+    /// CSV `joint,frame,x,y,z` of global joint positions (metres, Y-up unless --raw), or a
+    /// NumPy array (frames x joints x 3, float32) with `-o FILE.npy`.
     Positions {
         /// Files (a `file` column is added for several).
         #[arg(value_name = "FILE", required = true)]
@@ -125,6 +126,10 @@ enum Sub {
         /// lists them) instead of the joints.
         #[arg(long)]
         vertices: bool,
+        /// Write to FILE instead of printing: `.npy` gives a NumPy array of frames x joints x 3
+        /// (float32, NaN where a position rests on a missing value; one file), anything else CSV.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// CSV `frame,time,<one column per measure>`: distances (m), angles (degrees), speeds
     /// (m/s) and accelerations (m/s^2) of joints named as `positions` prints them.
@@ -273,8 +278,8 @@ pub fn parse_args(argv: Vec<String>) -> Result<Args, clap::Error> {
         Some(Sub::Info { files, json, mnm, humanoid, map, save_map, gpu }) => {
             Command::Info { files, json, mnm, humanoid: humanoid || map.is_some() || save_map.is_some(), map, save_map, gpu }
         }
-        Some(Sub::Positions { files, frames, raw, vertices }) => {
-            Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw, vertices }
+        Some(Sub::Positions { files, frames, raw, vertices, output }) => {
+            Command::Positions { files, frames: frames.unwrap_or(FrameList::All), raw, vertices, output }
         }
         Some(Sub::Check { paths }) => Command::Check { paths },
         Some(Sub::Measure { files, distance, angle, speed, accel, frames }) => {

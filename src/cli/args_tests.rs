@@ -15,7 +15,13 @@ fn parses_commands_and_options() {
     let a = args("positions a.bvh --frames 0,1,-1 --raw --bvh-positions add").unwrap();
     assert_eq!(
         a.command,
-        Command::Positions { files: vec!["a.bvh".into()], frames: FrameList::Some(vec![0, 1, -1]), raw: true, vertices: false }
+        Command::Positions {
+            files: vec!["a.bvh".into()],
+            frames: FrameList::Some(vec![0, 1, -1]),
+            raw: true,
+            vertices: false,
+            output: None
+        }
     );
     assert_eq!(a.options.format.get("bvh.positions"), Some("add"));
     assert_eq!(args("--bvh-positions add x.bvh").unwrap().options.format.get("bvh.positions"), Some("add"));

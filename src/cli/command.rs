@@ -68,6 +68,8 @@ pub enum Command {
         raw: bool,
         /// Mesh vertices instead of joints.
         vertices: bool,
+        /// Where to write (CSV, or `.npy`); standard output when not given.
+        output: Option<PathBuf>,
     },
     /// Print measurements over time as CSV.
     Measure {

@@ -109,7 +109,9 @@ pub fn run(argv: Vec<String>) -> Next {
             let bones = humanoid.then(|| info::Humanoid { map: map.clone(), save: save_map.clone() });
             info::run(&args, files, *json, mnm.as_deref(), bones.as_ref(), &mut out)
         }
-        Command::Positions { files, frames, raw, vertices } => positions::run(&args, files, frames, (*raw, *vertices), &mut out),
+        Command::Positions { files, frames, raw, vertices, output } => {
+            positions::run(&args, files, frames, (*raw, *vertices), output.as_deref(), &mut out)
+        }
         Command::Measure { files, measures, frames } => measure::run(&args, files, measures, frames, &mut out),
         Command::Check { paths } => check::run(&args, paths, &mut out),
         Command::Qa { print_thresholds: true, options, .. } => qa::print_thresholds(options, &mut out),

@@ -6,7 +6,10 @@
 #[cfg(feature = "parallel")]
 pub use rayon::join;
 #[cfg(feature = "parallel")]
-pub use rayon::prelude::{IndexedParallelIterator, IntoParallelIterator, IntoParallelRefIterator, ParallelExtend, ParallelIterator};
+pub use rayon::prelude::{
+    IndexedParallelIterator, IntoParallelIterator, IntoParallelRefIterator, ParallelExtend, ParallelIterator, ParallelSlice,
+    ParallelSliceMut,
+};
 
 #[cfg(not(feature = "parallel"))]
 pub use sequential::*;
@@ -173,6 +176,28 @@ mod sequential {
         }
     }
     impl<I: Iterator> ParallelIterator for I {}
+
+    /// `par_chunks` as `chunks`.
+    pub trait ParallelSlice<T> {
+        /// Pieces of `size` items (the last may be shorter).
+        fn par_chunks(&self, size: usize) -> std::slice::Chunks<'_, T>;
+    }
+    impl<T> ParallelSlice<T> for [T] {
+        fn par_chunks(&self, size: usize) -> std::slice::Chunks<'_, T> {
+            self.chunks(size)
+        }
+    }
+
+    /// `par_chunks_mut` as `chunks_mut`.
+    pub trait ParallelSliceMut<T> {
+        /// Pieces of `size` items (the last may be shorter), to change.
+        fn par_chunks_mut(&mut self, size: usize) -> std::slice::ChunksMut<'_, T>;
+    }
+    impl<T> ParallelSliceMut<T> for [T] {
+        fn par_chunks_mut(&mut self, size: usize) -> std::slice::ChunksMut<'_, T> {
+            self.chunks_mut(size)
+        }
+    }
 
     /// Marker so that `use par::IndexedParallelIterator` compiles without the feature.
     pub trait IndexedParallelIterator {}

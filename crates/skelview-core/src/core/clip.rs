@@ -117,29 +117,8 @@ impl Clip {
 
     /// Marks the values where `mask` (one flag per value, frame by frame) holds as filled in.
     pub fn mark_filled(&mut self, mask: &[bool]) {
-        let cpf = self.channels_per_frame;
-        self.filled.clear();
-        if cpf == 0 {
-            return;
-        }
-        let mut open: Vec<Option<u32>> = vec![None; cpf];
-        for (i, &on) in mask.iter().enumerate().take(self.values.len()) {
-            let (f, c) = ((i / cpf) as u32, i % cpf);
-            match (on, open[c]) {
-                (true, None) => open[c] = Some(f),
-                (false, Some(first)) => {
-                    self.filled.push(MissingRun { channel: c as u32, first, last: f - 1 });
-                    open[c] = None;
-                }
-                _ => {}
-            }
-        }
-        for (c, first) in open.into_iter().enumerate() {
-            if let Some(first) = first {
-                self.filled.push(MissingRun { channel: c as u32, first, last: self.num_frames as u32 - 1 });
-            }
-        }
-        self.filled.sort_by_key(|r| (r.first, r.channel));
+        let n = self.values.len().min(mask.len());
+        self.filled = runs_where(&mask[..n], self.channels_per_frame);
     }
 
     /// Number of values the file left missing.
@@ -227,6 +206,37 @@ impl Clip {
         let i = f.floor() as usize;
         Some((i, (i + 1).min(last), (f - i as f64) as f32))
     }
+}
+
+/// The runs where `mask` (one flag per value, `cpf` values a frame, frame by frame) holds, by
+/// first frame.
+pub fn runs_where(mask: &[bool], cpf: usize) -> Vec<MissingRun> {
+    let mut runs = Vec::new();
+    if cpf == 0 {
+        return runs;
+    }
+    let mut open: Vec<Option<u32>> = vec![None; cpf];
+    let mut frames = 0;
+    for (f, row) in mask.chunks_exact(cpf).enumerate() {
+        frames = f + 1;
+        for (c, &on) in row.iter().enumerate() {
+            match (on, open[c]) {
+                (true, None) => open[c] = Some(f as u32),
+                (false, Some(first)) => {
+                    runs.push(MissingRun { channel: c as u32, first, last: f as u32 - 1 });
+                    open[c] = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    for (c, first) in open.into_iter().enumerate() {
+        if let Some(first) = first {
+            runs.push(MissingRun { channel: c as u32, first, last: frames as u32 - 1 });
+        }
+    }
+    runs.sort_by_key(|r| (r.first, r.channel));
+    runs
 }
 
 #[cfg(test)]

@@ -154,65 +154,54 @@ impl Butterworth {
     }
 }
 
-/// Columns filtered side by side by [`Butterworth::filtfilt_lanes`]: the recursion's latency is
-/// hidden by running independent columns in the same loop (and the same vector registers).
-pub const LANES: usize = 4;
-
 impl Butterworth {
-    /// [`Butterworth::filtfilt`] of [`LANES`] columns of the same length at once; the same result
-    /// as one at a time. `false` (nothing changed) when they are not longer than the padding.
-    pub fn filtfilt_lanes(&self, cols: &mut [&mut [f64]; LANES]) -> bool {
+    /// [`Butterworth::filtfilt`] of `N` signals held interleaved (`sig[i][lane]`), in place:
+    /// the samples are `sig[p..sig.len() - p]` for the [`Butterworth::padding`] `p`, and the
+    /// `p` entries at each end are the room for the extension, written here. The same result as
+    /// one signal at a time; `false` (nothing changed) when the signals are not longer than
+    /// the padding.
+    pub fn filtfilt_interleaved<const N: usize>(&self, sig: &mut [[f64; N]]) -> bool {
         let edge = self.padding();
-        let len = cols[0].len();
-        if len <= edge || cols.iter().any(|c| c.len() != len) {
+        let Some(len) = sig.len().checked_sub(2 * edge).filter(|&len| len > edge) else {
             return false;
-        }
-        // Extended signals, interleaved: ext[i][lane].
-        let total = len + 2 * edge;
-        let mut ext: Vec<[f64; LANES]> = vec![[0.0; LANES]; total];
-        for (lane, x) in cols.iter().enumerate() {
-            for i in 1..=edge {
-                ext[edge - i][lane] = 2.0 * x[0] - x[i];
-                ext[edge + len - 1 + i][lane] = 2.0 * x[len - 1] - x[len - 1 - i];
-            }
-            for (k, v) in x.iter().enumerate() {
-                ext[edge + k][lane] = *v;
+        };
+        let (first, last) = (sig[edge], sig[edge + len - 1]);
+        for i in 1..=edge {
+            let (after_first, before_last) = (sig[edge + i], sig[edge + len - 1 - i]);
+            for lane in 0..N {
+                sig[edge - i][lane] = 2.0 * first[lane] - after_first[lane];
+                sig[edge + len - 1 + i][lane] = 2.0 * last[lane] - before_last[lane];
             }
         }
-        self.run_lanes(&mut ext, false);
-        self.run_lanes(&mut ext, true);
-        for (lane, x) in cols.iter_mut().enumerate() {
-            for (k, v) in x.iter_mut().enumerate() {
-                *v = ext[edge + k][lane];
-            }
-        }
+        self.run_interleaved(sig, false);
+        self.run_interleaved(sig, true);
         true
     }
 
     /// Filters the interleaved signals in place, forward or backward, each lane from the
     /// steady state for its first sample (in the direction run).
-    fn run_lanes(&self, sig: &mut [[f64; LANES]], backward: bool) {
+    fn run_interleaved<const N: usize>(&self, sig: &mut [[f64; N]], backward: bool) {
         let n = self.a.len();
         let mut b = [0.0; MAX_ORDER + 1];
         let mut a = [0.0; MAX_ORDER + 1];
         b[..n].copy_from_slice(&self.b);
         a[..n].copy_from_slice(&self.a);
         let first = if backward { sig[sig.len() - 1] } else { sig[0] };
-        let mut z = [[0.0; LANES]; MAX_ORDER + 1];
+        let mut z = [[0.0; N]; MAX_ORDER + 1];
         for (zi, s) in z.iter_mut().zip(&self.zi) {
-            for lane in 0..LANES {
+            for lane in 0..N {
                 zi[lane] = s * first[lane];
             }
         }
         let m = n - 1;
-        let mut step = |v: &mut [f64; LANES]| {
+        let mut step = |v: &mut [f64; N]| {
             let x = *v;
-            let mut y = [0.0; LANES];
-            for lane in 0..LANES {
+            let mut y = [0.0; N];
+            for lane in 0..N {
                 y[lane] = b[0] * x[lane] + z[0][lane];
             }
             for i in 0..m {
-                for lane in 0..LANES {
+                for lane in 0..N {
                     z[i][lane] = b[i + 1] * x[lane] + z[i + 1][lane] - a[i + 1] * y[lane];
                 }
             }
@@ -315,15 +304,29 @@ mod tests {
     }
 
     #[test]
-    fn lanes_give_what_one_at_a_time_gives() {
+    fn interleaved_signals_give_what_one_at_a_time_gives() {
+        const N: usize = 8;
         let f = Butterworth::low_pass(4, 6.0, 100.0).unwrap();
         let make = |k: usize| -> Vec<f64> { (0..200).map(|i| ((i * (k + 1)) as f64 * 0.05).sin() + k as f64).collect() };
-        let mut one: Vec<Vec<f64>> = (0..LANES).map(make).collect();
+        let mut one: Vec<Vec<f64>> = (0..N).map(make).collect();
         one.iter_mut().for_each(|c| assert!(f.filtfilt(c)));
-        let mut many: Vec<Vec<f64>> = (0..LANES).map(make).collect();
-        let [a, b, c, d] = &mut many[..] else { unreachable!() };
-        assert!(f.filtfilt_lanes(&mut [a.as_mut_slice(), b.as_mut_slice(), c.as_mut_slice(), d.as_mut_slice()]));
-        assert_eq!(one, many);
+        let edge = f.padding();
+        let mut sig = vec![[f64::NAN; N]; 200 + 2 * edge];
+        for (lane, col) in (0..N).map(make).enumerate() {
+            for (k, v) in col.into_iter().enumerate() {
+                sig[edge + k][lane] = v;
+            }
+        }
+        assert!(f.filtfilt_interleaved(&mut sig));
+        for (lane, col) in one.iter().enumerate() {
+            for (k, v) in col.iter().enumerate() {
+                assert_eq!(sig[edge + k][lane], *v, "lane {lane}, sample {k}");
+            }
+        }
+        // Not longer than the padding: nothing changes.
+        let mut short = vec![[1.0; N]; 3 * edge];
+        assert!(!f.filtfilt_interleaved(&mut short));
+        assert!(short.iter().all(|s| *s == [1.0; N]));
     }
 
     #[test]

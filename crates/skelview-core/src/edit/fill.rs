@@ -112,7 +112,10 @@ pub fn fill_local(get: impl Fn(usize) -> f64, frames: usize, g: Gap, spline: boo
     } else {
         linear(&mut x, local);
     }
-    (x[local.first..=local.last].to_vec(), used_spline)
+    // The gap's values, in the window's own buffer.
+    x.truncate(local.last + 1);
+    x.drain(..local.first);
+    (x, used_spline)
 }
 
 /// Fills gap `g` of `x` (NaN inside) with a straight line.
@@ -127,34 +130,51 @@ pub fn linear(x: &mut [f64], g: Gap) {
 /// Fills gap `g` of `x` with a natural cubic spline through the valid samples nearest each
 /// side (up to [`SPLINE_SIDE`] each, stopping at another gap).
 pub fn spline(x: &mut [f64], g: Gap) {
-    let mut knots: Vec<(f64, f64)> = Vec::with_capacity(2 * SPLINE_SIDE);
-    let before = (0..g.first).rev().take_while(|&f| x[f].is_finite()).take(SPLINE_SIDE);
-    knots.extend(before.map(|f| (f as f64, x[f])));
-    knots.reverse();
-    let after = (g.last + 1..x.len()).take_while(|&f| x[f].is_finite()).take(SPLINE_SIDE);
-    knots.extend(after.map(|f| (f as f64, x[f])));
-    let curve = NaturalSpline::through(&knots);
+    // On the stack: a capture has hundreds of thousands of gaps, and one allocation per
+    // array per gap was most of a fill's time.
+    let mut knots = [(0.0, 0.0); KNOTS];
+    let mut n = 0;
+    for f in (0..g.first).rev().take_while(|&f| x[f].is_finite()).take(SPLINE_SIDE) {
+        knots[n] = (f as f64, x[f]);
+        n += 1;
+    }
+    knots[..n].reverse();
+    for f in (g.last + 1..x.len()).take_while(|&f| x[f].is_finite()).take(SPLINE_SIDE) {
+        knots[n] = (f as f64, x[f]);
+        n += 1;
+    }
+    let curve = NaturalSpline::through(&knots[..n]);
     for (f, v) in x.iter_mut().enumerate().take(g.last + 1).skip(g.first) {
         *v = curve.at(f as f64);
     }
 }
 
+/// The most knots a spline fill uses.
+const KNOTS: usize = 2 * SPLINE_SIDE;
+
 /// A natural cubic spline (second derivative 0 at both ends) through knots in increasing x.
 struct NaturalSpline {
-    x: Vec<f64>,
-    y: Vec<f64>,
-    m: Vec<f64>,
+    n: usize,
+    x: [f64; KNOTS],
+    y: [f64; KNOTS],
+    m: [f64; KNOTS],
 }
 
 impl NaturalSpline {
+    /// Through at most [`KNOTS`] knots (more are left out).
     fn through(knots: &[(f64, f64)]) -> Self {
-        let n = knots.len();
-        let (x, y): (Vec<f64>, Vec<f64>) = knots.iter().copied().unzip();
-        let mut m = vec![0.0; n];
+        let n = knots.len().min(KNOTS);
+        let (mut x, mut y, mut m) = ([0.0; KNOTS], [0.0; KNOTS], [0.0; KNOTS]);
+        for (i, &(kx, ky)) in knots.iter().take(n).enumerate() {
+            (x[i], y[i]) = (kx, ky);
+        }
         if n > 2 {
             // The tridiagonal system for the inner second derivatives (Thomas algorithm).
-            let h: Vec<f64> = x.windows(2).map(|w| w[1] - w[0]).collect();
-            let (mut diag, mut rhs) = (vec![0.0; n], vec![0.0; n]);
+            let mut h = [0.0; KNOTS];
+            for i in 0..n - 1 {
+                h[i] = x[i + 1] - x[i];
+            }
+            let (mut diag, mut rhs) = ([0.0; KNOTS], [0.0; KNOTS]);
             for i in 1..n - 1 {
                 diag[i] = 2.0 * (h[i - 1] + h[i]);
                 rhs[i] = 6.0 * ((y[i + 1] - y[i]) / h[i] - (y[i] - y[i - 1]) / h[i - 1]);
@@ -169,15 +189,15 @@ impl NaturalSpline {
                 m[i] = (rhs[i] - next) / diag[i];
             }
         }
-        Self { x, y, m }
+        Self { n, x, y, m }
     }
 
     fn at(&self, t: f64) -> f64 {
-        let n = self.x.len();
+        let n = self.n;
         if n == 1 {
             return self.y[0];
         }
-        let i = self.x.partition_point(|&k| k <= t).clamp(1, n - 1) - 1;
+        let i = self.x[..n].partition_point(|&k| k <= t).clamp(1, n - 1) - 1;
         let (x0, x1, y0, y1, m0, m1) = (self.x[i], self.x[i + 1], self.y[i], self.y[i + 1], self.m[i], self.m[i + 1]);
         let h = x1 - x0;
         let (a, b) = ((x1 - t) / h, (t - x0) / h);

@@ -278,13 +278,22 @@ impl Work {
 
     fn finish(mut self) -> Motion {
         let cpf = self.cpf();
-        if let Some(mut c) = self.capture.take() {
-            work::write_markers(&mut c, &self.values, &self.filled, cpf);
-            self.motion.capture = Some(std::sync::Arc::new(c));
-        }
+        let capture = self.capture.take();
+        let (values, mask) = (&self.values, &self.filled);
+        // The markers go back into the capture while the filled runs are found: both only read.
+        let (capture, filled) = crate::par::join(
+            move || {
+                capture.map(|mut c| {
+                    work::write_markers(&mut c, values, mask, cpf);
+                    c
+                })
+            },
+            || crate::core::clip::runs_where(&mask[..values.len().min(mask.len())], cpf),
+        );
+        self.motion.capture = capture.map(std::sync::Arc::new);
         let mut clip = Clip::new(self.frame_time_secs, cpf, self.frames, self.values);
         clip.hold_missing();
-        clip.mark_filled(&self.filled);
+        clip.set_filled(filled);
         self.motion.clip = clip;
         self.motion
     }

@@ -162,10 +162,10 @@ pub const ACTIONS: &[Action] = &[
     },
     Action {
         id: ActionId::ExportPositions,
-        label: "Export positions CSV…",
+        label: "Export positions…",
         shortcut: None,
         keys: "",
-        help: "every joint's place at every frame of the active clip, as CSV (metres, Y-up)",
+        help: "every joint's place at every frame of the active clip (metres, Y-up): CSV, or a NumPy array of frames × joints × 3 for a .npy name",
     },
     Action {
         id: ActionId::ExportVideo,

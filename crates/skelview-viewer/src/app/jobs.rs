@@ -148,16 +148,16 @@ impl Jobs {
         })
     }
 
-    /// Writes all frames' positions of `m` (metres, Y-up) to `path`.
+    /// Writes all frames' positions of `m` (metres, Y-up) to `path`: a NumPy array for `.npy`,
+    /// else CSV.
     pub fn export_positions(&mut self, m: Arc<Motion>, path: PathBuf, tasks: &Tasks) -> Result<(), AppError> {
         self.export("Exporting positions", tasks, move |p| {
+            use skelview_core::export::positions::{PositionsFormat, write_one};
             let frames: Vec<usize> = (0..m.clip.num_frames().max(1)).collect();
             let mut progress = counts(p);
-            crate::platform::write_out(&path, |out| {
-                writeln!(out, "joint,frame,x,y,z")?;
-                skelview_core::export::positions::write_csv(&m, &frames, false, false, out, &mut |k, n| progress(k, n))
-            })
-            .map_err(|source| ExportError::Write { path: path.clone(), source })?;
+            let format = PositionsFormat::of(&path);
+            crate::platform::write_out(&path, |out| write_one(&m, &frames, false, format, out, &mut |k, n| progress(k, n)))
+                .map_err(|source| ExportError::Write { path: path.clone(), source })?;
             Ok(format!("wrote {} ({} frames)", path.display(), frames.len()))
         })
     }

@@ -151,16 +151,38 @@ struct Ask<'a> {
     method: FillMethod,
     max_gap: usize,
     donors: &'a [usize],
-    range: (usize, usize),
 }
 
 fn fill_gaps(w: &mut Work, method: FillMethod, max_gap: usize, donors: &[usize], joints: &[usize], range: (usize, usize)) -> String {
-    let ask = Ask { method, max_gap, donors, range };
+    let ask = Ask { method, max_gap, donors };
     let w_ref = &*w;
     let markers = Markers::of(w_ref);
     let missing = missing_runs(w_ref);
-    let results: Vec<(Writes, FillCount)> =
-        joints.to_vec().into_par_iter().map(|j| fill_joint(w_ref, &markers, &missing, j, &ask)).collect();
+    let plans: Vec<Plan> = joints.iter().map(|&j| Plan::of(w_ref, j)).collect();
+    // Every gap, in order of its first frame: the frames a fill reads around one gap are then
+    // those its neighbours in the list read (a marker's gaps one after another would read
+    // rows all down the clip, a cache miss each). Pieces of the list run in parallel.
+    let (lo, hi) = range;
+    let mut gaps: Vec<(Gap, usize, usize)> = Vec::new();
+    for (p, plan) in plans.iter().enumerate() {
+        for (k, group) in plan.groups.iter().enumerate() {
+            gaps.extend(missing[group[0]].iter().filter(|g| g.first >= lo && g.last <= hi).map(|&g| (g, p, k)));
+        }
+    }
+    gaps.sort_by_key(|&(g, p, k)| (g.first, p, k));
+    let piece = gaps.len().div_ceil(64).max(256);
+    let results: Vec<(Writes, FillCount)> = gaps
+        .chunks(piece)
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|piece| {
+            let (mut writes, mut count) = (Vec::new(), FillCount::default());
+            for &(g, p, k) in piece {
+                fill_one(w_ref, &markers, &plans[p], &plans[p].groups[k], g, &ask, &mut writes, &mut count);
+            }
+            (writes, count)
+        })
+        .collect();
     let cpf = w.cpf();
     let mut total = FillCount::default();
     for (writes, count) in results {
@@ -173,57 +195,74 @@ fn fill_gaps(w: &mut Work, method: FillMethod, max_gap: usize, donors: &[usize],
     total.note(max_gap)
 }
 
-/// Fills joint `j`'s gaps (each group of channels that belong together at once); returns
-/// what it would write and the count, for the caller to write them all after the parallel
-/// pass.
-fn fill_joint(w: &Work, markers: &Markers<'_>, missing: &[Vec<Gap>], j: usize, ask: &Ask<'_>) -> (Writes, FillCount) {
-    let (mut writes, mut count) = (Vec::new(), FillCount::default());
-    let skeleton = &w.motion.skeleton;
-    let joint = &skeleton.joints()[j];
-    let rotation = RotationChannels::of(joint);
-    let rot_idx = rotation.as_ref().map(|r| r.indices()).unwrap_or_default();
-    let marker = w.capture.is_some().then(|| translation(skeleton, j)).flatten();
-    // Groups filled together: a marker's xyz, a joint's rotation, each other channel.
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    if let Some(t) = marker {
-        groups.push(t.to_vec());
-    }
-    if !rot_idx.is_empty() {
-        groups.push(rot_idx.clone());
-    }
-    for c in joint.first_channel..joint.first_channel + joint.channels.len() {
-        if !groups.iter().any(|g| g.contains(&c)) {
-            groups.push(vec![c]);
+/// How joint `j`'s channels are filled: the groups filled together (a marker's xyz, a
+/// joint's rotation, each other channel).
+struct Plan {
+    j: usize,
+    rotation: Option<RotationChannels>,
+    rot_idx: Vec<usize>,
+    marker: Option<[usize; 3]>,
+    groups: Vec<Vec<usize>>,
+}
+
+impl Plan {
+    fn of(w: &Work, j: usize) -> Self {
+        let skeleton = &w.motion.skeleton;
+        let joint = &skeleton.joints()[j];
+        let rotation = RotationChannels::of(joint);
+        let rot_idx = rotation.as_ref().map(|r| r.indices()).unwrap_or_default();
+        let marker = w.capture.is_some().then(|| translation(skeleton, j)).flatten();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        if let Some(t) = marker {
+            groups.push(t.to_vec());
         }
-    }
-    let (cpf, frames, (lo, hi)) = (w.cpf(), w.frames, ask.range);
-    for group in groups {
-        let lead = group[0];
-        for &g in missing[lead].iter().filter(|g| g.first >= lo && g.last <= hi) {
-            if !fill::inner(g, frames) {
-                count.at_ends += 1;
-                continue;
-            }
-            if g.len() > ask.max_gap {
-                count.too_long += 1;
-                continue;
-            }
-            let used = if marker.is_some_and(|t| t.to_vec() == group) {
-                fill_marker(markers, j, g, ask.method, ask.donors, &group, &mut writes)
-            } else if group == rot_idx {
-                fill_rotation(w, rotation.as_ref(), g, &mut writes)
-            } else {
-                let get = |f: usize| f64::from(w.values[f * cpf + lead]);
-                let (filled, spline) = fill::fill_local(get, frames, g, !matches!(ask.method, FillMethod::Linear));
-                writes.extend(filled.iter().enumerate().map(|(k, v)| (g.first + k, lead, *v as f32)));
-                if spline { "spline" } else { "linear" }
-            };
-            count.gaps += 1;
-            count.samples += g.len();
-            *count.by.entry(used).or_default() += 1;
+        if !rot_idx.is_empty() {
+            groups.push(rot_idx.clone());
         }
+        for c in joint.first_channel..joint.first_channel + joint.channels.len() {
+            if !groups.iter().any(|g| g.contains(&c)) {
+                groups.push(vec![c]);
+            }
+        }
+        Self { j, rotation, rot_idx, marker, groups }
     }
-    (writes, count)
+}
+
+/// Fills gap `g` of one of `plan`'s groups (or counts why not) into `writes`, for the caller to
+/// write them all after the parallel pass.
+#[allow(clippy::too_many_arguments)]
+fn fill_one(
+    w: &Work,
+    markers: &Markers<'_>,
+    plan: &Plan,
+    group: &[usize],
+    g: Gap,
+    ask: &Ask<'_>,
+    writes: &mut Writes,
+    count: &mut FillCount,
+) {
+    let (cpf, frames, lead) = (w.cpf(), w.frames, group[0]);
+    if !fill::inner(g, frames) {
+        count.at_ends += 1;
+        return;
+    }
+    if g.len() > ask.max_gap {
+        count.too_long += 1;
+        return;
+    }
+    let used = if plan.marker.is_some_and(|t| t[..] == *group) {
+        fill_marker(markers, plan.j, g, ask.method, ask.donors, group, writes)
+    } else if group == plan.rot_idx {
+        fill_rotation(w, plan.rotation.as_ref(), g, writes)
+    } else {
+        let get = |f: usize| f64::from(w.values[f * cpf + lead]);
+        let (filled, spline) = fill::fill_local(get, frames, g, !matches!(ask.method, FillMethod::Linear));
+        writes.extend(filled.iter().enumerate().map(|(k, v)| (g.first + k, lead, *v as f32)));
+        if spline { "spline" } else { "linear" }
+    };
+    count.gaps += 1;
+    count.samples += g.len();
+    *count.by.entry(used).or_default() += 1;
 }
 
 impl FillCount {

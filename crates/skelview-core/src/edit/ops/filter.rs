@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Operation, StepAt};
-use crate::edit::butterworth::{Butterworth, LANES, MAX_ORDER};
+use crate::edit::butterworth::{Butterworth, MAX_ORDER};
 use crate::edit::rotations::RotationChannels;
 use crate::edit::spec::{Absent, FreePart, Kind, OpSpec, Param, Taken};
 use crate::edit::{EditError, FrameRange, Work};
@@ -84,12 +84,20 @@ fn filter_joints(w: &mut Work, filter: &Butterworth, joints: &[usize], (lo, hi):
         }
     }
     let cpf = w.cpf();
-    let (mut runs, mut short, n) = (0, 0, channels.len());
+    let n = channels.len();
+    // Channels without a gap in the range (most, once gaps are filled) go WIDE at a time,
+    // straight from the rows and back; the others run by run.
+    let finite = finite_channels(&w.values, cpf, &channels, (lo, hi));
+    let (whole, mut gappy): (Vec<usize>, Vec<usize>) = channels.iter().partition(|&&c| finite[c]);
+    let mut groups = whole.chunks_exact(WIDE);
+    let wide: Vec<[usize; WIDE]> = groups.by_ref().filter_map(|g| g.try_into().ok()).collect();
+    gappy.extend_from_slice(groups.remainder());
+    let (mut runs, mut short) = filter_wide(w, filter, &wide, (lo, hi));
     // Channels in batches: each batch's columns are read frame by frame (a short contiguous
     // run of each row, not one value per row and cache line), filtered, and written back the
     // same way; batches run in parallel, and few wait at once, so memory stays small.
     const BATCH: usize = 32;
-    for group in channels.chunks(BATCH * 16) {
+    for group in gappy.chunks(BATCH * 16) {
         let values = &w.values;
         let results: Vec<(Vec<usize>, Vec<Vec<f64>>, usize, usize)> = group
             .chunks(BATCH)
@@ -133,18 +141,7 @@ fn filter_batch(
         }
     }
     let (mut runs, mut short) = (0, 0);
-    // Columns without a gap (most, once gaps are filled) go LANES at a time.
-    let (mut whole, mut gappy): (Vec<&mut Vec<f64>>, Vec<&mut Vec<f64>>) = cols.iter_mut().partition(|c| c.iter().all(|v| v.is_finite()));
-    let mut lanes = whole.chunks_exact_mut(LANES);
-    for group in &mut lanes {
-        let [a, b, c, d] = group else { continue };
-        runs += LANES;
-        if !filter.filtfilt_lanes(&mut [a.as_mut_slice(), b.as_mut_slice(), c.as_mut_slice(), d.as_mut_slice()]) {
-            short += LANES;
-        }
-    }
-    gappy.extend(lanes.into_remainder().iter_mut().map(|c| &mut **c));
-    for col in gappy {
+    for col in &mut cols {
         let mut f = 0;
         while f < col.len() {
             if !col[f].is_finite() {
@@ -162,6 +159,70 @@ fn filter_batch(
         }
     }
     (cols, runs, short)
+}
+
+/// Channels filtered side by side from the rows: enough to fill the vector registers and hide
+/// the recursion's latency, few enough that a frame's values of them share a cache line.
+const WIDE: usize = 8;
+
+/// Channels (indexed by channel) with no missing value over frames `lo..=hi`.
+fn finite_channels(values: &[f32], cpf: usize, channels: &[usize], (lo, hi): (usize, usize)) -> Vec<bool> {
+    let mut finite = vec![true; cpf];
+    if cpf == 0 || channels.is_empty() {
+        return finite;
+    }
+    let rows = &values[lo * cpf..(hi + 1) * cpf];
+    let bad: Vec<Vec<usize>> = rows
+        .par_chunks(cpf * 512)
+        .map(|rows| {
+            let mut bad = vec![false; channels.len()];
+            for row in rows.chunks_exact(cpf) {
+                for (b, &c) in bad.iter_mut().zip(channels) {
+                    *b |= !row[c].is_finite();
+                }
+            }
+            bad.iter().zip(channels).filter(|(b, _)| **b).map(|(_, &c)| c).collect()
+        })
+        .collect();
+    bad.iter().flatten().for_each(|&c| finite[c] = false);
+    finite
+}
+
+/// Filters each group of channels over frames `lo..=hi` (no gaps there), read from the rows
+/// interleaved and written back to them; with the runs filtered and those too short to filter.
+fn filter_wide(w: &mut Work, filter: &Butterworth, groups: &[[usize; WIDE]], (lo, hi): (usize, usize)) -> (usize, usize) {
+    let (cpf, len, edge) = (w.cpf(), hi + 1 - lo, filter.padding());
+    let count = groups.len() * WIDE;
+    if groups.is_empty() || len <= edge {
+        return (count, if len <= edge { count } else { 0 });
+    }
+    // Groups in rounds: a round's results wait to be written back, so a round holds a few
+    // megabytes per group slot, reused from round to round.
+    const ROUND: usize = 48;
+    let mut outs: Vec<Vec<[f32; WIDE]>> = vec![Vec::new(); ROUND.min(groups.len())];
+    for round in groups.chunks(ROUND) {
+        let rows = &w.values[lo * cpf..(hi + 1) * cpf];
+        (&mut outs[..round.len()]).into_par_iter().zip(round.par_iter()).for_each(|(out, g)| {
+            let mut sig = vec![[0.0f64; WIDE]; len + 2 * edge];
+            for (s, row) in sig[edge..edge + len].iter_mut().zip(rows.chunks_exact(cpf)) {
+                for lane in 0..WIDE {
+                    s[lane] = f64::from(row[g[lane]]);
+                }
+            }
+            filter.filtfilt_interleaved(&mut sig);
+            out.clear();
+            out.extend(sig[edge..edge + len].iter().map(|s| s.map(|v| v as f32)));
+        });
+        let outs = &outs;
+        w.values[lo * cpf..(hi + 1) * cpf].par_chunks_mut(cpf).enumerate().for_each(|(k, row)| {
+            for (g, out) in round.iter().zip(outs) {
+                for lane in 0..WIDE {
+                    row[g[lane]] = out[k][lane];
+                }
+            }
+        });
+    }
+    (count, 0)
 }
 
 /// Filtered quaternion components are no longer unit length: makes them so again.

@@ -7,6 +7,7 @@ use glam::{DQuat, DVec3, Vec3};
 
 use super::layouts::{BodyMotion, JointMotion};
 use crate::core::{ChannelKind, Clip, Joint, PositionRule, Skeleton};
+use crate::par::*;
 
 const QUATERNION: [ChannelKind; 4] = [ChannelKind::QuatX, ChannelKind::QuatY, ChannelKind::QuatZ, ChannelKind::QuatW];
 const TRANSLATION: [ChannelKind; 3] = [ChannelKind::TranslateX, ChannelKind::TranslateY, ChannelKind::TranslateZ];
@@ -37,26 +38,60 @@ pub fn body_clip(motion: &BodyMotion, parents: &[Option<usize>], rest: &[DVec3],
     let joints = parents.len();
     let roots = parents.iter().filter(|p| p.is_none()).count();
     let per_frame = joints * 4 + roots * 3;
-    let mut values = Vec::with_capacity(per_frame * motion.frames);
-    let mut last = vec![DQuat::IDENTITY; joints];
-    for f in 0..motion.frames {
-        let pose = &motion.poses[f * joints * 3..(f + 1) * joints * 3];
-        for (j, parent) in parents.iter().enumerate() {
-            if parent.is_none() {
-                let trans = DVec3::from_slice(&motion.trans[f * 3..f * 3 + 3]);
-                values.extend((rest[j] + trans).as_vec3().to_array());
+    let mut values = vec![0f32; per_frame * motion.frames];
+    if per_frame == 0 {
+        return Clip::new(1.0 / fps, per_frame, motion.frames, values);
+    }
+    // Frames on every core (a rotation vector's sine and cosine per joint and frame), then the
+    // hemispheres made continuous in order.
+    const PIECE: usize = 512;
+    values.par_chunks_mut(per_frame * PIECE).enumerate().for_each(|(k, rows)| {
+        for (i, row) in rows.chunks_exact_mut(per_frame).enumerate() {
+            let f = k * PIECE + i;
+            let pose = &motion.poses[f * joints * 3..(f + 1) * joints * 3];
+            let mut at = 0;
+            for (j, parent) in parents.iter().enumerate() {
+                if parent.is_none() {
+                    let trans = DVec3::from_slice(&motion.trans[f * 3..f * 3 + 3]);
+                    row[at..at + 3].copy_from_slice(&(rest[j] + trans).as_vec3().to_array());
+                    at += 3;
+                }
+                let q = DQuat::from_scaled_axis(DVec3::from_slice(&pose[j * 3..j * 3 + 3]));
+                row[at..at + 4].copy_from_slice(&q.as_quat().to_array());
+                at += 4;
             }
-            let mut q = DQuat::from_scaled_axis(DVec3::from_slice(&pose[j * 3..j * 3 + 3]));
-            // The same hemisphere as the last frame's, so that sampling between frames turns
-            // the short way.
-            if q.dot(last[j]) < 0.0 {
-                q = -q;
+        }
+    });
+    // The same hemisphere as the last frame's (the first frame's as the identity's), so that
+    // sampling between frames turns the short way.
+    for &q in &starts_of(parents) {
+        if values[q + 3] < 0.0 {
+            values[q..q + 4].iter_mut().for_each(|v| *v = -*v);
+        }
+    }
+    let starts = starts_of(parents);
+    for f in 1..motion.frames {
+        let (before, now) = values.split_at_mut(f * per_frame);
+        let last = &before[(f - 1) * per_frame..];
+        for &q in &starts {
+            let dot: f32 = (0..4).map(|i| last[q + i] * now[q + i]).sum();
+            if dot < 0.0 {
+                now[q..q + 4].iter_mut().for_each(|v| *v = -*v);
             }
-            last[j] = q;
-            values.extend(q.as_quat().to_array());
         }
     }
     Clip::new(1.0 / fps, per_frame, motion.frames, values)
+}
+
+/// Where each joint's quaternion starts in a row of [`body_clip`] (a root's translation first).
+fn starts_of(parents: &[Option<usize>]) -> Vec<usize> {
+    parents
+        .iter()
+        .scan(0, |at, p| {
+            *at += if p.is_none() { 7 } else { 4 };
+            Some(*at - 4)
+        })
+        .collect()
 }
 
 /// A skeleton and clip of joint positions: every joint translated from its parent per frame

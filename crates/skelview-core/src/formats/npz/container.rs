@@ -31,6 +31,14 @@ impl Arrays {
         self.get(name).and_then(|a| Some((a.numbers()?, a.shape.as_slice())))
     }
 
+    /// The numbers of the array named `name`, taken out (it keeps its shape, no numbers).
+    pub fn take_numbers(&mut self, name: &str) -> Vec<f64> {
+        match self.arrays.iter_mut().find(|a| a.name == name).map(|a| &mut a.data) {
+            Some(Data::Numbers(v)) => std::mem::take(v),
+            _ => Vec::new(),
+        }
+    }
+
     /// The first string of the array named `name`.
     pub fn text(&self, name: &str) -> Option<&str> {
         self.get(name).and_then(Array::text)

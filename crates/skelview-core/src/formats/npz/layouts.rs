@@ -54,7 +54,7 @@ pub enum Content {
 const MOTION_X_WIDTH: usize = 322;
 
 /// The motion `arrays` hold, or why none fits (naming the arrays and shapes found).
-pub fn classify(arrays: &Arrays) -> Result<Content, NpzError> {
+pub fn classify(arrays: &mut Arrays) -> Result<Content, NpzError> {
     if arrays.get("poses").is_some() {
         return body_from_poses(arrays).map(Content::Body);
     }
@@ -104,7 +104,8 @@ fn single_array(values: &[f64], shape: &[usize], name: &str) -> Result<Option<Co
 }
 
 /// A file with `poses`: AMASS SMPL+H or SMPL-X, BEAT2, or plain SMPL, by its width.
-fn body_from_poses(a: &Arrays) -> Result<BodyMotion, NpzError> {
+fn body_from_poses(arrays: &mut Arrays) -> Result<BodyMotion, NpzError> {
+    let a = &*arrays;
     let (poses, shape) = numbers(a, "poses")?;
     let (frames, width) = match shape {
         [t, w] => (*t, *w),
@@ -131,7 +132,8 @@ fn body_from_poses(a: &Arrays) -> Result<BodyMotion, NpzError> {
         family,
         kind,
         frames,
-        poses: poses.to_vec(),
+        // Taken from the array below, not copied (a long motion's poses are megabytes).
+        poses: Vec::new(),
         trans: trans(a, frames)?,
         betas: betas(a)?,
         gender: gender(a),
@@ -139,7 +141,7 @@ fn body_from_poses(a: &Arrays) -> Result<BodyMotion, NpzError> {
         // AMASS's world is Z-up; a plain SMPL file with a rate is no AMASS file.
         z_up: kind.starts_with("AMASS"),
     };
-    Ok(motion)
+    Ok(BodyMotion { poses: arrays.take_numbers("poses"), ..motion })
 }
 
 /// AMASS SMPL-X's separate arrays (no `poses`), joined in the model's joint order.
@@ -262,7 +264,7 @@ mod tests {
     }
 
     fn body(arrays: Vec<Array>) -> BodyMotion {
-        match classify(&Arrays { arrays, archive: true }).unwrap() {
+        match classify(&mut Arrays { arrays, archive: true }).unwrap() {
             Content::Body(b) => b,
             other => panic!("{other:?}"),
         }
@@ -318,16 +320,17 @@ mod tests {
 
     #[test]
     fn what_fits_nothing_names_what_is_there() {
-        let e = classify(&Arrays { arrays: vec![numbers("poses", &[2, 99], vec![0.0; 198])], archive: true }).unwrap_err().to_string();
+        let e = classify(&mut Arrays { arrays: vec![numbers("poses", &[2, 99], vec![0.0; 198])], archive: true }).unwrap_err().to_string();
         assert!(e.contains("2×99") && e.contains("fits no layout"), "{e}");
-        let e =
-            classify(&Arrays { arrays: vec![numbers("a", &[3], vec![0.0; 3]), text("b", "x")], archive: true }).unwrap_err().to_string();
+        let e = classify(&mut Arrays { arrays: vec![numbers("a", &[3], vec![0.0; 3]), text("b", "x")], archive: true })
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("a (3,) <f8, b () <U6"), "{e}");
         let mut nan = vec![0.0; 72];
         nan[40] = f64::NAN;
-        let e = classify(&Arrays { arrays: vec![numbers("poses", &[1, 72], nan)], archive: true }).unwrap_err().to_string();
+        let e = classify(&mut Arrays { arrays: vec![numbers("poses", &[1, 72], nan)], archive: true }).unwrap_err().to_string();
         assert!(e.contains("'poses'") && e.contains("frame 0, column 40"), "{e}");
-        let e = classify(&Arrays {
+        let e = classify(&mut Arrays {
             arrays: vec![numbers("poses", &[2, 72], vec![0.0; 144]), numbers("trans", &[3, 3], vec![0.0; 9])],
             archive: true,
         })

@@ -120,8 +120,8 @@ pub const DEFAULT_FPS: f64 = 30.0;
 /// A file's motion, before units are settled: the parse result and warnings (as text).
 pub fn parse(path: &Path, bytes: &[u8], options: &ReadOptions) -> Result<(Parsed, Vec<String>), NpzError> {
     let stem = path.file_stem().map_or_else(|| "array".into(), |s| s.to_string_lossy().into_owned());
-    let arrays = container::read(bytes, &stem, None)?;
-    match layouts::classify(&arrays)? {
+    let mut arrays = container::read(bytes, &stem, None)?;
+    match layouts::classify(&mut arrays)? {
         Content::Joints(m) => Ok(joint_motion(&m, options)),
         Content::Body(m) => body_motion(path, &m, options),
     }

@@ -223,7 +223,7 @@ pub fn decode(name: &str, header: &Header, data: &[u8]) -> Result<Array, NpzErro
     let values = match t.kind {
         Kind::Object => Data::Pickled(super::pickle::strings(data)),
         Kind::Unicode | Kind::Bytes => Data::Text(data.chunks_exact(t.size).map(|c| text(c, t)).collect()),
-        _ => Data::Numbers(data.chunks_exact(t.size).map(|c| number(c, t)).collect()),
+        _ => Data::Numbers(numbers(data, t)),
     };
     let (shape, values) = if header.fortran_order && header.shape.len() > 1 {
         (header.shape.clone(), in_c_order(values, &header.shape))
@@ -241,6 +241,16 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Array, NpzError> {
         return Ok(Array { name: name.to_owned(), descr: header.descr, shape: header.shape, data: Data::Pickled(pickle) });
     }
     decode(name, &header, &bytes[header.data_start.min(bytes.len())..])
+}
+
+/// Every element as a number; little-endian floats (nearly every array a body file holds)
+/// without the general case's per-element branches.
+fn numbers(data: &[u8], t: Dtype) -> Vec<f64> {
+    match (t.kind, t.size, t.big) {
+        (Kind::Float, 8, false) => data.chunks_exact(8).map(|c| f64::from_le_bytes(std::array::from_fn(|i| c[i]))).collect(),
+        (Kind::Float, 4, false) => data.chunks_exact(4).map(|c| f64::from(f32::from_le_bytes(std::array::from_fn(|i| c[i])))).collect(),
+        _ => data.chunks_exact(t.size).map(|c| number(c, t)).collect(),
+    }
 }
 
 /// One element as a number.
