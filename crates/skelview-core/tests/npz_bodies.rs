@@ -609,6 +609,22 @@ fn truncated_and_mutated_files_never_panic() {
             }
         }
     }
+    // No frames at all, with and without a model (found by fuzzing): no panic, and the
+    // layout and frame count said either way.
+    for (name, bytes) in [("empty.npy", f4(&[0, 156], &[])), ("empty.npz", npz(vec![("poses", f8(&[0, 165], &[]))], false))] {
+        for options in [ReadOptions::default(), with_model(dir.path())] {
+            if let Ok(m) = load(name, &bytes, &options) {
+                assert!(m.clip.num_frames() <= 1, "{name}: {} frames", m.clip.num_frames());
+                Sampler::default().positions(&m, PoseAt::Frame(0), Interpolation::Linear, Mat4::IDENTITY);
+            }
+        }
+    }
+    // The fuzzer's own input: a header whose shape reads as (0, 156).
+    let crash = b"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, 'shape':(0\r, 156) 3)False";
+    let mut crash = crash.to_vec();
+    crash.resize(10 + 0x76, b' ');
+    crash.push(b'\n');
+    let _ = load("crash.npz", &crash, &ReadOptions::default());
 }
 
 #[test]

@@ -196,11 +196,13 @@ fn filter_wide(w: &mut Work, filter: &Butterworth, groups: &[[usize; WIDE]], (lo
     if groups.is_empty() || len <= edge {
         return (count, if len <= edge { count } else { 0 });
     }
-    // Groups in rounds: a round's results wait to be written back, so a round holds a few
-    // megabytes per group slot, reused from round to round.
-    const ROUND: usize = 48;
-    let mut outs: Vec<Vec<[f32; WIDE]>> = vec![Vec::new(); ROUND.min(groups.len())];
-    for round in groups.chunks(ROUND) {
+    // Groups in rounds: a round's results wait to be written back, in slots reused from
+    // round to round; at most 48 groups, fewer when that would hold more than 64 MB (a clip
+    // of a million frames holds two).
+    let per_group = len * std::mem::size_of::<[f32; WIDE]>();
+    let round_len = ((64 << 20) / per_group.max(1)).clamp(2, 48).min(groups.len());
+    let mut outs: Vec<Vec<[f32; WIDE]>> = vec![Vec::new(); round_len];
+    for round in groups.chunks(round_len) {
         let rows = &w.values[lo * cpf..(hi + 1) * cpf];
         (&mut outs[..round.len()]).into_par_iter().zip(round.par_iter()).for_each(|(out, g)| {
             let mut sig = vec![[0.0f64; WIDE]; len + 2 * edge];

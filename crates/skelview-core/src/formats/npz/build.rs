@@ -39,7 +39,7 @@ pub fn body_clip(motion: &BodyMotion, parents: &[Option<usize>], rest: &[DVec3],
     let roots = parents.iter().filter(|p| p.is_none()).count();
     let per_frame = joints * 4 + roots * 3;
     let mut values = vec![0f32; per_frame * motion.frames];
-    if per_frame == 0 {
+    if values.is_empty() {
         return Clip::new(1.0 / fps, per_frame, motion.frames, values);
     }
     // Frames on every core (a rotation vector's sine and cosine per joint and frame), then the
