@@ -55,34 +55,42 @@ pub fn write_csv(
 /// The rows of `frames`, posed a group at a time as `joint_positions` poses them (the same
 /// numbers).
 fn piece_text(m: &Motion, gaps: &Gaps, frames: &[usize], names: &[String], space_from_file: glam::Mat4) -> Vec<u8> {
-    let mut poser = FramePoser::new(m);
-    let width = names.len() * 3;
-    let mut rows = vec![0f32; width * LANES];
     let mut text = Vec::with_capacity(frames.len() * names.len() * 40);
+    for_each_row(m, gaps, frames, space_from_file, |f, row| {
+        let frame = f.to_string();
+        for (name, p) in names.iter().zip(row.chunks_exact(3)) {
+            text.extend_from_slice(name.as_bytes());
+            text.push(b',');
+            text.extend_from_slice(frame.as_bytes());
+            // Held values are for drawing; a position that rests on a missing value is not
+            // data (NaN here): an empty field.
+            if p[0].is_nan() {
+                text.extend_from_slice(b",,,");
+            } else {
+                for &x in p {
+                    text.push(b',');
+                    push_f32(&mut text, x);
+                }
+            }
+            text.push(b'\n');
+        }
+    });
+    text
+}
+
+/// Poses `frames` a lane group at a time, as `joint_positions` poses them (the same numbers),
+/// and hands each frame's row of joint positions (x, y, z per joint) to `each`.
+fn for_each_row(m: &Motion, gaps: &Gaps, frames: &[usize], space_from_file: glam::Mat4, mut each: impl FnMut(usize, &[f32])) {
+    let mut poser = FramePoser::new(m);
+    let width = m.skeleton.len() * 3;
+    let mut rows = vec![0f32; width * LANES];
     for group in frames.chunks(LANES) {
         let rows = &mut rows[..group.len() * width];
         positions_group(m, &mut poser, gaps, group, PositionSpace::World, space_from_file, rows);
         for (&f, row) in group.iter().zip(rows.chunks_exact(width.max(1))) {
-            let frame = f.to_string();
-            for (name, p) in names.iter().zip(row.chunks_exact(3)) {
-                text.extend_from_slice(name.as_bytes());
-                text.push(b',');
-                text.extend_from_slice(frame.as_bytes());
-                // Held values are for drawing; a position that rests on a missing value is not
-                // data (NaN here): an empty field.
-                if p[0].is_nan() {
-                    text.extend_from_slice(b",,,");
-                } else {
-                    for &x in p {
-                        text.push(b',');
-                        push_f32(&mut text, x);
-                    }
-                }
-                text.push(b'\n');
-            }
+            each(f, row);
         }
     }
-    text
 }
 
 /// The formats positions are written in, picked by the output's extension.
@@ -147,14 +155,8 @@ pub fn write_npy(
             .to_vec()
             .into_par_iter()
             .map(|piece| {
-                let mut poser = FramePoser::new(m);
-                let mut rows = vec![0f32; width * LANES];
                 let mut bytes = Vec::with_capacity(piece.len() * width * 4);
-                for group in piece.chunks(LANES) {
-                    let rows = &mut rows[..group.len() * width];
-                    positions_group(m, &mut poser, &gaps, group, PositionSpace::World, space_from_file, rows);
-                    bytes.extend(rows.iter().flat_map(|v| v.to_le_bytes()));
-                }
+                for_each_row(m, &gaps, piece, space_from_file, |_, row| bytes.extend(row.iter().flat_map(|v| v.to_le_bytes())));
                 bytes
             })
             .collect();
