@@ -5,6 +5,10 @@
 
 use skelview::cli::{self, Next};
 
+/// Big buffers on 2 MB pages where Linux allows it (see `BigPages`).
+#[global_allocator]
+static ALLOCATOR: skelview_core::big_pages::BigPages = skelview_core::big_pages::BigPages;
+
 fn main() {
     #[cfg(windows)]
     attach_parent_console();

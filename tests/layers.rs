@@ -13,7 +13,17 @@ use std::path::{Path, PathBuf};
 const CRATES: &[(&str, &[(&str, u32)])] = &[
     (
         "crates/skelview-core/src",
-        &[("par", 0), ("core", 1), ("retarget", 2), ("export", 3), ("formats", 4), ("compare", 5), ("qa", 5), ("edit", 6)],
+        &[
+            ("big_pages", 0),
+            ("par", 0),
+            ("core", 1),
+            ("retarget", 2),
+            ("export", 3),
+            ("formats", 4),
+            ("compare", 5),
+            ("qa", 5),
+            ("edit", 6),
+        ],
     ),
     ("crates/skelview-draw/src", &[("camera", 0), ("gpu_types", 0), ("skins", 0)]),
     (

@@ -21,6 +21,11 @@ use skelview_core::formats::{self as engine, LoadOptions, LoadRequest, Quiet, Ra
 use errors::{LoadError, load_error, value_error};
 use motion::PyMotion;
 
+/// Big buffers on 2 MB pages where Linux allows it (see `BigPages`): a big capture's load
+/// waits on far fewer page faults.
+#[global_allocator]
+static ALLOCATOR: skelview_core::big_pages::BigPages = skelview_core::big_pages::BigPages;
+
 /// The load options the keyword arguments ask for: `options` sets any format option by key
 /// (`{"fbx.joints": "bones"}`), and `aliases` the options that have a keyword of their own in
 /// the format table (`bvh_positions=`, `amc_fps=`).

@@ -14,6 +14,7 @@
 //! runs on the calling thread and gives the same results.
 #![warn(missing_docs)]
 
+pub mod big_pages;
 pub mod compare;
 pub mod core;
 pub mod edit;

@@ -41,7 +41,7 @@ mod imp {
 
     /// Writes an export atomically to `path`.
     pub fn write_out(path: &Path, write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> std::io::Result<()> {
-        skelview_core::export::write_atomically(path, write)
+        skelview_core::export::write_atomically(path, |out| write(out))
     }
 
     /// `$XDG_CONFIG_HOME/skelview` on Linux (the platform's config folder elsewhere).

@@ -51,31 +51,39 @@ impl Clip {
     /// the first), remembering where they were; returns how many there were. A channel with no
     /// finite value at all holds 0.
     pub fn hold_missing(&mut self) -> usize {
+        use crate::par::*;
         let (n, cpf) = (self.num_frames, self.channels_per_frame);
-        let mut count = 0;
-        // Frame by frame (the buffer's order), each channel's open run and last valid value
-        // kept aside: one pass over memory however many channels there are.
-        let mut run: Vec<Option<u32>> = vec![None; cpf];
-        let mut last_valid: Vec<Option<f32>> = vec![None; cpf];
-        for f in 0..n {
-            let row = &mut self.values[f * cpf..(f + 1) * cpf];
-            for (c, v) in row.iter_mut().enumerate() {
-                if v.is_finite() {
-                    if let Some(first) = run[c].take() {
-                        self.missing.push(MissingRun { channel: c as u32, first, last: f as u32 - 1 });
-                    }
-                    last_valid[c] = Some(*v);
-                } else {
-                    count += 1;
-                    run[c].get_or_insert(f as u32);
-                    *v = last_valid[c].unwrap_or(f32::NAN);
-                }
-            }
+        if n == 0 || cpf == 0 {
+            return 0;
         }
-        for (c, first) in run.iter().enumerate() {
-            if let Some(first) = *first {
-                self.missing.push(MissingRun { channel: c as u32, first, last: n as u32 - 1 });
+        // Pieces of frames on every core, each holding what it can by itself; then, in order,
+        // the values missing at a piece's start take the pieces before's last valid value.
+        let pieces: Vec<Held> = self
+            .values
+            .par_chunks_mut(HOLD_PIECE_FRAMES * cpf)
+            .enumerate()
+            .map(|(i, rows)| hold_piece(rows, cpf, (i * HOLD_PIECE_FRAMES) as u32))
+            .collect();
+        let mut last_valid: Vec<Option<f32>> = vec![None; cpf];
+        let mut runs = Vec::with_capacity(pieces.len());
+        let mut count = 0;
+        for (i, piece) in pieces.into_iter().enumerate() {
+            let start = i * HOLD_PIECE_FRAMES;
+            for (c, (&leading, last)) in piece.leading.iter().zip(&mut last_valid).enumerate() {
+                if let (Some(v), true) = (*last, leading > 0) {
+                    (start..start + leading as usize).for_each(|f| self.values[f * cpf + c] = v);
+                }
+                *last = piece.last_valid[c].or(*last);
             }
+            runs.push(piece.runs);
+            count += piece.count;
+        }
+        let found = join_pieces(runs, cpf);
+        if self.missing.is_empty() {
+            self.missing = found;
+        } else {
+            self.missing.extend(found);
+            self.missing.sort_by_key(|r| (r.first, r.channel));
         }
         // Missing from the start: hold the first valid value backwards (0 when there is none).
         for r in self.missing.iter().filter(|r| r.first == 0) {
@@ -85,7 +93,6 @@ impl Clip {
                 self.values[g * cpf + c] = fill;
             }
         }
-        self.missing.sort_by_key(|r| (r.first, r.channel));
         count
     }
 
@@ -211,32 +218,130 @@ impl Clip {
 /// The runs where `mask` (one flag per value, `cpf` values a frame, frame by frame) holds, by
 /// first frame.
 pub fn runs_where(mask: &[bool], cpf: usize) -> Vec<MissingRun> {
-    let mut runs = Vec::new();
+    runs_where_by(mask, cpf, |&on| on)
+}
+
+/// The runs where `on(value)` holds among `values` (`cpf` values a frame, frame by frame), by
+/// first frame; pieces of frames on every core.
+pub fn runs_where_by<T: Sync>(values: &[T], cpf: usize, on: impl Fn(&T) -> bool + Sync) -> Vec<MissingRun> {
+    use crate::par::*;
     if cpf == 0 {
-        return runs;
+        return Vec::new();
     }
-    let mut open: Vec<Option<u32>> = vec![None; cpf];
-    let mut frames = 0;
-    for (f, row) in mask.chunks_exact(cpf).enumerate() {
-        frames = f + 1;
-        for (c, &on) in row.iter().enumerate() {
-            match (on, open[c]) {
-                (true, None) => open[c] = Some(f as u32),
-                (false, Some(first)) => {
-                    runs.push(MissingRun { channel: c as u32, first, last: f as u32 - 1 });
-                    open[c] = None;
+    let pieces: Vec<Vec<MissingRun>> = values
+        .par_chunks(HOLD_PIECE_FRAMES * cpf)
+        .enumerate()
+        .map(|(i, rows)| {
+            let (mut runs, mut open) = (Vec::new(), vec![None::<u32>; cpf]);
+            let first_frame = (i * HOLD_PIECE_FRAMES) as u32;
+            let mut frame = first_frame;
+            for row in rows.chunks_exact(cpf) {
+                for (c, v) in row.iter().enumerate() {
+                    match (on(v), open[c]) {
+                        (true, None) => open[c] = Some(frame),
+                        (false, Some(first)) => {
+                            runs.push(MissingRun { channel: c as u32, first, last: frame - 1 });
+                            open[c] = None;
+                        }
+                        _ => {}
+                    }
                 }
-                _ => {}
+                frame += 1;
             }
-        }
-    }
+            close_open(&mut runs, open, frame);
+            runs.sort_unstable_by_key(|r| (r.first, r.channel));
+            runs
+        })
+        .collect();
+    join_pieces(pieces, cpf)
+}
+
+/// Closes the runs still open where a piece ends (`end`, one past its last frame).
+fn close_open(runs: &mut Vec<MissingRun>, open: Vec<Option<u32>>, end: u32) {
     for (c, first) in open.into_iter().enumerate() {
         if let Some(first) = first {
-            runs.push(MissingRun { channel: c as u32, first, last: frames as u32 - 1 });
+            runs.push(MissingRun { channel: c as u32, first, last: end - 1 });
         }
     }
-    runs.sort_by_key(|r| (r.first, r.channel));
+}
+
+/// The runs of consecutive pieces of [`HOLD_PIECE_FRAMES`] frames (each cut where its piece
+/// ends, each piece's by first frame) as whole runs, by first frame: a run joined to one
+/// before it adds nothing, so the order holds without sorting all of them again.
+fn join_pieces(pieces: Vec<Vec<MissingRun>>, cpf: usize) -> Vec<MissingRun> {
+    let mut runs: Vec<MissingRun> = Vec::with_capacity(pieces.iter().map(Vec::len).sum());
+    // Per channel: the run reaching the end of the piece before, to go on in this one.
+    let mut reaching: Vec<Option<usize>> = vec![None; cpf];
+    let mut next = reaching.clone();
+    for (i, piece) in pieces.into_iter().enumerate() {
+        let (start, end) = ((i * HOLD_PIECE_FRAMES) as u32, ((i + 1) * HOLD_PIECE_FRAMES) as u32);
+        next.iter_mut().for_each(|n| *n = None);
+        for r in piece {
+            let c = r.channel as usize;
+            let at = match reaching[c] {
+                Some(k) if r.first == start => {
+                    runs[k].last = r.last;
+                    k
+                }
+                _ => {
+                    runs.push(r);
+                    runs.len() - 1
+                }
+            };
+            if r.last + 1 == end {
+                next[c] = Some(at);
+            }
+        }
+        std::mem::swap(&mut reaching, &mut next);
+    }
     runs
+}
+
+/// Frames held by one job of [`Clip::hold_missing`].
+const HOLD_PIECE_FRAMES: usize = 256;
+
+/// What one piece of frames held by itself.
+struct Held {
+    /// Its runs of missing values, absolute frames, cut at its ends.
+    runs: Vec<MissingRun>,
+    /// Per channel: how many frames at its start are missing with no valid value before them
+    /// in the piece (left NaN for the pieces before to hold).
+    leading: Vec<u32>,
+    /// Per channel: its last valid value.
+    last_valid: Vec<Option<f32>>,
+    /// Values missing.
+    count: usize,
+}
+
+/// Holds the missing values of `rows` (frames from `first_frame`) from the last valid value
+/// before them in these rows.
+fn hold_piece(rows: &mut [f32], cpf: usize, first_frame: u32) -> Held {
+    let mut held = Held { runs: Vec::new(), leading: vec![0; cpf], last_valid: vec![None; cpf], count: 0 };
+    // Frame by frame (the buffer's order), each channel's open run kept aside: one pass over
+    // memory however many channels there are.
+    let mut open: Vec<Option<u32>> = vec![None; cpf];
+    let mut frame = first_frame;
+    for row in rows.chunks_exact_mut(cpf) {
+        for (c, v) in row.iter_mut().enumerate() {
+            if v.is_finite() {
+                if let Some(first) = open[c].take() {
+                    held.runs.push(MissingRun { channel: c as u32, first, last: frame - 1 });
+                }
+                held.last_valid[c] = Some(*v);
+            } else {
+                held.count += 1;
+                open[c].get_or_insert(frame);
+                match held.last_valid[c] {
+                    Some(last) => *v = last,
+                    None => held.leading[c] += 1,
+                }
+            }
+        }
+        frame += 1;
+    }
+    close_open(&mut held.runs, open, frame);
+    held.runs.sort_unstable_by_key(|r| (r.first, r.channel));
+    held
 }
 
 #[cfg(test)]
@@ -256,6 +361,66 @@ mod tests {
         assert_eq!(c.duration_secs(), 1.5);
         assert_eq!(c.last_frame_time_secs(), 1.0);
         assert_eq!(Clip::empty(0.1, 3).locate(0.0), None);
+    }
+
+    /// The held values and runs are those of one pass frame by frame, wherever the pieces
+    /// cut: gaps across piece ends, a channel missing from the start past the first piece,
+    /// one missing to the end, one never valid, on one thread and on two.
+    #[test]
+    fn holding_and_finding_runs_in_pieces_equal_one_pass() {
+        fn one_pass(values: &mut [f32], cpf: usize) -> (Vec<MissingRun>, usize) {
+            let n = values.len() / cpf;
+            let (mut runs, mut count) = (Vec::new(), 0);
+            for c in 0..cpf {
+                let mut last = (0..n).map(|f| values[f * cpf + c]).find(|v| v.is_finite()).unwrap_or(0.0);
+                let mut open = None;
+                for f in 0..n {
+                    let v = &mut values[f * cpf + c];
+                    if v.is_finite() {
+                        last = *v;
+                        if let Some(first) = open.take() {
+                            runs.push(MissingRun { channel: c as u32, first, last: f as u32 - 1 });
+                        }
+                    } else {
+                        count += 1;
+                        open.get_or_insert(f as u32);
+                        *v = last;
+                    }
+                }
+                if let Some(first) = open {
+                    runs.push(MissingRun { channel: c as u32, first, last: n as u32 - 1 });
+                }
+            }
+            runs.sort_by_key(|r| (r.first, r.channel));
+            (runs, count)
+        }
+        let (cpf, n) = (5, 3 * HOLD_PIECE_FRAMES + 17);
+        let mut values = Vec::with_capacity(cpf * n);
+        let mut state = 12345u64;
+        for f in 0..n {
+            for c in 0..cpf {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let gap = match c {
+                    0 => (f % HOLD_PIECE_FRAMES) > HOLD_PIECE_FRAMES - 5 || (f % HOLD_PIECE_FRAMES) < 3,
+                    1 => f < HOLD_PIECE_FRAMES + 40,
+                    2 => f > 2 * HOLD_PIECE_FRAMES - 10,
+                    3 => true,
+                    _ => (state >> 33).is_multiple_of(4),
+                };
+                values.push(if gap { f32::NAN } else { (f * 10 + c) as f32 });
+            }
+        }
+        let mut expected_values = values.clone();
+        let (expected_runs, expected_count) = one_pass(&mut expected_values, cpf);
+        for threads in [1, 2] {
+            let mut clip = Clip::new(0.01, cpf, n, values.clone());
+            let count = crate::par::in_test_pool(threads, || clip.hold_missing());
+            assert_eq!(count, expected_count);
+            assert_eq!(clip.missing(), expected_runs.as_slice());
+            assert_eq!(clip.values(), expected_values.as_slice());
+            let found = crate::par::in_test_pool(threads, || runs_where_by(&values, cpf, |v| !v.is_finite()));
+            assert_eq!(found, expected_runs, "the runs found without holding");
+        }
     }
 
     #[test]

@@ -7,14 +7,62 @@ use std::path::Path;
 
 /// Writes `path` through `write`, atomically. The temporary file lives beside the target so
 /// that the final rename never crosses file systems.
-pub fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+pub fn write_atomically(path: &Path, write: impl FnOnce(&mut (dyn Write + Send)) -> std::io::Result<()>) -> std::io::Result<()> {
     let tmp = temp_beside(path)?;
-    let mut out = std::io::BufWriter::new(tmp);
+    let mut out = std::io::BufWriter::new(Writeback::new(tmp.as_file()));
     write(&mut out)?;
-    let tmp = out.into_inner().map_err(|e| e.into_error())?;
+    out.into_inner().map_err(|e| e.into_error())?;
     tmp.as_file().sync_data().ok();
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// A file whose bytes are handed to the disk in stretches as they are written (Linux's
+/// `sync_file_range`, which starts the writing and does not wait), so that the `fsync` that
+/// makes a save durable waits for the last stretch, not for the whole file: a 350 MB C3D's
+/// `fsync` took 0.45 s of its write.
+struct Writeback<'a> {
+    file: &'a std::fs::File,
+    written: u64,
+    handed: u64,
+}
+
+impl<'a> Writeback<'a> {
+    /// Bytes written between two hand-overs.
+    const STRETCH: u64 = 8 << 20;
+
+    fn new(file: &'a std::fs::File) -> Self {
+        Self { file, written: 0, handed: 0 }
+    }
+}
+
+impl Write for Writeback<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.written += n as u64;
+        if self.written - self.handed >= Self::STRETCH {
+            #[cfg(target_os = "linux")]
+            {
+                use std::os::fd::AsRawFd;
+                // SAFETY: a plain call on an open descriptor, no pointers. Only advice: a
+                // refusal (a file system without it) leaves the work to the `fsync`.
+                unsafe {
+                    libc::sync_file_range(
+                        self.file.as_raw_fd(),
+                        self.handed as libc::off64_t,
+                        (self.written - self.handed) as libc::off64_t,
+                        libc::SYNC_FILE_RANGE_WRITE,
+                    )
+                };
+            }
+            self.handed = self.written;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
 }
 
 /// A temporary file beside `path` (`.NAME.<random>.tmp`, 0666 less the umask) for output written

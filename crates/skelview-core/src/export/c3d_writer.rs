@@ -392,7 +392,7 @@ fn joints_as_markers(m: &Motion) -> Capture {
 }
 
 /// Writes `m` as C3D.
-pub fn write_c3d(m: &Motion, out: &mut dyn Write) -> Result<(), C3dError> {
+pub fn write_c3d(m: &Motion, out: &mut (dyn Write + Send)) -> Result<(), C3dError> {
     let owned_capture;
     let c: &Capture = match &m.capture {
         Some(c) => c,
@@ -435,15 +435,23 @@ pub fn write_c3d(m: &Motion, out: &mut dyn Write) -> Result<(), C3dError> {
     header[20..24].copy_from_slice(&(c.point_rate_hz as f32).to_le_bytes());
     out.write_all(&header)?;
     out.write_all(&params)?;
-    // Frames encoded in pieces of about a megabyte on every core, written in order.
+    // Frames encoded in pieces of about a megabyte on every core, written in order, each
+    // batch written while the next is encoded.
     let frame_bytes = (points * 4 + channels * spf) * 4;
     let piece = ((1 << 20) / frame_bytes.max(1)).max(1);
     let starts: Vec<usize> = (0..c.frames).step_by(piece).collect();
-    for batch in starts.chunks(16) {
-        let encoded: Vec<Vec<u8>> =
-            batch.to_vec().into_par_iter().map(|start| encode_frames(c, start..(start + piece).min(c.frames), scale, spf)).collect();
-        for bytes in encoded {
-            out.write_all(&bytes)?;
+    let encode = |batch: &[usize]| -> Vec<Vec<u8>> {
+        batch.to_vec().into_par_iter().map(|start| encode_frames(c, start..(start + piece).min(c.frames), scale, spf)).collect()
+    };
+    let mut batches = starts.chunks(16);
+    let mut ready = batches.next().map(encode).unwrap_or_default();
+    loop {
+        let next = batches.next();
+        let (written, encoded) = crate::par::join(|| ready.iter().try_for_each(|bytes| out.write_all(bytes)), || next.map(encode));
+        written?;
+        match encoded {
+            Some(e) => ready = e,
+            None => break,
         }
     }
     Ok(())

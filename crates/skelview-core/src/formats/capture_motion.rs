@@ -51,18 +51,7 @@ pub fn motion(format: Format, path: &Path, mut capture: Capture, declared: Decla
         })
         .collect();
     let skeleton = Skeleton::new(joints, PositionRule::Replace).expect("root joints are always in order");
-    let n = capture.points.len();
-    let mut values = Vec::with_capacity(capture.frames * markers.len() * 3);
-    for f in 0..capture.frames {
-        for &p in &markers {
-            let i = (f * n + p) * 3;
-            if capture.residuals[f * n + p] < 0.0 {
-                values.extend([f32::NAN; 3]);
-            } else {
-                values.extend_from_slice(&capture.positions[i..i + 3]);
-            }
-        }
-    }
+    let values = marker_values(&capture, &markers);
     let frame_time = if capture.point_rate_hz > 0.0 { 1.0 / capture.point_rate_hz } else { 0.0 };
     let mut clip = Clip::new(frame_time, markers.len() * 3, capture.frames, values);
     // Gaps are the capture's own: held and marked here, so the generic "not a number"
@@ -88,6 +77,31 @@ pub fn motion(format: Format, path: &Path, mut capture: Capture, declared: Decla
     }
     motion.capture = Some(Arc::new(capture));
     motion
+}
+
+/// The markers' positions frame by frame, NaN in gaps, in pieces of frames on every core.
+fn marker_values(capture: &Capture, markers: &[usize]) -> Vec<f32> {
+    use crate::par::*;
+    const PIECE_FRAMES: usize = 256;
+    let (n, row) = (capture.points.len(), markers.len() * 3);
+    let mut values = vec![0.0f32; capture.frames * row];
+    if row == 0 {
+        return values;
+    }
+    values.par_chunks_mut(PIECE_FRAMES * row).enumerate().for_each(|(piece, rows)| {
+        for (f, row) in rows.chunks_exact_mut(row).enumerate() {
+            let first = (piece * PIECE_FRAMES + f) * n;
+            for (out, &p) in row.chunks_exact_mut(3).zip(markers) {
+                let i = first + p;
+                if capture.residuals[i] < 0.0 {
+                    out.fill(f32::NAN);
+                } else {
+                    out.copy_from_slice(&capture.positions[i * 3..i * 3 + 3]);
+                }
+            }
+        }
+    });
+    values
 }
 
 /// Marks as filled the samples whose residual is exactly 0 in markers that are measured

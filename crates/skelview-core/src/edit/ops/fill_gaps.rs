@@ -111,28 +111,14 @@ impl Tracks for Markers<'_> {
     }
 }
 
-/// Every channel's runs of missing values, found in one pass over the rows (reading one
+/// Every channel's runs of missing values, by first frame (found row by row: reading one
 /// channel down the clip would touch a new cache line for every frame).
 fn missing_runs(w: &Work) -> Vec<Vec<Gap>> {
     let cpf = w.cpf();
     let mut runs: Vec<Vec<Gap>> = vec![Vec::new(); cpf];
-    let mut open: Vec<Option<usize>> = vec![None; cpf];
-    for f in 0..w.frames {
-        for (c, v) in w.values[f * cpf..(f + 1) * cpf].iter().enumerate() {
-            match (v.is_finite(), open[c]) {
-                (false, None) => open[c] = Some(f),
-                (true, Some(first)) => {
-                    runs[c].push(Gap { first, last: f - 1 });
-                    open[c] = None;
-                }
-                _ => {}
-            }
-        }
-    }
-    for (c, first) in open.into_iter().enumerate() {
-        if let Some(first) = first {
-            runs[c].push(Gap { first, last: w.frames - 1 });
-        }
+    let values = &w.values[..(w.frames * cpf).min(w.values.len())];
+    for r in crate::core::clip::runs_where_by(values, cpf, |v| !v.is_finite()) {
+        runs[r.channel as usize].push(Gap { first: r.first as usize, last: r.last as usize });
     }
     runs
 }

@@ -326,7 +326,7 @@ fn point_scales(params: &Params, header_scale: f32, points: usize) -> Vec<f32> {
     (0..points).map(|p| if v.len() == points { v[p].abs() as f32 } else { first }).collect()
 }
 
-/// Decodes every frame's points and analog samples.
+/// Decodes every frame's points and analog samples, in pieces of frames on every core.
 #[allow(clippy::too_many_arguments)]
 fn decode(
     b: &[u8],
@@ -338,53 +338,39 @@ fn decode(
     capture: &mut Capture,
     warnings: &mut Vec<RawWarning>,
 ) {
+    use crate::par::*;
     let (n, frames) = (l.points, l.frames);
+    // No frames may start past the end (a file cut in its parameters).
+    let data = &b[l.data_offset.min(b.len())..][..frames * l.frame_bytes];
+    let frame_bytes = |piece: usize, f: usize| &data[(piece * PIECE_FRAMES + f) * l.frame_bytes..][..l.frame_bytes];
     let mut positions = vec![f32::NAN; frames * n * 3];
     let mut residuals = vec![-1.0f32; frames * n];
-    let mut values = vec![0.0f32; frames * l.samples * l.channels];
     let (mut zeros, mut nans) = (0usize, 0usize);
-    let word = if l.float { 4 } else { 2 };
-    for f in 0..frames {
-        let frame = &b[l.data_offset + f * l.frame_bytes..][..l.frame_bytes];
-        let (point_bytes, analog_bytes) = frame.split_at(n * 4 * word);
-        for p in 0..n {
-            let (xyz, w) = if l.float {
-                let s = &point_bytes[p * 16..][..16];
-                let v = |k: usize| proc.f32([s[4 * k], s[4 * k + 1], s[4 * k + 2], s[4 * k + 3]]);
-                ([v(0), v(1), v(2)], float_word(v(3)))
-            } else {
-                let s = &point_bytes[p * 8..][..8];
-                let v = |k: usize| proc.i16([s[2 * k], s[2 * k + 1]]);
-                let k = scales[p];
-                ([f32::from(v(0)) * k, f32::from(v(1)) * k, f32::from(v(2)) * k], v(3))
-            };
-            if w < 0 {
-                continue;
+    if n > 0 {
+        let counts: Vec<(usize, usize)> = positions
+            .par_chunks_mut(PIECE_FRAMES * n * 3)
+            .zip(residuals.par_chunks_mut(PIECE_FRAMES * n))
+            .enumerate()
+            .map(|(piece, (positions, residuals))| {
+                let mut counts = (0, 0);
+                for (f, (positions, residuals)) in positions.chunks_exact_mut(n * 3).zip(residuals.chunks_exact_mut(n)).enumerate() {
+                    let c = decode_points(frame_bytes(piece, f), l.float, proc, scales, options, positions, residuals);
+                    counts = (counts.0 + c.0, counts.1 + c.1);
+                }
+                counts
+            })
+            .collect();
+        (zeros, nans) = counts.iter().fold((0, 0), |a, c| (a.0 + c.0, a.1 + c.1));
+    }
+    let row = l.samples * l.channels;
+    let mut values = vec![0.0f32; frames * row];
+    if row > 0 {
+        let word = if l.float { 4 } else { 2 };
+        values.par_chunks_mut(PIECE_FRAMES * row).enumerate().for_each(|(piece, values)| {
+            for (f, out) in values.chunks_exact_mut(row).enumerate() {
+                decode_analog(&frame_bytes(piece, f)[n * 4 * word..], l.float, proc, analog, out);
             }
-            if !xyz.iter().all(|c| c.is_finite()) {
-                nans += 1;
-                continue;
-            }
-            if options.zero_is_gap && xyz == [0.0; 3] {
-                zeros += 1;
-                continue;
-            }
-            let i = f * n + p;
-            positions[i * 3..i * 3 + 3].copy_from_slice(&xyz);
-            residuals[i] = f32::from((w >> 8) as u8) * scales[p];
-        }
-        let row = &mut values[f * l.samples * l.channels..][..l.samples * l.channels];
-        for (k, out) in row.iter_mut().enumerate() {
-            let c = k % l.channels.max(1);
-            let raw = if l.float {
-                let s = &analog_bytes[k * 4..][..4];
-                f64::from(proc.f32([s[0], s[1], s[2], s[3]]))
-            } else {
-                let s = [analog_bytes[k * 2], analog_bytes[k * 2 + 1]];
-                if analog.unsigned { f64::from(proc.u16(s)) } else { f64::from(proc.i16(s)) }
-            };
-            *out = ((raw - analog.offsets[c]) * analog.scales[c]) as f32;
-        }
+        });
     }
     if nans > 0 {
         warnings.push(RawWarning {
@@ -401,6 +387,65 @@ fn decode(
     capture.positions = positions;
     capture.residuals = residuals;
     capture.analog.values = values;
+}
+
+/// Frames decoded by one job: about 4 MB of positions for a thousand markers.
+const PIECE_FRAMES: usize = 256;
+
+/// One frame's points into its rows of positions and residuals (left as gaps where the
+/// sample is one); returns how many samples were gaps at (0, 0, 0) and how many were NaN.
+fn decode_points(
+    frame: &[u8],
+    float: bool,
+    proc: Processor,
+    scales: &[f32],
+    options: ReadOptions,
+    positions: &mut [f32],
+    residuals: &mut [f32],
+) -> (usize, usize) {
+    let (mut zeros, mut nans) = (0, 0);
+    for (p, (out, residual)) in positions.chunks_exact_mut(3).zip(residuals.iter_mut()).enumerate() {
+        let (xyz, w) = if float {
+            let s = &frame[p * 16..][..16];
+            let v = |k: usize| proc.f32([s[4 * k], s[4 * k + 1], s[4 * k + 2], s[4 * k + 3]]);
+            ([v(0), v(1), v(2)], float_word(v(3)))
+        } else {
+            let s = &frame[p * 8..][..8];
+            let v = |k: usize| proc.i16([s[2 * k], s[2 * k + 1]]);
+            let k = scales[p];
+            ([f32::from(v(0)) * k, f32::from(v(1)) * k, f32::from(v(2)) * k], v(3))
+        };
+        if w < 0 {
+            continue;
+        }
+        if !xyz.iter().all(|c| c.is_finite()) {
+            nans += 1;
+            continue;
+        }
+        if options.zero_is_gap && xyz == [0.0; 3] {
+            zeros += 1;
+            continue;
+        }
+        out.copy_from_slice(&xyz);
+        *residual = f32::from((w >> 8) as u8) * scales[p];
+    }
+    (zeros, nans)
+}
+
+/// One frame's analog samples, offset and scaled.
+fn decode_analog(bytes: &[u8], float: bool, proc: Processor, analog: &meta::AnalogScaling, row: &mut [f32]) {
+    let channels = analog.offsets.len().max(1);
+    for (k, out) in row.iter_mut().enumerate() {
+        let c = k % channels;
+        let raw = if float {
+            let s = &bytes[k * 4..][..4];
+            f64::from(proc.f32([s[0], s[1], s[2], s[3]]))
+        } else {
+            let s = [bytes[k * 2], bytes[k * 2 + 1]];
+            if analog.unsigned { f64::from(proc.u16(s)) } else { f64::from(proc.i16(s)) }
+        };
+        *out = ((raw - analog.offsets[c]) * analog.scales[c]) as f32;
+    }
 }
 
 /// The 16-bit residual word of a float sample: negative is a gap, and so is 65535.0 (the

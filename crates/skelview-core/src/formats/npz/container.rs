@@ -62,7 +62,7 @@ pub fn read(bytes: &[u8], stem: &str, wanted: Option<&[&str]>) -> Result<Arrays,
     if !bytes.starts_with(b"PK") {
         return Err(NpzError::NotNumpy);
     }
-    read_archive(std::io::Cursor::new(bytes), wanted)
+    read_archive(std::io::Cursor::new(bytes), wanted, Some(bytes))
 }
 
 /// Reads the file at `path` as [`read`] does, reading from disk only the members `wanted`
@@ -77,7 +77,7 @@ pub fn read_file(path: &Path, stem: &str, wanted: Option<&[&str]>) -> Result<Arr
         return read(&bytes, stem, wanted);
     }
     file.rewind().map_err(unreadable)?;
-    read_archive(std::io::BufReader::new(file), wanted)
+    read_archive(std::io::BufReader::new(file), wanted, None)
 }
 
 /// Rows `rows` (indices along the first axis) of the array `name` of the `.npz` at `path`, and
@@ -114,15 +114,28 @@ pub fn read_rows(path: &Path, name: &str, rows: &[usize]) -> Result<Option<(Vec<
     Ok(Some((out, header.shape)))
 }
 
-/// The `.npy` members of a zip archive.
-fn read_archive(reader: impl Read + Seek, wanted: Option<&[&str]>) -> Result<Arrays, NpzError> {
+/// The `.npy` members of a zip archive; `in_memory` is the whole archive when it is in memory,
+/// so that a stored member's data is decoded where it lies instead of copied out first.
+fn read_archive(reader: impl Read + Seek, wanted: Option<&[&str]>, in_memory: Option<&[u8]>) -> Result<Arrays, NpzError> {
     let zip_err = |e: zip::result::ZipError| NpzError::Zip(e.to_string());
     let mut archive = zip::ZipArchive::new(reader).map_err(zip_err)?;
     let mut arrays = Vec::new();
     for i in 0..archive.len() {
+        if let Some(bytes) = in_memory {
+            let member = archive.by_index_raw(i).map_err(zip_err)?;
+            if let Some(whole) = stored_in_place(&member, bytes) {
+                // `np.savez` writes only `.npy` members: anything else is not an array of it.
+                let Some(name) = member.name().strip_suffix(".npy").map(str::to_owned) else { continue };
+                if crc32fast::hash(whole) != member.crc32() {
+                    return Err(NpzError::Zip(format!("{}: its checksum does not match its data (a damaged archive)", member.name())));
+                }
+                let want = wanted.is_none_or(|w| w.contains(&name.as_str()));
+                arrays.push(member_in_place(whole, &name, want)?);
+                continue;
+            }
+        }
         let mut member = archive.by_index(i).map_err(zip_err)?;
         let file = member.name().to_owned();
-        // `np.savez` writes only `.npy` members: anything else is not an array of it.
         let Some(name) = file.strip_suffix(".npy").map(str::to_owned) else { continue };
         if member.size() > MAX_MEMBER {
             return Err(NpzError::TooLarge { array: name, shape: format!("{} bytes", member.size()) });
@@ -131,6 +144,31 @@ fn read_archive(reader: impl Read + Seek, wanted: Option<&[&str]>) -> Result<Arr
         arrays.push(read_member(&mut member, &name, want)?);
     }
     Ok(Arrays { arrays, archive: true })
+}
+
+/// A stored (not compressed, not encrypted) member's bytes within the archive `bytes`, when
+/// they lie whole inside it.
+fn stored_in_place<'a, R: Read>(member: &zip::read::ZipFile<'_, R>, bytes: &'a [u8]) -> Option<&'a [u8]> {
+    if member.compression() != zip::CompressionMethod::Stored || member.encrypted() || member.size() != member.compressed_size() {
+        return None;
+    }
+    let start = usize::try_from(member.data_start()?).ok()?;
+    bytes.get(start..start.checked_add(usize::try_from(member.size()).ok()?)?)
+}
+
+/// A member held whole in memory: as [`read_member`], its data decoded where it lies.
+fn member_in_place(whole: &[u8], name: &str, want: bool) -> Result<Array, NpzError> {
+    let header = npy::parse_header(name, whole)?;
+    let data = &whole[header.data_start.min(whole.len())..];
+    let header = npy::Header { data_start: 0, ..header };
+    if want && npy::is_object(&header.descr) {
+        let pickle = pickle::strings(&data[..data.len().min(pickle::MAX_PICKLE)]);
+        return Ok(Array { name: name.to_owned(), descr: header.descr, shape: header.shape, data: Data::Pickled(pickle) });
+    }
+    if !want || !npy::is_readable(&header.descr) {
+        return Ok(Array { name: name.to_owned(), descr: header.descr, shape: header.shape, data: Data::Skipped });
+    }
+    npy::decode(name, &header, data)
 }
 
 /// One member: its header, then its data when `want` (and it holds numbers or text).
@@ -162,6 +200,8 @@ fn read_member(r: &mut impl Read, name: &str, want: bool) -> Result<Array, NpzEr
     let need = npy::data_len(name, &header)?;
     let mut data = Vec::with_capacity(need.min(64 << 20));
     r.by_ref().take(need as u64).read_to_end(&mut data).map_err(unreadable)?;
+    // The zip reader checks a member's checksum when it reaches its end: read to it.
+    let _past_the_array = r.read(&mut [0u8; 1]).map_err(unreadable)?;
     npy::decode(name, &npy::Header { data_start: 0, ..header }, &data)
 }
 
@@ -232,5 +272,26 @@ mod tests {
         let e = read(&zip(&[("poses.npy", short, false)]), "x", None).unwrap_err().to_string();
         assert!(e.contains("poses") && e.contains("truncated"), "{e}");
         assert!(matches!(read(b"hello", "x", None), Err(NpzError::NotNumpy)));
+    }
+
+    /// A stored member read in place gives what reading it from disk gives; a flipped byte
+    /// in its data is a damaged archive either way, never other numbers.
+    #[test]
+    fn stored_members_in_memory_read_as_from_disk_and_are_checked() {
+        let members = [("trans.npy", f8("(2, 3)", &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]), false), ("poses.npy", f8("(1, 2)", &[0.5, 2.0]), true)];
+        let bytes = zip(&members);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.npz");
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(read(&bytes, "m", None).unwrap(), read_file(&path, "m", None).unwrap());
+        let wanted = Some(&["poses"][..]);
+        assert_eq!(read(&bytes, "m", wanted).unwrap(), read_file(&path, "m", wanted).unwrap());
+        let at = bytes.windows(8).position(|w| w == 3.0f64.to_le_bytes()).unwrap();
+        let mut damaged = bytes.clone();
+        damaged[at + 7] ^= 0x40;
+        let e = read(&damaged, "m", None).unwrap_err().to_string();
+        assert!(e.contains("trans.npy") && e.contains("checksum"), "{e}");
+        std::fs::write(&path, &damaged).unwrap();
+        assert!(read_file(&path, "m", None).is_err(), "the zip reader checks it too");
     }
 }
