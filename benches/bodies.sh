@@ -38,13 +38,20 @@ MODEL=$DIR/models/smplx/SMPLX_NEUTRAL.npz
 echo "largest difference, skelview against NumPy: CSV $("$PY" benches/bodies.py compare "$DIR/ours.csv" "$DIR/numpy.npy") m, .npy $("$PY" benches/bodies.py compare "$DIR/ours.npy" "$DIR/numpy.npy") m"
 
 ours=() ours_npy=() npy=() csv=() r_npy=() r_csv=()
+# `sync` before each run: skelview's writes end in an fsync, which on ext4 also waits for the
+# data other processes left unwritten (the NumPy run's 13 MB, the CSVs' 37 MB) unless it is
+# written first.
 for k in $(seq "$RUNS"); do
+    sync
     read -r a _ < <(measure "$SKELVIEW" positions --raw "$MOTION" --body-model "$DIR/models")
+    sync
     read -r o _ < <(measure "$SKELVIEW" positions --raw "$MOTION" --body-model "$DIR/models" -o "$DIR/ours.npy")
+    sync
     read -r b _ < <(measure "$PY" benches/bodies.py numpy "$MOTION" "$MODEL" "$DIR/numpy.npy")
     ours+=("$a") ours_npy+=("$o") npy+=("$b") r_npy+=("$(echo "$b / $o" | bc -l)")
     # The CSV side takes seconds: every other run.
     if [ $((k % 2)) = 1 ]; then
+        sync
         read -r c _ < <(measure "$PY" benches/bodies.py numpy "$MOTION" "$MODEL" "$DIR/numpy.csv")
         csv+=("$c") r_csv+=("$(echo "$c / $a" | bc -l)")
     fi

@@ -1,9 +1,9 @@
 //! A global allocator for the programs over the engine: the system's, except that buffers of
-//! 16 MB and more are backed by 2 MB pages where Linux allows it (`MADV_HUGEPAGE`).
+//! 4 MB and more are backed by 2 MB pages where Linux allows it (`MADV_HUGEPAGE`).
 //!
 //! Why: a big capture's buffers are written once, front to back, right after they are
 //! allocated, and with 4 KB pages the kernel stops the program at every page. A 350 MB C3D
-//! edited spent about 0.9 s of its 3.3 s in 274,000 such faults; with 2 MB pages 17,000
+//! edited spent about 0.9 s of its 3.3 s in 274,000 such faults; with 2 MB pages 24,000
 //! (benches/RESULTS.md). Linux distributions ship transparent huge pages as "madvise": only
 //! memory that asks gets them. Elsewhere (Windows, macOS, the browser) this is the system
 //! allocator unchanged.
