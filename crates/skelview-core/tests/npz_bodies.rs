@@ -784,19 +784,46 @@ fn a_model_read_for_joints_is_kept_until_its_file_changes() {
     let path = dir.path().join("SMPLX_NEUTRAL.npz");
     let (first, second) = (Model::new(Family::SmplX, 31), Model::new(Family::SmplX, 32));
     std::fs::write(&path, npz(first.members(), false)).unwrap();
-    let a = BodyModel::read_for_joints_kept(&path).unwrap();
-    let again = BodyModel::read_for_joints_kept(&path).unwrap();
+    let a = BodyModel::read_kept(&path, false).unwrap();
+    let again = BodyModel::read_kept(&path, false).unwrap();
     assert!(std::sync::Arc::ptr_eq(&a, &again), "the same file, unchanged: the model kept");
     assert_eq!(*a, BodyModel::read(&path, false).unwrap());
     // Rewritten with another model: read again (its size and time differ), never the old one.
     std::fs::write(&path, npz(second.members(), true)).unwrap();
     let earlier = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
     std::fs::File::options().write(true).open(&path).unwrap().set_modified(earlier).unwrap();
-    let b = BodyModel::read_for_joints_kept(&path).unwrap();
+    let b = BodyModel::read_kept(&path, false).unwrap();
     assert_eq!(*b, BodyModel::read(&path, false).unwrap());
     assert!(a.v_template != b.v_template, "the rewritten file's own model");
     // Named another way (a relative or linked path), the kept model names the path given.
     let link = dir.path().join("link.npz");
     std::os::unix::fs::symlink(&path, &link).unwrap();
-    assert_eq!(BodyModel::read_for_joints_kept(&link).unwrap().path, link);
+    assert_eq!(BodyModel::read_kept(&link, false).unwrap().path, link);
+}
+
+/// A model read with its mesh is kept too (the viewer and Python read a folder of motions'
+/// model once), the last one only: reading another mesh model puts it out; read for joints
+/// alone, the same file gives its own lighter model.
+#[test]
+fn the_last_model_read_with_its_mesh_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, other) = (dir.path().join("SMPLX_MALE.npz"), dir.path().join("SMPLX_FEMALE.npz"));
+    std::fs::write(&path, npz(Model::new(Family::SmplX, 41).members(), false)).unwrap();
+    std::fs::write(&other, npz(Model::new(Family::SmplX, 42).members(), false)).unwrap();
+    let whole = BodyModel::read(&path, true).unwrap();
+    // Other tests read mesh models at the same time and may put this one out between two
+    // reads: kept means kept on some try, and never a different model.
+    let kept = (0..20).any(|_| {
+        let (a, b) = (BodyModel::read_kept(&path, true).unwrap(), BodyModel::read_kept(&path, true).unwrap());
+        assert_eq!(*a, whole);
+        std::sync::Arc::ptr_eq(&a, &b)
+    });
+    assert!(kept, "read twice with its mesh, the model is read once");
+    let joints = BodyModel::read_kept(&path, false).unwrap();
+    assert_eq!(*joints, BodyModel::read(&path, false).unwrap(), "joints alone: the lighter model");
+    let a = BodyModel::read_kept(&path, true).unwrap();
+    assert_eq!(*BodyModel::read_kept(&other, true).unwrap(), BodyModel::read(&other, true).unwrap());
+    let again = BodyModel::read_kept(&path, true).unwrap();
+    assert!(!std::sync::Arc::ptr_eq(&a, &again), "another mesh model read since: read again");
+    assert_eq!(*again, whole);
 }

@@ -210,7 +210,7 @@ fn model_for(m: &BodyMotion, options: &ReadOptions, warnings: &mut Vec<String>) 
     match lookup::find(given, m.family, options.gender.as_deref().or(m.gender.as_deref())) {
         Ok((file, note)) => {
             warnings.extend(note);
-            if options.skip_mesh { BodyModel::read_for_joints_kept(&file) } else { BodyModel::read(&file, true).map(Arc::new) }.map(Some)
+            BodyModel::read_kept(&file, !options.skip_mesh).map(Some)
         }
         Err(e) => {
             warnings.push(format!("approximate skeleton: {e}; {how}"));

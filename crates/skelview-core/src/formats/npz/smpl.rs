@@ -62,12 +62,21 @@ pub struct Shaped {
     pub joints: Vec<DVec3>,
 }
 
-/// Models read for their joints alone, kept for the next motion: a folder of motions reads its
-/// model once. About 15 MB each for SMPL-X; a few are kept (one per gender and family); a
-/// model read with its mesh (hundreds of MB) is not kept.
-static JOINT_MODELS: std::sync::Mutex<Vec<(ModelFile, Arc<BodyModel>)>> = std::sync::Mutex::new(Vec::new());
-/// How many joint models are kept.
+/// Models read, kept for the next motion: a folder of motions reads its model once. Read for
+/// joints alone, about 15 MB each for SMPL-X, a few are kept (one per gender and family); read
+/// with its mesh (hundreds of MB: the viewer, Python's default), the last one.
+static KEPT: std::sync::Mutex<Vec<Kept>> = std::sync::Mutex::new(Vec::new());
+/// How many models read for joints alone are kept.
 const KEPT_MODELS: usize = 4;
+/// How many models read with their mesh are kept.
+const KEPT_MESH_MODELS: usize = 1;
+
+/// A model kept: the file it was read from, whether with its mesh, the model.
+struct Kept {
+    file: ModelFile,
+    with_mesh: bool,
+    model: Arc<BodyModel>,
+}
 
 /// A model file as it is on disk: a file rewritten since is read again.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,23 +94,28 @@ impl ModelFile {
 }
 
 impl BodyModel {
-    /// The model at `path` for posing joints: one read before from the same file, unchanged,
-    /// is taken again ([`BodyModel::read`] without its mesh otherwise).
-    pub fn read_for_joints_kept(path: &Path) -> Result<Arc<Self>, NpzError> {
-        let Some(file) = ModelFile::of(path) else { return Self::read(path, false).map(Arc::new) };
+    /// The model at `path` (with its mesh when `with_mesh`): one read the same way before from
+    /// the same file, unchanged, is taken again ([`BodyModel::read`] otherwise).
+    pub fn read_kept(path: &Path, with_mesh: bool) -> Result<Arc<Self>, NpzError> {
+        let Some(file) = ModelFile::of(path) else { return Self::read(path, with_mesh).map(Arc::new) };
         // Held while reading: motions loaded in parallel wait for the one read, not each read
         // (the read starts no parallel work, so no thread holding it waits on another).
-        let mut kept = JOINT_MODELS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(at) = kept.iter().position(|(f, _)| *f == file) {
+        let mut kept = KEPT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(at) = kept.iter().position(|k| k.file == file && k.with_mesh == with_mesh) {
             let entry = kept.remove(at);
-            let model = entry.1.clone();
+            let model = entry.model.clone();
             kept.insert(0, entry);
             // The path as this motion named it, for its messages.
             return Ok(if model.path == path { model } else { Arc::new(Self { path: path.to_owned(), ..(*model).clone() }) });
         }
-        let model = Arc::new(Self::read(path, false)?);
-        kept.insert(0, (file, model.clone()));
-        kept.truncate(KEPT_MODELS);
+        let model = Arc::new(Self::read(path, with_mesh)?);
+        kept.insert(0, Kept { file, with_mesh, model: model.clone() });
+        let (mut joints, mut meshes) = (0, 0);
+        kept.retain(|k| {
+            let n = if k.with_mesh { &mut meshes } else { &mut joints };
+            *n += 1;
+            *n <= if k.with_mesh { KEPT_MESH_MODELS } else { KEPT_MODELS }
+        });
         Ok(model)
     }
 
