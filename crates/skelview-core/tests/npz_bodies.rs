@@ -625,6 +625,13 @@ fn truncated_and_mutated_files_never_panic() {
     crash.resize(10 + 0x76, b' ');
     crash.push(b'\n');
     let _ = load("crash.npz", &crash, &ReadOptions::default());
+    // And another: no frames, but a second dimension of 10^19 (its products overflowed).
+    let huge = b"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, 'shape': (0, 16233402244732900692, 2, 3), }";
+    let mut huge = huge.to_vec();
+    huge.resize(10 + 0x76, b' ');
+    huge.push(b'\n');
+    let e = load("huge.npy", &huge, &ReadOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("16233402244732900692"), "{e}");
 }
 
 #[test]

@@ -127,6 +127,15 @@ pub fn parse_header(name: &str, b: &[u8]) -> Result<Header, NpzError> {
     let fortran_order = value_after(text, "fortran_order").is_some_and(|v| v.starts_with("True"));
     let shape_text = value_after(text, "shape").ok_or_else(|| bad(format!("no 'shape' in header {text:?}")))?;
     let shape = parse_shape(shape_text).ok_or_else(|| bad(format!("an unreadable shape in header {text:?}")))?;
+    // Its other dimensions past the limit make an array of no elements one too (a width of
+    // 10^19 beside a 0): every product of its dimensions then fits.
+    let mut others: u64 = 1;
+    for &d in &shape {
+        others = others
+            .checked_mul((d as u64).max(1))
+            .filter(|c| *c <= MAX_ELEMENTS)
+            .ok_or_else(|| NpzError::TooLarge { array: name.to_owned(), shape: format!("{shape:?}") })?;
+    }
     Ok(Header { descr, fortran_order, shape, data_start: start + len })
 }
 
