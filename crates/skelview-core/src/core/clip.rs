@@ -60,15 +60,15 @@ impl Clip {
         // the values missing at a piece's start take the pieces before's last valid value.
         let pieces: Vec<Held> = self
             .values
-            .par_chunks_mut(HOLD_PIECE_FRAMES * cpf)
+            .par_chunks_mut(ROWS_PER_PIECE * cpf)
             .enumerate()
-            .map(|(i, rows)| hold_piece(rows, cpf, (i * HOLD_PIECE_FRAMES) as u32))
+            .map(|(i, rows)| hold_piece(rows, cpf, (i * ROWS_PER_PIECE) as u32))
             .collect();
         let mut last_valid: Vec<Option<f32>> = vec![None; cpf];
         let mut runs = Vec::with_capacity(pieces.len());
         let mut count = 0;
         for (i, piece) in pieces.into_iter().enumerate() {
-            let start = i * HOLD_PIECE_FRAMES;
+            let start = i * ROWS_PER_PIECE;
             for (c, (&leading, last)) in piece.leading.iter().zip(&mut last_valid).enumerate() {
                 if let (Some(v), true) = (*last, leading > 0) {
                     (start..start + leading as usize).for_each(|f| self.values[f * cpf + c] = v);
@@ -229,11 +229,11 @@ pub fn runs_where_by<T: Sync>(values: &[T], cpf: usize, on: impl Fn(&T) -> bool 
         return Vec::new();
     }
     let pieces: Vec<Vec<MissingRun>> = values
-        .par_chunks(HOLD_PIECE_FRAMES * cpf)
+        .par_chunks(ROWS_PER_PIECE * cpf)
         .enumerate()
         .map(|(i, rows)| {
             let (mut runs, mut open) = (Vec::new(), vec![None::<u32>; cpf]);
-            let first_frame = (i * HOLD_PIECE_FRAMES) as u32;
+            let first_frame = (i * ROWS_PER_PIECE) as u32;
             let mut frame = first_frame;
             for row in rows.chunks_exact(cpf) {
                 for (c, v) in row.iter().enumerate() {
@@ -265,7 +265,7 @@ fn close_open(runs: &mut Vec<MissingRun>, open: Vec<Option<u32>>, end: u32) {
     }
 }
 
-/// The runs of consecutive pieces of [`HOLD_PIECE_FRAMES`] frames (each cut where its piece
+/// The runs of consecutive pieces of [`ROWS_PER_PIECE`] frames (each cut where its piece
 /// ends, each piece's by first frame) as whole runs, by first frame: a run joined to one
 /// before it adds nothing, so the order holds without sorting all of them again.
 fn join_pieces(pieces: Vec<Vec<MissingRun>>, cpf: usize) -> Vec<MissingRun> {
@@ -274,7 +274,7 @@ fn join_pieces(pieces: Vec<Vec<MissingRun>>, cpf: usize) -> Vec<MissingRun> {
     let mut reaching: Vec<Option<usize>> = vec![None; cpf];
     let mut next = reaching.clone();
     for (i, piece) in pieces.into_iter().enumerate() {
-        let (start, end) = ((i * HOLD_PIECE_FRAMES) as u32, ((i + 1) * HOLD_PIECE_FRAMES) as u32);
+        let (start, end) = ((i * ROWS_PER_PIECE) as u32, ((i + 1) * ROWS_PER_PIECE) as u32);
         next.iter_mut().for_each(|n| *n = None);
         for r in piece {
             let c = r.channel as usize;
@@ -297,8 +297,9 @@ fn join_pieces(pieces: Vec<Vec<MissingRun>>, cpf: usize) -> Vec<MissingRun> {
     runs
 }
 
-/// Frames held by one job of [`Clip::hold_missing`].
-const HOLD_PIECE_FRAMES: usize = 256;
+/// Frames per job where rows of a clip or capture are worked through in pieces on every core
+/// (decoding, holding, finding runs): about 4 MB of values for a thousand markers.
+pub const ROWS_PER_PIECE: usize = 256;
 
 /// What one piece of frames held by itself.
 struct Held {
@@ -394,16 +395,16 @@ mod tests {
             runs.sort_by_key(|r| (r.first, r.channel));
             (runs, count)
         }
-        let (cpf, n) = (5, 3 * HOLD_PIECE_FRAMES + 17);
+        let (cpf, n) = (5, 3 * ROWS_PER_PIECE + 17);
         let mut values = Vec::with_capacity(cpf * n);
         let mut state = 12345u64;
         for f in 0..n {
             for c in 0..cpf {
                 state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let gap = match c {
-                    0 => (f % HOLD_PIECE_FRAMES) > HOLD_PIECE_FRAMES - 5 || (f % HOLD_PIECE_FRAMES) < 3,
-                    1 => f < HOLD_PIECE_FRAMES + 40,
-                    2 => f > 2 * HOLD_PIECE_FRAMES - 10,
+                    0 => (f % ROWS_PER_PIECE) > ROWS_PER_PIECE - 5 || (f % ROWS_PER_PIECE) < 3,
+                    1 => f < ROWS_PER_PIECE + 40,
+                    2 => f > 2 * ROWS_PER_PIECE - 10,
                     3 => true,
                     _ => (state >> 33).is_multiple_of(4),
                 };

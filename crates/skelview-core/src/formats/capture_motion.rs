@@ -82,15 +82,14 @@ pub fn motion(format: Format, path: &Path, mut capture: Capture, declared: Decla
 /// The markers' positions frame by frame, NaN in gaps, in pieces of frames on every core.
 fn marker_values(capture: &Capture, markers: &[usize]) -> Vec<f32> {
     use crate::par::*;
-    const PIECE_FRAMES: usize = 256;
     let (n, row) = (capture.points.len(), markers.len() * 3);
     let mut values = vec![0.0f32; capture.frames * row];
     if row == 0 {
         return values;
     }
-    values.par_chunks_mut(PIECE_FRAMES * row).enumerate().for_each(|(piece, rows)| {
+    values.par_chunks_mut(crate::core::clip::ROWS_PER_PIECE * row).enumerate().for_each(|(piece, rows)| {
         for (f, row) in rows.chunks_exact_mut(row).enumerate() {
-            let first = (piece * PIECE_FRAMES + f) * n;
+            let first = (piece * crate::core::clip::ROWS_PER_PIECE + f) * n;
             for (out, &p) in row.chunks_exact_mut(3).zip(markers) {
                 let i = first + p;
                 if capture.residuals[i] < 0.0 {

@@ -338,6 +338,7 @@ fn decode(
     capture: &mut Capture,
     warnings: &mut Vec<RawWarning>,
 ) {
+    use crate::core::clip::ROWS_PER_PIECE as PIECE_FRAMES;
     use crate::par::*;
     let (n, frames) = (l.points, l.frames);
     // No frames may start past the end (a file cut in its parameters).
@@ -388,9 +389,6 @@ fn decode(
     capture.residuals = residuals;
     capture.analog.values = values;
 }
-
-/// Frames decoded by one job: about 4 MB of positions for a thousand markers.
-const PIECE_FRAMES: usize = 256;
 
 /// One frame's points into its rows of positions and residuals (left as gaps where the
 /// sample is one); returns how many samples were gaps at (0, 0, 0) and how many were NaN.
