@@ -22,23 +22,31 @@ def _npz(path, arrays):
             z.writestr(name + ".npy", b.getvalue())
 
 
-def _model(rng):
-    v = 4 * J
-    regressor = np.zeros((J, v))
-    weights = np.zeros((v, J))
-    for k in range(J):
+# SMPL-X: the body's 22, jaw and eyes under the head, then five fingers of three on each wrist.
+PARENTS_X = PARENTS[:22] + [15, 15, 15]
+for _wrist in (20, 21):
+    for _finger in range(5):
+        PARENTS_X += [_wrist, len(PARENTS_X), len(PARENTS_X) + 1]
+
+
+def _model(rng, parents=PARENTS, shapes=10):
+    j = len(parents)
+    v = 4 * j
+    regressor = np.zeros((j, v))
+    weights = np.zeros((v, j))
+    for k in range(j):
         regressor[k, 4 * k : 4 * k + 4] = [0.4, 0.3, 0.2, 0.1]
-        p = max(PARENTS[k], 0)
+        p = max(parents[k], 0)
         weights[4 * k : 4 * k + 4, k] = 0.7
         weights[4 * k : 4 * k + 4, p] += 0.3
     return {
         "v_template": rng.normal(0, 0.5, (v, 3)),
-        "shapedirs": rng.normal(0, 0.02, (v, 3, 10)),
-        "posedirs": rng.normal(0, 0.01, (v, 3, 9 * (J - 1))),
+        "shapedirs": rng.normal(0, 0.02, (v, 3, shapes)),
+        "posedirs": rng.normal(0, 0.01, (v, 3, 9 * (j - 1))),
         "J_regressor": regressor,
         "weights": weights,
-        "kintree_table": np.array([[2**32 - 1] + PARENTS[1:], list(range(J))], dtype=np.int64),
-        "f": np.array([[4 * k, 4 * k + 1, 4 * k + 2] for k in range(J)], dtype=np.int64),
+        "kintree_table": np.array([[2**32 - 1] + parents[1:], list(range(j))], dtype=np.int64),
+        "f": np.array([[4 * k, 4 * k + 1, 4 * k + 2] for k in range(j)], dtype=np.int64),
     }
 
 
@@ -51,15 +59,21 @@ def _rodrigues(r):
     return np.eye(3) + np.sin(angle) * kx + (1 - np.cos(angle)) * kx @ kx
 
 
-def _smpl(model, betas, pose, trans):
-    """Joints and vertices as the SMPL paper defines them (pose blend shapes, then LBS)."""
-    shaped = model["v_template"] + model["shapedirs"] @ betas
+def _smpl(model, betas, pose, trans, parents=PARENTS, expression=None):
+    """Joints and vertices as the SMPL paper defines them (pose blend shapes, then LBS); for
+    SMPL-X with 20 shape columns, as the smplx package splits them: 10 of shape, 10 of
+    expression."""
+    dirs = model["shapedirs"]
+    shaped = model["v_template"] + dirs[:, :, : len(betas)] @ betas
+    if expression is not None:
+        shaped = shaped + dirs[:, :, 10 : 10 + len(expression)] @ expression
+    J = len(parents)
     rest = model["J_regressor"] @ shaped
     rotations = [_rodrigues(pose[3 * j : 3 * j + 3]) for j in range(J)]
     feature = np.concatenate([(rotations[j] - np.eye(3)).ravel() for j in range(1, J)])
     posed = shaped + model["posedirs"] @ feature
     world = []
-    for j, p in enumerate(PARENTS):
+    for j, p in enumerate(parents):
         local = np.eye(4)
         local[:3, :3] = rotations[j]
         local[:3, 3] = rest[j] - (rest[p] if p >= 0 else 0)
@@ -114,3 +128,28 @@ def test_without_a_body_model_an_approximate_skeleton_says_how_to_set_one(body):
     m = skelview.load(folder / "motion.npz")
     assert len(m.joint_names) == J and not m.meshes
     assert any("--body-model" in w and "SKELVIEW_BODY_MODELS" in w for w in m.warnings)
+
+
+def test_smplx_expressions_move_the_face_as_the_model_equations_say(tmp_path):
+    rng = np.random.default_rng(8)
+    model = _model(rng, PARENTS_X, shapes=20)
+    # Expression directions on the head's and jaw's vertices only, as on a real face.
+    face = np.zeros(len(PARENTS_X) * 4, bool)
+    face[4 * 15 : 4 * 16] = face[4 * 22 : 4 * 23] = True
+    model["shapedirs"][~face, :, 10:] = 0
+    _npz(tmp_path / "SMPLX_NEUTRAL.npz", model)
+    frames = 3
+    poses = rng.normal(0, 0.4, (frames, 165))
+    trans, betas, expressions = rng.normal(0, 1, (frames, 3)), rng.normal(0, 1, 300), rng.normal(0, 1.5, (frames, 100))
+    # BEAT2's layout: 300 betas, 100 expression coefficients a frame.
+    _npz(tmp_path / "beat2.npz", {"poses": poses, "trans": trans, "betas": betas, "expressions": expressions, "mocap_frame_rate": np.array(30.0)})
+    m = skelview.load(tmp_path / "beat2.npz", body_model=tmp_path / "SMPLX_NEUTRAL.npz")
+    assert any("first 10 of the file's 100" in w for w in m.warnings)
+    raw = m.positions(units="file", y_up=False)
+    vertices = m.vertices(units="file", y_up=False)
+    for f in range(frames):
+        joints, verts = _smpl(model, betas[:10], poses[f], trans[f], PARENTS_X, expressions[f, :10])
+        assert np.abs(raw[f] - joints).max() < 1e-5
+        assert np.abs(vertices[f] - verts).max() < 1e-5
+    still, _ = _smpl(model, betas[:10], poses[0], trans[0], PARENTS_X)
+    assert np.abs(raw[0][22] - still[22]).max() > 1e-3, "the expression moves the jaw"

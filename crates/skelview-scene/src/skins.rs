@@ -112,7 +112,8 @@ pub fn append(frame: &SkinFrame, tint: [f32; 4], out: &mut DrawData) {
     let mut weights = Vec::new();
     for (mesh, geometry) in frame.set.meshes.iter().zip(frame.geometry) {
         mesh.posed_weights(frame.time_secs, frame.pose, &mut weights);
-        let (palette_row, weight_row) = out.skins.push_rows(mesh.palette_iter(frame.pose).map(|m| frame.world_from_file * m), &weights);
+        let (palette_row, weight_row) =
+            out.skins.push_rows(mesh.palette_iter(frame.pose, frame.time_secs).map(|m| frame.world_from_file * m), &weights);
         let instance = SkinInstance {
             rows: [palette_row, weight_row, geometry.morph_word(), geometry.vertices.len() as u32],
             tint,
@@ -166,5 +167,6 @@ fn thinned(mesh: &Mesh, step: usize) -> Mesh {
         .collect();
     m.morph_weights = mesh.morph_weights.clone();
     m.morph_animation = mesh.morph_animation.clone();
+    m.bind_motion = mesh.bind_motion.clone();
     m
 }

@@ -155,8 +155,47 @@ impl PoseBlend {
 pub struct MorphAnimation {
     /// Seconds between samples (the clip's frame time).
     pub frame_time_secs: f64,
-    /// Frames × targets.
+    /// How many targets it animates: the mesh's first ones (the others keep their defaults,
+    /// or the pose drives them).
+    pub targets: usize,
+    /// Frames × `targets`.
     pub values: Vec<f32>,
+}
+
+/// Bones whose bind moves over the take: a body model's rest joints, which its expressions
+/// shift (SMPL-X regresses the jaw and eyes from the face the expression moves). At time `t`
+/// bone `bones[k]`'s palette entry is `world_from_joint · translation(−shift) · joint_from_mesh`,
+/// the shift (joint space) sampled like the morph weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BindMotion {
+    /// Seconds between samples (the clip's frame time).
+    pub frame_time_secs: f64,
+    /// The bones that move (indices into the mesh's bones).
+    pub bones: Vec<usize>,
+    /// Frames × `bones.len()` shifts.
+    pub shifts: Vec<Vec3>,
+}
+
+impl BindMotion {
+    /// Each moving bone's shift at `time_secs` (the nearest earlier sample blended with the next).
+    pub fn at(&self, time_secs: f64) -> impl Iterator<Item = (usize, Vec3)> + '_ {
+        let n = self.bones.len();
+        let frames = self.shifts.len().checked_div(n).unwrap_or(0);
+        let (f0, f1, t) = between(time_secs, self.frame_time_secs, frames);
+        self.bones
+            .iter()
+            .enumerate()
+            .filter(move |_| frames > 0)
+            .map(move |(k, &b)| (b, self.shifts[f0 * n + k].lerp(self.shifts[f1 * n + k], t)))
+    }
+}
+
+/// The samples either side of `time_secs` (`frames` ≥ 1 of them, `frame_time_secs` apart) and
+/// how far between them it falls.
+fn between(time_secs: f64, frame_time_secs: f64, frames: usize) -> (usize, usize, f32) {
+    let x = (time_secs / frame_time_secs.max(1e-12)).clamp(0.0, frames.saturating_sub(1) as f64);
+    let f0 = x.floor() as usize;
+    (f0, (f0 + 1).min(frames.saturating_sub(1)), (x - f0 as f64) as f32)
 }
 
 /// One drawn primitive.
@@ -190,6 +229,8 @@ pub struct Mesh {
     pub morph_animation: Option<MorphAnimation>,
     /// Targets the pose drives (a body model's pose blend shapes).
     pub pose_blend: Option<PoseBlend>,
+    /// Bones whose bind moves over the take (a body model's expressions).
+    pub bind_motion: Option<BindMotion>,
     /// How it looks.
     pub material: Material,
 }
@@ -215,6 +256,7 @@ impl Mesh {
             morph_weights: Vec::new(),
             morph_animation: None,
             pose_blend: None,
+            bind_motion: None,
             material: Material::default(),
         };
         mesh.normals = face_normals(&mesh.positions, &mesh.indices);
@@ -231,17 +273,22 @@ impl Mesh {
         self.weights.iter().map(|w| w.iter().filter(|&&x| x != 0.0).count()).max().unwrap_or(0)
     }
 
-    /// `world_from_mesh` of each bone for `pose` (file space): the palette.
-    pub fn palette(&self, pose: &GlobalPose, out: &mut Vec<Mat4>) {
+    /// `world_from_mesh` of each bone for `pose` at `time_secs` (file space): the palette.
+    pub fn palette(&self, pose: &GlobalPose, time_secs: f64, out: &mut Vec<Mat4>) {
         out.clear();
-        out.extend(self.palette_iter(pose));
+        out.extend(self.palette_iter(pose, time_secs));
     }
 
     /// The palette without a buffer (the scene writes it straight into the frame's rows).
-    pub fn palette_iter<'a>(&'a self, pose: &'a GlobalPose) -> impl Iterator<Item = Mat4> + 'a {
-        self.bones.iter().map(|b| {
-            let world = b.joint.and_then(|j| pose.world_from_joint.get(j)).copied().unwrap_or(Affine3A::IDENTITY);
-            Mat4::from(world) * b.joint_from_mesh
+    pub fn palette_iter<'a>(&'a self, pose: &'a GlobalPose, time_secs: f64) -> impl Iterator<Item = Mat4> + 'a {
+        // Allocates only for a mesh whose binds move (a few bones of a body's face).
+        let shifts: Vec<(usize, Vec3)> = self.bind_motion.as_ref().map(|b| b.at(time_secs).collect()).unwrap_or_default();
+        self.bones.iter().enumerate().map(move |(k, b)| {
+            let world = Mat4::from(b.joint.and_then(|j| pose.world_from_joint.get(j)).copied().unwrap_or(Affine3A::IDENTITY));
+            match shifts.iter().find(|(bone, _)| *bone == k) {
+                Some((_, shift)) => world * Mat4::from_translation(-*shift) * b.joint_from_mesh,
+                None => world * b.joint_from_mesh,
+            }
         })
     }
 
@@ -258,16 +305,15 @@ impl Mesh {
     pub fn morph_weights_at(&self, time_secs: f64, out: &mut Vec<f32>) {
         out.clear();
         let targets = self.morph_targets.len();
-        let Some(a) = self.morph_animation.as_ref().filter(|a| targets > 0 && a.values.len() >= targets) else {
-            out.extend(self.morph_weights.iter().copied().chain(std::iter::repeat(0.0)).take(targets));
+        out.extend(self.morph_weights.iter().copied().chain(std::iter::repeat(0.0)).take(targets));
+        let Some(a) = self.morph_animation.as_ref().filter(|a| a.targets > 0 && a.targets <= targets && a.values.len() >= a.targets) else {
             return;
         };
-        let frames = a.values.len() / targets;
-        let x = (time_secs / a.frame_time_secs.max(1e-12)).clamp(0.0, (frames - 1) as f64);
-        let f0 = x.floor() as usize;
-        let f1 = (f0 + 1).min(frames - 1);
-        let t = (x - f0 as f64) as f32;
-        out.extend((0..targets).map(|k| a.values[f0 * targets + k] * (1.0 - t) + a.values[f1 * targets + k] * t));
+        let n = a.targets;
+        let (f0, f1, t) = between(time_secs, a.frame_time_secs, a.values.len() / n);
+        for (k, w) in out.iter_mut().enumerate().take(n) {
+            *w = a.values[f0 * n + k] * (1.0 - t) + a.values[f1 * n + k] * t;
+        }
     }
 }
 
@@ -333,10 +379,11 @@ impl MeshSet {
         Some(set)
     }
 
-    /// The same meshes with their morph weights held at their defaults (for another motion).
+    /// The same meshes with their morph weights held at their defaults and their binds at
+    /// rest (for another motion).
     pub fn still(&self) -> Self {
         let mut set = self.clone();
-        set.meshes.iter_mut().for_each(|m| m.morph_animation = None);
+        set.meshes.iter_mut().for_each(|m| (m.morph_animation, m.bind_motion) = (None, None));
         set
     }
 
@@ -374,7 +421,7 @@ mod tests {
             ],
         };
         let mut palette = Vec::new();
-        mesh.palette(&pose, &mut palette);
+        mesh.palette(&pose, 0.0, &mut palette);
         let mut out = Vec::new();
         skin_vertices(&mesh, &palette, &[], &mut out);
         // Joint 1 turns the vertex (1, 0) in its space to (0, 1), then lifts it by 1.
@@ -409,7 +456,7 @@ mod tests {
     fn morph_weights_blend_between_samples_and_hold_at_the_ends() {
         let mut mesh = Mesh::rigid("m", vec![Vec3::ZERO], vec![], Bone { joint: None, joint_from_mesh: Mat4::IDENTITY });
         mesh.morph_targets = vec![MorphTarget { name: "up".into(), positions: vec![Vec3::Y], normals: vec![] }];
-        mesh.morph_animation = Some(MorphAnimation { frame_time_secs: 0.5, values: vec![0.0, 1.0] });
+        mesh.morph_animation = Some(MorphAnimation { frame_time_secs: 0.5, targets: 1, values: vec![0.0, 1.0] });
         let mut w = Vec::new();
         mesh.morph_weights_at(0.25, &mut w);
         assert_eq!(w, [0.5]);

@@ -19,7 +19,7 @@ pub struct MeshPoser {
 impl MeshPoser {
     /// `mesh`'s vertices for `pose` at `time_secs` (its morph weights), in `space_from_file`.
     pub fn vertices(&mut self, mesh: &Mesh, pose: &GlobalPose, time_secs: f64, space_from_file: Mat4, out: &mut Vec<Vec3>) {
-        mesh.palette(pose, &mut self.palette);
+        mesh.palette(pose, time_secs, &mut self.palette);
         for m in &mut self.palette {
             *m = space_from_file * *m;
         }

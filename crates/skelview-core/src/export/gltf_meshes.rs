@@ -28,6 +28,9 @@ pub struct MeshParts {
     pub images: Vec<Value>,
     /// `textures`, one per image.
     pub textures: Vec<Value>,
+    /// Nodes that carry a moving bind ([`crate::core::mesh::BindMotion`]): the node, its
+    /// mesh's index and the bone; the animation keys the node's translation.
+    pub moving_binds: Vec<(usize, usize, usize)>,
 }
 
 /// Appends `set`'s data to `blob`; `d` is the file → output similarity, `first_node` the index
@@ -45,7 +48,7 @@ pub(super) fn append(blob: &mut Blob, set: &MeshSet, d: Mat4, first_node: usize,
     for (k, mesh) in set.meshes.iter().enumerate() {
         parts.materials.push(material(mesh, set));
         if mesh.skinned {
-            let (joints, binds, slot_of) = skin_slots(mesh, first_node, &mut parts.nodes);
+            let (joints, binds, slot_of) = skin_slots(mesh, (k, d), first_node, &mut parts);
             let ibm: Vec<f32> = binds.iter().flat_map(|m| affine(d * *m).to_cols_array()).collect();
             let ibm = blob.floats(&ibm, "MAT4", binds.len(), false);
             parts.skins.push(json!({ "joints": joints, "inverseBindMatrices": ibm, "name": mesh.name }));
@@ -65,17 +68,27 @@ pub(super) fn append(blob: &mut Blob, set: &MeshSet, d: Mat4, first_node: usize,
 /// A skin's joints (node indices), their bind matrices (file space) and the skin slot of each
 /// of the mesh's bones. glTF wants each node once in a skin: bones on the same joint with the
 /// same bind share a slot; one with another bind, or on no joint, gets a node of its own
-/// (under its joint, or at the root), added to `nodes`.
-fn skin_slots(mesh: &Mesh, first_node: usize, nodes: &mut Vec<(Value, Option<usize>)>) -> (Vec<usize>, Vec<Mat4>, Vec<u16>) {
+/// (under its joint, or at the root), added to `parts.nodes`. So does a bone whose bind moves
+/// (a body's expressions): its node's translation is the bind's shift (`d`: the output
+/// similarity), keyed by the animation, at its first value here.
+fn skin_slots(mesh: &Mesh, (index, d): (usize, Mat4), first_node: usize, parts: &mut MeshParts) -> (Vec<usize>, Vec<Mat4>, Vec<u16>) {
     let (mut joints, mut binds, mut slot_of) = (Vec::new(), Vec::new(), Vec::new());
+    let first_shifts: Vec<(usize, Vec3)> = mesh.bind_motion.as_ref().map(|b| b.at(0.0).collect()).unwrap_or_default();
     for (k, b) in mesh.bones.iter().enumerate() {
-        let same = b.joint.and_then(|j| (0..joints.len()).find(|&s| joints[s] == j && binds[s] == b.joint_from_mesh));
+        let moving = first_shifts.iter().find(|(bone, _)| *bone == k).map(|(_, shift)| *shift);
+        let same =
+            b.joint.filter(|_| moving.is_none()).and_then(|j| (0..joints.len()).find(|&s| joints[s] == j && binds[s] == b.joint_from_mesh));
         let slot = same.unwrap_or_else(|| {
-            let node = match b.joint.filter(|j| !joints.contains(j)) {
+            let node = match b.joint.filter(|j| !joints.contains(j) && moving.is_none()) {
                 Some(j) => j,
                 None => {
-                    nodes.push((json!({ "name": format!("{} bone {k}", mesh.name) }), b.joint));
-                    first_node + nodes.len() - 1
+                    let mut node = json!({ "name": format!("{} bone {k}", mesh.name) });
+                    if let Some(shift) = moving {
+                        node["translation"] = json!(d.transform_vector3(-shift).to_array());
+                        parts.moving_binds.push((first_node + parts.nodes.len(), index, k));
+                    }
+                    parts.nodes.push((node, b.joint));
+                    first_node + parts.nodes.len() - 1
                 }
             };
             joints.push(node);

@@ -90,7 +90,8 @@ pub fn document(animations: &[Animation]) -> Result<(Value, Vec<u8>), NonFinite>
         }
     }
     skins.extend(meshes.skins.iter().cloned());
-    let gltf_animations: Vec<Value> = animations.iter().map(|a| animation(&mut blob, a, skeleton, &rest_nodes, &mesh_nodes)).collect();
+    let gltf_animations: Vec<Value> =
+        animations.iter().map(|a| animation(&mut blob, a, skeleton, &rest_nodes, (&mesh_nodes, &meshes.moving_binds))).collect();
     while !blob.bytes.len().is_multiple_of(4) {
         blob.bytes.push(0);
     }
@@ -269,8 +270,15 @@ fn key_weights(moving: &mut [(&Mesh, usize, Vec<f32>)], time_secs: f64, local: &
 }
 
 /// One glTF animation for `a`: a key per source frame for each joint that leaves its rest
-/// value, and for each mesh whose morph weights the take animates (`mesh_nodes`: each mesh's node).
-fn animation(blob: &mut Blob, a: &Animation, skeleton: &Skeleton, rest_nodes: &[Trs], mesh_nodes: &[usize]) -> Value {
+/// value, for each mesh whose morph weights the take animates (`mesh_nodes`: each mesh's
+/// node), and for each node of a moving bind (`moving_binds`, as [`MeshParts`] lists them).
+fn animation(
+    blob: &mut Blob,
+    a: &Animation,
+    skeleton: &Skeleton,
+    rest_nodes: &[Trs],
+    (mesh_nodes, moving_binds): (&[usize], &[(usize, usize, usize)]),
+) -> Value {
     let n_joints = skeleton.joints().len();
     let m = a.motion;
     let frames = m.clip.num_frames().max(1);
@@ -293,6 +301,14 @@ fn animation(blob: &mut Blob, a: &Animation, skeleton: &Skeleton, rest_nodes: &[
         out.joint(blob, j, keys, &rest_nodes[j]);
     }
     out.morph_weights(blob, moving.into_iter().map(|(_, node, values)| (node, values)).collect());
+    let d = Mat4::from_scale_rotation_translation(Vec3::splat(s), rd, Vec3::ZERO);
+    let meshes = m.meshes.as_deref().map_or(&[][..], |set| &set.meshes[..]);
+    for &(node, mesh, bone) in moving_binds {
+        let Some(b) = meshes.get(mesh).and_then(|x| x.bind_motion.as_ref()) else { continue };
+        let shift = |t: f32| b.at(f64::from(t)).find(|(k, _)| *k == bone).map_or(Vec3::ZERO, |(_, shift)| shift);
+        let values = times.iter().flat_map(|&t| d.transform_vector3(-shift(t)).to_array()).collect();
+        out.add(blob, node, "translation", values, "VEC3");
+    }
     if out.channels.is_empty() {
         // A still take: one channel keeps it an animation (glTF needs at least one).
         let root = skeleton.roots().next().unwrap_or(0);

@@ -289,7 +289,7 @@ fn weights_over_take(ctx: &Context, channels: &[&ufbx::BlendChannel], targets: u
             at += shapes.len();
         }
     }
-    Some(MorphAnimation { frame_time_secs: 1.0 / s.fps, values })
+    Some(MorphAnimation { frame_time_secs: 1.0 / s.fps, targets, values })
 }
 
 /// An sRGB component as linear light (FBX colours are what the artist picked, sRGB, as

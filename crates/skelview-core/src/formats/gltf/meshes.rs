@@ -425,7 +425,7 @@ fn animated_weights(
                         row.into_iter().take(targets)
                     })
                     .collect();
-                out.insert(node.index(), MorphAnimation { frame_time_secs: 1.0 / sampling.fps, values });
+                out.insert(node.index(), MorphAnimation { frame_time_secs: 1.0 / sampling.fps, targets, values });
             }
             Ok(_) => {}
             Err(message) => warnings.push(RawWarning {

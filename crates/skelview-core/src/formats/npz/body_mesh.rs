@@ -10,12 +10,21 @@
 
 use glam::{DVec3, Mat4, Vec3};
 
+use super::expressions::Expressed;
 use super::smpl::{BodyModel, Shaped};
-use crate::core::mesh::{Bone, MAX_INFLUENCES, Mesh, MorphTarget, PoseBlend};
+use crate::core::mesh::{BindMotion, Bone, MAX_INFLUENCES, Mesh, MorphAnimation, MorphTarget, PoseBlend};
 
-/// The posed body of `model` shaped as `shaped`, or `None` when the model was read without
-/// its mesh; `warnings` gets one line when vertices lost influences past eight.
-pub fn body_mesh(model: &BodyModel, shaped: &Shaped, name: &str, warnings: &mut Vec<String>) -> Option<Mesh> {
+/// The posed body of `model` shaped as `shaped`, with `expressed`'s expressions (frames
+/// `frame_time_secs` apart), or `None` when the model was read without its mesh; `warnings`
+/// gets one line when vertices lost influences past eight.
+pub fn body_mesh(
+    model: &BodyModel,
+    shaped: &Shaped,
+    name: &str,
+    expressed: Option<&Expressed>,
+    frame_time_secs: f64,
+    warnings: &mut Vec<String>,
+) -> Option<Mesh> {
     let data = model.mesh.as_ref()?;
     let j = model.joints();
     let positions: Vec<Vec3> = shaped.vertices.iter().map(|v| v.as_vec3()).collect();
@@ -43,19 +52,28 @@ pub fn body_mesh(model: &BodyModel, shaped: &Shaped, name: &str, warnings: &mut 
         ));
     }
     let p = 9 * j.saturating_sub(1);
-    mesh.morph_targets = (0..p)
-        .map(|t| MorphTarget {
-            name: format!("pose blend {t}"),
-            positions: (0..v)
-                .map(|i| {
-                    let at = |k: usize| data.posedirs.get((i * 3 + k) * p + t).copied().unwrap_or(0.0) as f32;
-                    Vec3::new(at(0), at(1), at(2))
-                })
-                .collect(),
-            normals: Vec::new(),
-        })
+    // The expressions' targets first (the take animates them), then the pose's.
+    let (b, e) = (model.num_shapes, expressed.map_or(0, |x| x.used));
+    let first_column = expressed.map_or(0, |x| x.first_column);
+    let expression = |t: usize, i: usize, k: usize| model.shapedirs.get((i * 3 + k) * b + first_column + t).copied().unwrap_or(0.0);
+    let pose = |t: usize, i: usize, k: usize| data.posedirs.get((i * 3 + k) * p + t).copied().unwrap_or(0.0);
+    let target = |name: String, at: &dyn Fn(usize, usize) -> f64| MorphTarget {
+        name,
+        positions: (0..v).map(|i| Vec3::new(at(i, 0) as f32, at(i, 1) as f32, at(i, 2) as f32)).collect(),
+        normals: Vec::new(),
+    };
+    mesh.morph_targets = (0..e)
+        .map(|t| target(format!("expression {t}"), &|i, k| expression(t, i, k)))
+        .chain((0..p).map(|t| target(format!("pose blend {t}"), &|i, k| pose(t, i, k))))
         .collect();
-    mesh.pose_blend = Some(PoseBlend { first_target: 0, joints: (1..j).map(|k| (k, model.parents[k])).collect() });
+    mesh.pose_blend = Some(PoseBlend { first_target: e, joints: (1..j).map(|k| (k, model.parents[k])).collect() });
+    if let Some(x) = expressed {
+        let values = x.coefficients.iter().map(|c| *c as f32).collect();
+        mesh.morph_animation = Some(MorphAnimation { frame_time_secs, targets: e, values });
+        let shifts = x.rest.shifts.chunks_exact(j).flat_map(|row| x.shifted.iter().map(|&k| row[k].as_vec3())).collect();
+        // Bone k is joint k's.
+        mesh.bind_motion = Some(BindMotion { frame_time_secs, bones: x.shifted.clone(), shifts });
+    }
     mesh.material.base_color = [0.72, 0.74, 0.78, 1.0];
     Some(mesh)
 }

@@ -21,6 +21,11 @@ pub struct BodyMotion {
     pub trans: Vec<f64>,
     /// Shape coefficients.
     pub betas: Vec<f64>,
+    /// SMPL-X expression coefficients: frames × [`BodyMotion::expression_width`] (empty
+    /// when the file has none).
+    pub expressions: Vec<f64>,
+    /// Expression coefficients per frame.
+    pub expression_width: usize,
     /// `male`, `female` or `neutral` (lower case), when the file says.
     pub gender: Option<String>,
     /// Frames per second, when the file says.
@@ -94,6 +99,8 @@ fn single_array(values: &[f64], shape: &[usize], name: &str) -> Result<Option<Co
                 poses: values.to_vec(),
                 trans: vec![0.0; frames * 3],
                 betas: Vec::new(),
+                expressions: Vec::new(),
+                expression_width: 0,
                 gender: None,
                 fps: None,
                 z_up: false,
@@ -136,12 +143,34 @@ fn body_from_poses(arrays: &mut Arrays) -> Result<BodyMotion, NpzError> {
         poses: Vec::new(),
         trans: trans(a, frames)?,
         betas: betas(a)?,
+        expressions: Vec::new(),
+        expression_width: 0,
         gender: gender(a),
         fps: rate(a),
         // AMASS's world is Z-up; a plain SMPL file with a rate is no AMASS file.
         z_up: kind.starts_with("AMASS"),
     };
-    Ok(BodyMotion { poses: arrays.take_numbers("poses"), ..motion })
+    let (expressions, expression_width) = if family == Family::SmplX { expressions(a, frames)? } else { (Vec::new(), 0) };
+    Ok(BodyMotion { poses: arrays.take_numbers("poses"), expressions, expression_width, ..motion })
+}
+
+/// SMPL-X expression coefficients (`expressions`, BEAT2's; `expression`, SMPLify-X's and
+/// PIXIE's) as frames × width: one row for every frame when the file gives one row.
+fn expressions(a: &Arrays, frames: usize) -> Result<(Vec<f64>, usize), NpzError> {
+    let Some(name) = ["expressions", "expression"].into_iter().find(|n| a.get(n).is_some()) else { return Ok((Vec::new(), 0)) };
+    let (v, s) = numbers(a, name)?;
+    let (rows, width) = match s {
+        [w] => (1, *w),
+        [t, w] => (*t, *w),
+        _ => return Err(layout(format!("`{name}` has shape {s:?}, not frames × coefficients"))),
+    };
+    finite(name, v, width)?;
+    match rows {
+        _ if width == 0 => Ok((Vec::new(), 0)),
+        r if r == frames => Ok((v.to_vec(), width)),
+        1 => Ok((v.repeat(frames), width)),
+        _ => Err(layout(format!("`{name}` has shape {s:?} where {frames}×coefficients (as many rows as `poses`) or one row is needed"))),
+    }
 }
 
 /// AMASS SMPL-X's separate arrays (no `poses`), joined in the model's joint order.
@@ -170,22 +199,49 @@ fn body_from_parts(a: &Arrays) -> Result<BodyMotion, NpzError> {
         poses.extend_from_slice(&hands[f * 90..f * 90 + 90]);
     }
     let kind = if has_face { "AMASS SMPL-X (separate arrays)" } else { "SMPL+H (separate arrays)" };
-    Ok(BodyMotion { family, kind, frames, poses, trans: trans(a, frames)?, betas: betas(a)?, gender: gender(a), fps: rate(a), z_up: true })
+    let (expressions, expression_width) = if has_face { expressions(a, frames)? } else { (Vec::new(), 0) };
+    Ok(BodyMotion {
+        family,
+        kind,
+        frames,
+        poses,
+        trans: trans(a, frames)?,
+        betas: betas(a)?,
+        expressions,
+        expression_width,
+        gender: gender(a),
+        fps: rate(a),
+        z_up: true,
+    })
 }
 
-/// Motion-X's packed rows as SMPL-X poses (eyes at rest), translation and betas.
+/// Motion-X's packed rows as SMPL-X poses (eyes at rest), expressions, translation and betas.
 fn motion_x(v: &[f64], frames: usize) -> BodyMotion {
     let mut poses = Vec::with_capacity(frames * 165);
     let mut trans = Vec::with_capacity(frames * 3);
+    let mut expressions = Vec::with_capacity(frames * 50);
     for row in v.chunks_exact(MOTION_X_WIDTH) {
         poses.extend_from_slice(&row[..66]);
         poses.extend_from_slice(&row[156..159]);
         poses.extend_from_slice(&[0.0; 6]);
         poses.extend_from_slice(&row[66..156]);
+        expressions.extend_from_slice(&row[159..209]);
         trans.extend_from_slice(&row[309..312]);
     }
     let betas = v.get(312..322).map(<[f64]>::to_vec).unwrap_or_default();
-    BodyMotion { family: Family::SmplX, kind: "Motion-X SMPL-X rows", frames, poses, trans, betas, gender: None, fps: None, z_up: false }
+    BodyMotion {
+        family: Family::SmplX,
+        kind: "Motion-X SMPL-X rows",
+        frames,
+        poses,
+        trans,
+        betas,
+        expressions,
+        expression_width: 50,
+        gender: None,
+        fps: None,
+        z_up: false,
+    }
 }
 
 fn layout(message: String) -> NpzError {
@@ -292,6 +348,17 @@ mod tests {
             numbers("betas", &[300], vec![0.5; 300]),
         ]);
         assert_eq!((x.family, x.kind, x.betas.len(), x.z_up), (Family::SmplX, "BEAT2/EMAGE SMPL-X", 300, false));
+        assert_eq!((x.expression_width, x.expressions.len()), (100, 200));
+        // One row of expression (SMPLify-X's fits) stands for every frame.
+        let one = body(vec![numbers("poses", &[3, 165], vec![0.0; 495]), numbers("expression", &[1, 10], ramp(10))]);
+        assert_eq!((one.expression_width, &one.expressions[20..30]), (10, &ramp(10)[..]));
+        let e = classify(&mut Arrays {
+            arrays: vec![numbers("poses", &[3, 165], vec![0.0; 495]), numbers("expressions", &[2, 10], vec![0.0; 20])],
+            archive: true,
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`expressions`") && e.contains("3×coefficients"), "{e}");
         let s = body(vec![
             numbers("poses", &[3, 24, 3], vec![0.0; 216]),
             numbers("betas", &[3, 10], ramp(30)),
@@ -316,6 +383,7 @@ mod tests {
         let m = motion_x(&row, 1);
         assert_eq!((m.poses[65], m.poses[66], m.poses[68], m.poses[69], m.poses[75]), (65.0, 156.0, 158.0, 0.0, 66.0));
         assert_eq!((m.trans.as_slice(), m.betas[0], m.betas.len()), (&[309.0, 310.0, 311.0][..], 312.0, 10));
+        assert_eq!((m.expression_width, m.expressions[0], m.expressions[49]), (50, 159.0, 208.0));
     }
 
     #[test]

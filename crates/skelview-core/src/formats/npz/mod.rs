@@ -13,6 +13,7 @@ pub mod approx;
 pub mod body_mesh;
 pub mod build;
 pub mod container;
+pub mod expressions;
 mod format;
 pub mod humanml3d;
 pub mod joints;
@@ -154,7 +155,7 @@ fn body_motion(path: &Path, m: &BodyMotion, options: &ReadOptions) -> Result<(Pa
         ("gender".into(), gender_detail(m.gender.as_deref(), options.gender.as_deref())),
         ("betas".into(), m.betas.len().to_string()),
     ];
-    let mut mesh = None;
+    let (mut mesh, mut moving) = (None, None);
     let (rest, parents) = match model_for(m, options, &mut warnings)? {
         Some(model) => {
             if model.joints() != family.joints() {
@@ -168,18 +169,24 @@ fn body_motion(path: &Path, m: &BodyMotion, options: &ReadOptions) -> Result<(Pa
             }
             details.push(("body model".into(), model.path.display().to_string()));
             let shaped = model.shape(&m.betas);
+            let expressed = expressions::expressed(&model, m, &mut warnings, &mut details);
             // The body drawn and posed like any character's (pose blend shapes included).
             let name = format!("{} body", family.name());
-            mesh = body_mesh(&model, &shaped, &name, &mut warnings);
+            mesh = body_mesh(&model, &shaped, &name, expressed.as_ref(), 1.0 / fps, &mut warnings);
+            moving = expressed.map(|e| e.rest);
             (shaped.joints, model.parents.clone())
         }
         None => {
             details.push(("body model".into(), "none: approximate skeleton".into()));
+            if m.expression_width > 0 {
+                warnings
+                    .push(format!("the file's {} expression coefficients per frame need a body model: not applied", m.expression_width));
+            }
             (approx::rest_joints(family), family.parents())
         }
     };
-    let skeleton = build::body_skeleton(&family.names(), &parents, &rest);
-    let clip = build::body_clip(m, &parents, &rest, fps);
+    let skeleton = build::body_skeleton(&family.names(), &parents, &rest, moving.as_ref());
+    let clip = build::body_clip(m, &parents, &rest, moving.as_ref(), fps);
     let mut parsed = Parsed::new(skeleton, clip, "quaternion");
     parsed.meshes = mesh.map(|mesh| crate::core::mesh::MeshSet { meshes: vec![mesh], ..Default::default() });
     parsed.unit = Some(LengthUnit::Metre);

@@ -2,6 +2,7 @@
 //! models define it: joints regressed from the shaped template, Rodrigues rotations, forward
 //! kinematics down `kintree_table`, pose blend shapes, then linear blend skinning.
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -11,6 +12,11 @@ use super::NpzError;
 use super::container::{self, Arrays};
 use super::joints::Family;
 use super::npy::Data;
+
+/// SMPL-X's shape space: the `smplx` package's `SHAPE_SPACE_DIM`.
+const SMPLX_SHAPES: usize = 300;
+/// SMPL-X's expression space: `EXPRESSION_SPACE_DIM`.
+const SMPLX_EXPRESSIONS: usize = 100;
 
 /// The arrays posing joints needs (the mesh needs the rest of [`MESH_ARRAYS`]).
 const JOINT_ARRAYS: [&str; 4] = ["v_template", "shapedirs", "J_regressor", "kintree_table"];
@@ -194,13 +200,36 @@ impl BodyModel {
         Family::with_joints(self.joints())
     }
 
-    /// The model shaped by `betas` (the first min(len, B) of them).
-    pub fn shape(&self, betas: &[f64]) -> Shaped {
+    /// How many of `shapedirs`' first columns are shape directions, and which columns are
+    /// expression directions, as the `smplx` package splits them: an SMPL-X model with 400
+    /// columns has 300 of shape then 100 of expression, one with fewer (v1.1: 20) 10 and 10;
+    /// SMPL and SMPL+H models have no expressions (all columns are shape: AMASS's SMPL+H has 16).
+    pub fn columns(&self) -> (usize, Range<usize>) {
         let b = self.num_shapes;
-        let n = betas.len().min(b);
-        // Row `row` of `shapedirs` times the betas.
+        match self.family() {
+            Some(Family::SmplX) if b >= SMPLX_SHAPES + SMPLX_EXPRESSIONS => (SMPLX_SHAPES, SMPLX_SHAPES..SMPLX_SHAPES + SMPLX_EXPRESSIONS),
+            Some(Family::SmplX) => (b.min(10), b.min(10)..b.min(20)),
+            _ => (b, b..b),
+        }
+    }
+
+    /// The model shaped by `betas` (the first of them, as many as it has shape directions).
+    pub fn shape(&self, betas: &[f64]) -> Shaped {
+        self.shape_expressed(betas, &[])
+    }
+
+    /// The model shaped by `betas` and, for SMPL-X, an expression's coefficients (the first
+    /// of them, as many as it has expression directions).
+    pub fn shape_expressed(&self, betas: &[f64], expression: &[f64]) -> Shaped {
+        let b = self.num_shapes;
+        let (shapes, expressions) = self.columns();
+        let n = betas.len().min(shapes);
+        let e = expression.len().min(expressions.len());
+        let coefficients: Vec<(usize, f64)> =
+            (0..n).map(|c| (c, betas[c])).chain((0..e).map(|c| (expressions.start + c, expression[c]))).collect();
+        // Row `row` of `shapedirs` times the coefficients.
         let offset = |row: usize| {
-            let d = |k: usize| (0..n).map(|c| self.shapedirs[(row * 3 + k) * b + c] * betas[c]).sum::<f64>();
+            let d = |k: usize| coefficients.iter().map(|&(c, x)| self.shapedirs[(row * 3 + k) * b + c] * x).sum::<f64>();
             DVec3::new(d(0), d(1), d(2))
         };
         let mut vertices = self.v_template.clone();
@@ -213,6 +242,31 @@ impl BodyModel {
             .map(|j| self.j_regressor[j * v..(j + 1) * v].iter().zip(&vertices).fold(DVec3::ZERO, |acc, (w, p)| acc + *w * *p))
             .collect();
         Shaped { vertices, joints }
+    }
+
+    /// How each rest joint moves per unit of each expression coefficient: J × E, row-major
+    /// (`J_regressor` applied to the expression directions; E from [`BodyModel::columns`]).
+    pub fn expression_joints(&self) -> Vec<DVec3> {
+        let (b, v) = (self.num_shapes, self.v_template.len());
+        let (_, expressions) = self.columns();
+        let rows: Vec<(usize, usize)> = match &self.shaped_rows {
+            None => (0..v).map(|i| (i, i)).collect(),
+            Some(rows) => rows.iter().enumerate().map(|(row, &i)| (row, i)).collect(),
+        };
+        let mut out = Vec::with_capacity(self.joints() * expressions.len());
+        for j in 0..self.joints() {
+            let regressor = &self.j_regressor[j * v..(j + 1) * v];
+            for c in expressions.clone() {
+                let dir = |row: usize| {
+                    let d = |k: usize| self.shapedirs[(row * 3 + k) * b + c];
+                    DVec3::new(d(0), d(1), d(2))
+                };
+                out.push(
+                    rows.iter().filter(|(_, i)| regressor[*i] != 0.0).fold(DVec3::ZERO, |acc, &(row, i)| acc + regressor[i] * dir(row)),
+                );
+            }
+        }
+        out
     }
 
     /// Each joint's world rotation and position for `pose` (J×3 axis-angle), before `trans`.
