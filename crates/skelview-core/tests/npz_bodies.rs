@@ -505,11 +505,13 @@ fn a_model_read_for_joints_is_kept_until_its_file_changes() {
 /// model once), the last one only: reading another mesh model puts it out; read for joints
 /// alone, the same file gives its own lighter model.
 #[test]
-fn the_last_model_read_with_its_mesh_is_kept() {
+fn the_last_two_models_read_with_their_mesh_are_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let (path, other) = (dir.path().join("SMPLX_MALE.npz"), dir.path().join("SMPLX_FEMALE.npz"));
-    std::fs::write(&path, npz(Model::new(Family::SmplX, 41).members(), false)).unwrap();
-    std::fs::write(&other, npz(Model::new(Family::SmplX, 42).members(), false)).unwrap();
+    let (path, other, third) =
+        (dir.path().join("SMPLX_MALE.npz"), dir.path().join("SMPLX_FEMALE.npz"), dir.path().join("SMPLX_NEUTRAL.npz"));
+    for (file, seed) in [(&path, 41), (&other, 42), (&third, 43)] {
+        std::fs::write(file, npz(Model::new(Family::SmplX, seed).members(), false)).unwrap();
+    }
     let whole = BodyModel::read(&path, true).unwrap();
     // Other tests read mesh models at the same time and may put this one out between two
     // reads: kept means kept on some try, and never a different model.
@@ -521,9 +523,17 @@ fn the_last_model_read_with_its_mesh_is_kept() {
     assert!(kept, "read twice with its mesh, the model is read once");
     let joints = BodyModel::read_kept(&path, false).unwrap();
     assert_eq!(*joints, BodyModel::read(&path, false).unwrap(), "joints alone: the lighter model");
+    // Motions alternating between two models (male and female) read each once.
+    let alternating = (0..20).any(|_| {
+        let a = BodyModel::read_kept(&path, true).unwrap();
+        assert_eq!(*BodyModel::read_kept(&other, true).unwrap(), BodyModel::read(&other, true).unwrap());
+        std::sync::Arc::ptr_eq(&a, &BodyModel::read_kept(&path, true).unwrap())
+    });
+    assert!(alternating, "one other mesh model read between: still kept");
     let a = BodyModel::read_kept(&path, true).unwrap();
-    assert_eq!(*BodyModel::read_kept(&other, true).unwrap(), BodyModel::read(&other, true).unwrap());
+    BodyModel::read_kept(&other, true).unwrap();
+    BodyModel::read_kept(&third, true).unwrap();
     let again = BodyModel::read_kept(&path, true).unwrap();
-    assert!(!std::sync::Arc::ptr_eq(&a, &again), "another mesh model read since: read again");
+    assert!(!std::sync::Arc::ptr_eq(&a, &again), "two other mesh models read since: read again");
     assert_eq!(*again, whole);
 }

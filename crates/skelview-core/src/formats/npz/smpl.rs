@@ -70,12 +70,13 @@ pub struct Shaped {
 
 /// Models read, kept for the next motion: a folder of motions reads its model once. Read for
 /// joints alone, about 15 MB each for SMPL-X, a few are kept (one per gender and family); read
-/// with its mesh (hundreds of MB: the viewer, Python's default), the last one.
+/// with its mesh (hundreds of MB: the viewer, Python's default), the last two (a folder of
+/// male and female motions reads each once).
 static KEPT: std::sync::Mutex<Vec<Kept>> = std::sync::Mutex::new(Vec::new());
 /// How many models read for joints alone are kept.
 const KEPT_MODELS: usize = 4;
 /// How many models read with their mesh are kept.
-const KEPT_MESH_MODELS: usize = 1;
+const KEPT_MESH_MODELS: usize = 2;
 
 /// A model kept: the file it was read from, whether with its mesh, the model.
 struct Kept {
