@@ -391,8 +391,20 @@ impl MeshSet {
     /// that change what a joint's frame is (a new rest pose, lengths scaled).
     pub fn rebound(&self, f: impl Fn(Option<usize>, Mat4) -> Mat4) -> Self {
         let mut set = self.clone();
-        for b in set.meshes.iter_mut().flat_map(|m| &mut m.bones) {
-            b.joint_from_mesh = f(b.joint, b.joint_from_mesh);
+        for m in &mut set.meshes {
+            let before: Vec<Mat4> = m.bones.iter().map(|b| b.joint_from_mesh).collect();
+            for b in &mut m.bones {
+                b.joint_from_mesh = f(b.joint, b.joint_from_mesh);
+            }
+            // A moving bind's shift lies in its joint's frame: it turns and scales with it.
+            if let Some(moving) = &mut m.bind_motion {
+                let n = moving.bones.len();
+                for (k, &bone) in moving.bones.iter().enumerate() {
+                    let (Some(now), Some(was)) = (m.bones.get(bone), before.get(bone)) else { continue };
+                    let x = now.joint_from_mesh * was.inverse();
+                    moving.shifts.iter_mut().skip(k).step_by(n).for_each(|s| *s = x.transform_vector3(*s));
+                }
+            }
         }
         set
     }
@@ -450,6 +462,32 @@ mod tests {
         // R − I of a turn about z, rows first: [[c − 1, −s, 0], [s, c − 1, 0], [0, 0, 0]].
         let expected = [0.0, c - 1.0, -s, 0.0, s, c - 1.0, 0.0, 0.0, 0.0, 0.0];
         assert!(w.iter().zip(expected).all(|(a, b)| (a - b).abs() < 1e-6), "{w:?}");
+    }
+
+    #[test]
+    fn a_moving_bind_shifts_the_palette_and_turns_and_scales_with_its_joints_frame() {
+        let bone = Bone { joint: Some(0), joint_from_mesh: Mat4::from_translation(Vec3::new(0.0, -1.0, 0.0)) };
+        let mut mesh = Mesh::rigid("m", vec![Vec3::X], vec![], bone);
+        let shifts = vec![Vec3::new(0.1, 0.2, 0.3), Vec3::new(0.3, 0.0, -0.1)];
+        mesh.bind_motion = Some(BindMotion { frame_time_secs: 1.0, bones: vec![0], shifts });
+        let world = Mat4::from_rotation_translation(Quat::from_rotation_y(0.4), Vec3::new(1.0, 2.0, 3.0));
+        let palette = |mesh: &Mesh, world: Mat4, t: f64| {
+            let mut out = Vec::new();
+            mesh.palette(&GlobalPose { world_from_joint: vec![Affine3A::from_mat4(world)] }, t, &mut out);
+            out[0]
+        };
+        // Half-way between the two samples: the bind moved by the mean shift.
+        let want = world * Mat4::from_translation(-Vec3::new(0.2, 0.1, 0.1)) * bone.joint_from_mesh;
+        assert!(palette(&mesh, world, 0.5).abs_diff_eq(want, 1e-6));
+        // An edit that turns and scales the joint's frame (a new rest pose, lengths scaled):
+        // the joint's world is then world · x⁻¹, and the palette is what it was.
+        let x = Mat4::from_scale_rotation_translation(Vec3::splat(1.5), Quat::from_rotation_z(0.7), Vec3::ZERO);
+        let set = MeshSet { meshes: vec![mesh], ..Default::default() };
+        let rebound = set.rebound(|_, m| x * m);
+        for t in [0.0, 0.5, 1.0] {
+            let (a, b) = (palette(&set.meshes[0], world, t), palette(&rebound.meshes[0], world * x.inverse(), t));
+            assert!(a.abs_diff_eq(b, 1e-5), "{t}: {a} vs {b}");
+        }
     }
 
     #[test]

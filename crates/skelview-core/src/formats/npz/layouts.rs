@@ -168,6 +168,10 @@ fn expressions(a: &Arrays, frames: usize) -> Result<(Vec<f64>, usize), NpzError>
     match rows {
         _ if width == 0 => Ok((Vec::new(), 0)),
         r if r == frames => Ok((v.to_vec(), width)),
+        // One row for every frame: no more numbers than one array may hold.
+        1 if (frames as u64).saturating_mul(width as u64) > super::npy::MAX_ELEMENTS => {
+            Err(NpzError::TooLarge { array: name.to_owned(), shape: format!("{width} coefficients × {frames} frames") })
+        }
         1 => Ok((v.repeat(frames), width)),
         _ => Err(layout(format!("`{name}` has shape {s:?} where {frames}×coefficients (as many rows as `poses`) or one row is needed"))),
     }
@@ -359,6 +363,14 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("`expressions`") && e.contains("3×coefficients"), "{e}");
+        // One wide row for many frames is refused before it is repeated.
+        let e = classify(&mut Arrays {
+            arrays: vec![numbers("poses", &[20_000, 165], Vec::new()), numbers("expression", &[1, 10_000], vec![0.0; 10_000])],
+            archive: true,
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("'expression' is too large"), "{e}");
         let s = body(vec![
             numbers("poses", &[3, 24, 3], vec![0.0; 216]),
             numbers("betas", &[3, 10], ramp(30)),
