@@ -153,16 +153,30 @@ pub fn load(
     observer: &mut dyn LoadObserver,
     read: impl FnOnce(&Path, &[u8]) -> Result<Read, LoadError>,
 ) -> Result<crate::core::Motion, LoadError> {
+    load_source(format, source, observer, |path, source, observer| {
+        let bytes = source.read_all()?;
+        let total = bytes.len() as u64;
+        if observer.progress(0, Some(total)).is_break() {
+            return Err(LoadError::Cancelled { path: path.to_owned() });
+        }
+        let read = read(path, &bytes)?;
+        if observer.progress(total, Some(total)).is_break() {
+            return Err(LoadError::Cancelled { path: path.to_owned() });
+        }
+        Ok(read)
+    })
+}
+
+/// [`load`] for a reader that reads the source itself (a C3D's frames block by block),
+/// telling `observer` its progress.
+pub fn load_source(
+    format: Format,
+    source: &Source,
+    observer: &mut dyn LoadObserver,
+    read: impl FnOnce(&Path, &Source, &mut dyn LoadObserver) -> Result<Read, LoadError>,
+) -> Result<crate::core::Motion, LoadError> {
     let path = source.path().to_owned();
-    let bytes = source.read_all()?;
-    let total = bytes.len() as u64;
-    if observer.progress(0, Some(total)).is_break() {
-        return Err(LoadError::Cancelled { path });
-    }
-    let (capture, declared, warnings) = read(&path, &bytes)?;
-    if observer.progress(total, Some(total)).is_break() {
-        return Err(LoadError::Cancelled { path });
-    }
+    let (capture, declared, warnings) = read(&path, source, observer)?;
     let m = motion(format, &path, capture, declared, warnings);
     observer.skeleton_ready(&m.skeleton, &m.clip);
     Ok(m)

@@ -98,9 +98,18 @@ impl FileFormat for C3d {
         observer: &mut dyn LoadObserver,
     ) -> Result<Motion, LoadError> {
         let [source] = sources else { return Err(crate::formats::wrong_sources(self, sources)) };
-        capture_motion::load(FORMAT, source, observer, |path, bytes| {
+        capture_motion::load_source(FORMAT, source, observer, |path, source, observer| {
             let read = super::ReadOptions { zero_is_gap: ZERO_POINTS.choice(&options.format) == "gap" };
-            let parsed = super::parse_c3d(bytes, read).map_err(|e| LoadError::from_binary(path, e))?;
+            let parsed = match source {
+                Source::File(path) => {
+                    let total = std::fs::metadata(path).ok().map(|m| m.len());
+                    if observer.progress(0, total).is_break() {
+                        return Err(LoadError::Cancelled { path: path.clone() });
+                    }
+                    super::parse_c3d_file(path, read, &mut |done| observer.progress(done, total))?
+                }
+                Source::Memory { bytes, .. } => super::parse_c3d(bytes, read).map_err(|e| LoadError::from_binary(path, e))?,
+            };
             let capture = parsed.capture;
             let axes = &capture.axes;
             let up = axes.y_screen.as_deref().and_then(UpAxis::parse);

@@ -17,14 +17,19 @@
 //! - Analog values are `(raw − OFFSET) × SCALE × GEN_SCALE`, raw unsigned when
 //!   `ANALOG:FORMAT` is `UNSIGNED`.
 
+mod data;
 mod format;
 mod meta;
 pub mod params;
 
 pub use format::{C3d, FORMAT, X_SCREEN, ZERO_POINTS};
 
+use std::io::Read;
+use std::ops::ControlFlow;
+use std::path::Path;
+
 use crate::core::capture::Capture;
-use crate::formats::error::{ParseError, RawWarning};
+use crate::formats::error::{LoadError, ParseError, RawWarning};
 use params::{Params, Processor};
 
 /// A C3D file read: the capture, what the header and parameters declared, and warnings.
@@ -75,8 +80,61 @@ fn header(b: &[u8], p: Processor) -> Header {
     }
 }
 
-/// Parses a C3D file.
+/// Parses a C3D file held in memory.
 pub fn parse_c3d(b: &[u8], options: ReadOptions) -> Result<ParsedC3d, ParseError> {
+    parse_from(b, b.len(), data::Frames::Memory(b), options)
+}
+
+/// Reads a C3D file: its header and parameters, then its frames block by block, so that the
+/// file is never in memory whole; `progress` hears the bytes read and may stop the read.
+pub fn parse_c3d_file(path: &Path, options: ReadOptions, progress: &mut dyn FnMut(u64) -> ControlFlow<()>) -> Result<ParsedC3d, LoadError> {
+    let io = |source| LoadError::Io { path: path.to_owned(), source };
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    parse_c3d_read(&mut file, len, options, progress).map_err(|e| LoadError::from_binary(path, e))
+}
+
+/// [`parse_c3d_file`] from any reader of `len` bytes. A file whose header does not place the
+/// data after the parameters is read whole (its parameters then say where the data is).
+pub fn parse_c3d_read(
+    file: &mut dyn Read,
+    len: u64,
+    options: ReadOptions,
+    progress: &mut dyn FnMut(u64) -> ControlFlow<()>,
+) -> Result<ParsedC3d, ParseError> {
+    let mut head = Vec::new();
+    let mut read_to = |head: &mut Vec<u8>, end: u64| {
+        let at = head.len() as u64;
+        let more = end.saturating_sub(at);
+        let got =
+            (&mut *file).take(more).read_to_end(head).map_err(|e| ParseError::invalid(at, format!("the file could not be read: {e}")))?;
+        Ok::<bool, ParseError>(got as u64 == more)
+    };
+    let streamed = 'head: {
+        if !read_to(&mut head, 512.min(len))? || head.len() < 512 || head[1] != 0x50 || head[0] == 0 {
+            break 'head None;
+        }
+        let pstart = (head[0] as usize - 1) * 512;
+        if !read_to(&mut head, (pstart as u64 + 4).max(512))? {
+            break 'head None;
+        }
+        let Some(processor) = Processor::from_byte(head[pstart + 3]) else { break 'head None };
+        let data_block = usize::from(header(&head, processor).data_start);
+        let data_offset = data_block.saturating_sub(1) * 512;
+        let placed = data_block > 0 && data_offset > pstart && data_offset as u64 <= len;
+        (placed && read_to(&mut head, data_offset as u64)?).then_some(())
+    };
+    let Some(()) = streamed else {
+        read_to(&mut head, u64::MAX)?;
+        return parse_c3d(&head, options);
+    };
+    let frames = data::Frames::File { file, block_bytes: data::BLOCK_BYTES, progress };
+    parse_from(&head, len as usize, frames, options)
+}
+
+/// Parses a C3D file from its first bytes (`b`: the header, the parameters and perhaps more)
+/// and its length, its frames from `frames`.
+fn parse_from(b: &[u8], file_len: usize, frames: data::Frames, options: ReadOptions) -> Result<ParsedC3d, ParseError> {
     if b.len() < 512 {
         return Err(ParseError::eof(b.len() as u64, "the 512-byte C3D header"));
     }
@@ -102,14 +160,15 @@ pub fn parse_c3d(b: &[u8], options: ReadOptions) -> Result<ParsedC3d, ParseError
     if params.is_empty() {
         warnings.push(RawWarning { offset: pstart as u64, message: "the parameter section is empty: the header's counts are used".into() });
     }
-    let layout = layout(b, &h, &params, &mut warnings)?;
+    let layout = layout(file_len, &h, &params, &mut warnings)?;
     let mut capture =
         Capture { point_rate_hz: layout.rate, first_frame: u32::from(h.first_frame.max(1)), frames: layout.frames, ..Default::default() };
     meta::points(&params, layout.points, &mut capture, &mut warnings);
     capture.analog = meta::analog_channels(&params, layout.channels, layout.rate * layout.samples as f64, layout.samples);
     let scales = point_scales(&params, h.scale, layout.points);
     let analog_scale = meta::analog_scaling(&params, layout.channels, &mut warnings);
-    decode(b, &layout, processor, &scales, &analog_scale, options, &mut capture, &mut warnings);
+    let decoding = data::Decoding { layout: &layout, processor, scales: &scales, analog: &analog_scale, options };
+    data::decode(frames, &decoding, &mut capture, &mut warnings)?;
     capture.plates = meta::plates(&params, capture.analog.channels.len(), &mut warnings);
     capture.events = meta::events(&params, b, processor);
     capture.axes = meta::axes(&params);
@@ -135,7 +194,7 @@ struct Layout {
 }
 
 /// Where the data section is and how its frames are laid out, checked against the file's length.
-fn layout(b: &[u8], h: &Header, params: &Params, warnings: &mut Vec<RawWarning>) -> Result<Layout, ParseError> {
+fn layout(file_len: usize, h: &Header, params: &Params, warnings: &mut Vec<RawWarning>) -> Result<Layout, ParseError> {
     let count = |g: &str, n: &str| params.get(g, n).and_then(params::Param::count);
     let points = point_count(h, params, warnings);
     let scale = params.get("POINT", "SCALE").and_then(params::Param::number).unwrap_or(f64::from(h.scale));
@@ -146,7 +205,7 @@ fn layout(b: &[u8], h: &Header, params: &Params, warnings: &mut Vec<RawWarning>)
     // The header's block, as readers do (Phoenix writes a different POINT:DATA_START);
     // the parameter only where the header's is 0 or past the end.
     let header_block = usize::from(h.data_start);
-    let data_block = if header_block > 0 && (header_block - 1) * 512 <= b.len() {
+    let data_block = if header_block > 0 && (header_block - 1) * 512 <= file_len {
         header_block
     } else {
         count("POINT", "DATA_START").filter(|&d| d > 0.0).map_or(header_block, |d| d as usize)
@@ -159,22 +218,22 @@ fn layout(b: &[u8], h: &Header, params: &Params, warnings: &mut Vec<RawWarning>)
     // Without a channel to read, the header's analog words are still in every frame.
     let analog_words = if channels == 0 { words } else { channels * samples };
     let frame_bytes = (points * 4 + analog_words) * word;
-    let fits = |frames: usize| frame_bytes == 0 || data_offset.saturating_add(frames.saturating_mul(frame_bytes)) <= b.len();
+    let fits = |frames: usize| frame_bytes == 0 || data_offset.saturating_add(frames.saturating_mul(frame_bytes)) <= file_len;
     let declared = declared_frames(h, params, &fits, warnings);
-    let available = b.len().saturating_sub(data_offset).checked_div(frame_bytes).unwrap_or(declared);
-    if data_offset > b.len() && declared > 0 {
+    let available = file_len.saturating_sub(data_offset).checked_div(frame_bytes).unwrap_or(declared);
+    if data_offset > file_len && declared > 0 {
         return Err(ParseError::eof(
-            b.len() as u64,
+            file_len as u64,
             format!("the data section at byte {data_offset} (block {data_block}), past the end of the file"),
         ));
     }
     if channels == 0 && words > 0 {
         let marker_bytes = points * 4 * word;
-        warnings.push(header_over_parameters(params, words, (marker_bytes, frame_bytes), declared, b.len().saturating_sub(data_offset)));
+        warnings.push(header_over_parameters(params, words, (marker_bytes, frame_bytes), declared, file_len.saturating_sub(data_offset)));
     }
     let frames = if available < declared {
         warnings.push(RawWarning {
-            offset: b.len() as u64,
+            offset: file_len as u64,
             message: format!(
                 "the file is cut short: it holds {available} of the {declared} frames it declares (each {frame_bytes} bytes from byte {data_offset})"
             ),
@@ -324,136 +383,6 @@ fn point_scales(params: &Params, header_scale: f32, points: usize) -> Vec<f32> {
     let v = params.get("POINT", "SCALE").map(params::Param::numbers).unwrap_or_default();
     let first = v.first().copied().unwrap_or(f64::from(header_scale)).abs() as f32;
     (0..points).map(|p| if v.len() == points { v[p].abs() as f32 } else { first }).collect()
-}
-
-/// Decodes every frame's points and analog samples, in pieces of frames on every core.
-#[allow(clippy::too_many_arguments)]
-fn decode(
-    b: &[u8],
-    l: &Layout,
-    proc: Processor,
-    scales: &[f32],
-    analog: &meta::AnalogScaling,
-    options: ReadOptions,
-    capture: &mut Capture,
-    warnings: &mut Vec<RawWarning>,
-) {
-    use crate::core::clip::ROWS_PER_PIECE as PIECE_FRAMES;
-    use crate::par::*;
-    let (n, frames) = (l.points, l.frames);
-    // No frames may start past the end (a file cut in its parameters).
-    let data = &b[l.data_offset.min(b.len())..][..frames * l.frame_bytes];
-    let frame_bytes = |piece: usize, f: usize| &data[(piece * PIECE_FRAMES + f) * l.frame_bytes..][..l.frame_bytes];
-    let mut positions = vec![f32::NAN; frames * n * 3];
-    let mut residuals = vec![-1.0f32; frames * n];
-    let (mut zeros, mut nans) = (0usize, 0usize);
-    if n > 0 {
-        let counts: Vec<(usize, usize)> = positions
-            .par_chunks_mut(PIECE_FRAMES * n * 3)
-            .zip(residuals.par_chunks_mut(PIECE_FRAMES * n))
-            .enumerate()
-            .map(|(piece, (positions, residuals))| {
-                let mut counts = (0, 0);
-                for (f, (positions, residuals)) in positions.chunks_exact_mut(n * 3).zip(residuals.chunks_exact_mut(n)).enumerate() {
-                    let c = decode_points(frame_bytes(piece, f), l.float, proc, scales, options, positions, residuals);
-                    counts = (counts.0 + c.0, counts.1 + c.1);
-                }
-                counts
-            })
-            .collect();
-        (zeros, nans) = counts.iter().fold((0, 0), |a, c| (a.0 + c.0, a.1 + c.1));
-    }
-    let row = l.samples * l.channels;
-    let mut values = vec![0.0f32; frames * row];
-    if row > 0 {
-        let word = if l.float { 4 } else { 2 };
-        values.par_chunks_mut(PIECE_FRAMES * row).enumerate().for_each(|(piece, values)| {
-            for (f, out) in values.chunks_exact_mut(row).enumerate() {
-                decode_analog(&frame_bytes(piece, f)[n * 4 * word..], l.float, proc, analog, out);
-            }
-        });
-    }
-    if nans > 0 {
-        warnings.push(RawWarning {
-            offset: l.data_offset as u64,
-            message: format!("{nans} samples have coordinates that are not numbers (NaN) with a valid residual word: read as gaps"),
-        });
-    }
-    if zeros > 0 {
-        warnings.push(RawWarning {
-            offset: l.data_offset as u64,
-            message: format!("{zeros} samples sit at exactly (0, 0, 0): read as gaps (format option c3d.zero_points=keep keeps them)"),
-        });
-    }
-    capture.positions = positions;
-    capture.residuals = residuals;
-    capture.analog.values = values;
-}
-
-/// One frame's points into its rows of positions and residuals (left as gaps where the
-/// sample is one); returns how many samples were gaps at (0, 0, 0) and how many were NaN.
-fn decode_points(
-    frame: &[u8],
-    float: bool,
-    proc: Processor,
-    scales: &[f32],
-    options: ReadOptions,
-    positions: &mut [f32],
-    residuals: &mut [f32],
-) -> (usize, usize) {
-    let (mut zeros, mut nans) = (0, 0);
-    for (p, (out, residual)) in positions.chunks_exact_mut(3).zip(residuals.iter_mut()).enumerate() {
-        let (xyz, w) = if float {
-            let s = &frame[p * 16..][..16];
-            let v = |k: usize| proc.f32([s[4 * k], s[4 * k + 1], s[4 * k + 2], s[4 * k + 3]]);
-            ([v(0), v(1), v(2)], float_word(v(3)))
-        } else {
-            let s = &frame[p * 8..][..8];
-            let v = |k: usize| proc.i16([s[2 * k], s[2 * k + 1]]);
-            let k = scales[p];
-            ([f32::from(v(0)) * k, f32::from(v(1)) * k, f32::from(v(2)) * k], v(3))
-        };
-        if w < 0 {
-            continue;
-        }
-        if !xyz.iter().all(|c| c.is_finite()) {
-            nans += 1;
-            continue;
-        }
-        if options.zero_is_gap && xyz == [0.0; 3] {
-            zeros += 1;
-            continue;
-        }
-        out.copy_from_slice(&xyz);
-        *residual = f32::from((w >> 8) as u8) * scales[p];
-    }
-    (zeros, nans)
-}
-
-/// One frame's analog samples, offset and scaled.
-fn decode_analog(bytes: &[u8], float: bool, proc: Processor, analog: &meta::AnalogScaling, row: &mut [f32]) {
-    let channels = analog.offsets.len().max(1);
-    for (k, out) in row.iter_mut().enumerate() {
-        let c = k % channels;
-        let raw = if float {
-            let s = &bytes[k * 4..][..4];
-            f64::from(proc.f32([s[0], s[1], s[2], s[3]]))
-        } else {
-            let s = [bytes[k * 2], bytes[k * 2 + 1]];
-            if analog.unsigned { f64::from(proc.u16(s)) } else { f64::from(proc.i16(s)) }
-        };
-        *out = ((raw - analog.offsets[c]) * analog.scales[c]) as f32;
-    }
-}
-
-/// The 16-bit residual word of a float sample: negative is a gap, and so is 65535.0 (the
-/// word −1 stored as a positive float) or anything above 32,767.
-#[inline]
-fn float_word(v: f32) -> i16 {
-    if v.is_nan() || !(0.0..=32767.5).contains(&v) {
-        return -1;
-    }
-    (v + 0.5) as i16
 }
 
 #[cfg(test)]

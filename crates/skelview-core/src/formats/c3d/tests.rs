@@ -328,3 +328,83 @@ fn junk_never_panics() {
         let _ = parse_c3d(&b, READ);
     }
 }
+
+/// A file read block by block gives what the same bytes in memory give: every processor and
+/// storage, gaps, analog samples, blocks that end inside the frames (a piece of 256 frames
+/// each) and a last block cut short.
+#[test]
+fn frames_read_block_by_block_are_those_read_from_memory() {
+    for (proc, float) in [(Processor::Intel, true), (Processor::Dec, true), (Processor::Mips, false), (Processor::Intel, false)] {
+        let mut b = Build::new(proc, float);
+        let frames = 700;
+        b.samples = (0..frames)
+            .map(|f| {
+                let v = f as f32;
+                let gap = if f % 7 == 3 { -1.0 } else { 0.0 };
+                vec![[v, 2.0 * v, 3.0, 0.0], [1.0, v, -v, gap]]
+            })
+            .collect();
+        b.analog = (0..frames).map(|f| vec![f as f32 % 50.0, -3.0]).collect();
+        let bytes = b.bytes();
+        let whole = parse_c3d(&bytes, READ).unwrap();
+        let word = [bytes[16], bytes[17]];
+        let block = if proc == Processor::Mips { u16::from_be_bytes(word) } else { u16::from_le_bytes(word) };
+        let data_start = (usize::from(block) - 1) * 512;
+        let mut data = std::io::Cursor::new(&bytes[data_start..]);
+        let mut seen = Vec::new();
+        let mut progress = |done: u64| {
+            seen.push(done);
+            ControlFlow::Continue(())
+        };
+        let frames_from = data::Frames::File { file: &mut data, block_bytes: 1, progress: &mut progress };
+        let streamed = parse_from(&bytes[..data_start], bytes.len(), frames_from, READ).unwrap();
+        assert_eq!(format!("{:?}", streamed.capture), format!("{:?}", whole.capture), "{proc:?} float {float}");
+        assert_eq!(streamed.warnings, whole.warnings);
+        assert_eq!(seen.len(), 3, "{proc:?}: 700 frames in blocks of 256");
+        assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+        // The data section ends within the last 512-byte block.
+        let end = seen.last().copied().unwrap_or(0) as usize;
+        assert!(end <= bytes.len() && end + 512 > bytes.len(), "{end} of {}", bytes.len());
+    }
+}
+
+/// A file read from disk: streamed when its header places the data after the parameters,
+/// read whole when it does not (the parameters then say where the data is); the same capture
+/// either way; a read stopped by its observer is cancelled.
+#[test]
+fn a_file_on_disk_is_read_as_its_bytes_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut b = Build::new(Processor::Intel, true);
+    b.analog = vec![vec![11.0, -3.0], vec![1.0, 5.0], vec![0.0, 0.0]];
+    let bytes = b.bytes();
+    let mut moved = bytes.clone();
+    // The header's data block 0: only POINT:DATA_START places the data.
+    moved[16] = 0;
+    moved[17] = 0;
+    for (name, bytes) in [("streamed.c3d", &bytes), ("whole.c3d", &moved)] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let from_memory = parse_c3d(bytes, READ).unwrap();
+        let from_disk = parse_c3d_file(&path, READ, &mut |_| ControlFlow::Continue(())).unwrap();
+        assert_eq!(format!("{:?}", from_disk.capture), format!("{:?}", from_memory.capture), "{name}");
+        assert_eq!(from_disk.warnings, from_memory.warnings, "{name}");
+    }
+    let path = dir.path().join("streamed.c3d");
+    let stopped = parse_c3d_file(&path, READ, &mut |_| ControlFlow::Break(()));
+    assert!(matches!(stopped, Err(LoadError::Cancelled { .. })), "{:?}", stopped.err());
+}
+
+/// A file that gets shorter between taking its length and reading its frames stops with the
+/// frame and byte where the data ran out, never a panic or a half-read capture.
+#[test]
+fn a_file_that_gets_shorter_while_read_is_an_error_at_the_frame() {
+    let b = Build::new(Processor::Intel, true);
+    let bytes = b.bytes();
+    let data_start = (usize::from(u16::from_le_bytes([bytes[16], bytes[17]])) - 1) * 512;
+    let mut short = std::io::Cursor::new(&bytes[data_start..data_start + 40]);
+    let mut progress = |_| ControlFlow::Continue(());
+    let frames_from = data::Frames::File { file: &mut short, block_bytes: 1, progress: &mut progress };
+    let e = parse_from(&bytes[..data_start], bytes.len(), frames_from, READ).err().unwrap();
+    assert_eq!(e.offset, data_start as u64);
+    assert!(e.to_string().contains("frame 0 and on (the file got shorter while it was read)"), "{e}");
+}
