@@ -70,13 +70,32 @@ pub struct Shaped {
 
 /// Models read, kept for the next motion: a folder of motions reads its model once. Read for
 /// joints alone, about 15 MB each for SMPL-X, a few are kept (one per gender and family); read
-/// with its mesh (hundreds of MB: the viewer, Python's default), the last two (a folder of
-/// male and female motions reads each once).
+/// with its mesh (the viewer, Python's default), the last ones read within a memory budget.
 static KEPT: std::sync::Mutex<Vec<Kept>> = std::sync::Mutex::new(Vec::new());
 /// How many models read for joints alone are kept.
 const KEPT_MODELS: usize = 4;
-/// How many models read with their mesh are kept.
-const KEPT_MESH_MODELS: usize = 2;
+/// The most memory the models kept with their mesh hold together: three SMPL-X models (about
+/// 232 MB each), so that a folder of male, female and neutral motions reads each once; nine
+/// SMPL+H. The last one read is kept whatever its size.
+const KEPT_MESH_BYTES: usize = 768 << 20;
+
+/// Which of the models kept stay, given each one's (read with its mesh, bytes), the newest
+/// first: the newest [`KEPT_MODELS`] read for joints; read with their mesh, the newest ones
+/// while together they hold at most `mesh_budget` bytes, and the newest one whatever its size.
+fn stays(kept: impl Iterator<Item = (bool, usize)>, mesh_budget: usize) -> Vec<bool> {
+    let (mut joints, mut meshes, mut mesh_bytes) = (0, 0, 0usize);
+    kept.map(|(with_mesh, bytes)| {
+        if with_mesh {
+            meshes += 1;
+            mesh_bytes = mesh_bytes.saturating_add(bytes);
+            meshes == 1 || mesh_bytes <= mesh_budget
+        } else {
+            joints += 1;
+            joints <= KEPT_MODELS
+        }
+    })
+    .collect()
+}
 
 /// A model kept: the file it was read from, whether with its mesh, the model.
 struct Kept {
@@ -117,13 +136,17 @@ impl BodyModel {
         }
         let model = Arc::new(Self::read(path, with_mesh)?);
         kept.insert(0, Kept { file, with_mesh, model: model.clone() });
-        let (mut joints, mut meshes) = (0, 0);
-        kept.retain(|k| {
-            let n = if k.with_mesh { &mut meshes } else { &mut joints };
-            *n += 1;
-            *n <= if k.with_mesh { KEPT_MESH_MODELS } else { KEPT_MODELS }
-        });
+        let mut stays = stays(kept.iter().map(|k| (k.with_mesh, k.model.heap_bytes())), KEPT_MESH_BYTES).into_iter();
+        kept.retain(|_| stays.next().unwrap_or(false));
         Ok(model)
+    }
+
+    /// The bytes its arrays hold.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of_val;
+        let mesh = self.mesh.as_ref().map_or(0, |m| size_of_val(&m.posedirs[..]) + size_of_val(&m.weights[..]) + size_of_val(&m.faces[..]));
+        let rows = self.shaped_rows.as_ref().map_or(0, |r| size_of_val(&r[..]));
+        size_of_val(&self.v_template[..]) + size_of_val(&self.shapedirs[..]) + rows + size_of_val(&self.j_regressor[..]) + mesh
     }
 
     /// Reads the model at `path` (with its mesh arrays when `with_mesh`).
@@ -429,5 +452,20 @@ mod tests {
         assert_eq!(rodrigues(DVec3::ZERO), DMat3::IDENTITY);
         let q = glam::DQuat::from_scaled_axis(DVec3::new(0.3, -1.2, 2.5));
         assert!((rodrigues(DVec3::new(0.3, -1.2, 2.5)) - DMat3::from_quat(q)).to_cols_array().iter().all(|d| d.abs() < 1e-12));
+    }
+
+    /// Three SMPL-X models with their mesh stay (male, female, neutral in turn); a fourth puts
+    /// the oldest out; a model bigger than the budget still stays while it is the newest;
+    /// models read for joints are counted apart.
+    #[test]
+    fn mesh_models_stay_within_the_memory_budget_the_newest_always() {
+        let smplx = 232 << 20;
+        let mesh = |n: usize| std::iter::repeat_n((true, smplx), n);
+        assert_eq!(stays(mesh(3), KEPT_MESH_BYTES), [true; 3]);
+        assert_eq!(stays(mesh(4), KEPT_MESH_BYTES), [true, true, true, false]);
+        assert_eq!(stays([(true, 2 * KEPT_MESH_BYTES), (true, 1)].into_iter(), KEPT_MESH_BYTES), [true, false]);
+        let joints = std::iter::repeat_n((false, 15 << 20), KEPT_MODELS + 1);
+        let mixed: Vec<bool> = stays(joints.chain(mesh(3)), KEPT_MESH_BYTES);
+        assert_eq!(mixed, [[true; KEPT_MODELS].as_slice(), &[false], &[true; 3]].concat());
     }
 }
