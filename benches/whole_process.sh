@@ -16,7 +16,8 @@ source benches/bench_files.sh
 RUNS=${1:-${DEFAULT_RUNS:-7}}
 
 "${BUILD[@]}" --bin skelview
-"${BUILD[@]}" -p skelview-core --example bvh_anim_load
+# Without -p: the workspace's features, so that the smoke run takes the example `cargo test` built.
+"${BUILD[@]}" --example bvh_anim_load
 SKELVIEW=$BIN/skelview
 BVH_ANIM=$BIN/examples/bvh_anim_load
 
