@@ -13,7 +13,7 @@ use skelview_core::formats::{self, LoadOptions, LoadRequest, Quiet, Sequential, 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     common::load_and_pose(&skelview_core::formats::c3d::C3d, vec![("x.c3d", data)]);
     let read = skelview_core::formats::c3d::ReadOptions { zero_is_gap: true };
-    let continue_ = &mut |_| std::ops::ControlFlow::Continue(());
+    let continue_ = &mut |_, _| std::ops::ControlFlow::Continue(());
     // The length as taken, and as taken before the file got shorter.
     for len in [data.len() as u64, data.len() as u64 + 5000] {
         let _ = skelview_core::formats::c3d::parse_c3d_read(&mut std::io::Cursor::new(data), len, read, continue_);

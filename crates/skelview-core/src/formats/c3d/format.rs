@@ -100,15 +100,12 @@ impl FileFormat for C3d {
         let [source] = sources else { return Err(crate::formats::wrong_sources(self, sources)) };
         capture_motion::load_source(FORMAT, source, observer, |path, source, observer| {
             let read = super::ReadOptions { zero_is_gap: ZERO_POINTS.choice(&options.format) == "gap" };
+            // Files and bytes in memory alike are read block by block, with progress and cancel.
+            let progress = &mut |done, total| observer.progress(done, Some(total));
             let parsed = match source {
-                Source::File(path) => {
-                    let total = std::fs::metadata(path).ok().map(|m| m.len());
-                    if observer.progress(0, total).is_break() {
-                        return Err(LoadError::Cancelled { path: path.clone() });
-                    }
-                    super::parse_c3d_file(path, read, &mut |done| observer.progress(done, total))?
-                }
-                Source::Memory { bytes, .. } => super::parse_c3d(bytes, read).map_err(|e| LoadError::from_binary(path, e))?,
+                Source::File(path) => super::parse_c3d_file(path, read, progress)?,
+                Source::Memory { bytes, .. } => super::parse_c3d_read(&mut &bytes[..], bytes.len() as u64, read, progress)
+                    .map_err(|e| LoadError::from_binary(path, e))?,
             };
             let capture = parsed.capture;
             let axes = &capture.axes;

@@ -86,22 +86,31 @@ pub fn parse_c3d(b: &[u8], options: ReadOptions) -> Result<ParsedC3d, ParseError
 }
 
 /// Reads a C3D file: its header and parameters, then its frames block by block, so that the
-/// file is never in memory whole; `progress` hears the bytes read and may stop the read.
-pub fn parse_c3d_file(path: &Path, options: ReadOptions, progress: &mut dyn FnMut(u64) -> ControlFlow<()>) -> Result<ParsedC3d, LoadError> {
+/// file is never in memory whole; `progress` hears the bytes read of the total and may stop
+/// the read.
+pub fn parse_c3d_file(
+    path: &Path,
+    options: ReadOptions,
+    progress: &mut dyn FnMut(u64, u64) -> ControlFlow<()>,
+) -> Result<ParsedC3d, LoadError> {
     let io = |source| LoadError::Io { path: path.to_owned(), source };
     let mut file = std::fs::File::open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
     parse_c3d_read(&mut file, len, options, progress).map_err(|e| LoadError::from_binary(path, e))
 }
 
-/// [`parse_c3d_file`] from any reader of `len` bytes. A file whose header does not place the
-/// data after the parameters is read whole (its parameters then say where the data is).
+/// [`parse_c3d_file`] from any reader of `len` bytes (a file, or bytes in memory). A file
+/// whose header does not place the data after the parameters is read whole (its parameters
+/// then say where the data is).
 pub fn parse_c3d_read(
     file: &mut dyn Read,
     len: u64,
     options: ReadOptions,
-    progress: &mut dyn FnMut(u64) -> ControlFlow<()>,
+    progress: &mut dyn FnMut(u64, u64) -> ControlFlow<()>,
 ) -> Result<ParsedC3d, ParseError> {
+    if progress(0, len).is_break() {
+        return Err(ParseError { offset: 0, kind: crate::formats::ParseErrorKind::Cancelled });
+    }
     let mut head = Vec::new();
     let mut read_to = |head: &mut Vec<u8>, end: u64| {
         let at = head.len() as u64;
@@ -128,6 +137,7 @@ pub fn parse_c3d_read(
         read_to(&mut head, u64::MAX)?;
         return parse_c3d(&head, options);
     };
+    let progress = &mut |done| progress(done, len);
     let frames = data::Frames::File { file, block_bytes: data::BLOCK_BYTES, progress };
     parse_from(&head, len as usize, frames, options)
 }

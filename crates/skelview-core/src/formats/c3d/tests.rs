@@ -385,12 +385,12 @@ fn a_file_on_disk_is_read_as_its_bytes_are() {
         let path = dir.path().join(name);
         std::fs::write(&path, bytes).unwrap();
         let from_memory = parse_c3d(bytes, READ).unwrap();
-        let from_disk = parse_c3d_file(&path, READ, &mut |_| ControlFlow::Continue(())).unwrap();
+        let from_disk = parse_c3d_file(&path, READ, &mut |_, _| ControlFlow::Continue(())).unwrap();
         assert_eq!(format!("{:?}", from_disk.capture), format!("{:?}", from_memory.capture), "{name}");
         assert_eq!(from_disk.warnings, from_memory.warnings, "{name}");
     }
     let path = dir.path().join("streamed.c3d");
-    let stopped = parse_c3d_file(&path, READ, &mut |_| ControlFlow::Break(()));
+    let stopped = parse_c3d_file(&path, READ, &mut |_, _| ControlFlow::Break(()));
     assert!(matches!(stopped, Err(LoadError::Cancelled { .. })), "{:?}", stopped.err());
 }
 
@@ -407,4 +407,32 @@ fn a_file_that_gets_shorter_while_read_is_an_error_at_the_frame() {
     let e = parse_from(&bytes[..data_start], bytes.len(), frames_from, READ).err().unwrap();
     assert_eq!(e.offset, data_start as u64);
     assert!(e.to_string().contains("frame 0 and on (the file got shorter while it was read)"), "{e}");
+}
+
+/// Bytes in memory (a page's dropped file) load through the same blocks as a file: progress
+/// from 0 to the end of the frames, and a load stopped after its first block is cancelled.
+#[test]
+fn bytes_in_memory_load_with_progress_and_cancel() {
+    use crate::formats::{self, LoadObserver, LoadOptions, LoadRequest, Sequential};
+    struct Heard {
+        progress: Vec<(u64, Option<u64>)>,
+        stop: bool,
+    }
+    impl LoadObserver for Heard {
+        fn progress(&mut self, done: u64, total: Option<u64>) -> ControlFlow<()> {
+            self.progress.push((done, total));
+            if self.stop && done > 0 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        }
+    }
+    let bytes = Build::new(Processor::Intel, true).bytes();
+    let len = bytes.len() as u64;
+    let request = LoadRequest::memory("dropped.c3d", bytes).unwrap();
+    let mut heard = Heard { progress: Vec::new(), stop: false };
+    assert!(formats::load(&request, &LoadOptions::default(), &Sequential, &mut heard).is_ok());
+    assert_eq!(heard.progress.first(), Some(&(0, Some(len))));
+    let (end, total) = *heard.progress.last().unwrap();
+    assert!(end > 0 && end <= len && total == Some(len), "{:?}", heard.progress);
+    let mut stopping = Heard { progress: Vec::new(), stop: true };
+    let stopped = formats::load(&request, &LoadOptions::default(), &Sequential, &mut stopping);
+    assert!(matches!(stopped, Err(LoadError::Cancelled { .. })), "{:?}", stopped.err());
 }
