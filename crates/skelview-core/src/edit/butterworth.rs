@@ -155,63 +155,94 @@ impl Butterworth {
 }
 
 impl Butterworth {
-    /// [`Butterworth::filtfilt`] of `N` signals held interleaved (`sig[i][lane]`), in place:
-    /// the samples are `sig[p..sig.len() - p]` for the [`Butterworth::padding`] `p`, and the
-    /// `p` entries at each end are the room for the extension, written here. The same result as
-    /// one signal at a time; `false` (nothing changed) when the signals are not longer than
-    /// the padding.
-    pub fn filtfilt_interleaved<const N: usize>(&self, sig: &mut [[f64; N]]) -> bool {
-        let edge = self.padding();
-        let Some(len) = sig.len().checked_sub(2 * edge).filter(|&len| len > edge) else {
+    /// [`Butterworth::filtfilt`] of the `N` channels at `lanes` of every row of `rows` (a
+    /// frame each, in order, no value missing there), in place: the same result as one
+    /// channel at a time, its samples widened to `f64` and the result narrowed back. `fwd` is
+    /// room for the forward pass, reused from call to call. `false` (nothing changed) when
+    /// there are not more rows than the padding.
+    ///
+    /// The channels run side by side so that the recursion's latency is hidden and the
+    /// compiler can use vector registers; the rows are read where they lie, frame by frame.
+    pub fn filtfilt_rows<const N: usize>(&self, rows: &mut [&mut [f32]], lanes: &[usize; N], fwd: &mut Vec<[f64; N]>) -> bool {
+        let (edge, len) = (self.padding(), rows.len());
+        if len <= edge {
             return false;
+        }
+        let read = |row: &[f32]| -> [f64; N] { std::array::from_fn(|k| f64::from(row[lanes[k]])) };
+        // SciPy's odd extension: 2·x[0] − x[i] before the first sample, 2·x[last] − x[last − i]
+        // after the last.
+        let (first, last) = (read(rows[0]), read(rows[len - 1]));
+        let before = |i: usize| -> [f64; N] {
+            let x = read(rows[i]);
+            std::array::from_fn(|k| 2.0 * first[k] - x[k])
         };
-        let (first, last) = (sig[edge], sig[edge + len - 1]);
-        for i in 1..=edge {
-            let (after_first, before_last) = (sig[edge + i], sig[edge + len - 1 - i]);
-            for lane in 0..N {
-                sig[edge - i][lane] = 2.0 * first[lane] - after_first[lane];
-                sig[edge + len - 1 + i][lane] = 2.0 * last[lane] - before_last[lane];
+        let after = |i: usize| -> [f64; N] {
+            let x = read(rows[len - 1 - i]);
+            std::array::from_fn(|k| 2.0 * last[k] - x[k])
+        };
+        let mut state = self.state_for(&before(edge));
+        for i in (1..edge).rev() {
+            state.step(&before(i));
+        }
+        fwd.clear();
+        fwd.extend(rows.iter().map(|row| state.step(&read(row))));
+        fwd.extend((1..=edge).map(|i| state.step(&after(i))));
+        // Backward from the end of the extension; the extension before the first sample is
+        // left out, since nothing kept comes after it.
+        let Some(end) = fwd.last() else { return false };
+        let mut state = self.state_for(end);
+        for y in fwd[len..fwd.len() - 1].iter().rev() {
+            state.step(y);
+        }
+        for (row, y) in rows.iter_mut().zip(&fwd[..len]).rev() {
+            let out = state.step(y);
+            for (k, &lane) in lanes.iter().enumerate() {
+                row[lane] = out[k] as f32;
             }
         }
-        self.run_interleaved(sig, false);
-        self.run_interleaved(sig, true);
         true
     }
 
-    /// Filters the interleaved signals in place, forward or backward, each lane from the
-    /// steady state for its first sample (in the direction run).
-    fn run_interleaved<const N: usize>(&self, sig: &mut [[f64; N]], backward: bool) {
+    /// The filter's state for `N` signals that start with `first` (the steady state for a
+    /// constant `first`), stepping `first` itself as its first sample.
+    fn state_for<const N: usize>(&self, first: &[f64; N]) -> Lanes<N> {
         let n = self.a.len();
-        let mut b = [0.0; MAX_ORDER + 1];
-        let mut a = [0.0; MAX_ORDER + 1];
-        b[..n].copy_from_slice(&self.b);
-        a[..n].copy_from_slice(&self.a);
-        let first = if backward { sig[sig.len() - 1] } else { sig[0] };
-        let mut z = [[0.0; N]; MAX_ORDER + 1];
-        for (zi, s) in z.iter_mut().zip(&self.zi) {
-            for lane in 0..N {
-                zi[lane] = s * first[lane];
+        let mut lanes = Lanes { b: [0.0; MAX_ORDER + 1], a: [0.0; MAX_ORDER + 1], m: n - 1, z: [[0.0; N]; MAX_ORDER + 1] };
+        lanes.b[..n].copy_from_slice(&self.b);
+        lanes.a[..n].copy_from_slice(&self.a);
+        for (zi, s) in lanes.z.iter_mut().zip(&self.zi) {
+            *zi = first.map(|x| s * x);
+        }
+        lanes.step(first);
+        lanes
+    }
+}
+
+/// `N` signals' filter state: direct form II transposed, as SciPy's `lfilter`, in fixed
+/// arrays so that the inner loops have no bounds to check.
+struct Lanes<const N: usize> {
+    b: [f64; MAX_ORDER + 1],
+    a: [f64; MAX_ORDER + 1],
+    /// The order: `z[m]` stays 0.
+    m: usize,
+    z: [[f64; N]; MAX_ORDER + 1],
+}
+
+impl<const N: usize> Lanes<N> {
+    /// Takes one sample of each signal, gives one output of each.
+    #[inline(always)]
+    fn step(&mut self, x: &[f64; N]) -> [f64; N] {
+        let (b, a, z) = (&self.b, &self.a, &mut self.z);
+        let mut y = [0.0; N];
+        for k in 0..N {
+            y[k] = b[0] * x[k] + z[0][k];
+        }
+        for i in 0..self.m.min(MAX_ORDER) {
+            for k in 0..N {
+                z[i][k] = b[i + 1] * x[k] + z[i + 1][k] - a[i + 1] * y[k];
             }
         }
-        let m = n - 1;
-        let mut step = |v: &mut [f64; N]| {
-            let x = *v;
-            let mut y = [0.0; N];
-            for lane in 0..N {
-                y[lane] = b[0] * x[lane] + z[0][lane];
-            }
-            for i in 0..m {
-                for lane in 0..N {
-                    z[i][lane] = b[i + 1] * x[lane] + z[i + 1][lane] - a[i + 1] * y[lane];
-                }
-            }
-            *v = y;
-        };
-        if backward {
-            sig.iter_mut().rev().for_each(&mut step);
-        } else {
-            sig.iter_mut().for_each(&mut step);
-        }
+        y
     }
 }
 
@@ -304,29 +335,32 @@ mod tests {
     }
 
     #[test]
-    fn interleaved_signals_give_what_one_at_a_time_gives() {
+    fn channels_side_by_side_give_what_one_at_a_time_gives() {
         const N: usize = 8;
-        let f = Butterworth::low_pass(4, 6.0, 100.0).unwrap();
-        let make = |k: usize| -> Vec<f64> { (0..200).map(|i| ((i * (k + 1)) as f64 * 0.05).sin() + k as f64).collect() };
-        let mut one: Vec<Vec<f64>> = (0..N).map(make).collect();
-        one.iter_mut().for_each(|c| assert!(f.filtfilt(c)));
-        let edge = f.padding();
-        let mut sig = vec![[f64::NAN; N]; 200 + 2 * edge];
-        for (lane, col) in (0..N).map(make).enumerate() {
-            for (k, v) in col.into_iter().enumerate() {
-                sig[edge + k][lane] = v;
+        for (order, frames) in [(4, 200), (1, 7), (2, 10), (10, 34), (4, 15)] {
+            let f = Butterworth::low_pass(order, 6.0, 100.0).unwrap();
+            let cpf = N + 3;
+            let make = |c: usize| -> Vec<f32> { (0..frames).map(|i| ((i * (c + 1)) as f32 * 0.05).sin() * 40.0 + c as f32).collect() };
+            let one: Vec<Vec<f32>> = (0..cpf)
+                .map(|c| {
+                    let mut x: Vec<f64> = make(c).into_iter().map(f64::from).collect();
+                    f.filtfilt(&mut x);
+                    x.into_iter().map(|v| v as f32).collect()
+                })
+                .collect();
+            // Lanes out of order, and channels left out that must not change.
+            let lanes: [usize; N] = [10, 0, 2, 3, 9, 5, 6, 8];
+            let mut values: Vec<f32> = (0..frames).flat_map(|i| (0..cpf).map(move |c| make(c)[i])).collect();
+            let mut rows: Vec<&mut [f32]> = values.chunks_exact_mut(cpf).collect();
+            let filtered = f.filtfilt_rows(&mut rows, &lanes, &mut Vec::new());
+            assert_eq!(filtered, frames > f.padding(), "order {order}, {frames} frames");
+            for c in 0..cpf {
+                let want = if filtered && lanes.contains(&c) { one[c].clone() } else { make(c) };
+                for (i, w) in want.iter().enumerate() {
+                    assert_eq!(values[i * cpf + c], *w, "order {order}: channel {c}, frame {i}");
+                }
             }
         }
-        assert!(f.filtfilt_interleaved(&mut sig));
-        for (lane, col) in one.iter().enumerate() {
-            for (k, v) in col.iter().enumerate() {
-                assert_eq!(sig[edge + k][lane], *v, "lane {lane}, sample {k}");
-            }
-        }
-        // Not longer than the padding: nothing changes.
-        let mut short = vec![[1.0; N]; 3 * edge];
-        assert!(!f.filtfilt_interleaved(&mut short));
-        assert!(short.iter().all(|s| *s == [1.0; N]));
     }
 
     #[test]

@@ -118,6 +118,27 @@ pub fn fill_local(get: impl Fn(usize) -> f64, frames: usize, g: Gap, spline: boo
     (x, used_spline)
 }
 
+/// [`fill_local`] of a marker's three axes (`None` where the marker is missing): the axes share
+/// their knots, so the spline's system is set up once for the three, and each frame is read
+/// once. The same values as three calls of [`fill_local`].
+pub fn fill_local_xyz(get: impl Fn(usize) -> Option<DVec3>, frames: usize, g: Gap, spline: bool) -> (Vec<DVec3>, bool) {
+    let lo = g.first.saturating_sub(SPLINE_SIDE);
+    let hi = (g.last + SPLINE_SIDE).min(frames - 1);
+    let x: Vec<[f64; 3]> = (lo..=hi).map(|f| get(f).map_or([f64::NAN; 3], |p| p.to_array())).collect();
+    let local = Gap { first: g.first - lo, last: g.last - lo };
+    let valid = |v: &[f64; 3]| v.iter().all(|c| c.is_finite());
+    let two_each_side = local.first >= 2 && local.last + 2 < x.len() && valid(&x[local.first - 2]) && valid(&x[local.last + 2]);
+    let used_spline = spline && two_each_side;
+    let filled: Vec<DVec3> = if used_spline {
+        spline_lanes(&x, local).map(DVec3::from_array).collect()
+    } else {
+        let (a, b) = (DVec3::from_array(x[local.first - 1]), DVec3::from_array(x[local.last + 1]));
+        let span = (g.len() + 1) as f64;
+        (0..g.len()).map(|k| a + (b - a) * (k + 1) as f64 / span).collect()
+    };
+    (filled, used_spline)
+}
+
 /// Fills gap `g` of `x` (NaN inside) with a straight line.
 pub fn linear(x: &mut [f64], g: Gap) {
     let (a, b) = (x[g.first - 1], x[g.last + 1]);
@@ -130,41 +151,51 @@ pub fn linear(x: &mut [f64], g: Gap) {
 /// Fills gap `g` of `x` with a natural cubic spline through the valid samples nearest each
 /// side (up to [`SPLINE_SIDE`] each, stopping at another gap).
 pub fn spline(x: &mut [f64], g: Gap) {
+    let lanes: Vec<[f64; 1]> = x.iter().map(|&v| [v]).collect();
+    for (v, [s]) in x[g.first..=g.last].iter_mut().zip(spline_lanes(&lanes, g)) {
+        *v = s;
+    }
+}
+
+/// The values of gap `g` of `D` series that are missing together (a frame with any value not
+/// finite is missing), each by [`spline`]: one system for all of them, solved lane by lane
+/// in the same order as for one.
+fn spline_lanes<const D: usize>(x: &[[f64; D]], g: Gap) -> impl Iterator<Item = [f64; D]> {
     // On the stack: a capture has hundreds of thousands of gaps, and one allocation per
     // array per gap was most of a fill's time.
-    let mut knots = [(0.0, 0.0); KNOTS];
+    let valid = |f: &usize| x[*f].iter().all(|v| v.is_finite());
+    let mut knots = [(0.0, [0.0; D]); KNOTS];
     let mut n = 0;
-    for f in (0..g.first).rev().take_while(|&f| x[f].is_finite()).take(SPLINE_SIDE) {
+    for f in (0..g.first).rev().take_while(valid).take(SPLINE_SIDE) {
         knots[n] = (f as f64, x[f]);
         n += 1;
     }
     knots[..n].reverse();
-    for f in (g.last + 1..x.len()).take_while(|&f| x[f].is_finite()).take(SPLINE_SIDE) {
+    for f in (g.last + 1..x.len()).take_while(valid).take(SPLINE_SIDE) {
         knots[n] = (f as f64, x[f]);
         n += 1;
     }
     let curve = NaturalSpline::through(&knots[..n]);
-    for (f, v) in x.iter_mut().enumerate().take(g.last + 1).skip(g.first) {
-        *v = curve.at(f as f64);
-    }
+    (g.first..=g.last).map(move |f| curve.at(f as f64))
 }
 
 /// The most knots a spline fill uses.
 const KNOTS: usize = 2 * SPLINE_SIDE;
 
-/// A natural cubic spline (second derivative 0 at both ends) through knots in increasing x.
-struct NaturalSpline {
+/// `D` natural cubic splines (second derivative 0 at both ends) through knots in increasing
+/// x, shared.
+struct NaturalSpline<const D: usize> {
     n: usize,
     x: [f64; KNOTS],
-    y: [f64; KNOTS],
-    m: [f64; KNOTS],
+    y: [[f64; D]; KNOTS],
+    m: [[f64; D]; KNOTS],
 }
 
-impl NaturalSpline {
+impl<const D: usize> NaturalSpline<D> {
     /// Through at most [`KNOTS`] knots (more are left out).
-    fn through(knots: &[(f64, f64)]) -> Self {
+    fn through(knots: &[(f64, [f64; D])]) -> Self {
         let n = knots.len().min(KNOTS);
-        let (mut x, mut y, mut m) = ([0.0; KNOTS], [0.0; KNOTS], [0.0; KNOTS]);
+        let (mut x, mut y, mut m) = ([0.0; KNOTS], [[0.0; D]; KNOTS], [[0.0; D]; KNOTS]);
         for (i, &(kx, ky)) in knots.iter().take(n).enumerate() {
             (x[i], y[i]) = (kx, ky);
         }
@@ -174,34 +205,44 @@ impl NaturalSpline {
             for i in 0..n - 1 {
                 h[i] = x[i + 1] - x[i];
             }
-            let (mut diag, mut rhs) = ([0.0; KNOTS], [0.0; KNOTS]);
+            let (mut diag, mut rhs) = ([0.0; KNOTS], [[0.0; D]; KNOTS]);
             for i in 1..n - 1 {
                 diag[i] = 2.0 * (h[i - 1] + h[i]);
-                rhs[i] = 6.0 * ((y[i + 1] - y[i]) / h[i] - (y[i] - y[i - 1]) / h[i - 1]);
+                for d in 0..D {
+                    rhs[i][d] = 6.0 * ((y[i + 1][d] - y[i][d]) / h[i] - (y[i][d] - y[i - 1][d]) / h[i - 1]);
+                }
             }
             for i in 2..n - 1 {
                 let w = h[i - 1] / diag[i - 1];
                 diag[i] -= w * h[i - 1];
-                rhs[i] -= w * rhs[i - 1];
+                let before = rhs[i - 1];
+                for (r, b) in rhs[i].iter_mut().zip(before) {
+                    *r -= w * b;
+                }
             }
             for i in (1..n - 1).rev() {
-                let next = if i + 1 < n - 1 { h[i] * m[i + 1] } else { 0.0 };
-                m[i] = (rhs[i] - next) / diag[i];
+                for d in 0..D {
+                    let next = if i + 1 < n - 1 { h[i] * m[i + 1][d] } else { 0.0 };
+                    m[i][d] = (rhs[i][d] - next) / diag[i];
+                }
             }
         }
         Self { n, x, y, m }
     }
 
-    fn at(&self, t: f64) -> f64 {
+    fn at(&self, t: f64) -> [f64; D] {
         let n = self.n;
         if n == 1 {
             return self.y[0];
         }
         let i = self.x[..n].partition_point(|&k| k <= t).clamp(1, n - 1) - 1;
-        let (x0, x1, y0, y1, m0, m1) = (self.x[i], self.x[i + 1], self.y[i], self.y[i + 1], self.m[i], self.m[i + 1]);
+        let (x0, x1) = (self.x[i], self.x[i + 1]);
         let h = x1 - x0;
         let (a, b) = ((x1 - t) / h, (t - x0) / h);
-        a * y0 + b * y1 + ((a * a * a - a) * m0 + (b * b * b - b) * m1) * h * h / 6.0
+        std::array::from_fn(|d| {
+            let (y0, y1, m0, m1) = (self.y[i][d], self.y[i + 1][d], self.m[i][d], self.m[i + 1][d]);
+            a * y0 + b * y1 + ((a * a * a - a) * m0 + (b * b * b - b) * m1) * h * h / 6.0
+        })
     }
 }
 
@@ -404,6 +445,34 @@ mod tests {
         for (f, v) in x.iter().enumerate().take(18).skip(12) {
             assert!((v - para(f as f64)).abs() < 0.02, "{f}: {v} against {}", para(f as f64));
         }
+    }
+
+    #[test]
+    fn three_axes_at_once_give_what_each_axis_alone_gives() {
+        // A marker over 60 frames with gaps of every kind: one frame, long, two close together
+        // (the spline stops at the other), near each end (a line: not two samples each side).
+        let missing = |f: usize| [1, 9, 10, 11, 12, 20, 23, 24, 40, 58].contains(&f) || (30..36).contains(&f);
+        let at = |f: usize| -> Option<DVec3> {
+            let t = f as f64 * 0.1;
+            (!missing(f)).then(|| DVec3::new(t.sin() * 300.0, t.cos() * 12.5 + 900.0, t * t * 7.0 - 3.0))
+        };
+        let frames = 60;
+        let found = gaps(frames, missing);
+        assert_eq!(found.len(), 7);
+        let (mut splines, mut lines) = (0, 0);
+        for g in found.into_iter().filter(|&g| inner(g, frames)) {
+            for spline in [true, false] {
+                let (xyz, used) = fill_local_xyz(at, frames, g, spline);
+                for axis in 0..3 {
+                    let (alone, used_alone) = fill_local(|f| at(f).map_or(f64::NAN, |p| p[axis]), frames, g, spline);
+                    assert_eq!(used, used_alone, "{g:?}");
+                    let got: Vec<f64> = xyz.iter().map(|p| p[axis]).collect();
+                    assert_eq!(got, alone, "{g:?}, axis {axis}, spline asked: {spline}");
+                }
+                if used { splines += 1 } else { lines += 1 }
+            }
+        }
+        assert!(splines >= 4 && lines >= 6, "{splines} splines, {lines} lines: both kinds must be compared");
     }
 
     #[test]

@@ -304,11 +304,8 @@ fn fill_marker(
             (fill::pattern(tracks, j, g, donors[0]), "pattern")
         }
         _ => {
-            let spline = !matches!(method, FillMethod::Linear);
-            let axes: Vec<(Vec<f64>, bool)> =
-                (0..3).map(|k| fill::fill_local(|f| tracks.at(j, f).map_or(f64::NAN, |p| p[k]), tracks.frames(), g, spline)).collect();
-            let points = (0..g.len()).map(|i| DVec3::new(axes[0].0[i], axes[1].0[i], axes[2].0[i])).collect();
-            (points, if axes[0].1 { "spline" } else { "linear" })
+            let (points, spline) = fill::fill_local_xyz(|f| tracks.at(j, f), tracks.frames(), g, !matches!(method, FillMethod::Linear));
+            (points, if spline { "spline" } else { "linear" })
         }
     };
     for (k, p) in points.iter().enumerate() {
