@@ -32,11 +32,13 @@ measure() {
     echo "$(echo "$end - $start" | bc -l) $peak"
 }
 
-# median_runs RUNS CMD...: prints "wall_secs peak_kb", each the median of RUNS runs.
+# median_runs RUNS CMD...: prints "wall_secs peak_kb", each the median of RUNS runs;
+# $BEFORE_RUN, when set, is run (untimed) before each.
 median_runs() {
     local runs=$1 walls=() peaks=() w p
     shift
     for _ in $(seq "$runs"); do
+        [ -n "${BEFORE_RUN:-}" ] && eval "$BEFORE_RUN"
         read -r w p < <(measure "$@")
         walls+=("$w") peaks+=("$p")
     done

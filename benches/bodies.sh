@@ -38,12 +38,13 @@ MODEL=$DIR/models/smplx/SMPLX_NEUTRAL.npz
 echo "largest difference, skelview against NumPy: CSV $("$PY" benches/bodies.py compare "$DIR/ours.csv" "$DIR/numpy.npy") m, .npy $("$PY" benches/bodies.py compare "$DIR/ours.npy" "$DIR/numpy.npy") m"
 
 ours=() ours_npy=() npy=() csv=() r_npy=() r_csv=()
-# `sync` before each run: skelview's writes end in an fsync, which on ext4 also waits for the
-# data other processes left unwritten (the NumPy run's 13 MB, the CSVs' 37 MB) unless it is
-# written first.
+# `sync` before each run, so that no run waits for the data the last one left unwritten.
+# skelview's .npy is a new file each run, as NumPy's is to NumPy (a file that replaces another
+# is made durable first, which NumPy never does).
 for k in $(seq "$RUNS"); do
     sync
     read -r a _ < <(measure "$SKELVIEW" positions --raw "$MOTION" --body-model "$DIR/models")
+    rm -f "$DIR/ours.npy"
     sync
     read -r o _ < <(measure "$SKELVIEW" positions --raw "$MOTION" --body-model "$DIR/models" -o "$DIR/ours.npy")
     sync
