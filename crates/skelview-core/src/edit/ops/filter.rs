@@ -165,8 +165,8 @@ fn filter_batch(
 }
 
 /// Channels filtered side by side from the rows: enough to hide the recursion's latency and
-/// fill the vector registers (16 took half the time 8 did on 3,900 channels), few enough that
-/// their state stays in the first-level cache.
+/// fill the vector registers, few enough that their state stays in the first-level cache
+/// (8, 16, 32 and 64 took about the same on 3,840 channels; benches/RESULTS.md).
 const WIDE: usize = 16;
 
 /// Bands of columns filtered in parallel: enough for the cores to share out, few enough that
