@@ -101,40 +101,34 @@ pub fn inner(g: Gap, frames: usize) -> bool {
 /// each side, or `spline` is false) through the samples of `get` (NaN where missing) around
 /// it, over `frames` frames: reads only the few frames the fill needs.
 pub fn fill_local(get: impl Fn(usize) -> f64, frames: usize, g: Gap, spline: bool) -> (Vec<f64>, bool) {
-    let lo = g.first.saturating_sub(SPLINE_SIDE);
-    let hi = (g.last + SPLINE_SIDE).min(frames - 1);
-    let mut x: Vec<f64> = (lo..=hi).map(&get).collect();
-    let local = Gap { first: g.first - lo, last: g.last - lo };
-    let two_each_side = local.first >= 2 && local.last + 2 < x.len() && x[local.first - 2].is_finite() && x[local.last + 2].is_finite();
-    let used_spline = spline && two_each_side;
-    if used_spline {
-        self::spline(&mut x, local);
-    } else {
-        linear(&mut x, local);
-    }
-    // The gap's values, in the window's own buffer.
-    x.truncate(local.last + 1);
-    x.drain(..local.first);
-    (x, used_spline)
+    let (filled, used_spline) = fill_window(|f| [get(f)], frames, g, spline);
+    (filled.into_iter().map(|[v]| v).collect(), used_spline)
 }
 
 /// [`fill_local`] of a marker's three axes (`None` where the marker is missing): the axes share
 /// their knots, so the spline's system is set up once for the three, and each frame is read
 /// once. The same values as three calls of [`fill_local`].
 pub fn fill_local_xyz(get: impl Fn(usize) -> Option<DVec3>, frames: usize, g: Gap, spline: bool) -> (Vec<DVec3>, bool) {
+    let (filled, used_spline) = fill_window(|f| get(f).map_or([f64::NAN; 3], |p| p.to_array()), frames, g, spline);
+    (filled.into_iter().map(DVec3::from_array).collect(), used_spline)
+}
+
+/// [`fill_local`] of `D` series missing together (a frame with any value not finite is
+/// missing), lane by lane in the same order as one.
+fn fill_window<const D: usize>(get: impl Fn(usize) -> [f64; D], frames: usize, g: Gap, spline: bool) -> (Vec<[f64; D]>, bool) {
     let lo = g.first.saturating_sub(SPLINE_SIDE);
     let hi = (g.last + SPLINE_SIDE).min(frames - 1);
-    let x: Vec<[f64; 3]> = (lo..=hi).map(|f| get(f).map_or([f64::NAN; 3], |p| p.to_array())).collect();
+    let x: Vec<[f64; D]> = (lo..=hi).map(get).collect();
     let local = Gap { first: g.first - lo, last: g.last - lo };
-    let valid = |v: &[f64; 3]| v.iter().all(|c| c.is_finite());
+    let valid = |v: &[f64; D]| v.iter().all(|c| c.is_finite());
     let two_each_side = local.first >= 2 && local.last + 2 < x.len() && valid(&x[local.first - 2]) && valid(&x[local.last + 2]);
     let used_spline = spline && two_each_side;
-    let filled: Vec<DVec3> = if used_spline {
-        spline_lanes(&x, local).map(DVec3::from_array).collect()
+    let filled = if used_spline {
+        spline_lanes(&x, local).collect()
     } else {
-        let (a, b) = (DVec3::from_array(x[local.first - 1]), DVec3::from_array(x[local.last + 1]));
+        let (a, b) = (x[local.first - 1], x[local.last + 1]);
         let span = (g.len() + 1) as f64;
-        (0..g.len()).map(|k| a + (b - a) * (k + 1) as f64 / span).collect()
+        (0..g.len()).map(|k| std::array::from_fn(|d| a[d] + (b[d] - a[d]) * (k + 1) as f64 / span)).collect()
     };
     (filled, used_spline)
 }
